@@ -1,0 +1,37 @@
+import { type Dice, POW6 } from './dice.js';
+
+/** A test double: returns the given faces in order, and fails loudly when a roll is unexpected. */
+export class ScriptedDice implements Dice {
+  private next = 0;
+
+  constructor(private readonly faces: readonly number[]) {}
+
+  private take(sides: number): number {
+    const face = this.faces[this.next];
+    if (face === undefined) throw new Error(`ScriptedDice: roll ${this.next + 1} requested, only ${this.faces.length} scripted`);
+    if (!Number.isInteger(face) || face < 1 || face > sides) {
+      throw new Error(`ScriptedDice: roll ${this.next + 1} is ${face}, not a D${sides} face`);
+    }
+    this.next++;
+    return face;
+  }
+
+  d6(): number {
+    return this.take(6);
+  }
+
+  d10(): number {
+    return this.take(10);
+  }
+
+  d6Packed(n: number): number {
+    let packed = 0;
+    for (let i = 0; i < n; i++) packed += (this.take(6) - 1) * (POW6[i] ?? 1);
+    return packed;
+  }
+
+  /** How many scripted rolls are still unused (a test asserts 0 to prove every roll was consumed). */
+  get remaining(): number {
+    return this.faces.length - this.next;
+  }
+}

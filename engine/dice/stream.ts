@@ -1,0 +1,64 @@
+import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { type Dice, POW6 } from './dice.js';
+
+const TWO_POW_32 = 4294967296;
+const INV_TWO_POW_32 = 1 / TWO_POW_32;
+const D6_THRESHOLD = TWO_POW_32 % 6;
+const D10_THRESHOLD = TWO_POW_32 % 10;
+const PACKED_THRESHOLDS: readonly number[] = POW6.map((size) => TWO_POW_32 % size);
+
+/**
+ * Dice drawn from a pure-rand xoroshiro128+ stream.
+ *
+ * Every roll is unbiased: a 32-bit draw x maps to ⌊x·m / 2³²⌋ (Lemire's multiply-shift, which uses
+ * the generator's strong high bits), rejecting the 2³² mod m low products that would favour some
+ * faces. The products stay below 2⁵³, so the float arithmetic is exact.
+ */
+export class StreamDice implements Dice {
+  declare private readonly rng: JumpableRandomGenerator;
+
+  constructor(rng: JumpableRandomGenerator) {
+    this.rng = rng;
+  }
+
+  /** Uniform integer in [0, m) for 1 ≤ m ≤ 2^21. */
+  below(m: number): number {
+    return this.belowWithThreshold(m, TWO_POW_32 % m);
+  }
+
+  /** `below` with 2³² mod m precomputed (a float modulo is slow enough to matter here). */
+  private belowWithThreshold(m: number, threshold: number): number {
+    for (;;) {
+      const product = (this.rng.next() >>> 0) * m;
+      const high = Math.floor(product * INV_TWO_POW_32);
+      if (product - high * TWO_POW_32 >= threshold) return high;
+    }
+  }
+
+  d6(): number {
+    return this.belowWithThreshold(6, D6_THRESHOLD) + 1;
+  }
+
+  d10(): number {
+    return this.belowWithThreshold(10, D10_THRESHOLD) + 1;
+  }
+
+  d6Packed(n: number): number {
+    return this.belowWithThreshold(POW6[n] ?? 1, PACKED_THRESHOLDS[n] ?? 0);
+  }
+}
+
+/**
+ * The generator of stream `k` for a seed: the seed's xoroshiro128+ jumped k times (2^64 draws each),
+ * so streams never overlap and do not depend on how work is split.
+ */
+export function streamGenerator(seed: number, stream: number): JumpableRandomGenerator {
+  const rng = xoroshiro128plus(seed | 0);
+  for (let i = 0; i < stream; i++) rng.jump();
+  return rng;
+}
+
+export function streamDice(seed: number, stream = 0): StreamDice {
+  return new StreamDice(streamGenerator(seed, stream));
+}

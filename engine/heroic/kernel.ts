@@ -1,0 +1,408 @@
+import type { Dice } from '../dice/index.js';
+import type { Kernel, MetricSpec } from '../kernel.js';
+import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
+import {
+  CHARGES_REFUSED,
+  type GroupMetricSlots,
+  heroicMetrics,
+  MODELS_LOST,
+  ROUNDS,
+  TORMENT,
+  WINNER,
+  WOUNDS_DEALT,
+} from './metrics.js';
+
+export const HEROIC_ENGINE_VERSION = 'heroic-1.0.0';
+
+/**
+ * The heroic kernel: one engagement per trial over struct-of-arrays state (see README.md for the
+ * layout and the order of steps). Nothing here allocates per trial: state is reset from templates,
+ * and every rule reads the compiled scenario's numbers.
+ */
+export class HeroicKernel implements Kernel {
+  readonly ruleset = 'heroic';
+  readonly engineVersion = HEROIC_ENGINE_VERSION;
+  declare readonly metrics: readonly MetricSpec[];
+  declare private readonly slots: readonly GroupMetricSlots[];
+  declare private readonly scenario: CompiledScenario;
+  declare private readonly groups: readonly CompiledGroup[];
+  declare private readonly groupCount: number;
+
+  // Per model.
+  declare private readonly wounds: Int32Array;
+  declare private readonly alive: Uint8Array;
+  declare private readonly engaged: Uint8Array;
+  /** Attack Action stamp of the model's last Shield roll (option shieldRolls: allocated-models). */
+  declare private readonly shieldStamp: Int32Array;
+  declare private readonly woundsTemplate: Int32Array;
+  declare private readonly engagedTemplate: Uint8Array;
+  // Per group.
+  declare private readonly aliveCount: Int32Array;
+  declare private readonly inFormation: Uint8Array;
+  declare private readonly formationBroken: Uint8Array;
+  declare private readonly woundsTaken: Int32Array;
+  declare private readonly activations: Int32Array;
+  declare private readonly formationTemplate: Uint8Array;
+  // Per side.
+  declare private readonly sideAlive: Int32Array;
+  declare private readonly sideModels: Int32Array;
+  declare private readonly woundsDealt: Int32Array;
+  declare private readonly chargesRefused: Int32Array;
+  declare private readonly torment: Int32Array;
+  declare private attackStamp: number;
+
+  // Options as flags, read in the hot path (rulings §2–5, §7).
+  declare private readonly shieldEveryModel: boolean;
+  declare private readonly weaknessFirst: boolean;
+  declare private readonly weaknessMode: number; // 0 per figure, 1 per successful figure, 2 once
+  declare private readonly chargeAtEquality: boolean;
+  declare private readonly mostDamagedFirst: boolean;
+
+  constructor(scenario: CompiledScenario) {
+    const { metrics, slots } = heroicMetrics(scenario);
+    this.metrics = metrics;
+    this.slots = slots;
+    this.scenario = scenario;
+    this.groups = scenario.groups;
+    this.groupCount = scenario.groups.length;
+    const models = scenario.modelCount;
+    this.wounds = new Int32Array(models);
+    this.alive = new Uint8Array(models);
+    this.engaged = new Uint8Array(models);
+    this.shieldStamp = new Int32Array(models);
+    this.woundsTemplate = new Int32Array(models);
+    this.engagedTemplate = new Uint8Array(models);
+    for (const group of scenario.groups) {
+      this.woundsTemplate.fill(group.woundsTaken, group.first, group.first + group.count);
+      this.engagedTemplate.fill(group.charging ? 0 : 1, group.first, group.first + group.count);
+    }
+    this.aliveCount = new Int32Array(this.groupCount);
+    this.inFormation = new Uint8Array(this.groupCount);
+    this.formationBroken = new Uint8Array(this.groupCount);
+    this.woundsTaken = new Int32Array(this.groupCount);
+    this.activations = new Int32Array(this.groupCount);
+    this.formationTemplate = Uint8Array.from(scenario.groups, (group) => (group.formation ? 1 : 0));
+    this.sideAlive = new Int32Array(2);
+    this.sideModels = new Int32Array(2);
+    for (const group of scenario.groups) this.sideModels[group.side] = (this.sideModels[group.side] as number) + group.count;
+    this.woundsDealt = new Int32Array(2);
+    this.chargesRefused = new Int32Array(2);
+    this.torment = new Int32Array(2);
+    this.attackStamp = 0;
+    const options = scenario.options;
+    this.shieldEveryModel = options.shieldRolls === 'every-model';
+    this.weaknessFirst = options.order === 'weakness-then-shield';
+    this.weaknessMode = options.formationWeakness === 'per-figure' ? 0 : options.formationWeakness === 'per-successful-figure' ? 1 : 2;
+    this.chargeAtEquality = options.chargeTest === 'at-least-will';
+    this.mostDamagedFirst = options.allocation === 'most-damaged';
+  }
+
+  /**
+   * Back to the scenario's starting state. Plain loops, not TypedArray fill/set: on arrays this
+   * small the built-ins' call overhead dominated the whole trial (measured: reset was 60% of it).
+   */
+  private reset(): void {
+    const wounds = this.wounds;
+    const woundsTemplate = this.woundsTemplate;
+    const engagedTemplate = this.engagedTemplate;
+    for (let m = 0; m < wounds.length; m++) {
+      wounds[m] = woundsTemplate[m] as number;
+      this.alive[m] = 1;
+      this.engaged[m] = engagedTemplate[m] as number;
+      this.shieldStamp[m] = 0;
+    }
+    this.attackStamp = 0;
+    for (let g = 0; g < this.groupCount; g++) {
+      this.inFormation[g] = this.formationTemplate[g] as number;
+      this.formationBroken[g] = 0;
+      this.woundsTaken[g] = 0;
+      this.activations[g] = 0;
+      this.aliveCount[g] = (this.groups[g] as CompiledGroup).count;
+    }
+    for (let side = 0; side < 2; side++) {
+      this.sideAlive[side] = this.sideModels[side] as number;
+      this.woundsDealt[side] = 0;
+      this.chargesRefused[side] = 0;
+      this.torment[side] = 0;
+    }
+  }
+
+  trial(dice: Dice, row: Int32Array): void {
+    this.reset();
+    const rounds = this.scenario.rounds;
+    const sidesActing = this.scenario.mode === 'attack' ? 1 : 2;
+    let round = 0;
+    let over = false;
+    while (round < rounds && !over) {
+      round++;
+      for (let side = 0; side < sidesActing && !over; side++) over = this.activateSide(dice, side);
+    }
+    this.writeRow(row, round);
+  }
+
+  /** One activation of every group of a side, in order. Returns true when a side is wiped out. */
+  private activateSide(dice: Dice, side: number): boolean {
+    for (let g = 0; g < this.groupCount; g++) {
+      const group = this.groups[g] as CompiledGroup;
+      if (group.side !== side || this.aliveCount[g] === 0) continue;
+      this.activateGroup(dice, group);
+      if (this.sideAlive[0] === 0 || this.sideAlive[1] === 0) return true;
+    }
+    return false;
+  }
+
+  private activateGroup(dice: Dice, group: CompiledGroup): void {
+    const g = group.index;
+    const activation = this.activations[g] as number;
+    this.activations[g] = activation + 1;
+    // Healing: (R) heals 1 Wound at the start of each activation (rulings §9).
+    if (group.regenerates) {
+      for (let m = group.first; m < group.first + group.count; m++) {
+        if (this.alive[m] === 1 && (this.wounds[m] as number) > 0) this.wounds[m] = (this.wounds[m] as number) - 1;
+      }
+    }
+    // Combined Formation: a part that already acted keeps the whole from acting (rulings §8).
+    if (!(group.exhausted && activation === 0)) {
+      if (group.split.length > 0) this.splitAttack(dice, group);
+      else if (group.weaponType === WEAPON_AOE) this.aoeAttacks(dice, group);
+      else if (this.inFormation[g] === 1) this.formationAttack(dice, group);
+      else this.singleAttacks(dice, group);
+    }
+    if (group.heal > 0 && this.aliveCount[g] !== 0) this.heal(group);
+  }
+
+  /** The declared target while it has models, else the first enemy group that has (default plan). */
+  private targetOf(group: CompiledGroup): number {
+    if (group.target >= 0 && (this.aliveCount[group.target] as number) > 0) return group.target;
+    for (let t = 0; t < this.groupCount; t++) {
+      if ((this.groups[t] as CompiledGroup).side !== group.side && (this.aliveCount[t] as number) > 0) return t;
+    }
+    return -1;
+  }
+
+  /**
+   * Single Model vs Formation: a model must pass a WILL test (D6 ≤ WILL) to charge a formation of
+   * ≥ WILL models (rulings §7); failing wastes the move, and a Heroic model gains 1 Torment.
+   */
+  private charges(dice: Dice, group: CompiledGroup, model: number, target: number): boolean {
+    if (this.engaged[model] === 1 || group.weaponType !== WEAPON_MELEE) return true;
+    const formationSize = this.inFormation[target] === 1 ? (this.aliveCount[target] as number) : 0;
+    const testNeeded = formationSize > 0 && (this.chargeAtEquality ? formationSize >= group.will : formationSize > group.will);
+    if (testNeeded && dice.d6() > group.will) {
+      this.chargesRefused[group.side] = (this.chargesRefused[group.side] as number) + 1;
+      if (group.heroic) this.torment[group.side] = (this.torment[group.side] as number) + 1;
+      return false;
+    }
+    this.engaged[model] = 1;
+    return true;
+  }
+
+  /** Formation Attacks: every figure's dice pooled in one Attack Action (rulings §8). */
+  private formationAttack(dice: Dice, group: CompiledGroup): void {
+    const target = this.targetOf(group);
+    if (target < 0) return;
+    // Only a single model tests WILL to charge a formation (Single Model vs Formation).
+    const living = this.aliveCount[group.index] as number;
+    const figures = group.weaponType === WEAPON_MELEE && group.meleeFigures < living ? group.meleeFigures : living;
+    this.attack(dice, group, figures, figures * group.atk, target);
+  }
+
+  /** Models not in formation attack one by one, each its own Attack Action. */
+  private singleAttacks(dice: Dice, group: CompiledGroup): void {
+    for (let m = group.first; m < group.first + group.count; m++) {
+      if (this.alive[m] === 0) continue;
+      const target = this.targetOf(group);
+      if (target < 0) return;
+      if (this.charges(dice, group, m, target)) this.attack(dice, group, 1, group.atk, target);
+    }
+  }
+
+  /**
+   * Melee dice split between engaged targets, declared before rolling (Rolling ATK Dice); each
+   * target's dice are resolved before the next, and a surplus on one is lost (rulings §5). Dice
+   * declared for a target already gone go to the first split target still standing.
+   */
+  private splitAttack(dice: Dice, group: CompiledGroup): void {
+    const model = group.first;
+    const split = group.split;
+    let orphanDice = 0;
+    for (let i = 0; i < split.length; i += 2) if (this.aliveCount[split[i] as number] === 0) orphanDice += split[i + 1] as number;
+    for (let i = 0; i < split.length; i += 2) {
+      const target = split[i] as number;
+      if (this.aliveCount[target] === 0 || this.alive[model] === 0) continue;
+      if (!this.charges(dice, group, model, target)) return;
+      this.attack(dice, group, 1, (split[i + 1] as number) + orphanDice, target);
+      orphanDice = 0;
+    }
+  }
+
+  /** AoE: each attacking model rolls its dice for every model in the area, one by one (rulings §10). */
+  private aoeAttacks(dice: Dice, group: CompiledGroup): void {
+    const area = group.area;
+    for (let m = group.first; m < group.first + group.count; m++) {
+      if (this.alive[m] === 0) continue;
+      if (area.length === 0) {
+        const target = this.targetOf(group);
+        if (target < 0) return;
+        this.aoeOnGroup(dice, group, target, this.aliveCount[target] as number);
+      } else {
+        for (let i = 0; i < area.length; i += 2) this.aoeOnGroup(dice, group, area[i] as number, area[i + 1] as number);
+      }
+    }
+  }
+
+  private aoeOnGroup(dice: Dice, group: CompiledGroup, target: number, inArea: number): void {
+    const targetGroup = this.groups[target] as CompiledGroup;
+    let hit = 0;
+    for (let m = targetGroup.first; m < targetGroup.first + targetGroup.count && hit < inArea; m++) {
+      if (this.alive[m] === 0) continue;
+      hit++;
+      const rolled = targetGroup.woundScorer.roll(dice, group.atk);
+      this.woundModel(dice, group, targetGroup, m, rolled, 1);
+    }
+    this.checkFormation(target);
+  }
+
+  /** One Attack Action of `figures` models rolling `diceCount` dice at one target group. */
+  private attack(dice: Dice, group: CompiledGroup, figures: number, diceCount: number, target: number): void {
+    const targetGroup = this.groups[target] as CompiledGroup;
+    const cell = group.index * this.groupCount + target;
+    const scorer = targetGroup.woundScorer;
+    let rolled: number;
+    let weaknessBonus = 1;
+    if (figures > 1 && this.weaknessMode === 1 && this.scenario.weak[cell] === 1) {
+      // Keep dice grouped by figure so only figures whose own dice succeeded add +1 (rulings §3).
+      rolled = 0;
+      weaknessBonus = 0;
+      const perFigure = diceCount / figures;
+      for (let f = 0; f < figures; f++) {
+        const wounds = scorer.roll(dice, perFigure);
+        rolled += wounds;
+        if (wounds > 0) weaknessBonus++;
+      }
+    } else {
+      rolled = scorer.roll(dice, diceCount);
+      if (figures > 1 && this.weaknessMode === 0) weaknessBonus = figures;
+    }
+    if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, weaknessBonus);
+    else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, weaknessBonus);
+  }
+
+  /** Weakness (+bonus when ≥ 1 Wound was rolled) and the single Shield roll, in the optioned order (rulings §2–4). */
+  private weaknessAndShield(dice: Dice, wounds: number, weak: boolean, shield: boolean, bonus: number): number {
+    let w = wounds;
+    if (this.weaknessFirst && weak && w > 0) w += bonus;
+    if (shield && w > 0 && dice.d6() >= 5) w--;
+    if (!this.weaknessFirst && weak && w > 0) w += bonus;
+    return w;
+  }
+
+  /** A single model takes an Attack Action's Wounds: Invulnerability, Weakness, Shield, Resistance, cap. */
+  private woundModel(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, model: number, rolled: number, bonus: number): void {
+    const cell = group.index * this.groupCount + targetGroup.index;
+    if (this.scenario.immune[cell] === 1 || model < 0) return;
+    let w = this.weaknessAndShield(dice, rolled, this.scenario.weak[cell] === 1, targetGroup.shielded, bonus);
+    if (this.scenario.resist[cell] === 1 && w > 0) w--;
+    if (w > 0) this.inflict(group, targetGroup, model, w);
+  }
+
+  /**
+   * A formation takes pooled Wounds: Weakness, one Shield die per model (or per allocated model),
+   * then the defender allocates model by model with spill-over, each model's Resistance ignoring
+   * one Wound (rulings §2–5).
+   */
+  private woundFormation(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, rolled: number, bonus: number): void {
+    const cell = group.index * this.groupCount + targetGroup.index;
+    if (this.scenario.immune[cell] === 1) return;
+    const weak = this.scenario.weak[cell] === 1;
+    const resist = this.scenario.resist[cell] === 1;
+    const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
+    let w = rolled;
+    if (this.weaknessFirst && weak && w > 0) w += bonus;
+    if (targetGroup.shielded && this.shieldEveryModel && w > 0) {
+      w -= this.scenario.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
+      if (w < 0) w = 0;
+    }
+    if (!this.weaknessFirst && weak && w > 0) w += bonus;
+    const stamp = ++this.attackStamp;
+    while (w > 0 && (this.aliveCount[targetGroup.index] as number) > 0) {
+      const model = this.pickModel(targetGroup, this.mostDamagedFirst);
+      if (shieldPerModel && this.shieldStamp[model] !== stamp) {
+        this.shieldStamp[model] = stamp;
+        if (dice.d6() >= 5 && --w === 0) break;
+      }
+      if (resist && --w === 0) break;
+      const dealt = Math.min(w, targetGroup.might - (this.wounds[model] as number));
+      this.inflict(group, targetGroup, model, dealt);
+      w -= dealt;
+    }
+    this.checkFormation(targetGroup.index);
+  }
+
+  /** The living model with the most (or fewest) Wounds; ties go to the lowest id. */
+  private pickModel(group: CompiledGroup, mostDamaged: boolean): number {
+    let best = -1;
+    let bestWounds = 0;
+    for (let m = group.first; m < group.first + group.count; m++) {
+      if (this.alive[m] === 0) continue;
+      const wounds = this.wounds[m] as number;
+      if (best < 0 || (mostDamaged ? wounds > bestWounds : wounds < bestWounds)) {
+        best = m;
+        bestWounds = wounds;
+      }
+    }
+    return best;
+  }
+
+  /** Apply Wounds to one model, capped at its MIGHT (rulings §5), and vanquish it at MIGHT. */
+  private inflict(group: CompiledGroup, targetGroup: CompiledGroup, model: number, wounds: number): void {
+    const room = targetGroup.might - (this.wounds[model] as number);
+    const dealt = wounds < room ? wounds : room;
+    this.wounds[model] = (this.wounds[model] as number) + dealt;
+    this.woundsTaken[targetGroup.index] = (this.woundsTaken[targetGroup.index] as number) + dealt;
+    if (group.side !== targetGroup.side) this.woundsDealt[group.side] = (this.woundsDealt[group.side] as number) + dealt;
+    if (dealt === room) {
+      this.alive[model] = 0;
+      this.aliveCount[targetGroup.index] = (this.aliveCount[targetGroup.index] as number) - 1;
+      this.sideAlive[targetGroup.side] = (this.sideAlive[targetGroup.side] as number) - 1;
+    }
+  }
+
+  /** Breaking a Formation: below 3 models it is broken at once (rulings §8). */
+  private checkFormation(g: number): void {
+    if (this.inFormation[g] === 1 && (this.aliveCount[g] as number) < 3) {
+      this.inFormation[g] = 0;
+      this.formationBroken[g] = 1;
+    }
+  }
+
+  /** Healing ability: heal Wounds on the group's most damaged model at the end of its activation. */
+  private heal(group: CompiledGroup): void {
+    const model = this.pickModel(group, true);
+    const healed = Math.min(group.heal, this.wounds[model] as number);
+    this.wounds[model] = (this.wounds[model] as number) - healed;
+  }
+
+  private writeRow(row: Int32Array, rounds: number): void {
+    const aWiped = this.sideAlive[0] === 0;
+    const bWiped = this.sideAlive[1] === 0;
+    row[WINNER] = aWiped === bWiped ? 0 : bWiped ? 1 : 2;
+    row[ROUNDS] = rounds;
+    for (let side = 0; side < 2; side++) {
+      row[WOUNDS_DEALT + side] = this.woundsDealt[side] as number;
+      row[MODELS_LOST + side] = 0;
+      row[CHARGES_REFUSED + side] = this.chargesRefused[side] as number;
+      row[TORMENT + side] = this.torment[side] as number;
+    }
+    for (let g = 0; g < this.groupCount; g++) {
+      const group = this.groups[g] as CompiledGroup;
+      const slot = this.slots[g] as GroupMetricSlots;
+      const lost = group.count - (this.aliveCount[g] as number);
+      row[MODELS_LOST + group.side] = (row[MODELS_LOST + group.side] as number) + lost;
+      row[slot.woundsTaken] = this.woundsTaken[g] as number;
+      row[slot.modelsLost] = lost;
+      row[slot.vanquished] = lost === group.count ? 1 : 0;
+      if (slot.formationBroken >= 0) row[slot.formationBroken] = this.formationBroken[g] as number;
+    }
+  }
+}

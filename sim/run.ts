@@ -1,0 +1,33 @@
+import { type Dice, StreamDice, streamGenerator } from '../engine/dice/index.js';
+import type { Kernel } from '../engine/kernel.js';
+import { Tally } from './tally.js';
+
+/** Trials per shard. Shard k draws from the seed's stream k (the generator jumped k times), whoever runs it. */
+export const SHARD_TRIALS = 65536;
+
+export interface RunOptions {
+  readonly seed: number;
+  readonly trials: number;
+}
+
+/** Run `count` trials drawing from `dice` into `tally`. */
+export function runWithDice(kernel: Kernel, dice: Dice, count: number, tally: Tally): void {
+  const row = new Int32Array(kernel.metrics.length);
+  for (let t = 0; t < count; t++) {
+    kernel.trial(dice, row);
+    tally.add(row);
+  }
+}
+
+/** Run `trials` seeded trials on this thread, shard by shard, into one Tally. */
+export function runTrials(kernel: Kernel, options: RunOptions): Tally {
+  const tally = new Tally(kernel.metrics);
+  const generator = streamGenerator(options.seed, 0);
+  for (let done = 0; done < options.trials; ) {
+    const count = Math.min(SHARD_TRIALS, options.trials - done);
+    runWithDice(kernel, new StreamDice(generator.clone()), count, tally);
+    generator.jump();
+    done += count;
+  }
+  return tally;
+}

@@ -3,36 +3,54 @@ import type { MetricSpec } from '../engine/kernel.js';
 /**
  * A Tally: one histogram per metric (counts of each integer value 0..max), plus the trial count.
  * Tallies from any split of the same trials add up to the same Tally, which is what makes runs
- * mergeable across shards, workers and checkpoints. Values above a metric's max are a kernel bug.
+ * mergeable across shards, workers and checkpoints. A value outside 0..max is a kernel bug.
+ *
+ * All histograms live in one Float64Array (`cells`; exact counts up to 2^53), metric m's at
+ * `offsets[m]`, so adding a row is one indexed increment per metric and a whole tally moves
+ * between threads as a single buffer. `counts[m]` is a view of metric m's histogram.
  */
 export class Tally {
-  readonly counts: Float64Array[];
+  readonly cells: Float64Array;
+  readonly offsets: Int32Array;
+  /** Per metric, the largest value it may take. */
+  readonly maxima: Int32Array;
+  readonly counts: readonly Float64Array[];
   trials = 0;
 
   constructor(readonly metrics: readonly MetricSpec[]) {
-    this.counts = metrics.map((metric) => new Float64Array(metric.max + 1));
+    this.offsets = new Int32Array(metrics.length);
+    this.maxima = Int32Array.from(metrics, (metric) => metric.max);
+    let size = 0;
+    metrics.forEach((metric, m) => {
+      this.offsets[m] = size;
+      size += metric.max + 1;
+    });
+    this.cells = new Float64Array(size);
+    this.counts = metrics.map((metric, m) => this.cells.subarray(this.offsets[m], (this.offsets[m] ?? 0) + metric.max + 1));
   }
 
   add(row: Int32Array): void {
-    const counts = this.counts;
-    for (let m = 0; m < counts.length; m++) {
-      const histogram = counts[m] as Float64Array;
+    const cells = this.cells;
+    const offsets = this.offsets;
+    const maxima = this.maxima;
+    for (let m = 0; m < offsets.length; m++) {
       const value = row[m] as number;
-      if (value < 0 || value >= histogram.length) {
-        throw new RangeError(`metric ${this.metrics[m]?.name} = ${value} is outside 0..${histogram.length - 1}`);
-      }
-      histogram[value] = (histogram[value] as number) + 1;
+      // One unsigned compare catches both negative and too-large values.
+      if (value >>> 0 > (maxima[m] as number)) this.outOfRange(m, value);
+      const cell = (offsets[m] as number) + value;
+      cells[cell] = (cells[cell] as number) + 1;
     }
     this.trials++;
   }
 
+  private outOfRange(m: number, value: number): never {
+    throw new RangeError(`metric ${this.metrics[m]?.name} = ${value} is outside 0..${this.maxima[m]}`);
+  }
+
   merge(other: Tally): void {
-    if (other.counts.length !== this.counts.length) throw new Error('cannot merge tallies of different kernels');
-    for (let m = 0; m < this.counts.length; m++) {
-      const mine = this.counts[m] as Float64Array;
-      const theirs = other.counts[m] as Float64Array;
-      for (let v = 0; v < mine.length; v++) mine[v] = (mine[v] as number) + (theirs[v] ?? 0);
-    }
+    if (other.cells.length !== this.cells.length) throw new Error('cannot merge tallies of different kernels');
+    const cells = this.cells;
+    for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) + (other.cells[c] as number);
     this.trials += other.trials;
   }
 

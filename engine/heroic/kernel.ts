@@ -1,16 +1,7 @@
-import type { Dice } from '../dice/index.js';
+import type { Dice, PoolScorer } from '../dice/index.js';
 import type { Kernel, MetricSpec } from '../kernel.js';
 import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
-import {
-  CHARGES_REFUSED,
-  type GroupMetricSlots,
-  heroicMetrics,
-  MODELS_LOST,
-  ROUNDS,
-  TORMENT,
-  WINNER,
-  WOUNDS_DEALT,
-} from './metrics.js';
+import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
 
 export const HEROIC_ENGINE_VERSION = 'heroic-1.0.0';
 
@@ -23,10 +14,19 @@ export class HeroicKernel implements Kernel {
   readonly ruleset = 'heroic';
   readonly engineVersion = HEROIC_ENGINE_VERSION;
   declare readonly metrics: readonly MetricSpec[];
-  declare private readonly slots: readonly GroupMetricSlots[];
+  declare private readonly slots: MetricSlots;
   declare private readonly scenario: CompiledScenario;
   declare private readonly groups: readonly CompiledGroup[];
   declare private readonly groupCount: number;
+  /** Group ids of each side, in activation order. */
+  declare private readonly sideGroups: readonly [Int32Array, Int32Array];
+  declare private readonly sidesActing: number;
+  declare private readonly rounds: number;
+  // [attacker group × groups + target group] flags, copied from the compiled scenario.
+  declare private readonly immune: Uint8Array;
+  declare private readonly weak: Uint8Array;
+  declare private readonly resist: Uint8Array;
+  declare private readonly shieldScorer: PoolScorer;
 
   // Per model.
   declare private readonly wounds: Int32Array;
@@ -65,6 +65,14 @@ export class HeroicKernel implements Kernel {
     this.scenario = scenario;
     this.groups = scenario.groups;
     this.groupCount = scenario.groups.length;
+    const groupsOf = (side: number) => Int32Array.from(scenario.groups.filter((group) => group.side === side), (group) => group.index);
+    this.sideGroups = [groupsOf(0), groupsOf(1)];
+    this.sidesActing = scenario.mode === 'attack' ? 1 : 2;
+    this.rounds = scenario.rounds;
+    this.immune = scenario.immune;
+    this.weak = scenario.weak;
+    this.resist = scenario.resist;
+    this.shieldScorer = scenario.shieldScorer;
     const models = scenario.modelCount;
     this.wounds = new Int32Array(models);
     this.alive = new Uint8Array(models);
@@ -129,8 +137,8 @@ export class HeroicKernel implements Kernel {
 
   trial(dice: Dice, row: Int32Array): void {
     this.reset();
-    const rounds = this.scenario.rounds;
-    const sidesActing = this.scenario.mode === 'attack' ? 1 : 2;
+    const rounds = this.rounds;
+    const sidesActing = this.sidesActing;
     let round = 0;
     let over = false;
     while (round < rounds && !over) {
@@ -142,10 +150,11 @@ export class HeroicKernel implements Kernel {
 
   /** One activation of every group of a side, in order. Returns true when a side is wiped out. */
   private activateSide(dice: Dice, side: number): boolean {
-    for (let g = 0; g < this.groupCount; g++) {
-      const group = this.groups[g] as CompiledGroup;
-      if (group.side !== side || this.aliveCount[g] === 0) continue;
-      this.activateGroup(dice, group);
+    const groups = this.sideGroups[side] as Int32Array;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i] as number;
+      if (this.aliveCount[g] === 0) continue;
+      this.activateGroup(dice, this.groups[g] as CompiledGroup);
       if (this.sideAlive[0] === 0 || this.sideAlive[1] === 0) return true;
     }
     return false;
@@ -270,7 +279,7 @@ export class HeroicKernel implements Kernel {
     const scorer = targetGroup.woundScorer;
     let rolled: number;
     let weaknessBonus = 1;
-    if (figures > 1 && this.weaknessMode === 1 && this.scenario.weak[cell] === 1) {
+    if (figures > 1 && this.weaknessMode === 1 && this.weak[cell] === 1) {
       // Keep dice grouped by figure so only figures whose own dice succeeded add +1 (rulings §3).
       rolled = 0;
       weaknessBonus = 0;
@@ -300,9 +309,9 @@ export class HeroicKernel implements Kernel {
   /** A single model takes an Attack Action's Wounds: Invulnerability, Weakness, Shield, Resistance, cap. */
   private woundModel(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, model: number, rolled: number, bonus: number): void {
     const cell = group.index * this.groupCount + targetGroup.index;
-    if (this.scenario.immune[cell] === 1 || model < 0) return;
-    let w = this.weaknessAndShield(dice, rolled, this.scenario.weak[cell] === 1, targetGroup.shielded, bonus);
-    if (this.scenario.resist[cell] === 1 && w > 0) w--;
+    if (this.immune[cell] === 1 || model < 0) return;
+    let w = this.weaknessAndShield(dice, rolled, this.weak[cell] === 1, targetGroup.shielded, bonus);
+    if (this.resist[cell] === 1 && w > 0) w--;
     if (w > 0) this.inflict(group, targetGroup, model, w);
   }
 
@@ -313,14 +322,14 @@ export class HeroicKernel implements Kernel {
    */
   private woundFormation(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, rolled: number, bonus: number): void {
     const cell = group.index * this.groupCount + targetGroup.index;
-    if (this.scenario.immune[cell] === 1) return;
-    const weak = this.scenario.weak[cell] === 1;
-    const resist = this.scenario.resist[cell] === 1;
+    if (this.immune[cell] === 1) return;
+    const weak = this.weak[cell] === 1;
+    const resist = this.resist[cell] === 1;
     const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
     let w = rolled;
     if (this.weaknessFirst && weak && w > 0) w += bonus;
     if (targetGroup.shielded && this.shieldEveryModel && w > 0) {
-      w -= this.scenario.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
+      w -= this.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
       if (w < 0) w = 0;
     }
     if (!this.weaknessFirst && weak && w > 0) w += bonus;
@@ -388,21 +397,31 @@ export class HeroicKernel implements Kernel {
     const bWiped = this.sideAlive[1] === 0;
     row[WINNER] = aWiped === bWiped ? 0 : bWiped ? 1 : 2;
     row[ROUNDS] = rounds;
-    for (let side = 0; side < 2; side++) {
-      row[WOUNDS_DEALT + side] = this.woundsDealt[side] as number;
-      row[MODELS_LOST + side] = 0;
-      row[CHARGES_REFUSED + side] = this.chargesRefused[side] as number;
-      row[TORMENT + side] = this.torment[side] as number;
-    }
+    const sideSlots = this.slots.side;
+    const groupSlots = this.slots.group;
+    let lostA = 0;
+    let lostB = 0;
     for (let g = 0; g < this.groupCount; g++) {
       const group = this.groups[g] as CompiledGroup;
-      const slot = this.slots[g] as GroupMetricSlots;
       const lost = group.count - (this.aliveCount[g] as number);
-      row[MODELS_LOST + group.side] = (row[MODELS_LOST + group.side] as number) + lost;
-      row[slot.woundsTaken] = this.woundsTaken[g] as number;
-      row[slot.modelsLost] = lost;
-      row[slot.vanquished] = lost === group.count ? 1 : 0;
-      if (slot.formationBroken >= 0) row[slot.formationBroken] = this.formationBroken[g] as number;
+      if (group.side === 0) lostA += lost;
+      else lostB += lost;
+      const slot = g * GROUP_SLOT_WIDTH;
+      row[groupSlots[slot] as number] = this.woundsTaken[g] as number;
+      row[groupSlots[slot + 1] as number] = lost;
+      row[groupSlots[slot + 2] as number] = lost === group.count ? 1 : 0;
+      const broken = groupSlots[slot + 3] as number;
+      if (broken >= 0) row[broken] = this.formationBroken[g] as number;
+    }
+    for (let side = 0; side < 2; side++) {
+      const slot = side * SIDE_SLOT_WIDTH;
+      row[sideSlots[slot] as number] = this.woundsDealt[side] as number;
+      row[sideSlots[slot + 1] as number] = side === 0 ? lostA : lostB;
+      const refused = sideSlots[slot + 2] as number;
+      if (refused >= 0) {
+        row[refused] = this.chargesRefused[side] as number;
+        row[sideSlots[slot + 3] as number] = this.torment[side] as number;
+      }
     }
   }
 }

@@ -1,24 +1,25 @@
 import type { MetricSpec } from '../kernel.js';
 import type { CompiledScenario } from './compile.js';
 
-/** Row positions of the side metrics; group metrics follow from GROUP_METRICS_START. */
+/** Row positions of the first two metrics; the rest are placed by `heroicMetrics`. */
 export const WINNER = 0;
 export const ROUNDS = 1;
-export const WOUNDS_DEALT = 2; // + side
-export const MODELS_LOST = 4; // + side
-export const CHARGES_REFUSED = 6; // + side
-export const TORMENT = 8; // + side
-export const GROUP_METRICS_START = 10;
 
 const SIDE_KEYS = ['A', 'B'] as const;
 
-/** Where each group's metrics sit in the row (formationBroken only for groups declared in formation). */
-export interface GroupMetricSlots {
-  readonly woundsTaken: number;
-  readonly modelsLost: number;
-  readonly vanquished: number;
-  readonly formationBroken: number; // −1 when the group is not a formation
+/**
+ * Where each metric sits in the row, −1 where the scenario cannot produce it: charge metrics
+ * exist only for a side with a charging group, formationBroken only for a group declared in
+ * formation. Flat Int32Arrays, so writing a row reads no objects.
+ */
+export interface MetricSlots {
+  /** Per side: woundsDealt, modelsLost, chargesRefused, torment. */
+  readonly side: Int32Array;
+  /** Per group: woundsTaken, modelsLost, vanquished, formationBroken. */
+  readonly group: Int32Array;
 }
+export const SIDE_SLOT_WIDTH = 4;
+export const GROUP_SLOT_WIDTH = 4;
 
 /**
  * The most Wounds a group can take in one trial: every model's MIGHT, plus what Regeneration and
@@ -31,7 +32,7 @@ function maxWoundsTaken(scenario: CompiledScenario, groupIndex: number): number 
   return group.count * group.might + scenario.rounds * perRound;
 }
 
-export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec[]; slots: GroupMetricSlots[] } {
+export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec[]; slots: MetricSlots } {
   const sideGroups = (side: number) => scenario.groups.filter((group) => group.side === side);
   const metrics: MetricSpec[] = [
     {
@@ -43,21 +44,26 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
     },
     { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds started' },
   ];
-  const sideMetric = (key: string, description: string, max: (side: number) => number) => {
+  const sideSlots = new Int32Array(2 * SIDE_SLOT_WIDTH).fill(-1);
+  const sideMetric = (slot: number, key: string, description: string, max: (side: number) => number, exists = (_side: number) => true) => {
     SIDE_KEYS.forEach((sideKey, side) => {
+      if (!exists(side)) return;
+      sideSlots[side * SIDE_SLOT_WIDTH + slot] = metrics.length;
       metrics.push({ name: `${sideKey}.${key}`, kind: 'count', max: max(side), description: `${description} (${scenario.sideNames[side]})` });
     });
   };
-  sideMetric('woundsDealt', 'Wounds inflicted on enemy models, after every reduction', (side) =>
+  sideMetric(0, 'woundsDealt', 'Wounds inflicted on enemy models, after every reduction', (side) =>
     sideGroups(1 - side).reduce((sum, group) => sum + maxWoundsTaken(scenario, group.index), 0),
   );
-  sideMetric('modelsLost', 'own models vanquished', (side) => sideGroups(side).reduce((sum, group) => sum + group.count, 0));
+  sideMetric(1, 'modelsLost', 'own models vanquished', (side) => sideGroups(side).reduce((sum, group) => sum + group.count, 0));
   const chargeTries = (side: number) =>
     sideGroups(side).reduce((sum, group) => sum + (group.charging ? group.count * scenario.rounds : 0), 0);
-  sideMetric('chargesRefused', 'failed WILL tests to charge a formation', chargeTries);
-  sideMetric('torment', 'Torment gained by Heroic models failing a charge WILL test', chargeTries);
+  const charges = (side: number) => chargeTries(side) > 0;
+  sideMetric(2, 'chargesRefused', 'failed WILL tests to charge a formation', chargeTries, charges);
+  sideMetric(3, 'torment', 'Torment gained by Heroic models failing a charge WILL test', chargeTries, charges);
 
-  const slots = scenario.groups.map((group): GroupMetricSlots => {
+  const groupSlots = new Int32Array(scenario.groups.length * GROUP_SLOT_WIDTH);
+  for (const group of scenario.groups) {
     const start = metrics.length;
     metrics.push(
       { name: `${group.id}.woundsTaken`, kind: 'count', max: maxWoundsTaken(scenario, group.index), description: `Wounds taken by ${group.id}` },
@@ -73,7 +79,7 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
         description: `formation ${group.id} fell below 3 models`,
       });
     }
-    return { woundsTaken: start, modelsLost: start + 1, vanquished: start + 2, formationBroken: group.formation ? start + 3 : -1 };
-  });
-  return { metrics, slots };
+    groupSlots.set([start, start + 1, start + 2, group.formation ? start + 3 : -1], group.index * GROUP_SLOT_WIDTH);
+  }
+  return { metrics, slots: { side: sideSlots, group: groupSlots } };
 }

@@ -1,0 +1,99 @@
+import { weightedMean, weightedVariance } from 'simple-statistics';
+import type { MetricKind } from '../engine/kernel.js';
+import type { Tally } from '../sim/tally.js';
+import { type Interval, meanInterval, wilsonInterval } from './intervals.js';
+
+/**
+ * Summary statistics of each metric, computed from a Tally's histograms alone (so a summary of
+ * merged shards is the summary of the whole run). Every estimate carries a 95% interval.
+ */
+export interface ValueProbability {
+  readonly value: number;
+  /** Category label, or "no"/"yes" for a flag. */
+  readonly label?: string;
+  readonly count: number;
+  readonly probability: number;
+  readonly interval: Interval;
+}
+
+export interface MetricSummary {
+  readonly name: string;
+  readonly kind: MetricKind;
+  readonly description: string;
+  readonly trials: number;
+  readonly mean: number;
+  /** Sample standard deviation (n − 1); 0 for a single trial. */
+  readonly sd: number;
+  readonly standardError: number;
+  readonly meanInterval: Interval;
+  /** P(X = v): every label for a category, both values for a flag, values seen for a count. */
+  readonly distribution: readonly ValueProbability[];
+  /** P(X ≥ v) for v = 1 … the largest value seen (count metrics only; empty otherwise). */
+  readonly atLeast: readonly ValueProbability[];
+}
+
+const FLAG_LABELS: readonly string[] = ['no', 'yes'];
+
+function probabilityOf(value: number, count: number, trials: number, label: string | undefined): ValueProbability {
+  const estimate = { count, probability: count / trials, interval: wilsonInterval(count, trials) };
+  return label === undefined ? { value, ...estimate } : { value, label, ...estimate };
+}
+
+/** Mean and sample sd of a histogram (counts[v] = number of trials with value v). */
+export function histogramMoments(counts: ArrayLike<number>): { mean: number; sd: number; trials: number } {
+  const values: number[] = [];
+  const weights: number[] = [];
+  let trials = 0;
+  for (let v = 0; v < counts.length; v++) {
+    const count = counts[v] ?? 0;
+    if (count > 0) {
+      values.push(v);
+      weights.push(count);
+      trials += count;
+    }
+  }
+  if (trials === 0) throw new RangeError('cannot summarize a histogram of 0 trials');
+  const mean = weightedMean(values, weights);
+  // simple-statistics gives the population variance; Bessel's correction makes it the sample one.
+  const variance = trials > 1 ? (weightedVariance(values, weights) * trials) / (trials - 1) : 0;
+  return { mean, sd: Math.sqrt(Math.max(0, variance)), trials };
+}
+
+export function summarizeHistogram(name: string, kind: MetricKind, description: string, counts: ArrayLike<number>, labels?: readonly string[]): MetricSummary {
+  const { mean, sd, trials } = histogramMoments(counts);
+  const distribution: ValueProbability[] = [];
+  const atLeast: ValueProbability[] = [];
+  const everyValue = kind === 'category' || kind === 'flag';
+  for (let v = 0; v < counts.length; v++) {
+    const count = counts[v] ?? 0;
+    if (count > 0 || everyValue) {
+      const label = everyValue ? (labels?.[v] ?? (kind === 'flag' ? FLAG_LABELS[v] : undefined) ?? String(v)) : undefined;
+      distribution.push(probabilityOf(v, count, trials, label));
+    }
+  }
+  if (kind === 'count') {
+    let largestSeen = 0;
+    for (let v = 0; v < counts.length; v++) if ((counts[v] ?? 0) > 0) largestSeen = v;
+    let tail = 0;
+    const tails = new Array<number>(largestSeen + 1).fill(0);
+    for (let v = largestSeen; v >= 1; v--) {
+      tail += counts[v] ?? 0;
+      tails[v] = tail;
+    }
+    for (let v = 1; v <= largestSeen; v++) atLeast.push(probabilityOf(v, tails[v] ?? 0, trials, undefined));
+  }
+  const standardError = sd / Math.sqrt(trials);
+  // Every metric lies in 0..max, so its mean does too: clip the normal interval to that range.
+  const normal = meanInterval(trials, mean, sd);
+  const interval = { low: Math.max(0, normal.low), high: Math.min(counts.length - 1, normal.high) };
+  return { name, kind, description, trials, mean, sd, standardError, meanInterval: interval, distribution, atLeast };
+}
+
+/** Summaries of every metric of the tally, in the kernel's metric order. */
+export function summarize(tally: Tally): MetricSummary[] {
+  return tally.metrics.map((metric, m) => {
+    const counts = tally.counts[m];
+    if (counts === undefined) throw new Error(`tally has no histogram for metric ${metric.name}`);
+    return summarizeHistogram(metric.name, metric.kind, metric.description, counts, metric.labels);
+  });
+}

@@ -1,0 +1,49 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { scenarioSchema, unitsFileSchema } from '../../engine/heroic/schema.js';
+import { InputError, ROOT_PATH } from '../../sim/errors.js';
+import { EXIT_OK, type Io } from './io.js';
+
+/**
+ * JSON Schemas of the file formats, for editors: a YAML file starting with
+ * `# yaml-language-server: $schema=<path to schema>/heroic-scenario.schema.json` gets completion,
+ * hover text (the zod descriptions) and typo squiggles in VS Code's YAML extension.
+ * io 'input': the schema describes what a person writes (fields with defaults are optional).
+ */
+export const SCHEMA_FILES = [
+  { name: 'heroic-scenario.schema.json', title: 'crucible heroic scenario', schema: scenarioSchema },
+  { name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema },
+] as const;
+
+export function jsonSchemaText(title: string, schema: z.ZodType): string {
+  const { $schema, ...rest } = z.toJSONSchema(schema, { io: 'input' });
+  return `${JSON.stringify({ $schema, title, ...rest }, null, 2)}\n`;
+}
+
+/** Create `directory` if missing (not recursively: Node 20's recursive mkdir can spin forever under /proc). */
+async function ensureDirectory(directory: string): Promise<void> {
+  try {
+    await mkdir(directory);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST') return;
+    const reason = code === 'ENOENT' ? 'its parent directory does not exist' : (error as Error).message;
+    throw InputError.at(directory, ROOT_PATH, `cannot create the output directory: ${reason}`);
+  }
+}
+
+export async function schemaCommand(outDirectory: string, io: Io): Promise<number> {
+  await ensureDirectory(outDirectory);
+  for (const { name, title, schema } of SCHEMA_FILES) {
+    const file = path.join(outDirectory, name);
+    try {
+      await writeFile(file, jsonSchemaText(title, schema));
+    } catch (error) {
+      // An unwritable --out is the user's input problem, not a crash.
+      throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
+    }
+    io.stdout(`wrote ${file}\n`);
+  }
+  return EXIT_OK;
+}

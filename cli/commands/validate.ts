@@ -1,0 +1,28 @@
+import { InputError } from '../../sim/errors.js';
+import { findScenarioFiles, isUnitsFileName, loadScenarioFile, loadUnitsFile } from '../../sim/scenario-file.js';
+import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
+
+/** Check every file; print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
+export async function validateCommand(paths: readonly string[], io: Io): Promise<number> {
+  let status = EXIT_OK;
+  let files: string[];
+  try {
+    files = await findScenarioFiles(paths);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    io.stderr(`${error.message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  for (const file of files) {
+    try {
+      if (isUnitsFileName(file)) await loadUnitsFile(file);
+      else await loadScenarioFile(file);
+      io.stdout(`ok ${file}\n`);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      io.stderr(`${error.message}\n`);
+      status = EXIT_BAD_INPUT;
+    }
+  }
+  return status;
+}

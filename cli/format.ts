@@ -1,0 +1,163 @@
+import type { Interval } from '../analysis/intervals.js';
+import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
+
+/**
+ * Plain-text rendering of a run. Everything here is a pure function of its inputs (no locale, no
+ * clock), so the same run prints the same bytes on every machine.
+ */
+export interface RunReport {
+  readonly scenario: string;
+  readonly file: string;
+  readonly ruleset: string;
+  readonly engineVersion: string;
+  readonly mode: string;
+  readonly seed: number;
+  readonly trials: number;
+  readonly metrics: readonly MetricSummary[];
+}
+
+/** 1234567 → "1,234,567" (toLocaleString would depend on the machine's locale). */
+export function groupThousands(value: number): string {
+  const [whole = '', fraction] = String(value).split('.');
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = whole.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${digits}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
+/** A fixed-point number that never prints as "-0.000". */
+function fixed(value: number, digits: number): string {
+  const text = value.toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}
+
+/**
+ * A probability as a percentage with `digits` decimals, or more when needed so that a probability
+ * that is not exactly 0 or 1 never prints as "0.00%" or "100.00%" (an interval bound of 0.0038%
+ * says something "0.00%" hides).
+ */
+export function percent(probability: number, digits = 2): string {
+  let decimals = digits;
+  let text = fixed(probability * 100, decimals);
+  const looksExact = (): boolean => (probability > 0 && Number(text) === 0) || (probability < 1 && Number(text) === 100);
+  while (looksExact() && decimals < 10) text = fixed(probability * 100, ++decimals);
+  return `${text}%`;
+}
+const percentInterval = (interval: Interval): string => `[${percent(interval.low)}, ${percent(interval.high)}]`;
+const meanIntervalText = (interval: Interval): string => `[${fixed(interval.low, 3)}, ${fixed(interval.high, 3)}]`;
+
+/** At most this many single values in a count metric's one-line distribution. */
+const DISTRIBUTION_COLUMNS = 8;
+/** Tails rarer than this are folded into "≤a" / "≥b" columns. */
+const TAIL = 0.005;
+
+/**
+ * A count metric's distribution on one line: "0: 12.3%  1: 40.1%  2: 30.0%  ≥3: 17.6%". Rare tails
+ * (under 0.5% together), and values beyond DISTRIBUTION_COLUMNS columns, fold into ≤/≥ columns.
+ */
+export function compactDistribution(summary: MetricSummary): string {
+  const seen = summary.distribution;
+  const first = seen[0];
+  const last = seen.at(-1);
+  if (first === undefined || last === undefined) return '';
+  const byValue = new Map(seen.map((entry) => [entry.value, entry.probability] as const));
+  const probabilityOf = (v: number): number => byValue.get(v) ?? 0;
+  const between = (from: number, to: number): number => {
+    let total = 0;
+    for (let v = from; v <= to; v++) total += probabilityOf(v);
+    return total;
+  };
+  let low = first.value;
+  while (low < last.value && between(first.value, low) < TAIL) low++;
+  let high = last.value;
+  while (high > low && between(high, last.value) < TAIL) high--;
+  high = Math.min(high, low + DISTRIBUTION_COLUMNS - 1);
+  const columns: string[] = [];
+  if (low > first.value) columns.push(`≤${low - 1}: ${percent(between(first.value, low - 1), 1)}`);
+  for (let v = low; v <= high; v++) columns.push(`${v}: ${percent(probabilityOf(v), 1)}`);
+  if (high < last.value) columns.push(`≥${high + 1}: ${percent(between(high + 1, last.value), 1)}`);
+  return columns.join('  ');
+}
+
+type Row = readonly [metric: string, value: string, estimate: string, interval: string];
+
+function metricRows(summary: MetricSummary): Row[] {
+  switch (summary.kind) {
+    case 'category':
+      return summary.distribution.map((entry, i): Row => [i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), percentInterval(entry.interval)]);
+    case 'flag': {
+      // A flag's "no" is the complement of its "yes": print the probability that it is set.
+      const set: ValueProbability | undefined = summary.distribution.find((entry) => entry.value === 1);
+      return set === undefined ? [] : [[summary.name, set.label ?? 'yes', percent(set.probability), percentInterval(set.interval)]];
+    }
+    case 'count': {
+      const only = summary.distribution.length === 1 ? summary.distribution[0] : undefined;
+      if (only !== undefined) return [[summary.name, 'always', String(only.value), '']];
+      return [
+        [summary.name, 'mean', fixed(summary.mean, 3), `${meanIntervalText(summary.meanInterval)}  sd ${fixed(summary.sd, 3)}`],
+        ['', 'P(=v)', '', compactDistribution(summary)],
+      ];
+    }
+  }
+}
+
+/** Left-aligned text columns; the estimate column is right-aligned. The last column is not padded. */
+function table(rows: readonly Row[]): string[] {
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((row) => [...row[c as 0 | 1 | 2]].length)));
+  const pad = (text: string, width: number, right = false): string => {
+    const fill = ' '.repeat(Math.max(0, width - [...text].length));
+    return right ? fill + text : text + fill;
+  };
+  return rows.map((row) => {
+    const [metric, value, estimate, interval] = row;
+    const line = `  ${pad(metric, widths[0] ?? 0)}  ${pad(value, widths[1] ?? 0)}  ${pad(estimate, widths[2] ?? 0, true)}  ${interval}`;
+    return line.trimEnd();
+  });
+}
+
+/** `names` joined by commas after `lead`, wrapped to lines of about 100 characters. */
+function wrap(lead: string, names: readonly string[]): string[] {
+  const indent = `  ${' '.repeat(lead.length)}`;
+  const lines: string[] = [];
+  let line = `  ${lead}`;
+  names.forEach((name, i) => {
+    const piece = `${name}${i < names.length - 1 ? ',' : ''}`;
+    if (line.trim() !== lead.trim() && line.length + 1 + piece.length > 100) {
+      lines.push(line);
+      line = `${indent}${piece}`;
+    } else line += line.endsWith(' ') ? piece : ` ${piece}`;
+  });
+  lines.push(line);
+  return lines;
+}
+
+/** The text report of one scenario run. */
+export function formatRunReport(report: RunReport): string {
+  const header = [
+    report.scenario,
+    `  file     ${report.file}`,
+    `  ruleset  ${report.ruleset} (engine ${report.engineVersion}), mode ${report.mode}`,
+    `  seed     ${report.seed}`,
+    `  trials   ${groupThousands(report.trials)}`,
+    '',
+  ];
+  const rows: Row[] = [['metric', 'value', 'estimate', '95% interval']];
+  // Counts that were 0 in every trial (no charges, no Torment…) would fill the table with zeros.
+  const alwaysZero = report.metrics.filter((summary) => summary.kind === 'count' && summary.distribution.length === 1 && summary.distribution[0]?.value === 0);
+  for (const summary of report.metrics) if (!alwaysZero.includes(summary)) rows.push(...metricRows(summary));
+  const footer = alwaysZero.length > 0 ? ['', ...wrap('always 0: ', alwaysZero.map((summary) => summary.name))] : [];
+  return `${[...header, ...table(rows), ...footer].join('\n')}\n`;
+}
+
+/** The JSON document of one scenario run (the `--json` output). */
+export function runReportJson(report: RunReport): Record<string, unknown> {
+  return {
+    scenario: report.scenario,
+    file: report.file,
+    ruleset: report.ruleset,
+    engineVersion: report.engineVersion,
+    mode: report.mode,
+    seed: report.seed,
+    trials: report.trials,
+    metrics: report.metrics,
+  };
+}

@@ -1,0 +1,131 @@
+import { Command, CommanderError, Option } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import { InputError } from '../sim/errors.js';
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
+import { parseSeed, parseTrials } from './commands/options.js';
+import { runCommand } from './commands/run.js';
+import { schemaCommand } from './commands/schema.js';
+import { validateCommand } from './commands/validate.js';
+
+/**
+ * The `crucible` command line. Exit status: 0 ok; 2 bad input (a file or an option), reported as
+ * `<file>: <field>: <problem>` lines without a stack trace; 1 an unexpected error, i.e. a bug.
+ */
+
+const processIo: Io = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+
+function buildProgram(io: Io, setStatus: (status: number) => void): Command {
+  const program = new Command('crucible')
+    .description('Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.')
+    .version(packageJson.version, '-V, --version', 'print the crucible version')
+    .helpOption('-h, --help', 'show help (also: crucible help <command>)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(crucible --help lists commands and options)')
+    // Commander would call process.exit itself; we map its errors to our exit statuses instead.
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ crucible run data/heroic/scenarios                 simulate every bundled scenario
+  $ crucible run my-fight.yaml --trials 1e6 --seed 7   one scenario, more trials, another seed
+  $ crucible run data/heroic/scenarios --json > out.json
+  $ crucible validate data/heroic                      check scenario and units files
+  $ crucible schema --out schema                       write JSON Schemas for editors
+
+Exit status: 0 ok, 2 bad input (files or options), 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows the stack).`,
+    );
+
+  program
+    .command('run')
+    .description('simulate scenario files and print each metric with its 95% interval')
+    .argument('<paths...>', PATHS_HELP)
+    .addOption(new Option('-n, --trials <count>', "trials per scenario (default: the scenario's trials)").argParser(parseTrials))
+    .addOption(new Option('-s, --seed <seed>', "random seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
+    .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
+    .option('-q, --quiet', 'print nothing on stderr (no timings)')
+    .addHelpText(
+      'after',
+      `
+Every file is loaded and checked before any trial runs. The same files, seed and trials always
+print the same bytes on stdout; timings (trials/s) go to stderr, and are left out with --quiet or --json.
+
+Examples:
+  $ crucible run data/heroic/scenarios
+  $ crucible run data/heroic/scenarios/uldar-splits-dice.yaml --trials 1_000_000 --seed 42
+  $ crucible run data/heroic/scenarios --json --quiet > results.json`,
+    )
+    .action(async (paths: string[], options: { trials?: number; seed?: number; json?: boolean; quiet?: boolean }) => {
+      setStatus(await runCommand(paths, options, io));
+    });
+
+  program
+    .command('validate')
+    .description('check scenario and units files without simulating; prints "ok <file>" or every problem found')
+    .argument('<paths...>', `${PATHS_HELP}; files named units.* are checked as units files`)
+    .addHelpText(
+      'after',
+      `
+Each problem is one line: <file>: <field>: <what is wrong>, e.g.
+  scenarios/x.yaml: sides[0].groups[1].models: must be an integer ≥ 1, got -2
+
+Examples:
+  $ crucible validate data/heroic/scenarios
+  $ crucible validate data/heroic/units.yaml my-fight.yaml`,
+    )
+    .action(async (paths: string[]) => {
+      setStatus(await validateCommand(paths, io));
+    });
+
+  program
+    .command('schema')
+    .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
+    .option('-o, --out <dir>', 'directory to write heroic-scenario.schema.json and heroic-units.schema.json into', 'schema')
+    .addHelpText(
+      'after',
+      `
+To use a schema in an editor with the YAML language server (e.g. VS Code's YAML extension), start
+the file with a comment pointing at it, relative to the file:
+  # yaml-language-server: $schema=../../../schema/heroic-scenario.schema.json
+
+Examples:
+  $ crucible schema
+  $ crucible schema --out /tmp/schemas`,
+    )
+    .action(async (options: { out: string }) => {
+      setStatus(await schemaCommand(options.out, io));
+    });
+
+  return program;
+}
+
+/** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
+export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let status = EXIT_OK;
+  const program = buildProgram(io, (value) => {
+    status = value;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed the message (or the help/version, which exit 0).
+      return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (error instanceof InputError) {
+      io.stderr(`${error.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`crucible: unexpected error: ${message}\n`);
+    if (env.CRUCIBLE_DEBUG === '1' && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+    else io.stderr('This is a bug in crucible. Please report it with the command and files used; set CRUCIBLE_DEBUG=1 to print the stack trace.\n');
+    return EXIT_UNEXPECTED;
+  }
+}

@@ -1,0 +1,248 @@
+import type { Group, Scenario, Unit, WeaponSet } from './schema.js';
+
+/**
+ * Checks zod cannot make alone: cross-references between the scenario and the units file, and the
+ * rules a scenario must respect before the engine may trust it (compileHeroic assumes these hold).
+ * Each issue names the offending field by its path inside the file, e.g. ['sides', 0, 'groups', 1, 'unit'].
+ */
+export interface ValidationIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** Up to `limit` candidates within a small edit distance of `name`, closest first ("did you mean"). */
+export function closestNames(name: string, candidates: readonly string[], limit = 3): string[] {
+  const wanted = name.toLowerCase();
+  if (wanted === '') return [];
+  const threshold = Math.max(2, Math.floor(wanted.length / 3));
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate.toLowerCase()) }))
+    .filter(({ candidate, distance }) => distance <= threshold || candidate.toLowerCase().includes(wanted))
+    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+const quote = (name: string): string => JSON.stringify(name);
+const quotedList = (names: readonly string[]): string => names.map(quote).join(', ');
+
+/** "(did you mean …?)" and, when short enough, the whole list of what is known. */
+function unknownNameHint(name: string, known: readonly string[], what: string): string {
+  const close = closestNames(name, known);
+  const parts: string[] = [];
+  if (close.length > 0) parts.push(`did you mean ${close.map(quote).join(' or ')}?`);
+  if (known.length <= 12) parts.push(`known ${what}: ${known.length > 0 ? quotedList(known) : '(none)'}`);
+  else if (close.length === 0) parts.push(`${known.length} ${what} are known; see the units file`);
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+/** Checks the units file on its own: ids are unique, and so are weapon set names within a unit. */
+export function validateUnits(units: readonly Unit[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const firstIndexById = new Map<string, number>();
+  units.forEach((unit, u) => {
+    const first = firstIndexById.get(unit.id);
+    if (first === undefined) firstIndexById.set(unit.id, u);
+    else issues.push({ path: ['units', u, 'id'], message: `duplicate unit id ${quote(unit.id)} (already used by units[${first}])` });
+    const weaponNames = new Set<string>();
+    unit.weapons.forEach((weapon, w) => {
+      // Groups pick a weapon set by name, so two sets with one name would be ambiguous.
+      if (weaponNames.has(weapon.name)) {
+        issues.push({ path: ['units', u, 'weapons', w, 'name'], message: `unit ${quote(unit.id)} already has a weapon set named ${quote(weapon.name)}` });
+      }
+      weaponNames.add(weapon.name);
+    });
+  });
+  return issues;
+}
+
+interface GroupRef {
+  readonly side: number;
+  readonly index: number;
+  readonly group: Group;
+}
+
+type Path = (string | number)[];
+
+/** Cross-reference and rule checks of a zod-parsed scenario against its (zod-parsed) units. */
+export function validateHeroic(scenario: Scenario, units: readonly Unit[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const unitsById = new Map(units.map((unit) => [unit.id, unit] as const));
+  const knownUnitIds = units.map((unit) => unit.id);
+  const groupsById = new Map<string, GroupRef>();
+  const [first, second] = scenario.sides;
+
+  // Side names label the winner metric, next to "none" (the draw label).
+  if (first !== undefined && second !== undefined && first.name === second.name) {
+    issues.push({ path: ['sides', 1, 'name'], message: `both sides are named ${quote(first.name)}: give them different names (they label the winner)` });
+  }
+  scenario.sides.forEach((side, s) => {
+    if (side.name === 'none') issues.push({ path: ['sides', s, 'name'], message: '"none" is reserved for "no winner": choose another side name' });
+    side.groups.forEach((group, g) => {
+      const existing = groupsById.get(group.id);
+      if (existing === undefined) groupsById.set(group.id, { side: s, index: g, group });
+      else {
+        issues.push({
+          path: ['sides', s, 'groups', g, 'id'],
+          message: `duplicate group id ${quote(group.id)} (already used by sides[${existing.side}].groups[${existing.index}])`,
+        });
+      }
+    });
+  });
+
+  const allGroupIds = [...groupsById.keys()];
+  const groupCheck = { groupsById, allGroupIds, issues };
+  scenario.sides.forEach((side, s) => {
+    side.groups.forEach((group, g) => {
+      const path: Path = ['sides', s, 'groups', g];
+      const unit = unitsById.get(group.unit);
+      if (unit === undefined) {
+        issues.push({ path: [...path, 'unit'], message: `unknown unit ${quote(group.unit)}${unknownNameHint(group.unit, knownUnitIds, 'units')}` });
+      }
+      checkFormation(group, unit, path, issues);
+      checkTargets(group, s, path, groupCheck);
+      if (unit !== undefined) checkUnitDependent(group, unit, s, path, groupCheck);
+    });
+  });
+  return issues;
+}
+
+function checkFormation(group: Group, unit: Unit | undefined, path: Path, issues: ValidationIssue[]): void {
+  if (group.formation) {
+    if (group.models < 3) {
+      issues.push({ path: [...path, 'formation'], message: `a formation needs at least 3 models (rulings §8); this group has ${group.models}` });
+    }
+    if (unit?.heroic === true) {
+      issues.push({
+        path: [...path, 'formation'],
+        message: `unit ${quote(unit.id)} is heroic: Heroes, Heroic Mounts and Heroic Beasts cannot enter Formations`,
+      });
+    }
+    if (group.split !== undefined) {
+      issues.push({
+        path: [...path, 'split'],
+        message: 'a formation attacks one target with all its dice pooled: it cannot split its attack (rulings §8)',
+      });
+    }
+  } else if (group.cards !== undefined) {
+    issues.push({ path: [...path, 'cards'], message: 'cards describe a combined formation: set formation: true or remove cards' });
+  }
+  if (group.cards !== undefined) {
+    const total = group.cards.reduce((sum, models) => sum + models, 0);
+    if (total !== group.models) {
+      issues.push({ path: [...path, 'cards'], message: `cards add up to ${total} models but the group has models: ${group.models}` });
+    }
+  }
+  if (group.frontRank !== undefined && group.frontRank > group.models) {
+    issues.push({ path: [...path, 'frontRank'], message: `frontRank ${group.frontRank} is more than the group's ${group.models} models` });
+  }
+  if (group.split !== undefined && !group.formation && group.models > 1) {
+    issues.push({
+      path: [...path, 'split'],
+      message: `a split is declared by one model; this group has ${group.models} models (make a group of 1 model per split)`,
+    });
+  }
+}
+
+interface GroupCheck {
+  readonly groupsById: ReadonlyMap<string, GroupRef>;
+  readonly allGroupIds: readonly string[];
+  readonly issues: ValidationIssue[];
+}
+
+/** The group a reference names, or undefined after recording why it names none. */
+function resolveGroup(name: string, path: Path, check: GroupCheck): GroupRef | undefined {
+  const found = check.groupsById.get(name);
+  if (found === undefined) check.issues.push({ path, message: `no group has id ${quote(name)}${unknownNameHint(name, check.allGroupIds, 'groups')}` });
+  return found;
+}
+
+function checkTargets(group: Group, side: number, path: Path, check: GroupCheck): void {
+  const requireEnemy = (name: string, at: Path, what: string): void => {
+    const found = resolveGroup(name, at, check);
+    if (found !== undefined && found.side === side) {
+      check.issues.push({ path: at, message: `group ${quote(name)} is on this group's own side: ${what} must be an enemy group` });
+    }
+  };
+  if (group.target !== undefined) requireEnemy(group.target, [...path, 'target'], 'a target');
+  const splitTargets = new Set<string>();
+  group.split?.forEach((part, i) => {
+    requireEnemy(part.target, [...path, 'split', i, 'target'], 'a split target');
+    if (splitTargets.has(part.target)) {
+      check.issues.push({ path: [...path, 'split', i, 'target'], message: `group ${quote(part.target)} appears twice in split: merge its dice` });
+    }
+    splitTargets.add(part.target);
+  });
+  const areaGroups = new Set<string>();
+  group.area?.forEach((part, i) => {
+    const found = resolveGroup(part.group, [...path, 'area', i, 'group'], check);
+    if (found !== undefined && part.models > found.group.models) {
+      check.issues.push({
+        path: [...path, 'area', i, 'models'],
+        message: `${part.models} models of group ${quote(part.group)} in the area, but that group has only ${found.group.models}`,
+      });
+    }
+    if (areaGroups.has(part.group)) {
+      check.issues.push({ path: [...path, 'area', i, 'group'], message: `group ${quote(part.group)} appears twice in area: add its models together` });
+    }
+    areaGroups.add(part.group);
+  });
+}
+
+function checkUnitDependent(group: Group, unit: Unit, side: number, path: Path, check: GroupCheck): void {
+  const { issues } = check;
+  let weapon: WeaponSet | undefined = unit.weapons[0];
+  if (group.weapon !== undefined) {
+    weapon = unit.weapons.find((candidate) => candidate.name === group.weapon);
+    if (weapon === undefined) {
+      issues.push({
+        path: [...path, 'weapon'],
+        message: `unit ${quote(unit.id)} has no weapon set ${quote(group.weapon)}; its weapon sets: ${quotedList(unit.weapons.map((w) => w.name))}`,
+      });
+    }
+  }
+  if (group.woundsTaken >= unit.might) {
+    issues.push({
+      path: [...path, 'woundsTaken'],
+      message: `woundsTaken ${group.woundsTaken} would vanquish every model: unit ${quote(unit.id)} has MIGHT ${unit.might} (use at most ${unit.might - 1})`,
+    });
+  }
+  if (weapon === undefined) return;
+  if (group.split !== undefined) {
+    // Rulings §5: only a melee attack is split among engaged targets, declared before rolling.
+    if (weapon.type !== 'melee') {
+      issues.push({ path: [...path, 'split'], message: `only a melee attack can be split (rulings §5); weapon ${quote(weapon.name)} is ${weapon.type}` });
+    }
+    const dice = group.split.reduce((sum, part) => sum + part.dice, 0);
+    if (dice > weapon.atk) {
+      issues.push({ path: [...path, 'split'], message: `split uses ${dice} dice but weapon ${quote(weapon.name)} has ATK ${weapon.atk}` });
+    }
+  }
+  if (group.area !== undefined) {
+    if (weapon.type !== 'aoe') {
+      issues.push({ path: [...path, 'area'], message: `area is only for AoE weapons; weapon ${quote(weapon.name)} is ${weapon.type}` });
+    } else if (weapon.enemiesOnly) {
+      group.area.forEach((part, i) => {
+        if (check.groupsById.get(part.group)?.side === side) {
+          issues.push({
+            path: [...path, 'area', i, 'group'],
+            message: `weapon ${quote(weapon.name)} is enemiesOnly: the area cannot include own-side group ${quote(part.group)}`,
+          });
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { closestNames } from '../engine/heroic/validate.js';
+
+/**
+ * Turns zod issues into plain sentences about the user's file: which field, what it must be,
+ * what it is. zod's own messages ("expected number, received string") name types, not fields,
+ * and say nothing about typos; these say `unknown field "modles" (did you mean "models"?)`.
+ */
+export interface FieldIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** The schema describing the value at `path` (wrappers removed), if the path follows the schema. */
+function schemaAt(root: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let schema: z.ZodType | undefined = unwrap(root);
+  for (const key of path) {
+    schema = childSchema(schema, key);
+    if (schema === undefined) return undefined;
+    schema = unwrap(schema);
+  }
+  return schema;
+}
+
+function childSchema(schema: z.ZodType | undefined, key: PropertyKey): z.ZodType | undefined {
+  if (schema instanceof z.ZodObject && typeof key === 'string') return (schema.shape as Record<string, z.ZodType | undefined>)[key];
+  if (schema instanceof z.ZodArray && typeof key === 'number') return schema.element as z.ZodType;
+  return undefined;
+}
+
+/** The field's `.describe()` text, which may sit on a wrapper (default, optional) or inside it. */
+function descriptionAt(root: z.ZodType, path: readonly PropertyKey[]): string | undefined {
+  const key = path.at(-1);
+  if (key === undefined) return undefined;
+  let schema = childSchema(schemaAt(root, path.slice(0, -1)), key);
+  while (schema !== undefined) {
+    if (schema.description !== undefined) return schema.description;
+    schema = schema instanceof z.ZodDefault || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : undefined;
+  }
+  return undefined;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+  return inner;
+}
+
+const MISSING: unique symbol = Symbol('missing');
+
+/** The raw value at `path`, or MISSING when some key on the way is absent. */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = raw;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return MISSING;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** A short, one-line rendering of a user's value. */
+export function describeValue(value: unknown): string {
+  if (value === MISSING || value === undefined) return 'nothing';
+  if (value === null) return 'an empty value';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value instanceof Uint8Array) return 'binary data';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value}`;
+}
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** What a number field accepts, e.g. "an integer from 1 to 1000" or "a number ≥ 0". */
+function numberRange(schema: z.ZodNumber): string {
+  const kind = schema.isInt ? 'an integer' : 'a number';
+  const min = schema.minValue !== null && Number.isFinite(schema.minValue) && Math.abs(schema.minValue) < Number.MAX_SAFE_INTEGER ? schema.minValue : undefined;
+  const max = schema.maxValue !== null && Number.isFinite(schema.maxValue) && Math.abs(schema.maxValue) < Number.MAX_SAFE_INTEGER ? schema.maxValue : undefined;
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+  if (min !== undefined) return `${kind} ≥ ${min}`;
+  if (max !== undefined) return `${kind} ≤ ${max}`;
+  return kind;
+}
+
+/** What the field accepts, in words, from its schema. */
+function expectation(schema: z.ZodType | undefined, expected: string): string {
+  if (schema instanceof z.ZodNumber) return numberRange(schema);
+  if (schema instanceof z.ZodEnum) return `one of ${schema.options.map((option) => JSON.stringify(option)).join(', ')}`;
+  if (schema instanceof z.ZodLiteral) return [...schema.values].map((value) => JSON.stringify(value)).join(' or ');
+  if (schema instanceof z.ZodObject) {
+    const fields = Object.entries(schema.shape as Record<string, z.ZodType>);
+    const required = fields.filter(([, field]) => !(field instanceof z.ZodDefault || field instanceof z.ZodOptional)).map(([name]) => name);
+    return `a mapping of fields (${required.join(', ')}${required.length < fields.length ? ', …' : ''})`;
+  }
+  const words: Record<string, string> = {
+    string: 'text',
+    number: 'a number',
+    int: 'an integer',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'a mapping of fields',
+  };
+  return words[expected] ?? expected;
+}
+
+const isInteger = (schema: z.ZodType | undefined): boolean => schema instanceof z.ZodNumber && schema.isInt;
+
+function sizeMessage(issue: Issue & { code: 'too_small' | 'too_big' }, value: unknown, schema: z.ZodType | undefined): string {
+  const small = issue.code === 'too_small';
+  const bound = Number(small ? issue.minimum : issue.maximum);
+  const exact = issue.exact === true;
+  switch (issue.origin) {
+    case 'number':
+    case 'int': {
+      const relation = small ? (issue.inclusive ? '≥' : '>') : issue.inclusive ? '≤' : '<';
+      return `must be ${isInteger(schema) ? 'an integer' : 'a number'} ${relation} ${bound}, got ${describeValue(value)}`;
+    }
+    case 'string':
+      if (small && bound === 1 && !exact) return 'must not be empty';
+      return `must be ${exact ? 'exactly' : small ? 'at least' : 'at most'} ${plural(bound, 'character')} long`;
+    case 'array': {
+      const got = Array.isArray(value) ? `, got ${value.length}` : '';
+      if (small && bound === 1 && !exact) return 'must list at least 1 item, got an empty list';
+      return `must list ${exact ? 'exactly' : small ? 'at least' : 'at most'} ${plural(bound, 'item')}${got}`;
+    }
+    default:
+      return issue.message;
+  }
+}
+
+function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, root: z.ZodType): FieldIssue[] {
+  const owner = schemaAt(root, issue.path);
+  const known = owner instanceof z.ZodObject ? Object.keys(owner.shape) : [];
+  return issue.keys.map((key) => {
+    const close = closestNames(key, known, 1);
+    const hint = close.length > 0 ? `did you mean ${JSON.stringify(close[0])}?` : `known fields: ${known.join(', ')}`;
+    return { path: [...issue.path, key], message: `unknown field ${JSON.stringify(key)} (${hint})` };
+  });
+}
+
+function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
+  const value = valueAt(raw, issue.path);
+  const schema = schemaAt(root, issue.path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      const wanted = expectation(schema, issue.expected);
+      if (value === MISSING) {
+        const field = issue.path.at(-1);
+        const name = typeof field === 'string' ? `required field ${JSON.stringify(field)}` : 'required value';
+        const description = descriptionAt(root, issue.path);
+        return `missing ${name} (${wanted}${description === undefined ? '' : `: ${description}`})`;
+      }
+      return `must be ${wanted}, got ${describeValue(value)}`;
+    }
+    case 'too_small':
+    case 'too_big':
+      return sizeMessage(issue, value, schema);
+    case 'invalid_value': {
+      const options = issue.values.map((option) => String(option));
+      const close = typeof value === 'string' ? closestNames(value, options, 1) : [];
+      const hint = close.length > 0 ? ` (did you mean ${JSON.stringify(close[0])}?)` : '';
+      const wanted = options.length === 1 ? JSON.stringify(options[0]) : `one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+      return `must be ${wanted}, got ${describeValue(value)}${hint}`;
+    }
+    case 'invalid_format':
+      return `${issue.message}, got ${describeValue(value)}`;
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * Every issue of a failed parse as a field path and a sentence. zod may report a type error and
+ * a size error for the same field (a string where a list of length 2 is due): keep the type error.
+ */
+export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: z.ZodType): FieldIssue[] {
+  const pathKey = (path: readonly PropertyKey[]): string => JSON.stringify(path.map(String));
+  const typeErrorPaths = new Set(issues.filter((issue) => issue.code === 'invalid_type').map((issue) => pathKey(issue.path)));
+  const described: FieldIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      described.push(...unknownFieldMessages(issue, root));
+      continue;
+    }
+    if (issue.code !== 'invalid_type' && typeErrorPaths.has(pathKey(issue.path))) continue;
+    described.push({ path: issue.path, message: issueMessage(issue, raw, root) });
+  }
+  return described;
+}

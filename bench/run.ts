@@ -1,0 +1,249 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { BenchScenarioName } from './naive-heroic.js';
+import type { BenchJob, BenchResult, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
+
+/**
+ * `npm run bench [-- --quick]`: the heroic engine against the naive implementation, both measured
+ * in this run, plus a heap-growth check. Each measurement runs alone in a fresh worker thread (the
+ * machine has few, shared cores), warms up, then times several repetitions; the table reports the
+ * median rate and the spread. See bench/README.md.
+ */
+
+const TARGET_POOLED_ATTACKS_PER_SECOND = 12e6;
+const TARGET_ENGINE_OVER_NAIVE = 20;
+/** "Flat": a few KB at most over the whole run. */
+const TARGET_HEAP_GROWTH_BYTES = 8 * 1024;
+
+interface Settings {
+  readonly warmupSeconds: number;
+  readonly repetitions: number;
+  readonly repetitionSeconds: number;
+  readonly heapWarmupTrials: number;
+  readonly heapTrials: number;
+  readonly heapSampleEvery: number;
+}
+
+const FULL: Settings = {
+  warmupSeconds: 1.5,
+  repetitions: 7,
+  repetitionSeconds: 1,
+  heapWarmupTrials: 2_000_000,
+  heapTrials: 10_000_000,
+  heapSampleEvery: 1_000_000,
+};
+
+const QUICK: Settings = {
+  warmupSeconds: 0.3,
+  repetitions: 3,
+  repetitionSeconds: 0.3,
+  heapWarmupTrials: 200_000,
+  heapTrials: 1_000_000,
+  heapSampleEvery: 100_000,
+};
+
+const SCENARIOS: readonly BenchScenarioName[] = ['pooled', 'engagement'];
+const IMPLEMENTATIONS: readonly Implementation[] = ['engine', 'naive'];
+
+interface RateSummary {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  /** (max − min) / median. */
+  readonly spread: number;
+  readonly samples: readonly number[];
+}
+
+interface Measurement {
+  readonly scenario: BenchScenarioName;
+  readonly implementation: Implementation;
+  readonly chunkTrials: number;
+  readonly trialsPerSecond: RateSummary;
+}
+
+/**
+ * A worker cannot take `--import tsx` in execArgv (Node 20 leaves its entry module to the default
+ * loader, which rejects .ts), so the worker is a tiny script that registers tsx and then imports
+ * bench/worker.ts.
+ */
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const WORKER_MODULE = new URL('./worker.ts', import.meta.url).href;
+const WORKER_BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_MODULE)}); });`;
+
+function runInWorker(job: BenchJob): Promise<BenchResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, execArgv: [], workerData: job });
+    let result: BenchResult | undefined;
+    worker.once('message', (message: BenchResult) => {
+      result = message;
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (result !== undefined) resolve(result);
+      else reject(new Error(`bench worker exited with code ${code} before reporting`));
+    });
+  });
+}
+
+async function measureThroughput(
+  scenario: BenchScenarioName,
+  implementation: Implementation,
+  settings: Settings,
+): Promise<{ measurement: Measurement; engineVersion: string | null }> {
+  const result = (await runInWorker({
+    kind: 'throughput',
+    implementation,
+    scenario,
+    warmupSeconds: settings.warmupSeconds,
+    repetitions: settings.repetitions,
+    repetitionSeconds: settings.repetitionSeconds,
+  })) as ThroughputResult;
+  const measurement: Measurement = {
+    scenario,
+    implementation,
+    chunkTrials: result.chunkTrials,
+    trialsPerSecond: summarise(result.trialsPerSecond),
+  };
+  return { measurement, engineVersion: result.engineVersion };
+}
+
+function summarise(samples: readonly number[]): RateSummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  const min = sorted[0] ?? 0;
+  const max = sorted[sorted.length - 1] ?? 0;
+  return { median, min, max, spread: median > 0 ? (max - min) / median : 0, samples };
+}
+
+function formatRate(perSecond: number): string {
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M`;
+  if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k`;
+  return perSecond.toFixed(0);
+}
+
+function formatBytes(bytes: number): string {
+  const sign = bytes < 0 ? '−' : '+';
+  const size = Math.abs(bytes);
+  return size >= 1024 ? `${sign}${(size / 1024).toFixed(1)} KB` : `${sign}${size} B`;
+}
+
+const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
+
+function findMeasurement(measurements: readonly Measurement[], scenario: BenchScenarioName, implementation: Implementation): Measurement {
+  const found = measurements.find((m) => m.scenario === scenario && m.implementation === implementation);
+  if (found === undefined) throw new Error(`no ${implementation} measurement of ${scenario}`);
+  return found;
+}
+
+function heapReport(heap: HeapResult): { growthBytes: number; rangeBytes: number; samples: readonly HeapSample[] } {
+  const used = heap.samples.map((sample) => sample.heapUsed);
+  const first = used[0] ?? 0;
+  const last = used[used.length - 1] ?? 0;
+  return { growthBytes: last - first, rangeBytes: Math.max(...used) - Math.min(...used), samples: heap.samples };
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const settings = quick ? QUICK : FULL;
+  const started = performance.now();
+  const cpuModel = cpus()[0]?.model ?? 'unknown';
+  const date = new Date().toISOString();
+  console.log(`crucible bench${quick ? ' (--quick)' : ''}: heroic engine vs naive, measured in this run`);
+  const loadBefore = loadavg()[0] ?? 0;
+  console.log(`Node ${process.version} · ${cpuModel} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`);
+  console.log(
+    `each: fresh worker, ${settings.warmupSeconds} s warm-up, ${settings.repetitions} × ~${settings.repetitionSeconds} s; median (spread = (max − min) / median)\n`,
+  );
+
+  const measurements: Measurement[] = [];
+  let engineVersion: string | null = null;
+  for (const scenario of SCENARIOS) {
+    for (const implementation of IMPLEMENTATIONS) {
+      const { measurement, engineVersion: version } = await measureThroughput(scenario, implementation, settings);
+      engineVersion ??= version;
+      measurements.push(measurement);
+      const rate = measurement.trialsPerSecond;
+      console.log(
+        `  measured ${scenario.padEnd(10)} ${implementation.padEnd(6)} ${formatRate(rate.median).padStart(9)} trials/s (spread ${(rate.spread * 100).toFixed(1)}%)`,
+      );
+    }
+  }
+
+  console.log(`  heap: ${settings.heapTrials.toLocaleString('en')} engagement trials…`);
+  const heapResult = (await runInWorker({
+    kind: 'heap',
+    scenario: 'engagement',
+    warmupTrials: settings.heapWarmupTrials,
+    trials: settings.heapTrials,
+    sampleEvery: settings.heapSampleEvery,
+  })) as HeapResult;
+  const heap = heapReport(heapResult);
+
+  const ratios: Record<BenchScenarioName, number> = { pooled: 0, engagement: 0 };
+  // "best" is the fastest repetition: on a busy machine the least disturbed one.
+  const rows: string[][] = [['scenario', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
+  for (const scenario of SCENARIOS) {
+    const engine = findMeasurement(measurements, scenario, 'engine').trialsPerSecond;
+    const naive = findMeasurement(measurements, scenario, 'naive').trialsPerSecond;
+    ratios[scenario] = engine.median / naive.median;
+    rows.push([
+      scenario,
+      formatRate(engine.median),
+      formatRate(engine.max),
+      `${(engine.spread * 100).toFixed(1)}%`,
+      formatRate(naive.median),
+      formatRate(naive.max),
+      `${(naive.spread * 100).toFixed(1)}%`,
+      `${ratios[scenario].toFixed(1)}×`,
+    ]);
+  }
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  console.log('');
+  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('   '));
+
+  const pooledAttacksPerSecond = findMeasurement(measurements, 'pooled', 'engine').trialsPerSecond.median;
+  const slowestRatio = Math.min(ratios.pooled, ratios.engagement);
+  const targets = {
+    pooledAttacksPerSecond: { target: TARGET_POOLED_ATTACKS_PER_SECOND, value: pooledAttacksPerSecond, pass: pooledAttacksPerSecond >= TARGET_POOLED_ATTACKS_PER_SECOND },
+    engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
+    heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
+  };
+  console.log('');
+  console.log(`pooled 12-die attacks/s (trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
+  console.log(`engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`);
+  const perSample = heap.samples.map((sample) => `${(sample.trials / 1e6).toFixed(1)}M:${(sample.heapUsed / 1024).toFixed(1)}`).join(' ');
+  console.log(
+    `heap after gc() over ${settings.heapTrials.toLocaleString('en')} engagement trials (${heapResult.seconds.toFixed(1)} s): growth ${formatBytes(heap.growthBytes)}, max − min ${formatBytes(heap.rangeBytes).slice(1)}   target ≤ ${TARGET_HEAP_GROWTH_BYTES / 1024} KB: ${verdict(targets.heapGrowthBytes.pass)}`,
+  );
+  console.log(`  heapUsed KB by trials: ${perSample}`);
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const loadAfter = loadavg()[0] ?? 0;
+  // Other processes on this 2-core machine skew every number: say how busy it was.
+  console.log(`\nengine ${engineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
+
+  const report = {
+    date,
+    node: process.version,
+    cpu: cpuModel,
+    cores: cpus().length,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    quick,
+    engineVersion,
+    settings,
+    measurements,
+    ratios,
+    pooledAttacksPerSecond,
+    heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
+    targets,
+    elapsedSeconds,
+  };
+  const resultsDirectory = new URL('./results/', import.meta.url);
+  mkdirSync(resultsDirectory, { recursive: true });
+  const resultsFile = new URL('latest.json', resultsDirectory);
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`results: ${resultsFile.pathname}`);
+}
+
+await main();

@@ -1,0 +1,161 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parentPort, workerData } from 'node:worker_threads';
+import { streamDice } from '../engine/dice/index.js';
+import { runTrials, runWithDice } from '../sim/run.js';
+import { Tally } from '../sim/tally.js';
+import { type BenchScenarioName, runNaive } from './naive-heroic.js';
+import { compileBenchScenario } from './scenarios.js';
+
+/**
+ * One bench measurement, run in its own worker thread (bench/run.ts starts one worker per
+ * measurement, one at a time): a fresh isolate per measurement keeps the JIT state and the heap of
+ * one measurement out of the next, and the kernel runs faster here than on tsx's main thread.
+ */
+
+export type Implementation = 'engine' | 'naive';
+
+export interface ThroughputJob {
+  readonly kind: 'throughput';
+  readonly implementation: Implementation;
+  readonly scenario: BenchScenarioName;
+  readonly warmupSeconds: number;
+  readonly repetitions: number;
+  readonly repetitionSeconds: number;
+}
+
+export interface HeapJob {
+  readonly kind: 'heap';
+  readonly scenario: BenchScenarioName;
+  readonly warmupTrials: number;
+  readonly trials: number;
+  readonly sampleEvery: number;
+}
+
+export type BenchJob = ThroughputJob | HeapJob;
+
+export interface ThroughputResult {
+  readonly kind: 'throughput';
+  readonly engineVersion: string | null;
+  /** Trials per timed call (one runTrials / runNaive call). */
+  readonly chunkTrials: number;
+  readonly trialsPerSecond: number[];
+  /** Summed from every run's output, so no run can be optimised away. */
+  readonly checksum: number;
+}
+
+export interface HeapSample {
+  readonly trials: number;
+  readonly heapUsed: number;
+}
+
+export interface HeapResult {
+  readonly kind: 'heap';
+  readonly samples: HeapSample[];
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+}
+
+export type BenchResult = ThroughputResult | HeapResult;
+
+const seconds = (): number => performance.now() / 1000;
+
+/** Runs `trials` trials from `seed` and returns something derived from their output. */
+type Batch = (trials: number, seed: number) => number;
+
+function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | null } {
+  if (job.implementation === 'naive') {
+    return { batch: (trials, seed) => runNaive(job.scenario, seed, trials).trials, engineVersion: null };
+  }
+  const kernel = compileBenchScenario(job.scenario);
+  // What runTrials does: trial + Tally.add, shard by shard.
+  return { batch: (trials, seed) => runTrials(kernel, { seed, trials }).trials, engineVersion: kernel.engineVersion };
+}
+
+/**
+ * Warm up (batches doubling until one takes ≥ 50 ms, for `warmupSeconds`), then time repetitions.
+ * Each repetition runs chunks of ~1/10 of a repetition until `repetitionSeconds` have passed, so a
+ * poor rate estimate from the warm-up (JIT tiers, a noisy neighbour) cannot make a repetition tiny.
+ */
+function measureThroughput(job: ThroughputJob): ThroughputResult {
+  const { batch, engineVersion } = batchFor(job);
+  let checksum = 0;
+  let seed = 1;
+  let size = 1000;
+  let rate = 0;
+  const warmupStart = seconds();
+  while (seconds() - warmupStart < job.warmupSeconds) {
+    const start = seconds();
+    checksum += batch(size, seed++);
+    const elapsed = seconds() - start;
+    rate = size / elapsed;
+    if (elapsed < 0.05) size *= 2;
+  }
+  const chunkTrials = Math.max(1000, Math.round((rate * job.repetitionSeconds) / 10));
+  const trialsPerSecond: number[] = [];
+  for (let r = 0; r < job.repetitions; r++) {
+    const start = seconds();
+    let trials = 0;
+    while (seconds() - start < job.repetitionSeconds) {
+      checksum += batch(chunkTrials, seed++);
+      trials += chunkTrials;
+    }
+    trialsPerSecond.push(trials / (seconds() - start));
+  }
+  return { kind: 'throughput', engineVersion, chunkTrials, trialsPerSecond, checksum };
+}
+
+/** `gc()` without starting the process with --expose-gc (a worker may not take V8 flags). */
+function exposeGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Heap used after a full collection (twice: the first may leave garbage from finalisers). */
+function settledHeap(gc: () => void): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * Run `trials` trials in `sampleEvery` chunks, writing the settled heap before the first chunk and
+ * after each into `heapUsed` (preallocated, so sampling adds nothing to the heap it measures).
+ */
+function sampledRun(run: (count: number) => void, gc: () => void, trials: number, sampleEvery: number, heapUsed: Float64Array): void {
+  heapUsed[0] = settledHeap(gc);
+  let sample = 1;
+  for (let done = 0; done < trials; sample++) {
+    const count = Math.min(sampleEvery, trials - done);
+    run(count);
+    done += count;
+    heapUsed[sample] = settledHeap(gc);
+  }
+}
+
+/**
+ * One long run of the engine kernel into one Tally, sampling the settled heap as it goes. The
+ * warm-up is the same sampling loop on fewer trials, so the JIT has compiled the kernel AND the
+ * sampling code (whose optimised code would otherwise show up as a few KB of one-off growth).
+ */
+function measureHeap(job: HeapJob): HeapResult {
+  const gc = exposeGc();
+  const kernel = compileBenchScenario(job.scenario);
+  const dice = streamDice(1);
+  const tally = new Tally(kernel.metrics);
+  const run = (count: number): void => runWithDice(kernel, dice, count, tally);
+  const sampleCount = Math.ceil(job.trials / job.sampleEvery) + 1;
+  const heapUsed = new Float64Array(sampleCount);
+  // Timer first: `performance` loads lazily in a worker, and would show as ~50 KB of growth.
+  const warmupStart = seconds();
+  sampledRun(run, gc, job.warmupTrials, Math.ceil(job.warmupTrials / (sampleCount - 1)), heapUsed);
+  const start = seconds();
+  sampledRun(run, gc, job.trials, job.sampleEvery, heapUsed);
+  const elapsed = seconds() - start;
+  const samples = Array.from(heapUsed, (used, i) => ({ trials: Math.min(i * job.sampleEvery, job.trials), heapUsed: used }));
+  return { kind: 'heap', samples, seconds: elapsed, warmupSeconds: start - warmupStart };
+}
+
+const job = workerData as BenchJob;
+const result: BenchResult = job.kind === 'throughput' ? measureThroughput(job) : measureHeap(job);
+parentPort?.postMessage(result);

@@ -247,3 +247,21 @@ describe('StreamDice draws', () => {
     }
   });
 });
+
+describe('StreamDice generator', () => {
+  it('draws exactly the numbers of pure-rand xoroshiro128plus from the same state', () => {
+    for (const [seed, stream] of [
+      [SEED, 0],
+      [0, 3],
+      [2 ** 32 - 1, 1],
+    ] as const) {
+      const reference = streamGenerator(seed, stream);
+      const dice = new StreamDice(reference.clone());
+      for (let i = 0; i < 100_000; i++) {
+        const expected = reference.next();
+        const actual = dice.next();
+        if (actual !== expected) expect({ i, actual }).toEqual({ i, actual: expected });
+      }
+    }
+  });
+});

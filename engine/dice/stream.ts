@@ -11,15 +11,39 @@ const PACKED_THRESHOLDS: readonly number[] = POW6.map((size) => TWO_POW_32 % siz
 /**
  * Dice drawn from a pure-rand xoroshiro128+ stream.
  *
+ * pure-rand seeds the stream and jumps it to substreams; the draws themselves run the same
+ * xoroshiro128+ step here over an Int32Array copy of its state. Same numbers (a test checks
+ * them against pure-rand's `next`), but int32 loads and stores instead of object fields that V8
+ * stores as boxed numbers: this measured roughly 3× faster per draw on our machine.
+ *
  * Every roll is unbiased: a 32-bit draw x maps to ⌊x·m / 2³²⌋ (Lemire's multiply-shift, which uses
  * the generator's strong high bits), rejecting the 2³² mod m low products that would favour some
  * faces. The products stay below 2⁵³, so the float arithmetic is exact.
  */
 export class StreamDice implements Dice {
-  declare private readonly rng: JumpableRandomGenerator;
+  /** xoroshiro128+ state in pure-rand's order: s01, s00, s11, s10. */
+  declare private readonly state: Int32Array;
 
+  /** Draws continue from `rng`'s current state; `rng` itself is not advanced. */
   constructor(rng: JumpableRandomGenerator) {
-    this.rng = rng;
+    this.state = Int32Array.from(rng.getState());
+  }
+
+  /** The next 32-bit value as a signed int, exactly as pure-rand's xoroshiro128plus `next()`. */
+  next(): number {
+    const state = this.state;
+    const s01 = state[0] as number;
+    const s00 = state[1] as number;
+    const s11 = state[2] as number;
+    const s10 = state[3] as number;
+    const out = (s00 + s10) | 0;
+    const a0 = s10 ^ s00;
+    const a1 = s11 ^ s01;
+    state[1] = (s00 << 24) ^ (s01 >>> 8) ^ a0 ^ (a0 << 16);
+    state[0] = (s01 << 24) ^ (s00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16));
+    state[3] = (a1 << 5) ^ (a0 >>> 27);
+    state[2] = (a0 << 5) ^ (a1 >>> 27);
+    return out;
   }
 
   /** Uniform integer in [0, m) for 1 ≤ m ≤ 2^21. */
@@ -30,7 +54,7 @@ export class StreamDice implements Dice {
   /** `below` with 2³² mod m precomputed (a float modulo is slow enough to matter here). */
   private belowWithThreshold(m: number, threshold: number): number {
     for (;;) {
-      const product = (this.rng.next() >>> 0) * m;
+      const product = (this.next() >>> 0) * m;
       const high = Math.floor(product * INV_TWO_POW_32);
       if (product - high * TWO_POW_32 >= threshold) return high;
     }

@@ -28,24 +28,26 @@ export class HeroicKernel implements Kernel {
   declare private readonly resist: Uint8Array;
   declare private readonly shieldScorer: PoolScorer;
 
+  /**
+   * All per-trial state lives in one Int32Array; the arrays below are views of it, so a reset is a
+   * single copy from `template` (one built-in call beat both per-array fills and element loops).
+   */
+  declare private readonly state: Int32Array;
+  declare private readonly template: Int32Array;
   // Per model.
   declare private readonly wounds: Int32Array;
-  declare private readonly alive: Uint8Array;
-  declare private readonly engaged: Uint8Array;
+  declare private readonly alive: Int32Array;
+  declare private readonly engaged: Int32Array;
   /** Attack Action stamp of the model's last Shield roll (option shieldRolls: allocated-models). */
   declare private readonly shieldStamp: Int32Array;
-  declare private readonly woundsTemplate: Int32Array;
-  declare private readonly engagedTemplate: Uint8Array;
   // Per group.
   declare private readonly aliveCount: Int32Array;
-  declare private readonly inFormation: Uint8Array;
-  declare private readonly formationBroken: Uint8Array;
+  declare private readonly inFormation: Int32Array;
+  declare private readonly formationBroken: Int32Array;
   declare private readonly woundsTaken: Int32Array;
   declare private readonly activations: Int32Array;
-  declare private readonly formationTemplate: Uint8Array;
   // Per side.
   declare private readonly sideAlive: Int32Array;
-  declare private readonly sideModels: Int32Array;
   declare private readonly woundsDealt: Int32Array;
   declare private readonly chargesRefused: Int32Array;
   declare private readonly torment: Int32Array;
@@ -74,28 +76,35 @@ export class HeroicKernel implements Kernel {
     this.resist = scenario.resist;
     this.shieldScorer = scenario.shieldScorer;
     const models = scenario.modelCount;
-    this.wounds = new Int32Array(models);
-    this.alive = new Uint8Array(models);
-    this.engaged = new Uint8Array(models);
-    this.shieldStamp = new Int32Array(models);
-    this.woundsTemplate = new Int32Array(models);
-    this.engagedTemplate = new Uint8Array(models);
+    const groups = this.groupCount;
+    const sizes = [models, models, models, models, groups, groups, groups, groups, groups, 2, 2, 2, 2];
+    this.state = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
+    let offset = 0;
+    const view = (size: number): Int32Array => {
+      const array = this.state.subarray(offset, offset + size);
+      offset += size;
+      return array;
+    };
+    [this.wounds, this.alive, this.engaged, this.shieldStamp] = [view(models), view(models), view(models), view(models)];
+    [this.aliveCount, this.inFormation, this.formationBroken, this.woundsTaken, this.activations] = [
+      view(groups),
+      view(groups),
+      view(groups),
+      view(groups),
+      view(groups),
+    ];
+    [this.sideAlive, this.woundsDealt, this.chargesRefused, this.torment] = [view(2), view(2), view(2), view(2)];
+    // The starting state, written through the views, then kept as the template.
+    this.alive.fill(1);
     for (const group of scenario.groups) {
-      this.woundsTemplate.fill(group.woundsTaken, group.first, group.first + group.count);
-      this.engagedTemplate.fill(group.charging ? 0 : 1, group.first, group.first + group.count);
+      const end = group.first + group.count;
+      this.wounds.fill(group.woundsTaken, group.first, end);
+      this.engaged.fill(group.charging ? 0 : 1, group.first, end);
+      this.aliveCount[group.index] = group.count;
+      this.inFormation[group.index] = group.formation ? 1 : 0;
+      this.sideAlive[group.side] = (this.sideAlive[group.side] as number) + group.count;
     }
-    this.aliveCount = new Int32Array(this.groupCount);
-    this.inFormation = new Uint8Array(this.groupCount);
-    this.formationBroken = new Uint8Array(this.groupCount);
-    this.woundsTaken = new Int32Array(this.groupCount);
-    this.activations = new Int32Array(this.groupCount);
-    this.formationTemplate = Uint8Array.from(scenario.groups, (group) => (group.formation ? 1 : 0));
-    this.sideAlive = new Int32Array(2);
-    this.sideModels = new Int32Array(2);
-    for (const group of scenario.groups) this.sideModels[group.side] = (this.sideModels[group.side] as number) + group.count;
-    this.woundsDealt = new Int32Array(2);
-    this.chargesRefused = new Int32Array(2);
-    this.torment = new Int32Array(2);
+    this.template = this.state.slice();
     this.attackStamp = 0;
     const options = scenario.options;
     this.shieldEveryModel = options.shieldRolls === 'every-model';
@@ -105,34 +114,9 @@ export class HeroicKernel implements Kernel {
     this.mostDamagedFirst = options.allocation === 'most-damaged';
   }
 
-  /**
-   * Back to the scenario's starting state. Plain loops, not TypedArray fill/set: on arrays this
-   * small the built-ins' call overhead dominated the whole trial (measured: reset was 60% of it).
-   */
   private reset(): void {
-    const wounds = this.wounds;
-    const woundsTemplate = this.woundsTemplate;
-    const engagedTemplate = this.engagedTemplate;
-    for (let m = 0; m < wounds.length; m++) {
-      wounds[m] = woundsTemplate[m] as number;
-      this.alive[m] = 1;
-      this.engaged[m] = engagedTemplate[m] as number;
-      this.shieldStamp[m] = 0;
-    }
+    this.state.set(this.template);
     this.attackStamp = 0;
-    for (let g = 0; g < this.groupCount; g++) {
-      this.inFormation[g] = this.formationTemplate[g] as number;
-      this.formationBroken[g] = 0;
-      this.woundsTaken[g] = 0;
-      this.activations[g] = 0;
-      this.aliveCount[g] = (this.groups[g] as CompiledGroup).count;
-    }
-    for (let side = 0; side < 2; side++) {
-      this.sideAlive[side] = this.sideModels[side] as number;
-      this.woundsDealt[side] = 0;
-      this.chargesRefused[side] = 0;
-      this.torment[side] = 0;
-    }
   }
 
   trial(dice: Dice, row: Int32Array): void {

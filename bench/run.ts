@@ -171,6 +171,9 @@ async function main(): Promise<void> {
     }
   }
 
+  const diceFloor = (await measureThroughput('pooled', 'dice', settings)).measurement.trialsPerSecond;
+  console.log(`  measured pooled     dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`);
+
   console.log(`  heap: ${settings.heapTrials.toLocaleString('en')} engagement trials…`);
   const heapResult = (await runInWorker({
     kind: 'heap',
@@ -212,6 +215,7 @@ async function main(): Promise<void> {
   };
   console.log('');
   console.log(`pooled 12-die attacks/s (trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
+  console.log(`  dice alone (12 dice by table + Shield die, no rules or tally): ${formatRate(diceFloor.median)} attacks/s`);
   console.log(`engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`);
   const perSample = heap.samples.map((sample) => `${(sample.trials / 1e6).toFixed(1)}M:${(sample.heapUsed / 1024).toFixed(1)}`).join(' ');
   console.log(
@@ -235,6 +239,7 @@ async function main(): Promise<void> {
     measurements,
     ratios,
     pooledAttacksPerSecond,
+    diceOnlyAttacksPerSecond: diceFloor.median,
     heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
     targets,
     elapsedSeconds,

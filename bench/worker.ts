@@ -1,7 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { streamDice } from '../engine/dice/index.js';
+import { PoolScorer, streamDice } from '../engine/dice/index.js';
+import { woundFaceScore } from '../engine/heroic/compile.js';
 import { runTrials, runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { type BenchScenarioName, runNaive } from './naive-heroic.js';
@@ -13,7 +14,11 @@ import { compileBenchScenario } from './scenarios.js';
  * one measurement out of the next, and the kernel runs faster here than on tsx's main thread.
  */
 
-export type Implementation = 'engine' | 'naive';
+/**
+ * `dice`: only the pooled attack's dice — the engine's PoolScorer on 12 dice vs DEF 4 plus a
+ * Shield die — the floor any per-die kernel pays before rules and bookkeeping.
+ */
+export type Implementation = 'engine' | 'naive' | 'dice';
 
 export interface ThroughputJob {
   readonly kind: 'throughput';
@@ -64,6 +69,19 @@ const seconds = (): number => performance.now() / 1000;
 type Batch = (trials: number, seed: number) => number;
 
 function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | null } {
+  if (job.implementation === 'dice') {
+    const scorer = new PoolScorer(woundFaceScore(4));
+    const batch: Batch = (trials, seed) => {
+      const dice = streamDice(seed);
+      let wounds = 0;
+      for (let t = 0; t < trials; t++) {
+        const rolled = scorer.roll(dice, 12);
+        wounds += rolled > 0 && dice.d6() >= 5 ? rolled - 1 : rolled;
+      }
+      return wounds;
+    };
+    return { batch, engineVersion: null };
+  }
   if (job.implementation === 'naive') {
     return { batch: (trials, seed) => runNaive(job.scenario, seed, trials).trials, engineVersion: null };
   }

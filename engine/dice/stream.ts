@@ -1,5 +1,5 @@
 import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { type Dice, POW6 } from './dice.js';
 
 const TWO_POW_32 = 4294967296;
@@ -73,12 +73,35 @@ export class StreamDice implements Dice {
   }
 }
 
+/** Chris Wellons' lowbias32 integer hash: every input bit affects every output bit. */
+function lowbias32(value: number): number {
+  let x = value | 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x | 0;
+}
+
 /**
- * The generator of stream `k` for a seed: the seed's xoroshiro128+ jumped k times (2^64 draws each),
+ * The base generator of a seed. pure-rand's `xoroshiro128plus(seed)` puts the seed into the state
+ * as it is (−1, ~seed, seed, 0), so the first draws of every seed are alike (seeds 1 and 42 both
+ * open with 6 6 6 5 …). Hashing the seed into all four state words first gives every seed a
+ * well-mixed start; the generator, its jumps and its draws are pure-rand's.
+ */
+export function seedGenerator(seed: number): JumpableRandomGenerator {
+  const state = [1, 2, 3, 4].map((word) => lowbias32((seed | 0) + Math.imul(word, 0x9e3779b9)));
+  if (state.every((word) => word === 0)) state[0] = 1; // the all-zero state never leaves zero
+  return xoroshiro128plusFromState(state);
+}
+
+/**
+ * The generator of stream `k` for a seed: the seed's generator jumped k times (2^64 draws each),
  * so streams never overlap and do not depend on how work is split.
  */
 export function streamGenerator(seed: number, stream: number): JumpableRandomGenerator {
-  const rng = xoroshiro128plus(seed | 0);
+  const rng = seedGenerator(seed);
   for (let i = 0; i < stream; i++) rng.jump();
   return rng;
 }

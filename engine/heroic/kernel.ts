@@ -1,7 +1,8 @@
 import type { Dice, PoolScorer } from '../dice/index.js';
-import type { Kernel, MetricSpec } from '../kernel.js';
+import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
 import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
+import { HeroicTracer, type HeroicTraceEvent } from './trace.js';
 
 export const HEROIC_ENGINE_VERSION = 'heroic-1.0.0';
 
@@ -9,8 +10,10 @@ export const HEROIC_ENGINE_VERSION = 'heroic-1.0.0';
  * The heroic kernel: one engagement per trial over struct-of-arrays state (see README.md for the
  * layout and the order of steps). Nothing here allocates per trial: state is reset from templates,
  * and every rule reads the compiled scenario's numbers.
+ * Tracing (`setTrace`, `crucible replay`): each step reports via `this.tracer?.…`, a single null
+ * check when no sink is set; the tracer, not the kernel, builds the event objects.
  */
-export class HeroicKernel implements Kernel {
+export class HeroicKernel implements Kernel<HeroicTraceEvent> {
   readonly ruleset = 'heroic';
   readonly engineVersion = HEROIC_ENGINE_VERSION;
   declare readonly metrics: readonly MetricSpec[];
@@ -52,6 +55,7 @@ export class HeroicKernel implements Kernel {
   declare private readonly chargesRefused: Int32Array;
   declare private readonly torment: Int32Array;
   declare private attackStamp: number;
+  declare private tracer: HeroicTracer | null;
 
   // Options as flags, read in the hot path (rulings §2–5, §7).
   declare private readonly shieldEveryModel: boolean;
@@ -106,6 +110,7 @@ export class HeroicKernel implements Kernel {
     }
     this.template = this.state.slice();
     this.attackStamp = 0;
+    this.tracer = null;
     const options = scenario.options;
     this.shieldEveryModel = options.shieldRolls === 'every-model';
     this.weaknessFirst = options.order === 'weakness-then-shield';
@@ -119,17 +124,27 @@ export class HeroicKernel implements Kernel {
     this.attackStamp = 0;
   }
 
+  setTrace(sink: TraceSink<HeroicTraceEvent> | null): void {
+    const state = { wounds: this.wounds, alive: this.alive, aliveCount: this.aliveCount, inFormation: this.inFormation, sideAlive: this.sideAlive };
+    this.tracer = sink === null ? null : new HeroicTracer(this.scenario, state, sink);
+  }
+
   trial(dice: Dice, row: Int32Array): void {
     this.reset();
+    const tracer = this.tracer;
+    // Traced, the same dice are read through a recorder, so the trace can show every face.
+    const rolls = tracer === null ? dice : tracer.record(dice);
     const rounds = this.rounds;
     const sidesActing = this.sidesActing;
     let round = 0;
     let over = false;
     while (round < rounds && !over) {
       round++;
-      for (let side = 0; side < sidesActing && !over; side++) over = this.activateSide(dice, side);
+      tracer?.round(round);
+      for (let side = 0; side < sidesActing && !over; side++) over = this.activateSide(rolls, side);
     }
     this.writeRow(row, round);
+    tracer?.end(round, row[WINNER] as number);
   }
 
   /** One activation of every group of a side, in order. Returns true when a side is wiped out. */
@@ -148,19 +163,22 @@ export class HeroicKernel implements Kernel {
     const g = group.index;
     const activation = this.activations[g] as number;
     this.activations[g] = activation + 1;
+    this.tracer?.activation(group);
     // Healing: (R) heals 1 Wound at the start of each activation (rulings §9).
     if (group.regenerates) {
       for (let m = group.first; m < group.first + group.count; m++) {
-        if (this.alive[m] === 1 && (this.wounds[m] as number) > 0) this.wounds[m] = (this.wounds[m] as number) - 1;
+        if (this.alive[m] === 1 && (this.wounds[m] as number) > 0) {
+          this.wounds[m] = (this.wounds[m] as number) - 1;
+          this.tracer?.regeneration(group, m);
+        }
       }
     }
     // Combined Formation: a part that already acted keeps the whole from acting (rulings §8).
-    if (!(group.exhausted && activation === 0)) {
-      if (group.split.length > 0) this.splitAttack(dice, group);
-      else if (group.weaponType === WEAPON_AOE) this.aoeAttacks(dice, group);
-      else if (this.inFormation[g] === 1) this.formationAttack(dice, group);
-      else this.singleAttacks(dice, group);
-    }
+    if (group.exhausted && activation === 0) this.tracer?.exhausted(group);
+    else if (group.split.length > 0) this.splitAttack(dice, group);
+    else if (group.weaponType === WEAPON_AOE) this.aoeAttacks(dice, group);
+    else if (this.inFormation[g] === 1) this.formationAttack(dice, group);
+    else this.singleAttacks(dice, group);
     if (group.heal > 0 && this.aliveCount[g] !== 0) this.heal(group);
   }
 
@@ -181,7 +199,9 @@ export class HeroicKernel implements Kernel {
     if (this.engaged[model] === 1 || group.weaponType !== WEAPON_MELEE) return true;
     const formationSize = this.inFormation[target] === 1 ? (this.aliveCount[target] as number) : 0;
     const testNeeded = formationSize > 0 && (this.chargeAtEquality ? formationSize >= group.will : formationSize > group.will);
-    if (testNeeded && dice.d6() > group.will) {
+    const refused = testNeeded && dice.d6() > group.will;
+    if (testNeeded) this.tracer?.willTest(group, model, target, !refused);
+    if (refused) {
       this.chargesRefused[group.side] = (this.chargesRefused[group.side] as number) + 1;
       if (group.heroic) this.torment[group.side] = (this.torment[group.side] as number) + 1;
       return false;
@@ -197,7 +217,7 @@ export class HeroicKernel implements Kernel {
     // Only a single model tests WILL to charge a formation (Single Model vs Formation).
     const living = this.aliveCount[group.index] as number;
     const figures = group.weaponType === WEAPON_MELEE && group.meleeFigures < living ? group.meleeFigures : living;
-    this.attack(dice, group, figures, figures * group.atk, target);
+    this.attack(dice, group, -1, figures, figures * group.atk, target);
   }
 
   /** Models not in formation attack one by one, each its own Attack Action. */
@@ -206,7 +226,7 @@ export class HeroicKernel implements Kernel {
       if (this.alive[m] === 0) continue;
       const target = this.targetOf(group);
       if (target < 0) return;
-      if (this.charges(dice, group, m, target)) this.attack(dice, group, 1, group.atk, target);
+      if (this.charges(dice, group, m, target)) this.attack(dice, group, m, 1, group.atk, target);
     }
   }
 
@@ -224,7 +244,7 @@ export class HeroicKernel implements Kernel {
       const target = split[i] as number;
       if (this.aliveCount[target] === 0 || this.alive[model] === 0) continue;
       if (!this.charges(dice, group, model, target)) return;
-      this.attack(dice, group, 1, (split[i + 1] as number) + orphanDice, target);
+      this.attack(dice, group, model, 1, (split[i + 1] as number) + orphanDice, target);
       orphanDice = 0;
     }
   }
@@ -237,27 +257,28 @@ export class HeroicKernel implements Kernel {
       if (area.length === 0) {
         const target = this.targetOf(group);
         if (target < 0) return;
-        this.aoeOnGroup(dice, group, target, this.aliveCount[target] as number);
+        this.aoeOnGroup(dice, group, m, target, this.aliveCount[target] as number);
       } else {
-        for (let i = 0; i < area.length; i += 2) this.aoeOnGroup(dice, group, area[i] as number, area[i + 1] as number);
+        for (let i = 0; i < area.length; i += 2) this.aoeOnGroup(dice, group, m, area[i] as number, area[i + 1] as number);
       }
     }
   }
 
-  private aoeOnGroup(dice: Dice, group: CompiledGroup, target: number, inArea: number): void {
+  private aoeOnGroup(dice: Dice, group: CompiledGroup, attacker: number, target: number, inArea: number): void {
     const targetGroup = this.groups[target] as CompiledGroup;
     let hit = 0;
     for (let m = targetGroup.first; m < targetGroup.first + targetGroup.count && hit < inArea; m++) {
       if (this.alive[m] === 0) continue;
       hit++;
       const rolled = targetGroup.woundScorer.roll(dice, group.atk);
+      this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled);
       this.woundModel(dice, group, targetGroup, m, rolled, 1);
     }
     this.checkFormation(target);
   }
 
-  /** One Attack Action of `figures` models rolling `diceCount` dice at one target group. */
-  private attack(dice: Dice, group: CompiledGroup, figures: number, diceCount: number, target: number): void {
+  /** One Attack Action of `figures` models (`model`, or −1 for a formation) rolling `diceCount` dice at one target group. */
+  private attack(dice: Dice, group: CompiledGroup, model: number, figures: number, diceCount: number, target: number): void {
     const targetGroup = this.groups[target] as CompiledGroup;
     const cell = group.index * this.groupCount + target;
     const scorer = targetGroup.woundScorer;
@@ -270,6 +291,7 @@ export class HeroicKernel implements Kernel {
       const perFigure = diceCount / figures;
       for (let f = 0; f < figures; f++) {
         const wounds = scorer.roll(dice, perFigure);
+        this.tracer?.figureRolled(wounds);
         rolled += wounds;
         if (wounds > 0) weaknessBonus++;
       }
@@ -277,25 +299,39 @@ export class HeroicKernel implements Kernel {
       rolled = scorer.roll(dice, diceCount);
       if (figures > 1 && this.weaknessMode === 0) weaknessBonus = figures;
     }
+    this.tracer?.attack(group, model, figures, targetGroup, -1, rolled);
     if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, weaknessBonus);
     else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, weaknessBonus);
   }
 
   /** Weakness (+bonus when ≥ 1 Wound was rolled) and the single Shield roll, in the optioned order (rulings §2–4). */
-  private weaknessAndShield(dice: Dice, wounds: number, weak: boolean, shield: boolean, bonus: number): number {
+  private weaknessAndShield(dice: Dice, target: CompiledGroup, wounds: number, weak: boolean, bonus: number): number {
     let w = wounds;
-    if (this.weaknessFirst && weak && w > 0) w += bonus;
-    if (shield && w > 0 && dice.d6() >= 5) w--;
-    if (!this.weaknessFirst && weak && w > 0) w += bonus;
+    if (this.weaknessFirst && weak && w > 0) w = this.weakness(target, w, bonus);
+    if (target.shielded && w > 0) {
+      const saved = dice.d6() >= 5 ? 1 : 0;
+      w -= saved;
+      this.tracer?.shield(target, -1, saved, w);
+    }
+    if (!this.weaknessFirst && weak && w > 0) w = this.weakness(target, w, bonus);
     return w;
+  }
+
+  /** Weakness: `bonus` more Wounds for an Attack Action that rolled ≥ 1 (rulings §3). */
+  private weakness(target: CompiledGroup, wounds: number, bonus: number): number {
+    this.tracer?.weakness(target, bonus, wounds + bonus);
+    return wounds + bonus;
   }
 
   /** A single model takes an Attack Action's Wounds: Invulnerability, Weakness, Shield, Resistance, cap. */
   private woundModel(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, model: number, rolled: number, bonus: number): void {
     const cell = group.index * this.groupCount + targetGroup.index;
     if (this.immune[cell] === 1 || model < 0) return;
-    let w = this.weaknessAndShield(dice, rolled, this.weak[cell] === 1, targetGroup.shielded, bonus);
-    if (this.resist[cell] === 1 && w > 0) w--;
+    let w = this.weaknessAndShield(dice, targetGroup, rolled, this.weak[cell] === 1, bonus);
+    if (this.resist[cell] === 1 && w > 0) {
+      w--;
+      this.tracer?.resistance(targetGroup, model, w);
+    }
     if (w > 0) this.inflict(group, targetGroup, model, w);
   }
 
@@ -311,20 +347,28 @@ export class HeroicKernel implements Kernel {
     const resist = this.resist[cell] === 1;
     const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
     let w = rolled;
-    if (this.weaknessFirst && weak && w > 0) w += bonus;
+    if (this.weaknessFirst && weak && w > 0) w = this.weakness(targetGroup, w, bonus);
     if (targetGroup.shielded && this.shieldEveryModel && w > 0) {
-      w -= this.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
-      if (w < 0) w = 0;
+      const saves = this.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
+      w = saves < w ? w - saves : 0;
+      this.tracer?.shield(targetGroup, -1, saves, w);
     }
-    if (!this.weaknessFirst && weak && w > 0) w += bonus;
+    if (!this.weaknessFirst && weak && w > 0) w = this.weakness(targetGroup, w, bonus);
     const stamp = ++this.attackStamp;
     while (w > 0 && (this.aliveCount[targetGroup.index] as number) > 0) {
       const model = this.pickModel(targetGroup, this.mostDamagedFirst);
       if (shieldPerModel && this.shieldStamp[model] !== stamp) {
         this.shieldStamp[model] = stamp;
-        if (dice.d6() >= 5 && --w === 0) break;
+        const saved = dice.d6() >= 5 ? 1 : 0;
+        w -= saved;
+        this.tracer?.shield(targetGroup, model, saved, w);
+        if (w === 0) break;
       }
-      if (resist && --w === 0) break;
+      if (resist) {
+        w--;
+        this.tracer?.resistance(targetGroup, model, w);
+        if (w === 0) break;
+      }
       const dealt = Math.min(w, targetGroup.might - (this.wounds[model] as number));
       this.inflict(group, targetGroup, model, dealt);
       w -= dealt;
@@ -359,6 +403,7 @@ export class HeroicKernel implements Kernel {
       this.aliveCount[targetGroup.index] = (this.aliveCount[targetGroup.index] as number) - 1;
       this.sideAlive[targetGroup.side] = (this.sideAlive[targetGroup.side] as number) - 1;
     }
+    this.tracer?.wound(targetGroup, model, wounds, dealt);
   }
 
   /** Breaking a Formation: below 3 models it is broken at once (rulings §8). */
@@ -366,6 +411,7 @@ export class HeroicKernel implements Kernel {
     if (this.inFormation[g] === 1 && (this.aliveCount[g] as number) < 3) {
       this.inFormation[g] = 0;
       this.formationBroken[g] = 1;
+      this.tracer?.formationBroken(g);
     }
   }
 
@@ -374,6 +420,7 @@ export class HeroicKernel implements Kernel {
     const model = this.pickModel(group, true);
     const healed = Math.min(group.heal, this.wounds[model] as number);
     this.wounds[model] = (this.wounds[model] as number) - healed;
+    this.tracer?.heal(group, model, healed);
   }
 
   private writeRow(row: Int32Array, rounds: number): void {

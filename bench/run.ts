@@ -1,12 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { BenchScenarioName } from './naive-heroic.js';
-import type { BenchJob, BenchResult, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
+import { runInWorker } from './in-worker.js';
+import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
+import type { HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
 
 /**
- * `npm run bench [-- --quick]`: the heroic engine against the naive implementation, both measured
- * in this run, plus a heap-growth check. Each measurement runs alone in a fresh worker thread (the
+ * `npm run bench [-- --quick] [-- --long]`: the heroic engine against the naive implementation,
+ * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
+ * overhead (bench/parallel.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
  * median rate and the spread. See bench/README.md.
  */
@@ -43,6 +45,11 @@ const QUICK: Settings = {
   heapSampleEvery: 100_000,
 };
 
+const PARALLEL_FULL: ParallelSettings = { shards: 96, repetitions: 3 };
+const PARALLEL_QUICK: ParallelSettings = { shards: 24, repetitions: 1 };
+/** `--long`: a 10M-trial then a 1G-trial pooled run (about 5 minutes on 2 cores). */
+const RSS_TRIALS: readonly number[] = [10_000_000, 1_000_000_000];
+
 const SCENARIOS: readonly BenchScenarioName[] = ['pooled', 'engagement'];
 const IMPLEMENTATIONS: readonly Implementation[] = ['engine', 'naive'];
 
@@ -60,30 +67,6 @@ interface Measurement {
   readonly implementation: Implementation;
   readonly chunkTrials: number;
   readonly trialsPerSecond: RateSummary;
-}
-
-/**
- * A worker cannot take `--import tsx` in execArgv (Node 20 leaves its entry module to the default
- * loader, which rejects .ts), so the worker is a tiny script that registers tsx and then imports
- * bench/worker.ts.
- */
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const WORKER_MODULE = new URL('./worker.ts', import.meta.url).href;
-const WORKER_BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_MODULE)}); });`;
-
-function runInWorker(job: BenchJob): Promise<BenchResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, execArgv: [], workerData: job });
-    let result: BenchResult | undefined;
-    worker.once('message', (message: BenchResult) => {
-      result = message;
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (result !== undefined) resolve(result);
-      else reject(new Error(`bench worker exited with code ${code} before reporting`));
-    });
-  });
 }
 
 async function measureThroughput(
@@ -150,7 +133,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cpuModel = cpus()[0]?.model ?? 'unknown';
   const date = new Date().toISOString();
-  console.log(`crucible bench${quick ? ' (--quick)' : ''}: heroic engine vs naive, measured in this run`);
+  console.log(`crucible bench${quick ? ' (--quick)' : ''}${process.argv.includes('--long') ? ' (--long)' : ''}: heroic engine vs naive, worker pool scaling, measured in this run`);
   const loadBefore = loadavg()[0] ?? 0;
   console.log(`Node ${process.version} · ${cpuModel} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`);
   console.log(
@@ -184,6 +167,12 @@ async function main(): Promise<void> {
   })) as HeapResult;
   const heap = heapReport(heapResult);
 
+  const parallel = await measureParallel(quick ? PARALLEL_QUICK : PARALLEL_FULL, (line) => console.log(line));
+  const long = process.argv.includes('--long');
+  let rss: RssResult | undefined;
+  if (long) rss = await measureRss(RSS_TRIALS, (line) => console.log(line));
+  const parallelSummary = parallelVerdicts(parallel, rss);
+
   const ratios: Record<BenchScenarioName, number> = { pooled: 0, engagement: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
   const rows: string[][] = [['scenario', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
@@ -212,6 +201,7 @@ async function main(): Promise<void> {
     pooledAttacksPerSecond: { target: TARGET_POOLED_ATTACKS_PER_SECOND, value: pooledAttacksPerSecond, pass: pooledAttacksPerSecond >= TARGET_POOLED_ATTACKS_PER_SECOND },
     engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
     heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
+    ...parallelSummary.targets,
   };
   console.log('');
   console.log(`pooled 12-die attacks/s (trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
@@ -222,6 +212,7 @@ async function main(): Promise<void> {
     `heap after gc() over ${settings.heapTrials.toLocaleString('en')} engagement trials (${heapResult.seconds.toFixed(1)} s): growth ${formatBytes(heap.growthBytes)}, max − min ${formatBytes(heap.rangeBytes).slice(1)}   target ≤ ${TARGET_HEAP_GROWTH_BYTES / 1024} KB: ${verdict(targets.heapGrowthBytes.pass)}`,
   );
   console.log(`  heapUsed KB by trials: ${perSample}`);
+  for (const line of parallelSummary.lines) console.log(line);
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
@@ -241,6 +232,9 @@ async function main(): Promise<void> {
     pooledAttacksPerSecond,
     diceOnlyAttacksPerSecond: diceFloor.median,
     heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
+    parallel,
+    ...(rss === undefined ? {} : { rss }),
+    long,
     targets,
     elapsedSeconds,
   };

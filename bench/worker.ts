@@ -3,7 +3,9 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PoolScorer, streamDice } from '../engine/dice/index.js';
 import { woundFaceScore } from '../engine/heroic/compile.js';
-import { runTrials, runWithDice } from '../sim/run.js';
+import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
+import { runShard } from '../sim/shard-task.js';
+import { StreamCursor } from '../sim/stream-cursor.js';
 import { Tally } from '../sim/tally.js';
 import { type BenchScenarioName, runNaive } from './naive-heroic.js';
 import { compileBenchScenario } from './scenarios.js';
@@ -37,7 +39,25 @@ export interface HeapJob {
   readonly sampleEvery: number;
 }
 
-export type BenchJob = ThroughputJob | HeapJob;
+/**
+ * `shards`: shards of the engine's kernel run back to back in this one thread, with none of the
+ * pool's messaging — the ceiling a pool of such threads can reach. Workers sharing a `barrier`
+ * (an Int32Array counter over a SharedArrayBuffer) warm up, then start timing together.
+ */
+export interface ShardsJob {
+  readonly kind: 'shards';
+  readonly scenario: BenchScenarioName;
+  readonly seed: number;
+  /** The shards to time: first, first + stride, … (`count` of them). */
+  readonly first: number;
+  readonly stride: number;
+  readonly count: number;
+  readonly warmupShards: number;
+  readonly barrier: SharedArrayBuffer;
+  readonly parties: number;
+}
+
+export type BenchJob = ThroughputJob | HeapJob | ShardsJob;
 
 export interface ThroughputResult {
   readonly kind: 'throughput';
@@ -61,7 +81,13 @@ export interface HeapResult {
   readonly warmupSeconds: number;
 }
 
-export type BenchResult = ThroughputResult | HeapResult;
+export interface ShardsResult {
+  readonly kind: 'shards';
+  readonly trials: number;
+  readonly seconds: number;
+}
+
+export type BenchResult = ThroughputResult | HeapResult | ShardsResult;
 
 const seconds = (): number => performance.now() / 1000;
 
@@ -174,6 +200,20 @@ function measureHeap(job: HeapJob): HeapResult {
   return { kind: 'heap', samples, seconds: elapsed, warmupSeconds: start - warmupStart };
 }
 
+function measureShards(job: ShardsJob): ShardsResult {
+  const kernel = compileBenchScenario(job.scenario);
+  const cursor = new StreamCursor();
+  // Warm-up shards come from another seed, so the timed ones start from a cold stream position
+  // exactly as in a pool.
+  for (let shard = 0; shard < job.warmupShards; shard++) runShard(kernel, cursor, job.seed + 1, shard, SHARD_TRIALS);
+  const arrived = new Int32Array(job.barrier);
+  Atomics.add(arrived, 0, 1);
+  while (Atomics.load(arrived, 0) < job.parties) Atomics.wait(arrived, 0, Atomics.load(arrived, 0), 10);
+  const start = seconds();
+  for (let i = 0; i < job.count; i++) runShard(kernel, cursor, job.seed, job.first + i * job.stride, SHARD_TRIALS);
+  return { kind: 'shards', trials: job.count * SHARD_TRIALS, seconds: seconds() - start };
+}
+
 const job = workerData as BenchJob;
-const result: BenchResult = job.kind === 'throughput' ? measureThroughput(job) : measureHeap(job);
+const result: BenchResult = job.kind === 'throughput' ? measureThroughput(job) : job.kind === 'heap' ? measureHeap(job) : measureShards(job);
 parentPort?.postMessage(result);

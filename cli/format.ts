@@ -12,8 +12,25 @@ export interface RunReport {
   readonly engineVersion: string;
   readonly mode: string;
   readonly seed: number;
+  /** Trials actually run (under --precision, where the stop rule held). */
   readonly trials: number;
+  /** Worker threads that ran the shards; 0: the main thread. */
+  readonly workers: number;
+  readonly precision?: PrecisionReport;
   readonly metrics: readonly MetricSummary[];
+}
+
+/** The outcome of a `--precision` run. */
+export interface PrecisionReport {
+  /** ε: every reported probability's 95% interval was to end within ±target of it. */
+  readonly target: number;
+  readonly maxTrials: number;
+  /** False when maxTrials ran out first. */
+  readonly reached: boolean;
+  /** The widest half-width achieved, over every reported probability. */
+  readonly widestHalfWidth: number;
+  /** The widest half-width achieved per metric. */
+  readonly halfWidths: Readonly<Record<string, number>>;
 }
 
 /** 1234567 → "1,234,567" (toLocaleString would depend on the machine's locale). */
@@ -130,6 +147,12 @@ function wrap(lead: string, names: readonly string[]): string[] {
   return lines;
 }
 
+/** E.g. "±0.1% reached: widest 95% interval ±0.0987% (cap 1,000,000,000 trials)". */
+function precisionLine(precision: PrecisionReport): string {
+  const outcome = precision.reached ? 'reached' : 'NOT reached';
+  return `±${percent(precision.target, 3)} ${outcome}: widest 95% interval ±${percent(precision.widestHalfWidth, 4)} (cap ${groupThousands(precision.maxTrials)} trials)`;
+}
+
 /** The text report of one scenario run. */
 export function formatRunReport(report: RunReport): string {
   const header = [
@@ -138,6 +161,7 @@ export function formatRunReport(report: RunReport): string {
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion}), mode ${report.mode}`,
     `  seed     ${report.seed}`,
     `  trials   ${groupThousands(report.trials)}`,
+    ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
     '',
   ];
   const rows: Row[] = [['metric', 'value', 'estimate', '95% interval']];
@@ -158,6 +182,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     mode: report.mode,
     seed: report.seed,
     trials: report.trials,
+    ...(report.precision === undefined ? {} : { precision: report.precision }),
     metrics: report.metrics,
   };
 }

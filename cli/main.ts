@@ -1,25 +1,35 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
-import { parseSeed, parseTrials } from './commands/options.js';
-import { runCommand } from './commands/run.js';
+import { registerReplay } from './commands/replay.js';
+import { registerRun } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
 
 /**
  * The `crucible` command line. Exit status: 0 ok; 2 bad input (a file or an option), reported as
- * `<file>: <field>: <problem>` lines without a stack trace; 1 an unexpected error, i.e. a bug.
+ * `<file>: <field>: <problem>` lines without a stack trace; 130 interrupted (Ctrl-C; 143 SIGTERM);
+ * 1 an unexpected error, i.e. a bug.
  */
 
 const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  // A progress bar only where a person watches: not into a pipe or a file.
+  ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
+  onInterrupt: (listener) => {
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+    for (const signal of signals) process.on(signal, listener);
+    return () => {
+      for (const signal of signals) process.off(signal, listener);
+    };
+  },
 };
 
 const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
 
-function buildProgram(io: Io, setStatus: (status: number) => void): Command {
+function buildProgram(io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): Command {
   const program = new Command('crucible')
     .description('Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.')
     .version(packageJson.version, '-V, --version', 'print the crucible version')
@@ -38,31 +48,11 @@ Examples:
   $ crucible validate data/heroic                      check scenario and units files
   $ crucible schema --out schema                       write JSON Schemas for editors
 
-Exit status: 0 ok, 2 bad input (files or options), 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows the stack).`,
+Exit status: 0 ok, 2 bad input (files or options), 130 interrupted (Ctrl-C; 143: SIGTERM),
+1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows the stack).`,
     );
 
-  program
-    .command('run')
-    .description('simulate scenario files and print each metric with its 95% interval')
-    .argument('<paths...>', PATHS_HELP)
-    .addOption(new Option('-n, --trials <count>', "trials per scenario (default: the scenario's trials)").argParser(parseTrials))
-    .addOption(new Option('-s, --seed <seed>', "random seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
-    .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
-    .option('-q, --quiet', 'print nothing on stderr (no timings)')
-    .addHelpText(
-      'after',
-      `
-Every file is loaded and checked before any trial runs. The same files, seed and trials always
-print the same bytes on stdout; timings (trials/s) go to stderr, and are left out with --quiet or --json.
-
-Examples:
-  $ crucible run data/heroic/scenarios
-  $ crucible run data/heroic/scenarios/uldar-splits-dice.yaml --trials 1_000_000 --seed 42
-  $ crucible run data/heroic/scenarios --json --quiet > results.json`,
-    )
-    .action(async (paths: string[], options: { trials?: number; seed?: number; json?: boolean; quiet?: boolean }) => {
-      setStatus(await runCommand(paths, options, io));
-    });
+  registerRun(program, io, env, setStatus);
 
   program
     .command('validate')
@@ -101,13 +91,14 @@ Examples:
       setStatus(await schemaCommand(options.out, io));
     });
 
+  registerReplay(program);
   return program;
 }
 
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let status = EXIT_OK;
-  const program = buildProgram(io, (value) => {
+  const program = buildProgram(io, env, (value) => {
     status = value;
   });
   try {

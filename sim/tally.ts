@@ -17,7 +17,15 @@ export class Tally {
   readonly counts: readonly Float64Array[];
   trials = 0;
 
-  constructor(readonly metrics: readonly MetricSpec[]) {
+  /**
+   * `storage`, if given, allocates `cells` (zeroed, of the given length): a worker counts a shard
+   * straight into shared memory, so its tally reaches the main thread with no copy and without
+   * transferring — detaching — a buffer (see sim/shard-worker.ts).
+   */
+  constructor(
+    readonly metrics: readonly MetricSpec[],
+    storage?: (size: number) => Float64Array,
+  ) {
     this.offsets = new Int32Array(metrics.length);
     this.maxima = Int32Array.from(metrics, (metric) => metric.max);
     let size = 0;
@@ -25,7 +33,8 @@ export class Tally {
       this.offsets[m] = size;
       size += metric.max + 1;
     });
-    this.cells = new Float64Array(size);
+    this.cells = storage === undefined ? new Float64Array(size) : storage(size);
+    if (this.cells.length !== size) throw new RangeError(`tally storage has ${this.cells.length} cells, not ${size}`);
     this.counts = metrics.map((metric, m) => this.cells.subarray(this.offsets[m], (this.offsets[m] ?? 0) + metric.max + 1));
   }
 
@@ -48,10 +57,15 @@ export class Tally {
   }
 
   merge(other: Tally): void {
-    if (other.cells.length !== this.cells.length) throw new Error('cannot merge tallies of different kernels');
+    this.addCells(other.cells, other.trials);
+  }
+
+  /** Merge another tally of the same kernel given as its raw cells (a shard's result from a worker). */
+  addCells(other: Float64Array, trials: number): void {
+    if (other.length !== this.cells.length) throw new Error('cannot merge tallies of different kernels');
     const cells = this.cells;
-    for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) + (other.cells[c] as number);
-    this.trials += other.trials;
+    for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) + (other[c] as number);
+    this.trials += trials;
   }
 
   /** The histogram of the metric called `name`. */

@@ -22,3 +22,23 @@ export const parseTrials = (text: string): number =>
 /** Seeds are 32-bit unsigned integers (the scenario schema's range). */
 export const MAX_SEED = 4294967295;
 export const parseSeed = (text: string): number => parseInteger(text, 0, MAX_SEED, `The seed must be a whole number from 0 to ${MAX_SEED}`);
+
+/** Worker threads: 0 runs on the main thread; more than 256 is surely a typo. */
+export const MAX_WORKERS = 256;
+export const parseWorkers = (text: string): number =>
+  parseInteger(text, 0, MAX_WORKERS, `Workers must be a whole number from 0 (run on the main thread) to ${MAX_WORKERS}`);
+
+/**
+ * `--precision`: the largest allowed distance from a probability to either end of its 95%
+ * interval, as a probability (0.001 = ±0.1 percentage point). Below 1e-5 a run would need ~10¹⁰
+ * trials; at 0.5 or more every interval qualifies.
+ */
+export const MIN_PRECISION = 1e-5;
+export function parsePrecision(text: string): number {
+  const trimmed = text.trim();
+  const value = /^(\d+(\.\d*)?|\.\d+)(e-?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(value >= MIN_PRECISION && value < 0.5)) {
+    throw new InvalidArgumentError(`The precision must be a probability from ${MIN_PRECISION} to below 0.5, e.g. 0.001 for ±0.1 percentage point, got ${JSON.stringify(text)}.`);
+  }
+  return value;
+}

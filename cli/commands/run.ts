@@ -1,19 +1,35 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { summarize } from '../../analysis/summary.js';
-import { compileHeroic } from '../../engine/heroic/index.js';
+import { type Command, Option } from 'commander';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
-import { runTrials } from '../../sim/run.js';
+import { InProcessExecutor } from '../../sim/in-process-executor.js';
+import { SHARD_TRIALS } from '../../sim/run.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
+import { ShardPool } from '../../sim/shard-pool.js';
+import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
+import { shardCount } from '../../sim/shards.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
-import { EXIT_OK, type Io } from './io.js';
+import { listenForInterrupts } from '../interrupts.js';
+import { type RunPlan, runScenario } from '../run-scenario.js';
+import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
+import { parsePrecision, parseSeed, parseTrials, parseWorkers } from './options.js';
 
 export interface RunOptions {
   readonly trials?: number;
   readonly seed?: number;
+  readonly workers?: number;
+  readonly precision?: number;
+  readonly maxTrials?: number;
+  readonly checkpoint?: string;
   readonly json?: boolean;
   readonly quiet?: boolean;
 }
 
+/** `--max-trials` when not given: ~10 minutes of a typical scenario on 2 cores. */
+export const DEFAULT_MAX_TRIALS = 1e9;
+/** Without --workers, runs of fewer shards stay on the main thread: starting a pool costs more than it saves. */
+export const MIN_SHARDS_FOR_POOL = 4;
 
 /**
  * Load every scenario first, so a typo in the last file is reported before minutes of simulation
@@ -39,38 +55,174 @@ export async function loadAll(paths: readonly string[]): Promise<LoadedScenario[
   return loaded;
 }
 
-export async function runCommand(paths: readonly string[], options: RunOptions, io: Io): Promise<number> {
-  const loaded = await loadAll(paths);
-  const reports: RunReport[] = [];
-  const timing = options.quiet !== true && options.json !== true;
-  for (const [index, { file, scenario, units }] of loaded.entries()) {
-    const kernel = compileHeroic(scenario, units);
-    const seed = options.seed ?? scenario.seed;
-    const trials = options.trials ?? scenario.trials;
-    const started = performance.now();
-    const tally = runTrials(kernel, { seed, trials });
-    const seconds = (performance.now() - started) / 1000;
-    const report: RunReport = {
-      scenario: scenario.name,
-      file,
-      ruleset: kernel.ruleset,
-      engineVersion: kernel.engineVersion,
-      mode: scenario.mode,
-      seed,
-      trials,
-      metrics: summarize(tally),
-    };
-    if (options.json === true) reports.push(report);
-    else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
-    // Timings vary from run to run: stderr only, so stdout stays byte-identical.
-    if (timing) {
-      const rate = seconds > 0 ? groupThousands(Math.round(trials / seconds)) : '∞';
-      io.stderr(`${file}: ${groupThousands(trials)} trials in ${seconds.toFixed(2)} s (${rate} trials/s)\n`);
-    }
+/**
+ * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit>:<shard>[:<failures>]`: shard <shard>
+ * throws, or ends its worker thread halfway, on its first <failures> attempts (default 1).
+ */
+function parseFault(text: string | undefined): FaultInjection | undefined | Error {
+  if (text === undefined || text === '') return undefined;
+  const match = /^(throw|exit):(\d+)(?::(\d+))?$/.exec(text);
+  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3 or throw:3:2, got ${JSON.stringify(text)}`);
+  return { kind: match[1] === 'exit' ? 'exit' : 'throw', shard: Number(match[2]), failures: Number(match[3] ?? 1) };
+}
+
+/** A word safe to paste into a POSIX shell. */
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: string, options: RunOptions): string {
+  const words = ['crucible', 'run', file, '--seed', String(seed)];
+  if (plan.kind === 'trials') words.push('--trials', String(plan.trials));
+  else words.push('--precision', String(plan.precision), '--max-trials', String(plan.maxTrials));
+  words.push('--checkpoint', checkpoint);
+  if (options.workers !== undefined) words.push('--workers', String(options.workers));
+  if (options.json === true) words.push('--json');
+  if (options.quiet === true) words.push('--quiet');
+  return words.map(shellWord).join(' ');
+}
+
+export async function runCommand(paths: readonly string[], options: RunOptions, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
+  if (options.maxTrials !== undefined && options.precision === undefined) {
+    io.stderr('error: --max-trials only applies with --precision (use --trials for a fixed number of trials)\n');
+    return EXIT_BAD_INPUT;
   }
-  if (options.json === true) {
+  const fault = parseFault(env.CRUCIBLE_TEST_FAULT);
+  if (fault instanceof Error) {
+    io.stderr(`error: ${fault.message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const loaded = await loadAll(paths);
+  if (options.checkpoint !== undefined && loaded.length !== 1) {
+    io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const inputs = loaded.flatMap((entry) => [entry.file, entry.unitsFile]);
+  if (options.checkpoint !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(options.checkpoint ?? ''))) {
+    io.stderr(`error: --checkpoint ${options.checkpoint} is one of the run's input files; name a new file for the checkpoint\n`);
+    return EXIT_BAD_INPUT;
+  }
+
+  const chatty = options.quiet !== true && options.json !== true;
+  const reports: RunReport[] = [];
+  const inProcess = new InProcessExecutor();
+  const pool = new ShardPool(options.workers ?? availableParallelism());
+  const executorFor = (trials: number): ShardExecutor => {
+    if (options.workers === 0) return inProcess;
+    return options.workers === undefined && shardCount(trials) < MIN_SHARDS_FOR_POOL ? inProcess : pool;
+  };
+  const interrupts = listenForInterrupts(
+    io,
+    () => io.stderr('\ncrucible: stopping: finishing the shards in flight (Ctrl-C again to drop them)\n'),
+    () => io.stderr('crucible: dropping the shards in flight\n'),
+  );
+  let status = EXIT_OK;
+  // Unless every scenario ran to its end, shards may still be running: the pool is torn down.
+  let finishedCleanly = false;
+  try {
+    for (const [index, entry] of loaded.entries()) {
+      const { file, scenario } = entry;
+      const seed = options.seed ?? scenario.seed;
+      const plan: RunPlan =
+        options.precision === undefined
+          ? { kind: 'trials', trials: options.trials ?? scenario.trials }
+          : { kind: 'precision', precision: options.precision, maxTrials: options.maxTrials ?? DEFAULT_MAX_TRIALS };
+      const executor = executorFor(plan.kind === 'trials' ? plan.trials : plan.maxTrials);
+      const started = performance.now();
+      const outcome = await runScenario({
+        loaded: entry,
+        seed,
+        plan,
+        executor,
+        interrupts,
+        ...(options.checkpoint === undefined ? {} : { checkpointFile: options.checkpoint }),
+        ...(chatty && io.progressStream !== undefined ? { progressStream: io.progressStream } : {}),
+        ...(fault === undefined ? {} : { fault }),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      if (outcome.kind === 'failed') {
+        io.stderr(`${outcome.message}\n`);
+        status = EXIT_UNEXPECTED;
+        break;
+      }
+      if (outcome.kind === 'interrupted') {
+        const done = `interrupted after ${groupThousands(outcome.trialsDone)} of ${groupThousands(outcome.trialsPlanned)} trials`;
+        if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
+        else io.stderr(`crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`);
+        status = interrupts.signal() === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+        break;
+      }
+      const { report, resumedTrials } = outcome;
+      if (options.json === true) reports.push(report);
+      else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
+      // Timings vary from run to run: stderr only, so stdout stays byte-identical.
+      if (chatty) {
+        const ran = report.trials - resumedTrials;
+        const rate = seconds > 0 ? groupThousands(Math.round(ran / seconds)) : '∞';
+        const where = report.workers === 0 ? 'the main thread' : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
+        const resumed = resumedTrials > 0 ? `, after ${groupThousands(resumedTrials)} from the checkpoint` : '';
+        if (ran === 0) io.stderr(`${file}: all ${groupThousands(report.trials)} trials were in the checkpoint\n`);
+        else io.stderr(`${file}: ${groupThousands(ran)} trials in ${seconds.toFixed(2)} s (${rate} trials/s) on ${where}${resumed}\n`);
+      }
+    }
+    finishedCleanly = status === EXIT_OK;
+  } finally {
+    interrupts.release();
+    await pool.close(!finishedCleanly);
+    await inProcess.close();
+  }
+  if (status === EXIT_OK && options.json === true) {
     const documents = reports.map(runReportJson);
     io.stdout(`${JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2)}\n`);
   }
-  return EXIT_OK;
+  return status;
+}
+
+const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+
+/** The `run` command's options, help and action. */
+export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
+  const poolThreshold = groupThousands(MIN_SHARDS_FOR_POOL * SHARD_TRIALS);
+  program
+    .command('run')
+    .description('simulate scenario files and print each metric with its 95% interval')
+    .argument('<paths...>', PATHS_HELP)
+    .addOption(new Option('-n, --trials <count>', "trials per scenario (default: the scenario's trials)").argParser(parseTrials))
+    .addOption(new Option('-s, --seed <seed>', "random seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
+    .addOption(
+      new Option('-w, --workers <count>', `worker threads (default: one per core, here ${availableParallelism()}; 0: the main thread)`).argParser(parseWorkers),
+    )
+    .addOption(
+      new Option('--precision <epsilon>', 'run until every probability\'s 95% interval is within ±epsilon (0.001 = ±0.1 percentage point)')
+        .argParser(parsePrecision)
+        .conflicts('trials'),
+    )
+    .addOption(new Option('--max-trials <count>', `with --precision: stop there even if not precise enough (default: ${groupThousands(DEFAULT_MAX_TRIALS)})`).argParser(parseTrials))
+    .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it')
+    .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
+    .option('-q, --quiet', 'no progress bar and no timings on stderr')
+    .addHelpText(
+      'after',
+      `
+Every file is loaded and checked before any trial runs. The same files, seed and trials print the
+same numbers whatever --workers is: trials are cut into shards of ${groupThousands(SHARD_TRIALS)}, shard k always draws
+from the seed's stream k, and shards merge in order. Runs under ${poolThreshold} trials stay on the main
+thread unless --workers is given (starting workers costs a few hundred ms).
+
+On a terminal, stderr shows a progress bar (trials done, trials/s, time left); timings and the
+progress bar are left out with --quiet or --json, and never go to stdout.
+
+Ctrl-C stops a run after the shards in flight (twice: at once). With --checkpoint <file>, the work
+done is saved there (atomically, every few seconds and on Ctrl-C) and the same command resumes it,
+ending with exactly the numbers of an uninterrupted run. A checkpoint of another scenario, seed,
+trial count or engine version is refused. Exit status 130 means interrupted (143: by SIGTERM).
+
+Examples:
+  $ crucible run data/heroic/scenarios
+  $ crucible run data/heroic/scenarios/uldar-splits-dice.yaml --trials 1_000_000 --seed 42
+  $ crucible run data/heroic/scenarios --json --quiet > results.json
+  $ crucible run fight.yaml --trials 1e9 --checkpoint fight.ckpt      interrupt and resume at will
+  $ crucible run fight.yaml --precision 0.001                         as many trials as ±0.1 pp needs`,
+    )
+    .action(async (paths: string[], options: RunOptions) => {
+      setStatus(await runCommand(paths, options, io, env));
+    });
 }

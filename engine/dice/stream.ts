@@ -92,7 +92,7 @@ function lowbias32(value: number): number {
  */
 export function seedGenerator(seed: number): JumpableRandomGenerator {
   const state = [1, 2, 3, 4].map((word) => lowbias32((seed | 0) + Math.imul(word, 0x9e3779b9)));
-  if (state.every((word) => word === 0)) state[0] = 1; // the all-zero state never leaves zero
+  if (!state.some((word) => word !== 0)) state[0] = 1; // the all-zero state never leaves zero
   return xoroshiro128plusFromState(state);
 }
 

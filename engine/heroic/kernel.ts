@@ -4,7 +4,7 @@ import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } f
 import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
 import { HeroicTracer, type HeroicTraceEvent } from './trace.js';
 
-export const HEROIC_ENGINE_VERSION = 'heroic-1.0.0';
+export const HEROIC_ENGINE_VERSION = 'heroic-1.1.0';
 
 /**
  * The heroic kernel: one engagement per trial over struct-of-arrays state (see README.md for the

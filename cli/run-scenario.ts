@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { summarize } from '../analysis/summary.js';
+import { compileHeroic } from '../engine/heroic/index.js';
+import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
+import { serializeKernelSpec } from '../sim/kernel-spec.js';
+import type { LoadedScenario } from '../sim/scenario-file.js';
+import type { FaultInjection, ShardExecutor } from '../sim/shard-task.js';
+import { ShardFailedError, type ShardedRunOptions, runSharded } from '../sim/sharded-run.js';
+import { firstTrialOf, trialsInShard } from '../sim/shards.js';
+import type { Tally } from '../sim/tally.js';
+import { groupThousands, percent, type PrecisionReport, type RunReport } from './format.js';
+import type { Interrupts } from './interrupts.js';
+import { type HalfWidths, halfWidths, trialsNeeded } from './precision.js';
+import { createProgressBar, type ProgressDisplay } from './progress.js';
+
+/**
+ * One scenario of `crucible run`, on the shards machinery of sim/: resume from the checkpoint if
+ * there is one, run (with the progress bar and the stop rule), save, and build the report.
+ */
+
+export type RunPlan = { readonly kind: 'trials'; readonly trials: number } | { readonly kind: 'precision'; readonly precision: number; readonly maxTrials: number };
+
+export interface ScenarioRun {
+  readonly loaded: LoadedScenario;
+  readonly seed: number;
+  readonly plan: RunPlan;
+  readonly executor: ShardExecutor;
+  readonly checkpointFile?: string;
+  /** Where to draw the progress bar, if anywhere. */
+  readonly progressStream?: NodeJS.WritableStream;
+  readonly interrupts: Interrupts;
+  readonly fault?: FaultInjection;
+}
+
+export type ScenarioOutcome =
+  | { readonly kind: 'done'; readonly report: RunReport; readonly resumedTrials: number }
+  | { readonly kind: 'interrupted'; readonly trialsDone: number; readonly trialsPlanned: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** How often a running checkpoint is rewritten (and on the first shard, and at the end). */
+const CHECKPOINT_EVERY_MILLISECONDS = 2000;
+
+const plannedTrials = (plan: RunPlan): number => (plan.kind === 'trials' ? plan.trials : plan.maxTrials);
+
+function precisionReport(plan: RunPlan & { kind: 'precision' }, tally: Tally, reached: boolean): PrecisionReport {
+  const widths = halfWidths(tally);
+  return { target: plan.precision, maxTrials: plan.maxTrials, reached, widestHalfWidth: widths.widest, halfWidths: widths.byMetric };
+}
+
+function failureMessage(error: ShardFailedError, run: ScenarioRun, checkpointSaved: boolean): string {
+  const { file, scenario } = run.loaded;
+  const last = error.firstTrial + trialsInShard(plannedTrials(run.plan), error.shard) - 1;
+  return [
+    `crucible: shard ${error.shard} (trials ${groupThousands(error.firstTrial)}–${groupThousands(last)}) of "${scenario.name}" (${file}), seed ${run.seed}, failed ${error.attempts} times: ${error.causeMessage}`,
+    `replay its first trial with: crucible replay ${file} --seed ${run.seed} --trial ${firstTrialOf(error.shard)}`,
+    ...(checkpointSaved ? [`the shards completed so far are saved in ${run.checkpointFile}; the same command resumes from them`] : []),
+  ].join('\n');
+}
+
+export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
+  const { file, scenario, units } = run.loaded;
+  const kernel = compileHeroic(scenario, units);
+  const spec = serializeKernelSpec({ ruleset: 'heroic', scenario, units });
+  const plan = run.plan;
+  const identity: RunIdentity = {
+    scenarioName: scenario.name,
+    scenarioDigest: spec.digest,
+    engineVersion: kernel.engineVersion,
+    seed: run.seed,
+    plan: plan.kind === 'trials' ? { trials: plan.trials } : { precision: plan.precision, maxTrials: plan.maxTrials },
+  };
+  const checkpointFile = run.checkpointFile;
+  const resumeFrom = checkpointFile === undefined ? undefined : await loadCheckpoint(checkpointFile, identity, kernel.metrics);
+  const options: { -readonly [K in keyof ShardedRunOptions]: ShardedRunOptions[K] } = {
+    finishSignal: run.interrupts.finish,
+    dropSignal: run.interrupts.drop,
+  };
+  if (resumeFrom !== undefined) options.resumeFrom = resumeFrom;
+  if (run.fault !== undefined) options.fault = run.fault;
+  if (checkpointFile !== undefined) {
+    const save = saveCheckpoint.bind(undefined, checkpointFile, identity);
+    // Written before any trial runs, so an unwritable path fails now rather than at the first save.
+    if (resumeFrom === undefined) await save({ completed: [], cells: new Float64Array(kernel.metrics.reduce((size, metric) => size + metric.max + 1, 0)), trials: 0 });
+    options.checkpoint = { save, everyMilliseconds: CHECKPOINT_EVERY_MILLISECONDS };
+  }
+
+  let latestWidths: HalfWidths | undefined;
+  if (plan.kind === 'precision') {
+    options.stopWhen = (tally) => {
+      latestWidths = halfWidths(tally);
+      return latestWidths.widest <= plan.precision;
+    };
+  }
+  let progress: ProgressDisplay | undefined;
+  const stream = run.progressStream;
+  if (stream !== undefined) {
+    progress = createProgressBar(stream, path.basename(file));
+    // Drawn at once: starting the workers takes a moment, and the bar says the run has begun.
+    progress.begin({ trialsDone: resumeFrom?.trials ?? 0, trialsPlanned: plannedTrials(plan) });
+  }
+  options.onProgress = (update) => {
+    if (progress === undefined) return;
+    if (plan.kind === 'trials' || latestWidths === undefined) {
+      progress.update(update);
+      return;
+    }
+    // The bar's 100% under --precision: the trials the widest interval still seems to need.
+    const needed = trialsNeeded(update.trialsDone, latestWidths.widest, plan.precision);
+    const note = ` | ±${percent(latestWidths.widest, 3)} → ±${percent(plan.precision, 3)}`;
+    progress.update({ trialsDone: update.trialsDone, trialsPlanned: Math.min(plan.maxTrials, Math.max(update.trialsDone, needed)), note });
+  };
+  // Interrupted: the bar goes first, so the messages that follow start on a clean line.
+  const stopProgress = (): void => progress?.stop();
+  run.interrupts.finish.addEventListener('abort', stopProgress);
+
+  try {
+    const outcome = await runSharded(run.executor, { spec, metrics: kernel.metrics, seed: run.seed, trials: plannedTrials(plan) }, options);
+    if (outcome.interrupted) return { kind: 'interrupted', trialsDone: outcome.keptTrials, trialsPlanned: plannedTrials(plan) };
+    const report: RunReport = {
+      scenario: scenario.name,
+      file,
+      ruleset: kernel.ruleset,
+      engineVersion: kernel.engineVersion,
+      mode: scenario.mode,
+      seed: run.seed,
+      trials: outcome.tally.trials,
+      workers: run.executor.workers,
+      ...(plan.kind === 'precision' ? { precision: precisionReport(plan, outcome.tally, outcome.stopRuleMet) } : {}),
+      metrics: summarize(outcome.tally),
+    };
+    return { kind: 'done', report, resumedTrials: resumeFrom?.trials ?? 0 };
+  } catch (error) {
+    if (error instanceof ShardFailedError) return { kind: 'failed', message: failureMessage(error, run, checkpointFile !== undefined) };
+    throw error;
+  } finally {
+    stopProgress();
+    run.interrupts.finish.removeEventListener('abort', stopProgress);
+  }
+}

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { z } from 'zod';
+import type { MetricSpec } from '../engine/kernel.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { SHARD_TRIALS } from './run.js';
+import type { ResumePoint, RunSnapshot } from './sharded-run.js';
+import { shardCount, trialsInRanges } from './shards.js';
+import { describeZodIssues } from './zod-issues.js';
+
+/**
+ * Checkpoint files (`crucible run --checkpoint <file>`): the completed shards of one run and
+ * their summed tally cells, so an interrupted run resumes where it stopped and ends with the same
+ * numbers as an uninterrupted one. A file is only ever replaced whole (written beside it, flushed,
+ * then renamed over it), so a crash leaves the previous checkpoint or the new one, never half of
+ * one. On load it is checked three ways: its shape, its checksum, and that its cells add up (each
+ * metric's histogram holds exactly `trials` trials); then that it belongs to this very run.
+ */
+
+/** What must match for a checkpoint to be resumed: the same inputs give the same shards. */
+export interface RunIdentity {
+  readonly scenarioName: string;
+  /** `SerializedKernelSpec.digest`: the scenario and units as parsed. */
+  readonly scenarioDigest: string;
+  readonly engineVersion: string;
+  readonly seed: number;
+  readonly plan: RunPlanIdentity;
+}
+
+export type RunPlanIdentity = { readonly trials: number } | { readonly precision: number; readonly maxTrials: number };
+
+const FORMAT = 'crucible-checkpoint';
+const VERSION = 1;
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal digits');
+
+const checkpointSchema = z.strictObject({
+  format: z.literal(FORMAT),
+  version: z.literal(VERSION),
+  scenario: z.strictObject({ name: z.string(), digest: hex64 }),
+  engineVersion: z.string(),
+  seed: count,
+  shardTrials: count,
+  plan: z.union([z.strictObject({ trials: count }), z.strictObject({ precision: z.number().positive(), maxTrials: count })]),
+  /** Sorted, disjoint [start, end) ranges of completed shard indices. */
+  completedShards: z.array(z.tuple([count, count])),
+  trials: count,
+  /** The summed Tally cells of the completed shards (exact integer counts). */
+  cells: z.array(count),
+  /** SHA-256 of this document without `checksum`, as written (JSON.stringify, no spaces). */
+  checksum: hex64,
+});
+
+type CheckpointDocument = z.output<typeof checkpointSchema>;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+function documentOf(identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument {
+  const body = {
+    format: FORMAT,
+    version: VERSION,
+    scenario: { name: identity.scenarioName, digest: identity.scenarioDigest },
+    engineVersion: identity.engineVersion,
+    seed: identity.seed,
+    shardTrials: SHARD_TRIALS,
+    plan: identity.plan,
+    completedShards: snapshot.completed.map(([start, end]): [number, number] => [start, end]),
+    trials: snapshot.trials,
+    cells: Array.from(snapshot.cells),
+  } as const;
+  return { ...body, checksum: sha256(JSON.stringify(body)) };
+}
+
+const describeFileError = (error: unknown): string => {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT') return 'its directory does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  return error instanceof Error ? error.message : String(error);
+};
+
+/** Replace `file` with the checkpoint of `snapshot`, atomically. */
+export async function saveCheckpoint(file: string, identity: RunIdentity, snapshot: RunSnapshot): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(documentOf(identity, snapshot))}\n`);
+      // Flushed before the rename, or a power cut could leave the new name on empty data.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot write the checkpoint: ${describeFileError(error)}`);
+  }
+}
+
+const damaged = (file: string, where: string, problem: string): InputError =>
+  InputError.at(file, where, `damaged checkpoint: ${problem} (delete the file to start the run over)`);
+
+/** The checkpoint document in `file`, checked for shape and checksum; undefined if there is no file. */
+async function readCheckpoint(file: string): Promise<CheckpointDocument | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot read the checkpoint: ${describeFileError(error)}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw damaged(file, ROOT_PATH, 'not valid JSON');
+  }
+  const parsed = checkpointSchema.safeParse(raw);
+  if (!parsed.success) {
+    const [first] = describeZodIssues(parsed.error.issues, raw, checkpointSchema);
+    throw damaged(file, first === undefined ? ROOT_PATH : formatPath(first.path), first?.message ?? 'not a crucible checkpoint');
+  }
+  const { checksum, ...body } = parsed.data;
+  if (sha256(JSON.stringify(body)) !== checksum) throw damaged(file, 'checksum', 'its content does not match its checksum');
+  return parsed.data;
+}
+
+/** Ranges sorted and inside the plan; trials and every metric's histogram agree with the ranges. */
+function checkConsistency(file: string, document: CheckpointDocument, metrics: readonly MetricSpec[]): void {
+  const plannedTrials = 'trials' in document.plan ? document.plan.trials : document.plan.maxTrials;
+  const shards = shardCount(plannedTrials);
+  let previousEnd = 0;
+  for (const [i, [start, end]] of document.completedShards.entries()) {
+    if (start >= end || start < previousEnd || end > shards) throw damaged(file, `completedShards[${i}]`, `range [${start}, ${end}) is not a sorted range of shards 0..${shards - 1}`);
+    previousEnd = end;
+  }
+  if (document.trials !== trialsInRanges(plannedTrials, document.completedShards)) {
+    throw damaged(file, 'trials', `${document.trials} trials do not match the completed shards`);
+  }
+  const expectedCells = metrics.reduce((total, metric) => total + metric.max + 1, 0);
+  if (document.cells.length !== expectedCells) throw damaged(file, 'cells', `${document.cells.length} cells, this scenario's tally has ${expectedCells}`);
+  let offset = 0;
+  for (const metric of metrics) {
+    let histogramTotal = 0;
+    for (let value = 0; value <= metric.max; value++) histogramTotal += document.cells[offset + value] ?? 0;
+    if (histogramTotal !== document.trials) throw damaged(file, 'cells', `the histogram of ${metric.name} holds ${histogramTotal} trials, not ${document.trials}`);
+    offset += metric.max + 1;
+  }
+}
+
+const describePlan = (plan: RunPlanIdentity): string =>
+  'trials' in plan ? `--trials ${plan.trials}` : `--precision ${plan.precision} --max-trials ${plan.maxTrials}`;
+
+/** Every way the checkpoint's run differs from this one, one problem each. */
+function mismatches(file: string, document: CheckpointDocument, identity: RunIdentity): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const differs = (path: string, message: string): void => {
+    problems.push({ file, path, message: `${message}; use another --checkpoint file, or delete this one to start over` });
+  };
+  if (document.scenario.digest !== identity.scenarioDigest) {
+    differs(
+      'scenario',
+      `checkpoint of another scenario or units file ("${document.scenario.name}", ${document.scenario.digest.slice(0, 12)}…), this run is "${identity.scenarioName}" (${identity.scenarioDigest.slice(0, 12)}…)`,
+    );
+  }
+  if (document.engineVersion !== identity.engineVersion) differs('engineVersion', `checkpoint made by engine ${document.engineVersion}, this is ${identity.engineVersion}`);
+  if (document.seed !== identity.seed) differs('seed', `checkpoint made with seed ${document.seed}, this run has seed ${identity.seed}`);
+  if (document.shardTrials !== SHARD_TRIALS) differs('shardTrials', `checkpoint made with ${document.shardTrials} trials per shard, this crucible uses ${SHARD_TRIALS}`);
+  if (describePlan(document.plan) !== describePlan(identity.plan)) differs('plan', `checkpoint made with ${describePlan(document.plan)}, this run has ${describePlan(identity.plan)}`);
+  return problems;
+}
+
+/**
+ * The completed work saved in `file` for the run `identity`, or undefined when the file does not
+ * exist. A damaged file, or one from another scenario, seed, engine or plan, is an InputError.
+ */
+export async function loadCheckpoint(file: string, identity: RunIdentity, metrics: readonly MetricSpec[]): Promise<ResumePoint | undefined> {
+  const document = await readCheckpoint(file);
+  if (document === undefined) return undefined;
+  // Another run's checkpoint is named as such before its counts are held against this kernel.
+  const problems = mismatches(file, document, identity);
+  if (problems.length > 0) throw new InputError(problems);
+  checkConsistency(file, document, metrics);
+  const ranges = document.completedShards;
+  // A --precision run merges in shard order, so its checkpoints only ever hold shards 0..n-1.
+  if ('precision' in document.plan && (ranges.length > 1 || (ranges[0] !== undefined && ranges[0][0] !== 0))) {
+    throw damaged(file, 'completedShards', 'a --precision checkpoint must hold shards 0..n-1 only');
+  }
+  return { completed: ranges, cells: Float64Array.from(document.cells), trials: document.trials };
+}

@@ -1,0 +1,51 @@
+import { Piscina } from 'piscina';
+import type { ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
+
+/** The handler file each worker loads: JavaScript that registers tsx, then loads shard-worker.ts. */
+const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
+
+/**
+ * Shards on a piscina pool of `workers` threads, all started at once and kept for the pool's
+ * life (a run keeps them busy; starting one costs ~0.3 s of tsx and module loading). A shard that
+ * throws rejects only itself; a worker that dies rejects the shards it holds (the one running and
+ * the next), and piscina starts a replacement.
+ */
+export class ShardPool implements ShardExecutor {
+  /** Started on the first shard: a run resumed from a finished checkpoint never pays for it. */
+  private pool: Piscina<ShardTask, ShardResult> | undefined;
+
+  constructor(readonly workers: number) {}
+
+  private started(): Piscina<ShardTask, ShardResult> {
+    this.pool ??= new Piscina<ShardTask, ShardResult>({
+      filename: WORKER_ENTRY,
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      // Each worker holds the next shard while it runs one, so it never sits waiting for the main
+      // thread (busy merging, or descheduled on a loaded machine) to hand it more work.
+      concurrentTasksPerWorker: 2,
+      // Workers never idle out during a run; and the entry file registers tsx itself, so no flags
+      // from this process (e.g. --import tsx, which a worker mishandles) are passed on.
+      idleTimeout: Number.POSITIVE_INFINITY,
+      execArgv: [],
+    });
+    return this.pool;
+  }
+
+  run(task: ShardTask): Promise<ShardResult> {
+    return this.started().run(task);
+  }
+
+  /** Threads of the pool (for tests that kill one from outside). */
+  get threads(): readonly { terminate(): Promise<number> }[] {
+    return this.pool?.threads ?? [];
+  }
+
+  async close(force: boolean): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool === undefined) return;
+    if (force) await pool.destroy();
+    else await pool.close();
+  }
+}

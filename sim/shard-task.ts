@@ -1,0 +1,73 @@
+import { StreamDice } from '../engine/dice/index.js';
+import type { Kernel } from '../engine/kernel.js';
+import { runWithDice } from './run.js';
+import type { StreamCursor } from './stream-cursor.js';
+import { Tally } from './tally.js';
+
+/**
+ * One shard as a unit of work: what is sent to whoever runs it (a worker thread or the main
+ * thread) and what comes back. The result is the shard's histogram cells only — the caller knows
+ * the kernel, the shard and its trial count — so a worker returns one buffer.
+ */
+export interface ShardTask {
+  /** `SerializedKernelSpec.json`, and its digest as the key of the worker's kernel cache. */
+  readonly specJson: string;
+  readonly specDigest: string;
+  readonly seed: number;
+  readonly shard: number;
+  readonly trials: number;
+  /** 1 for the first try, 2 for the retry: lets a test fault fire on the first try only. */
+  readonly attempt: number;
+  readonly fault?: FaultInjection;
+}
+
+export interface ShardResult {
+  /** The shard's Tally cells (from a worker: in shared memory, handed over without a copy). */
+  readonly cells: Float64Array;
+  /** Time spent in the trial loop alone, for the bench's per-shard overhead. */
+  readonly loopMilliseconds: number;
+}
+
+/**
+ * Test-only fault switch: make shard `shard` fail on its first `failures` attempts, either by
+ * throwing or by ending its worker thread halfway through the shard (as a crash would).
+ */
+export interface FaultInjection {
+  readonly shard: number;
+  readonly kind: 'throw' | 'exit';
+  readonly failures: number;
+}
+
+/** Runs shards somewhere: on the main thread, or on a pool of worker threads. */
+export interface ShardExecutor {
+  /** Worker threads running shards; 0 when they run on the main thread. */
+  readonly workers: number;
+  run(task: ShardTask): Promise<ShardResult>;
+  /** Stop accepting work; waits for running shards unless `force`. */
+  close(force: boolean): Promise<void>;
+}
+
+/**
+ * Run shard `shard` of `seed` on this thread. Same trials, same stream as `runTrials`'s shard k.
+ * `storage` allocates the tally's cells (shared memory in a worker, see Tally).
+ */
+export function runShard(
+  kernel: Kernel,
+  cursor: StreamCursor,
+  seed: number,
+  shard: number,
+  trials: number,
+  storage?: (size: number) => Float64Array,
+): ShardResult {
+  const dice = new StreamDice(cursor.generatorAt(seed, shard));
+  const tally = new Tally(kernel.metrics, storage);
+  const started = performance.now();
+  runWithDice(kernel, dice, trials, tally);
+  return { cells: tally.cells, loopMilliseconds: performance.now() - started };
+}
+
+/** The fault `task` should suffer now, if any. */
+export function faultFor(task: ShardTask): FaultInjection | undefined {
+  const fault = task.fault;
+  return fault !== undefined && fault.shard === task.shard && task.attempt <= fault.failures ? fault : undefined;
+}

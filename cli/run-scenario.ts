@@ -10,7 +10,7 @@ import { firstTrialOf, trialsInShard } from '../sim/shards.js';
 import type { Tally } from '../sim/tally.js';
 import { groupThousands, percent, type PrecisionReport, type RunReport } from './format.js';
 import type { Interrupts } from './interrupts.js';
-import { type HalfWidths, halfWidths, trialsNeeded } from './precision.js';
+import { type HalfWidths, halfWidths, trialsNeeded } from '../analysis/precision.js';
 import { createProgressBar, type ProgressDisplay } from './progress.js';
 
 /**

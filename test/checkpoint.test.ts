@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEROIC_ENGINE_VERSION } from '../engine/heroic/index.js';
 import { main } from '../cli/main.js';
-import { halfWidths } from '../cli/precision.js';
+import { halfWidths } from '../analysis/precision.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { InputError } from '../sim/errors.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';

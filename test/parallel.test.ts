@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { halfWidths } from '../cli/precision.js';
+import { halfWidths } from '../analysis/precision.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { runTrials, SHARD_TRIALS } from '../sim/run.js';
 import { ShardPool } from '../sim/shard-pool.js';

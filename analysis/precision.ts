@@ -1,11 +1,10 @@
-import { type MetricSummary, summarize } from '../analysis/summary.js';
+import { type MetricSummary, summarize } from './summary.js';
 import type { Tally } from '../sim/tally.js';
 
 /**
  * The `--precision ε` stop rule: stop once every probability the report prints has a 95% interval
  * within ±ε of its estimate. It reads the same summaries the report is made of, so "every reported
- * probability" cannot drift from what is actually reported. (It would sit in analysis/, which
- * this change did not own; it only composes analysis/summary.ts.)
+ * probability" cannot drift from what is actually reported.
  */
 
 /** How far a probability's 95% interval reaches from its estimate, on its wider side (Wilson intervals are not symmetric). */

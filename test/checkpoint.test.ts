@@ -10,10 +10,9 @@ import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpo
 import { InputError } from '../sim/errors.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { runTrials, SHARD_TRIALS } from '../sim/run.js';
-import { ShardPool } from '../sim/shard-pool.js';
 import { type RunSnapshot, runSharded, type ShardedRunOptions } from '../sim/sharded-run.js';
 import type { Tally } from '../sim/tally.js';
-import { cellBytes, ENGAGEMENT_FILE, engagementFixture, type ShardedFixture } from './helpers/sharded.js';
+import { cellBytes, ENGAGEMENT_FILE, engagementFixture, type ShardedFixture, poolCache } from './helpers/sharded.js';
 
 /**
  * Checkpoints: a run stopped part-way and resumed ends with the very bytes of an uninterrupted
@@ -25,13 +24,7 @@ const TRIALS = 7 * SHARD_TRIALS + 999;
 const SEED = 77;
 let fixture: ShardedFixture;
 let directory: string;
-/** One pool per size, shared by the tests: a pool survives its workers' faults, and starting one costs ~0.3 s a worker. */
-const pools = new Map<number, ShardPool>();
-const pool = (workers: number): ShardPool => {
-  const existing = pools.get(workers) ?? new ShardPool(workers);
-  pools.set(workers, existing);
-  return existing;
-};
+const { pool, closeAll: closePools } = poolCache();
 
 beforeAll(async () => {
   fixture = await engagementFixture();
@@ -39,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...pools.values()].map((created) => created.close(true)));
+  await closePools();
   await rm(directory, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
+import { capture } from './helpers/capture.js';
 import { ENGAGEMENT_FILE } from './helpers/sharded.js';
 
 /**
@@ -33,21 +34,6 @@ function crucible(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise
   });
 }
 
-function capture() {
-  let stdout = '';
-  let stderr = '';
-  return {
-    io: {
-      stdout: (text: string) => {
-        stdout += text;
-      },
-      stderr: (text: string) => {
-        stderr += text;
-      },
-    },
-    output: () => ({ stdout, stderr }),
-  };
-}
 
 let directory: string;
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
+import { capture } from './helpers/capture.js';
 
 /** The CLI as a user runs it: `node bin/crucible.js …`, checking stdout, stderr and the exit status. */
 
@@ -137,21 +138,6 @@ describe('crucible (spawned)', () => {
 });
 
 describe('main (in process)', () => {
-  const capture = () => {
-    let stdout = '';
-    let stderr = '';
-    return {
-      io: {
-        stdout: (text: string) => {
-          stdout += text;
-        },
-        stderr: (text: string) => {
-          stderr += text;
-        },
-      },
-      output: () => ({ stdout, stderr }),
-    };
-  };
 
   it('an unexpected error is exit 1 with a hint and no stack, unless CRUCIBLE_DEBUG=1', async () => {
     const failingIo = {

@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type Scenario, scenarioSchema } from '../engine/heroic/index.js';
-import { attackScenario, type GroupInput, model, type OptionsInput, SIDE_NAMES, scriptedTrial, weapon } from './helpers/heroic-scenarios.js';
+import { attackScenario, engagementScenario, model, SIDE_NAMES, scriptedTrial, weapon } from './helpers/heroic-scenarios.js';
 
 /**
  * Rules of the engagement loop that single Attack Actions do not reach, each replayed with forced
  * dice. `remaining === 0` proves the kernel asked for exactly the scripted rolls: one die more
  * makes ScriptedDice throw, one fewer leaves a face unused.
  */
-
-function engagement(name: string, rounds: number, first: GroupInput[], second: GroupInput[], options: OptionsInput = {}): Scenario {
-  return scenarioSchema.parse({
-    ruleset: 'heroic',
-    name,
-    mode: 'engagement',
-    rounds,
-    options,
-    sides: [
-      { name: SIDE_NAMES[0], groups: first },
-      { name: SIDE_NAMES[1], groups: second },
-    ],
-  });
-}
 
 describe('Formation: Engagement — rear ranks attack only with Indirect Engagement (rulings §8)', () => {
   const units = [
@@ -56,7 +41,7 @@ describe('Healing — Regeneration (R) heals 1 Wound at the start of each activa
     model('hitter', { def: 6, might: 3, will: 4, weapons: [weapon('melee', 2)] }),
     model('troll', { def: 4, might: 5, will: 4, regenerates: true, weapons: [weapon('melee', 1)] }),
   ];
-  const scenario = engagement('regeneration', 3, [{ id: 'hitter', unit: 'hitter', models: 1 }], [{ id: 'troll', unit: 'troll', models: 1 }]);
+  const scenario = engagementScenario('regeneration', 3, [{ id: 'hitter', unit: 'hitter', models: 1 }], [{ id: 'troll', unit: 'troll', models: 1 }]);
 
   it('heals before the troll acts, so it survives two 2-Wound rounds and falls in the third', () => {
     // Round 1: 2 Wounds, troll heals to 1 and misses. Round 2: 3, heals to 2, misses.
@@ -76,7 +61,7 @@ describe('Healing ability: Wounds healed at the end of the group\'s activation',
     model('brewer', { def: 4, might: 4, will: 4, heroic: true, weapons: [weapon('melee', 1)] }),
   ];
   it('healing 2 lets the target take 3 + 3 Wounds before falling, not 3 + 1', () => {
-    const scenario = engagement('heal', 2, [{ id: 'hitter', unit: 'hitter', models: 1 }], [
+    const scenario = engagementScenario('heal', 2, [{ id: 'hitter', unit: 'hitter', models: 1 }], [
       { id: 'brewer', unit: 'brewer', models: 1, heal: { wounds: 2 } },
     ]);
     const trial = scriptedTrial(scenario, units, [6, 4, 1, 6, 4]);
@@ -119,7 +104,7 @@ describe('Breaking a Formation: below 3 models its survivors fight as single mod
     model('knight', { def: 4, might: 1, will: 4, weapons: [weapon('ranged', 1)] }),
   ];
   it('each survivor makes its own Attack Action, with its own Shield roll by the target', () => {
-    const scenario = engagement('broken', 1, [{ id: 'sniper', unit: 'sniper', models: 1 }], [{ id: 'knights', unit: 'knight', models: 3, formation: true }]);
+    const scenario = engagementScenario('broken', 1, [{ id: 'sniper', unit: 'sniper', models: 1 }], [{ id: 'knights', unit: 'knight', models: 3, formation: true }]);
     // Sniper kills a knight (4). Knight 1: hit (4), Shield fails (1). Knight 2: hit (4), Shield fails (1).
     const trial = scriptedTrial(scenario, units, [4, 4, 1, 4, 1]);
     expect(trial.metric('knights.formationBroken')).toBe(1);
@@ -135,7 +120,7 @@ describe('Rolling ATK Dice: a split re-declared each activation', () => {
     model('ogre', { def: 4, might: 10, will: 4, weapons: [weapon('melee', 1)] }),
   ];
   it('once the Kobold is gone, all 4 dice go to the Ogre', () => {
-    const scenario = engagement(
+    const scenario = engagementScenario(
       'split-orphan',
       2,
       [{ id: 'uldar', unit: 'uldar', models: 1, split: [{ target: 'kobold', dice: 1 }, { target: 'ogre', dice: 3 }] }],

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { halfWidths } from '../analysis/precision.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { runTrials, SHARD_TRIALS } from '../sim/run.js';
-import { ShardPool } from '../sim/shard-pool.js';
 import { runSharded, ShardFailedError } from '../sim/sharded-run.js';
 import { shardCount, trialsInShard } from '../sim/shards.js';
 import { Tally } from '../sim/tally.js';
 import { StreamDice, streamGenerator } from '../engine/dice/index.js';
 import { runWithDice } from '../sim/run.js';
-import { cellBytes, engagementFixture, type ShardedFixture } from './helpers/sharded.js';
+import { cellBytes, engagementFixture, type ShardedFixture, poolCache } from './helpers/sharded.js';
 
 /**
  * The pooled runner against the single-thread `runTrials`: byte-identical tallies for any number
@@ -22,13 +21,7 @@ const SEED = 20_240_611;
 
 let fixture: ShardedFixture;
 let reference: Tally;
-/** One pool per size, shared by the tests: a pool survives its workers' faults, and starting one costs ~0.3 s a worker. */
-const pools = new Map<number, ShardPool>();
-const pool = (workers: number): ShardPool => {
-  const existing = pools.get(workers) ?? new ShardPool(workers);
-  pools.set(workers, existing);
-  return existing;
-};
+const { pool, closeAll: closePools } = poolCache();
 
 beforeAll(async () => {
   fixture = await engagementFixture();
@@ -36,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...pools.values()].map((created) => created.close(true)));
+  await closePools();
 });
 
 const plan = () => ({ spec: fixture.spec, metrics: fixture.kernel.metrics, seed: SEED, trials: TRIALS });

@@ -12,7 +12,7 @@ import { replayTrial, shardGenerator } from '../sim/replay.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
 import { loadScenarioFile } from '../sim/scenario-file.js';
 import { Tally } from '../sim/tally.js';
-import { type GroupInput, model, type OptionsInput, weapon } from './helpers/heroic-scenarios.js';
+import { engagementScenario, type GroupInput, model, type OptionsInput, weapon } from './helpers/heroic-scenarios.js';
 
 /**
  * `crucible replay`: a replayed trial is the run's trial (same row), its trace reports exactly the
@@ -36,17 +36,7 @@ const UNITS: readonly Unit[] = [
 ];
 
 function engagement(name: string, rounds: number, first: GroupInput[], second: GroupInput[], options: OptionsInput = {}): Scenario {
-  const scenario = scenarioSchema.parse({
-    ruleset: 'heroic',
-    name,
-    mode: 'engagement',
-    rounds,
-    options,
-    sides: [
-      { name: 'First', groups: first },
-      { name: 'Second', groups: second },
-    ],
-  });
+  const scenario = engagementScenario(name, rounds, first, second, options);
   const issues = validateHeroic(scenario, UNITS);
   if (issues.length > 0) throw new Error(`${name}: ${JSON.stringify(issues)}`);
   return scenario;

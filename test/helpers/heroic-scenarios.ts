@@ -46,6 +46,27 @@ export function attackScenario(
   });
 }
 
+/** `mode: engagement`: the sides activate in turn for up to `rounds` rounds. */
+export function engagementScenario(
+  name: string,
+  rounds: number,
+  first: GroupInput[],
+  second: GroupInput[],
+  options: OptionsInput = {},
+): Scenario {
+  return scenarioSchema.parse({
+    ruleset: 'heroic',
+    name,
+    mode: 'engagement',
+    rounds,
+    options,
+    sides: [
+      { name: SIDE_NAMES[0], groups: first },
+      { name: SIDE_NAMES[1], groups: second },
+    ],
+  });
+}
+
 export interface ScriptedTrial {
   /** The value the trial wrote for the metric called `name`. */
   metric(name: string): number;

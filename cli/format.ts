@@ -10,7 +10,8 @@ export interface RunReport {
   readonly file: string;
   readonly ruleset: string;
   readonly engineVersion: string;
-  readonly mode: string;
+  /** Heroic scenarios' mode (attack or engagement); other rulesets have none. */
+  readonly mode?: string;
   readonly seed: number;
   /** Trials actually run (under --precision, where the stop rule held). */
   readonly trials: number;
@@ -158,7 +159,7 @@ export function formatRunReport(report: RunReport): string {
   const header = [
     report.scenario,
     `  file     ${report.file}`,
-    `  ruleset  ${report.ruleset} (engine ${report.engineVersion}), mode ${report.mode}`,
+    `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
     `  seed     ${report.seed}`,
     `  trials   ${groupThousands(report.trials)}`,
     ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
@@ -179,7 +180,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     file: report.file,
     ruleset: report.ruleset,
     engineVersion: report.engineVersion,
-    mode: report.mode,
+    ...(report.mode === undefined ? {} : { mode: report.mode }),
     seed: report.seed,
     trials: report.trials,
     ...(report.precision === undefined ? {} : { precision: report.precision }),

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { summarize } from '../analysis/summary.js';
-import { compileHeroic } from '../engine/heroic/index.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
-import { serializeKernelSpec } from '../sim/kernel-spec.js';
+import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
 import type { FaultInjection, ShardExecutor } from '../sim/shard-task.js';
 import { ShardFailedError, type ShardedRunOptions, runSharded } from '../sim/sharded-run.js';
@@ -58,9 +57,10 @@ function failureMessage(error: ShardFailedError, run: ScenarioRun, checkpointSav
 }
 
 export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
-  const { file, scenario, units } = run.loaded;
-  const kernel = compileHeroic(scenario, units);
-  const spec = serializeKernelSpec({ ruleset: 'heroic', scenario, units });
+  const { file, scenario } = run.loaded;
+  const kernelSpec = kernelSpecOf(run.loaded);
+  const kernel = compileSpec(kernelSpec);
+  const spec = serializeKernelSpec(kernelSpec);
   const plan = run.plan;
   const identity: RunIdentity = {
     scenarioName: scenario.name,
@@ -121,7 +121,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
       file,
       ruleset: kernel.ruleset,
       engineVersion: kernel.engineVersion,
-      mode: scenario.mode,
+      ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
       seed: run.seed,
       trials: outcome.tally.trials,
       workers: run.executor.workers,

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { compileScenario } from '../engine/heroic/compile.js';
+import { compileScenario as compileHeroicScenario } from '../engine/heroic/compile.js';
 import { HeroicKernel } from '../engine/heroic/kernel.js';
-import type { Scenario, Unit } from '../engine/heroic/schema.js';
+import type { Scenario as HeroicScenario, Unit } from '../engine/heroic/schema.js';
 import type { Kernel } from '../engine/kernel.js';
+import { compileScenario as compileWarmasterScenario } from '../engine/warmaster/compile.js';
+import { WarmasterKernel } from '../engine/warmaster/kernel.js';
+import type { Scenario as WarmasterScenario } from '../engine/warmaster/schema.js';
+import type { WarmasterUnit } from '../engine/warmaster/units.js';
+import type { LoadedScenario } from './scenario-file.js';
 
 /**
  * What a worker thread needs to build a kernel: the validated scenario and its units, as JSON. The
@@ -12,10 +17,15 @@ import type { Kernel } from '../engine/kernel.js';
  * the parsed content, not the file bytes, so editing a comment does not orphan a checkpoint,
  * while any change that can alter a result (a profile in the units file included) does.
  */
-export interface KernelSpec {
-  readonly ruleset: 'heroic';
-  readonly scenario: Scenario;
-  readonly units: readonly Unit[];
+export type KernelSpec =
+  | { readonly ruleset: 'heroic'; readonly scenario: HeroicScenario; readonly units: readonly Unit[] }
+  | { readonly ruleset: 'warmaster'; readonly scenario: WarmasterScenario; readonly units: readonly (readonly [string, WarmasterUnit])[] };
+
+/** The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). */
+export function kernelSpecOf(loaded: LoadedScenario): KernelSpec {
+  return loaded.ruleset === 'heroic'
+    ? { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units }
+    : { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units] };
 }
 
 export interface SerializedKernelSpec {
@@ -30,12 +40,18 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
 }
 
 /**
- * Rebuild the kernel from `serializeKernelSpec(…).json`: what `compileHeroic` does, imported from
- * its two modules rather than engine/heroic/index.ts, because the index also loads the zod
- * schemas, which cost a worker ~0.3 s to start. The JSON is not validated again: it was made in
- * this process from a scenario that already passed validation.
+ * The kernel of a spec: what `compileHeroic` / `compileWarmaster` do, imported from their modules
+ * rather than the rulesets' index.ts, because the indexes also load the zod schemas, which cost a
+ * worker ~0.3 s to start. The spec is not validated again: it was made from a scenario that
+ * already passed validation.
  */
+export function compileSpec(spec: KernelSpec): Kernel {
+  return spec.ruleset === 'heroic'
+    ? new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units))
+    : new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)));
+}
+
+/** Rebuild the kernel from `serializeKernelSpec(…).json` (in a worker). */
 export function compileKernelSpec(json: string): Kernel {
-  const spec = JSON.parse(json) as KernelSpec;
-  return new HeroicKernel(compileScenario(spec.scenario, spec.units));
+  return compileSpec(JSON.parse(json) as KernelSpec);
 }

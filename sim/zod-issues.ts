@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { closestNames } from '../engine/heroic/validate.js';
+import { closestNames } from '../engine/validation.js';
 
 /**
  * Turns zod issues into plain sentences about the user's file: which field, what it must be,

@@ -7,10 +7,10 @@ import { stringify } from 'yaml';
 import { compileHeroic } from '../engine/heroic/index.js';
 import { InputError } from '../sim/errors.js';
 import { runTrials } from '../sim/run.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
+import { loadHeroicScenarioFile } from '../sim/scenario-file.js';
 
 /**
- * Property: whatever a user writes, loadScenarioFile either returns a scenario the engine can run,
+ * Property: whatever a user writes, loadHeroicScenarioFile either returns a scenario the engine can run,
  * or throws an InputError whose every line is `<file>: <path>: <message>` — never a TypeError,
  * never a zod dump, never a line without a place to look.
  */
@@ -166,13 +166,13 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('loadScenarioFile on malformed input', () => {
+describe('loadHeroicScenarioFile on malformed input', () => {
   it('is valid for the unmutated base scenario', async () => {
     const directory = path.join(root, 'base');
     await mkdir(path.join(directory, 'scenarios'), { recursive: true });
     await writeFile(path.join(directory, 'units.yaml'), stringify(UNITS));
     await writeFile(path.join(directory, 'scenarios', 'base.yaml'), stringify(BASE));
-    const loaded = await loadScenarioFile(path.join(directory, 'scenarios', 'base.yaml'));
+    const loaded = await loadHeroicScenarioFile(path.join(directory, 'scenarios', 'base.yaml'));
     expect(runTrials(compileHeroic(loaded.scenario, loaded.units), { seed: 1, trials: 50 }).trials).toBe(50);
   });
 
@@ -194,9 +194,9 @@ describe('loadScenarioFile on malformed input', () => {
         if (unitsMutations.length > 0) await writeFile(unitsFile, stringify(units));
         await writeFile(file, text);
 
-        let loaded: Awaited<ReturnType<typeof loadScenarioFile>>;
+        let loaded: Awaited<ReturnType<typeof loadHeroicScenarioFile>>;
         try {
-          loaded = await loadScenarioFile(file);
+          loaded = await loadHeroicScenarioFile(file);
         } catch (error) {
           if (!(error instanceof InputError)) throw new Error(`not an InputError: ${String(error)}\n--- ${file}\n${text}`);
           const lines = error.message.split('\n');

@@ -10,7 +10,7 @@ import { formatHeroicTrace, type HeroicTraceEvent } from '../engine/heroic/trace
 import { validateHeroic } from '../engine/heroic/validate.js';
 import { replayTrial, shardGenerator } from '../sim/replay.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
+import { loadHeroicScenarioFile } from '../sim/scenario-file.js';
 import { Tally } from '../sim/tally.js';
 import { engagementScenario, type GroupInput, model, type OptionsInput, weapon } from './helpers/heroic-scenarios.js';
 
@@ -308,7 +308,7 @@ describe('crucible replay', () => {
     expect(result.status).toBe(0);
     const document = JSON.parse(result.stdout) as { seed: number; trial: number; events: HeroicTraceEvent[]; metrics: Record<string, number> };
     expect(document).toMatchObject({ seed: 5, trial: 65537 });
-    const { scenario, units } = await loadScenarioFile(path.join(repository, BUNDLED));
+    const { scenario, units } = await loadHeroicScenarioFile(path.join(repository, BUNDLED));
     const kernel = new HeroicKernel(compileScenario(scenario, units));
     const expected = runTrialsRow(kernel, 5, 65537);
     expect(kernel.metrics.map((metric) => document.metrics[metric.name])).toEqual(expected);

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { type Scenario, scenarioSchema, type Unit, unitsFileSchema } from '../engine/heroic/schema.js';
 import { closestNames, validateHeroic, validateUnits } from '../engine/heroic/validate.js';
 import { formatPath, InputError } from '../sim/errors.js';
-import { findScenarioFiles, loadScenarioFile, loadUnitsFile } from '../sim/scenario-file.js';
+import { findScenarioFiles, loadHeroicScenarioFile, loadUnitsFile } from '../sim/scenario-file.js';
 
 /** Every bad input a user can write must end as an InputError naming the file, the field and the fault. */
 
@@ -76,7 +76,7 @@ function withGroup(side: number, group: number, changes: Json, base: Json = vali
 
 async function problemsOf(file: string): Promise<string[]> {
   try {
-    await loadScenarioFile(file);
+    await loadHeroicScenarioFile(file);
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
     return (error as InputError).message.split('\n');
@@ -93,10 +93,10 @@ async function expectProblem(file: string, fieldPath: string, fragment: string, 
   return lines;
 }
 
-describe('loadScenarioFile: valid files', () => {
+describe('loadHeroicScenarioFile: valid files', () => {
   it('loads the example scenario and applies defaults', async () => {
     const file = await writeScenario(validScenario());
-    const loaded = await loadScenarioFile(file);
+    const loaded = await loadHeroicScenarioFile(file);
     expect(loaded.file).toBe(file);
     expect(loaded.unitsFile).toBe(path.join(root, 'units.yaml'));
     expect(loaded.scenario.rounds).toBe(10);
@@ -106,17 +106,17 @@ describe('loadScenarioFile: valid files', () => {
 
   it('reads JSON scenarios too', async () => {
     const file = await writeScenario(validScenario(), '.json');
-    expect((await loadScenarioFile(file)).scenario.name).toBe('Knights vs Ogre');
+    expect((await loadHeroicScenarioFile(file)).scenario.name).toBe('Knights vs Ogre');
   });
 
   it('follows the units field relative to the scenario file', async () => {
     await writeFile(path.join(root, 'scenarios', 'local-units.json'), JSON.stringify(UNITS));
     const file = await writeScenario({ ...validScenario(), units: 'local-units.json' });
-    expect((await loadScenarioFile(file)).unitsFile).toBe(path.join(root, 'scenarios', 'local-units.json'));
+    expect((await loadHeroicScenarioFile(file)).unitsFile).toBe(path.join(root, 'scenarios', 'local-units.json'));
   });
 });
 
-describe('loadScenarioFile: file-level problems', () => {
+describe('loadHeroicScenarioFile: file-level problems', () => {
   it('a missing scenario file', async () => {
     const file = path.join(root, 'scenarios', 'does-not-exist.yaml');
     await expectProblem(file, '(root)', 'file not found');
@@ -145,7 +145,7 @@ describe('loadScenarioFile: file-level problems', () => {
   });
 });
 
-describe('loadScenarioFile: field problems (zod)', () => {
+describe('loadHeroicScenarioFile: field problems (zod)', () => {
   it('a typo in a field name suggests the right one', async () => {
     const scenario = validScenario();
     const group = (scenario.sides as { groups: Json[] }[])[0]?.groups[0] as Json;
@@ -159,8 +159,10 @@ describe('loadScenarioFile: field problems (zod)', () => {
     await expectProblem(await writeScenario(withGroup(1, 0, { models: -2 })), 'sides[1].groups[0].models', 'must be an integer ≥ 1, got -2');
   });
 
-  it('a wrong ruleset', async () => {
-    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warmaster' }), 'ruleset', 'must be "heroic", got "warmaster"');
+  it('a wrong or missing ruleset', async () => {
+    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer" ("heroic" or "warmaster")');
+    const { ruleset: _, ...withoutRuleset } = validScenario();
+    await expectProblem(await writeScenario(withoutRuleset), 'ruleset', 'missing: say which rules the scenario uses');
   });
 
   it('a wrong enum value suggests the closest', async () => {
@@ -194,7 +196,7 @@ describe('loadScenarioFile: field problems (zod)', () => {
   });
 });
 
-describe('loadScenarioFile: cross-references and rules', () => {
+describe('loadHeroicScenarioFile: cross-references and rules', () => {
   const cases: [title: string, scenario: () => Json, path: string, fragment: string][] = [
     ['unknown unit', () => withGroup(1, 0, { unit: 'ogr' }), 'sides[1].groups[0].unit', 'unknown unit "ogr" (did you mean "ogre"?'],
     ['unknown weapon', () => withGroup(1, 0, { weapon: 'Axe' }), 'sides[1].groups[0].weapon', 'has no weapon set "Axe"; its weapon sets: "Club"'],
@@ -249,7 +251,7 @@ describe('loadScenarioFile: cross-references and rules', () => {
 
   it('an area may include allies when the weapon is not enemiesOnly', async () => {
     const scenario = withGroup(1, 0, { unit: 'mage', weapon: 'Storm', area: [{ group: 'ogre', models: 1 }, { group: 'knights', models: 3 }] });
-    await expect(loadScenarioFile(await writeScenario(scenario))).resolves.toBeDefined();
+    await expect(loadHeroicScenarioFile(await writeScenario(scenario))).resolves.toBeDefined();
   });
 });
 

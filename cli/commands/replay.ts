@@ -5,7 +5,7 @@ import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/tr
 import type { MetricSpec } from '../../engine/kernel.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { MAX_REPLAY_TRIAL, type ReplayedTrial, replayTrial } from '../../sim/replay.js';
-import { isUnitsFileName, loadScenarioFile } from '../../sim/scenario-file.js';
+import { isUnitsFileName, loadHeroicScenarioFile } from '../../sim/scenario-file.js';
 import { groupThousands } from '../format.js';
 import { parseSeed } from './options.js';
 
@@ -45,7 +45,7 @@ interface Replay {
 
 async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
   if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
-  const { scenario, units } = await loadScenarioFile(file);
+  const { scenario, units } = await loadHeroicScenarioFile(file);
   // The heroic kernel itself rather than compileHeroic's Kernel: its trace events have a known type.
   const kernel = new HeroicKernel(compileScenario(scenario, units));
   const replayed = replayTrial(kernel, options.seed ?? scenario.seed, options.trial ?? 0);

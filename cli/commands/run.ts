@@ -95,7 +95,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
   }
-  const inputs = loaded.flatMap((entry) => [entry.file, entry.unitsFile]);
+  const inputs = loaded.flatMap((entry) => entry.inputs);
   if (options.checkpoint !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(options.checkpoint ?? ''))) {
     io.stderr(`error: --checkpoint ${options.checkpoint} is one of the run's input files; name a new file for the checkpoint\n`);
     return EXIT_BAD_INPUT;

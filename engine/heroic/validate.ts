@@ -1,53 +1,13 @@
+import { closestNames, quote, quotedList, unknownNameHint, type ValidationIssue } from '../validation.js';
 import type { Group, Scenario, Unit, WeaponSet } from './schema.js';
+
+export { closestNames, type ValidationIssue } from '../validation.js';
 
 /**
  * Checks zod cannot make alone: cross-references between the scenario and the units file, and the
  * rules a scenario must respect before the engine may trust it (compileHeroic assumes these hold).
  * Each issue names the offending field by its path inside the file, e.g. ['sides', 0, 'groups', 1, 'unit'].
  */
-export interface ValidationIssue {
-  readonly path: readonly (string | number)[];
-  readonly message: string;
-}
-
-/** Up to `limit` candidates within a small edit distance of `name`, closest first ("did you mean"). */
-export function closestNames(name: string, candidates: readonly string[], limit = 3): string[] {
-  const wanted = name.toLowerCase();
-  if (wanted === '') return [];
-  const threshold = Math.max(2, Math.floor(wanted.length / 3));
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate.toLowerCase()) }))
-    .filter(({ candidate, distance }) => distance <= threshold || candidate.toLowerCase().includes(wanted))
-    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
-    .slice(0, limit)
-    .map(({ candidate }) => candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
-const quote = (name: string): string => JSON.stringify(name);
-const quotedList = (names: readonly string[]): string => names.map(quote).join(', ');
-
-/** "(did you mean …?)" and, when short enough, the whole list of what is known. */
-function unknownNameHint(name: string, known: readonly string[], what: string): string {
-  const close = closestNames(name, known);
-  const parts: string[] = [];
-  if (close.length > 0) parts.push(`did you mean ${close.map(quote).join(' or ')}?`);
-  if (known.length <= 12) parts.push(`known ${what}: ${known.length > 0 ? quotedList(known) : '(none)'}`);
-  else if (close.length === 0) parts.push(`${known.length} ${what} are known; see the units file`);
-  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
-}
 
 /** Checks the units file on its own: ids are unique, and so are weapon set names within a unit. */
 export function validateUnits(units: readonly Unit[]): ValidationIssue[] {

@@ -14,9 +14,9 @@ const positiveInt = z.number().int().min(1);
 /** A save on a D6: 4 means 4+. */
 const armourSave = z.number().int().min(2).max(6);
 
-/** Troop types of the rows before the characters' separator, lower-case kebab. */
-export const TROOP_TYPES = ['infantry', 'cavalry', 'chariot', 'monster', 'artillery', 'machine'] as const;
-export type TroopType = (typeof TROOP_TYPES)[number];
+import { TROOP_TYPES } from './troop-types.js';
+
+export { TROOP_TYPES, type TroopType } from './troop-types.js';
 
 /** Types of the rows after the separator: characters, their mounts and upgrades. */
 export const CHARACTER_TYPES = [

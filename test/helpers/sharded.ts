@@ -2,7 +2,7 @@ import { ShardPool } from '../../sim/shard-pool.js';
 import { compileHeroic } from '../../engine/heroic/index.js';
 import type { Kernel } from '../../engine/kernel.js';
 import { type SerializedKernelSpec, serializeKernelSpec } from '../../sim/kernel-spec.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { loadHeroicScenarioFile } from '../../sim/scenario-file.js';
 
 /** The bundled Knights-vs-Ogre engagement, as the sharded runner takes it. */
 export const ENGAGEMENT_FILE = new URL('../../data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', import.meta.url).pathname;
@@ -13,7 +13,7 @@ export interface ShardedFixture {
 }
 
 export async function engagementFixture(): Promise<ShardedFixture> {
-  const { scenario, units } = await loadScenarioFile(ENGAGEMENT_FILE);
+  const { scenario, units } = await loadHeroicScenarioFile(ENGAGEMENT_FILE);
   return { kernel: compileHeroic(scenario, units), spec: serializeKernelSpec({ ruleset: 'heroic', scenario, units }) };
 }
 

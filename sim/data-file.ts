@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { formatPath, type InputProblem, ROOT_PATH } from './errors.js';
+import { describeZodIssues } from './zod-issues.js';
+
+/**
+ * Reading a YAML or JSON data file (a scenario, a units file, an army list) into plain data, and
+ * zod-parsing it, with every problem named by file and place: line and column for syntax, the
+ * field path for content.
+ */
+
+export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
+
+export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: InputProblem[] };
+
+export function fileSystemMessage(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT') return 'file not found';
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Read and parse a YAML or JSON file (chosen by extension) into plain data. */
+export async function readDataFile(file: string): Promise<Parsed> {
+  const fail = (where: string, message: string): Parsed => ({ ok: false, problems: [{ file, path: where, message }] });
+  const extension = path.extname(file).toLowerCase();
+  if (!SCENARIO_EXTENSIONS.includes(extension)) {
+    return fail(ROOT_PATH, `unsupported file type ${JSON.stringify(extension || '(none)')}: use .yaml, .yml or .json`);
+  }
+  let text: string;
+  try {
+    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+  } catch (error) {
+    return fail(ROOT_PATH, fileSystemMessage(error));
+  }
+  return extension === '.json' ? parseJson(file, text) : parseYaml(file, text);
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** V8 quotes 10 characters either side of an unexpected token instead of giving its position. */
+const V8_CONTEXT = 10;
+
+/** Where a JSON.parse error happened, from V8's message (Node 20+), if it says. */
+function jsonErrorOffset(message: string, text: string): number | undefined {
+  const position = /at position (\d+)/.exec(message);
+  if (position?.[1] !== undefined) return Number(position[1]);
+  if (message.startsWith('Unexpected end of JSON input')) return text.length;
+  const quoted = /^Unexpected token .*?, (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(message);
+  const context = quoted?.[2];
+  if (context === undefined) return undefined;
+  if (quoted?.[1] !== undefined) {
+    const start = text.indexOf(context);
+    return start < 0 ? undefined : start + V8_CONTEXT;
+  }
+  // No leading "...": the quote starts at the top of the file; with a trailing "..." it ends 10 after the token.
+  return quoted?.[3] !== undefined ? Math.max(0, context.length - V8_CONTEXT) : undefined;
+}
+
+function parseJson(file: string, text: string): Parsed {
+  try {
+    return { ok: true, data: JSON.parse(text) as unknown };
+  } catch (error) {
+    const message = (error as Error).message;
+    const offset = jsonErrorOffset(message, text);
+    const where = offset === undefined ? ROOT_PATH : lineAndColumn(text, offset);
+    const what = message.replace(/ in JSON at position \d+[\s\S]*$/, '').replace(/, (\.\.\.)?"[\s\S]*$/, '');
+    return { ok: false, problems: [{ file, path: where, message: `invalid JSON: ${what}` }] };
+  }
+}
+
+const MAX_YAML_ERRORS = 3;
+
+function parseYaml(file: string, text: string): Parsed {
+  // logLevel 'error': YAML warnings go nowhere rather than to process warnings on stderr.
+  const document = parseDocument(text, { prettyErrors: true, logLevel: 'error' });
+  if (document.errors.length > 0) {
+    const problems = document.errors.map((error): InputProblem => {
+      const start = error.linePos?.[0];
+      const where = start === undefined ? ROOT_PATH : `line ${start.line}, column ${start.col}`;
+      const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+      return { file, path: where, message: `invalid YAML: ${what}` };
+    });
+    // One syntax slip makes the parser report dozens of follow-on errors: show the first few.
+    const shown = problems.slice(0, MAX_YAML_ERRORS);
+    const hidden = problems.length - shown.length;
+    const next = problems[MAX_YAML_ERRORS];
+    if (next !== undefined) shown.push({ ...next, message: `invalid YAML: ${hidden} more error${hidden === 1 ? '' : 's'} from here on, probably caused by the first` });
+    return { ok: false, problems: shown };
+  }
+  try {
+    return { ok: true, data: document.toJS({ maxAliasCount: 1000 }) as unknown };
+  } catch (error) {
+    // toJS throws on an alias with no anchor, or an alias bomb.
+    return { ok: false, problems: [{ file, path: ROOT_PATH, message: `invalid YAML: ${(error as Error).message.split('\n')[0]}` }] };
+  }
+}
+
+/** zod-parse `data`, turning every issue into a problem of `file`. */
+export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown): { value?: z.output<Schema>; problems: InputProblem[] } {
+  if (data === null || data === undefined) return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
+  const result = schema.safeParse(data);
+  if (result.success) return { value: result.data, problems: [] };
+  const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath(issue.path), message: issue.message }));
+  return { problems };
+}

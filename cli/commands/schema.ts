@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { scenarioSchema, unitsFileSchema } from '../../engine/heroic/schema.js';
+import { scenarioSchema as warmasterScenarioSchema } from '../../engine/warmaster/schema.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { EXIT_OK, type Io } from './io.js';
 
@@ -14,6 +15,8 @@ import { EXIT_OK, type Io } from './io.js';
 export const SCHEMA_FILES = [
   { name: 'heroic-scenario.schema.json', title: 'crucible heroic scenario', schema: scenarioSchema },
   { name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema },
+  // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
+  { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: warmasterScenarioSchema },
 ] as const;
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {

@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import type { BenchScenarioName } from './naive-heroic.js';
 import { runInWorker } from './in-worker.js';
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
-import type { HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
+import type { BenchScenario, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
 
 /**
- * `npm run bench [-- --quick] [-- --long]`: the heroic engine against the naive implementation,
+ * `npm run bench [-- --quick] [-- --long]`: the heroic and warmaster engines against naive implementations,
  * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
  * overhead (bench/parallel.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
@@ -50,7 +49,8 @@ const PARALLEL_QUICK: ParallelSettings = { shards: 24, repetitions: 1 };
 /** `--long`: a 10M-trial then a 1G-trial pooled run (about 5 minutes on 2 cores). */
 const RSS_TRIALS: readonly number[] = [10_000_000, 1_000_000_000];
 
-const SCENARIOS: readonly BenchScenarioName[] = ['pooled', 'engagement'];
+/** `warmaster` (one trial = one engagement) is reported beside the heroic rows; the ratio target is heroic's. */
+const SCENARIOS: readonly BenchScenario[] = ['pooled', 'engagement', 'warmaster'];
 const IMPLEMENTATIONS: readonly Implementation[] = ['engine', 'naive'];
 
 interface RateSummary {
@@ -63,14 +63,14 @@ interface RateSummary {
 }
 
 interface Measurement {
-  readonly scenario: BenchScenarioName;
+  readonly scenario: BenchScenario;
   readonly implementation: Implementation;
   readonly chunkTrials: number;
   readonly trialsPerSecond: RateSummary;
 }
 
 async function measureThroughput(
-  scenario: BenchScenarioName,
+  scenario: BenchScenario,
   implementation: Implementation,
   settings: Settings,
 ): Promise<{ measurement: Measurement; engineVersion: string | null }> {
@@ -114,7 +114,7 @@ function formatBytes(bytes: number): string {
 
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
-function findMeasurement(measurements: readonly Measurement[], scenario: BenchScenarioName, implementation: Implementation): Measurement {
+function findMeasurement(measurements: readonly Measurement[], scenario: BenchScenario, implementation: Implementation): Measurement {
   const found = measurements.find((m) => m.scenario === scenario && m.implementation === implementation);
   if (found === undefined) throw new Error(`no ${implementation} measurement of ${scenario}`);
   return found;
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cpuModel = cpus()[0]?.model ?? 'unknown';
   const date = new Date().toISOString();
-  console.log(`crucible bench${quick ? ' (--quick)' : ''}${process.argv.includes('--long') ? ' (--long)' : ''}: heroic engine vs naive, worker pool scaling, measured in this run`);
+  console.log(`crucible bench${quick ? ' (--quick)' : ''}${process.argv.includes('--long') ? ' (--long)' : ''}: heroic and warmaster engines vs naive, worker pool scaling, measured in this run`);
   const loadBefore = loadavg()[0] ?? 0;
   console.log(`Node ${process.version} · ${cpuModel} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`);
   console.log(
@@ -142,10 +142,12 @@ async function main(): Promise<void> {
 
   const measurements: Measurement[] = [];
   let engineVersion: string | null = null;
+  let warmasterEngineVersion: string | null = null;
   for (const scenario of SCENARIOS) {
     for (const implementation of IMPLEMENTATIONS) {
       const { measurement, engineVersion: version } = await measureThroughput(scenario, implementation, settings);
-      engineVersion ??= version;
+      if (scenario === 'warmaster') warmasterEngineVersion ??= version;
+      else engineVersion ??= version;
       measurements.push(measurement);
       const rate = measurement.trialsPerSecond;
       console.log(
@@ -173,7 +175,7 @@ async function main(): Promise<void> {
   if (long) rss = await measureRss(RSS_TRIALS, (line) => console.log(line));
   const parallelSummary = parallelVerdicts(parallel, rss);
 
-  const ratios: Record<BenchScenarioName, number> = { pooled: 0, engagement: 0 };
+  const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
   const rows: string[][] = [['scenario', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
   for (const scenario of SCENARIOS) {
@@ -207,6 +209,11 @@ async function main(): Promise<void> {
   console.log(`pooled 12-die attacks/s (trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
   console.log(`  dice alone (12 dice by table + Shield die, no rules or tally): ${formatRate(diceFloor.median)} attacks/s`);
   console.log(`engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`);
+  const warmasterEngine = findMeasurement(measurements, 'warmaster', 'engine').trialsPerSecond.median;
+  const warmasterNaive = findMeasurement(measurements, 'warmaster', 'naive').trialsPerSecond.median;
+  console.log(
+    `warmaster engagements/s (3 knights charge 3 orc warriors, to the end): engine ${formatRate(warmasterEngine)}, naive ${formatRate(warmasterNaive)}, ${ratios.warmaster.toFixed(1)}× (no target)`,
+  );
   const perSample = heap.samples.map((sample) => `${(sample.trials / 1e6).toFixed(1)}M:${(sample.heapUsed / 1024).toFixed(1)}`).join(' ');
   console.log(
     `heap after gc() over ${settings.heapTrials.toLocaleString('en')} engagement trials (${heapResult.seconds.toFixed(1)} s): growth ${formatBytes(heap.growthBytes)}, max − min ${formatBytes(heap.rangeBytes).slice(1)}   target ≤ ${TARGET_HEAP_GROWTH_BYTES / 1024} KB: ${verdict(targets.heapGrowthBytes.pass)}`,
@@ -216,7 +223,7 @@ async function main(): Promise<void> {
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
-  console.log(`\nengine ${engineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
+  console.log(`\nengine ${engineVersion ?? '?'} · warmaster engine ${warmasterEngineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
 
   const report = {
     date,
@@ -226,10 +233,12 @@ async function main(): Promise<void> {
     loadAverage: { before: loadBefore, after: loadAfter },
     quick,
     engineVersion,
+    warmasterEngineVersion,
     settings,
     measurements,
     ratios,
     pooledAttacksPerSecond,
+    warmasterEngagementsPerSecond: { engine: warmasterEngine, naive: warmasterNaive, ratio: ratios.warmaster },
     diceOnlyAttacksPerSecond: diceFloor.median,
     heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
     parallel,

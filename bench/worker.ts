@@ -8,7 +8,9 @@ import { runShard } from '../sim/shard-task.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
 import { Tally } from '../sim/tally.js';
 import { type BenchScenarioName, runNaive } from './naive-heroic.js';
+import { runNaiveWarmaster } from './naive-warmaster.js';
 import { compileBenchScenario } from './scenarios.js';
+import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } from './warmaster-scenarios.js';
 
 /**
  * One bench measurement, run in its own worker thread (bench/run.ts starts one worker per
@@ -22,10 +24,13 @@ import { compileBenchScenario } from './scenarios.js';
  */
 export type Implementation = 'engine' | 'naive' | 'dice';
 
+/** Throughput scenarios: the heroic ones, and `warmaster` (bench/warmaster-scenarios.ts; one trial = one engagement). */
+export type BenchScenario = BenchScenarioName | 'warmaster';
+
 export interface ThroughputJob {
   readonly kind: 'throughput';
   readonly implementation: Implementation;
-  readonly scenario: BenchScenarioName;
+  readonly scenario: BenchScenario;
   readonly warmupSeconds: number;
   readonly repetitions: number;
   readonly repetitionSeconds: number;
@@ -95,6 +100,15 @@ const seconds = (): number => performance.now() / 1000;
 type Batch = (trials: number, seed: number) => number;
 
 function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | null } {
+  if (job.scenario === 'warmaster') {
+    if (job.implementation === 'naive') {
+      return { batch: (trials, seed) => runNaiveWarmaster(warmasterBenchScenario, warmasterBenchUnits, seed, trials).trials, engineVersion: null };
+    }
+    if (job.implementation === 'dice') throw new Error('no dice-only measurement of warmaster');
+    const warmasterKernel = compileWarmasterBench();
+    return { batch: (trials, seed) => runTrials(warmasterKernel, { seed, trials }).trials, engineVersion: warmasterKernel.engineVersion };
+  }
+  const scenario = job.scenario;
   if (job.implementation === 'dice') {
     const scorer = new PoolScorer(woundFaceScore(4));
     const batch: Batch = (trials, seed) => {
@@ -109,9 +123,9 @@ function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | n
     return { batch, engineVersion: null };
   }
   if (job.implementation === 'naive') {
-    return { batch: (trials, seed) => runNaive(job.scenario, seed, trials).trials, engineVersion: null };
+    return { batch: (trials, seed) => runNaive(scenario, seed, trials).trials, engineVersion: null };
   }
-  const kernel = compileBenchScenario(job.scenario);
+  const kernel = compileBenchScenario(scenario);
   // What runTrials does: trial + Tally.add, shard by shard.
   return { batch: (trials, seed) => runTrials(kernel, { seed, trials }).trials, engineVersion: kernel.engineVersion };
 }

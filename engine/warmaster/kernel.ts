@@ -145,9 +145,10 @@ export class WarmasterKernel implements Kernel {
       outcome = this.fightRound(dice, round, firstRound);
       if (round <= RECORDED_ROUNDS) row[ROUND_RESULTS + round - 1] = outcome === WINNER_DRAW ? ROUND_DRAW : 1 + outcome;
       if (outcome === WINNER_DRAW) {
-        // Draw: both sides fall back 3D6 cm and the engagement ends (rulings §16).
-        row[SIDE_METRICS + 2] = this.roll3d6(dice);
-        row[SIDE_METRICS + SIDE_WIDTH + 2] = this.roll3d6(dice);
+        // Draw: both sides fall back 3D6 cm and the engagement ends (rulings §16); a side with
+        // nothing left standing (both destroyed) has nothing to move.
+        if (this.sideStanding(0)) row[SIDE_METRICS + 2] = this.roll3d6(dice);
+        if (this.sideStanding(1)) row[SIDE_METRICS + SIDE_WIDTH + 2] = this.roll3d6(dice);
         break;
       }
       const winner = outcome;
@@ -324,57 +325,67 @@ export class WarmasterKernel implements Kernel {
   private fightRound(dice: Dice, round: number, firstRound: boolean): number {
     const scenario = this.scenario;
     const units = this.unitCount;
+    const engaged = this.engaged;
+    const stands = this.stands;
+    const hits = this.hits;
+    const roundHits = this.roundHits;
+    const capacity = this.capacity;
+    const hitsPerStand = scenario.hitsPerStand;
+    for (let unit = 0; unit < units; unit++) roundHits[unit] = 0;
+    // Attacks read only the targets' stands and engagement, which no attack changes: place and strike in one pass.
     for (let unit = 0; unit < units; unit++) {
-      this.roundHits[unit] = 0;
-      if (this.engaged[unit] !== 1) continue;
-      this.capacity[unit] = (this.stands[unit] ?? 0) * (scenario.hitsPerStand[unit] ?? 1) - (this.hits[unit] ?? 0);
+      if (engaged[unit] !== 1) continue;
+      const standing = stands[unit]!;
+      capacity[unit] = standing * hitsPerStand[unit]! - hits[unit]!;
       this.placeStands(unit);
-    }
-    for (let unit = 0; unit < units; unit++) {
-      if (this.engaged[unit] === 1 && (this.stands[unit] ?? 0) > 0) this.attack(dice, unit, firstRound);
+      if (standing > 0) this.attack(dice, unit, firstRound);
     }
     // Result (rulings §15): hits taken this round, capped; shooting in round 1; supports before casualties.
-    this.result[0] = 0;
-    this.result[1] = 0;
-    let losingUnits0 = 0;
-    let losingUnits1 = 0;
+    // Then casualties (§14), which may not change the result, so one pass does both.
+    const side = scenario.side;
+    const supporting = scenario.supporting;
+    const supportsNow = this.supportsNow;
+    let result0 = 0;
+    let result1 = 0;
+    let engaged0 = 0;
+    let engaged1 = 0;
+    let standing0 = 0;
+    let standing1 = 0;
     for (let unit = 0; unit < units; unit++) {
-      if (this.engaged[unit] !== 1) continue;
-      const side = scenario.side[unit] ?? 0;
-      if (side === 0) losingUnits0++;
-      else losingUnits1++;
-      let taken = Math.min(this.roundHits[unit] ?? 0, this.capacity[unit] ?? 0);
+      if (engaged[unit] !== 1) continue;
+      const unitSide = side[unit]!;
+      let taken = Math.min(roundHits[unit]!, capacity[unit]!);
+      if (stands[unit]! > 0) {
+        hits[unit] = hits[unit]! + taken;
+        this.removeCasualties(unit, round, true);
+      }
       if (firstRound) {
-        taken += this.shotTaken[unit] ?? 0;
+        taken += this.shotTaken[unit]!;
         this.shotTaken[unit] = 0;
       }
-      this.result[1 - side] = (this.result[1 - side] ?? 0) + taken;
-      const supported = scenario.supporting[unit] ?? -1;
-      if (
-        (this.supportsNow[unit] ?? 0) > 0 &&
-        supported >= 0 &&
-        scenario.type[unit] === INFANTRY &&
-        ((scenario.flags[unit] ?? 0) & F_CONFUSED) === 0 &&
-        this.engaged[supported] === 1 &&
-        scenario.type[supported] === INFANTRY &&
-        (this.frontNow[supported] ?? 0) > 0
-      ) {
-        this.result[side] = (this.result[side] ?? 0) + (this.supportsNow[unit] ?? 0);
+      let supports = 0;
+      const supported = supporting[unit]!;
+      if (supportsNow[unit]! > 0 && supported >= 0 && engaged[supported] === 1 && this.frontNow[supported]! > 0 && (scenario.flags[unit]! & F_CONFUSED) === 0) {
+        supports = supportsNow[unit]!; // validate.ts: only infantry supports, only infantry is supported
+      }
+      if (unitSide === 0) {
+        engaged0++;
+        result1 += taken;
+        result0 += supports;
+        if (stands[unit]! > 0) standing0++;
+      } else {
+        engaged1++;
+        result0 += taken;
+        result1 += supports;
+        if (stands[unit]! > 0) standing1++;
       }
     }
-    for (let unit = 0; unit < units; unit++) {
-      if (this.engaged[unit] !== 1 || (this.stands[unit] ?? 0) === 0) continue;
-      this.hits[unit] = (this.hits[unit] ?? 0) + Math.min(this.roundHits[unit] ?? 0, this.capacity[unit] ?? 0);
-      this.removeCasualties(unit, round, true);
-    }
-    this.losingUnits[0] = losingUnits0;
-    this.losingUnits[1] = losingUnits1;
-    const standing0 = this.sideStanding(0);
-    const standing1 = this.sideStanding(1);
-    if (standing0 !== standing1) return standing0 ? 0 : 1;
-    if (!standing0) return WINNER_DRAW;
-    const result0 = this.result[0] ?? 0;
-    const result1 = this.result[1] ?? 0;
+    this.result[0] = result0;
+    this.result[1] = result1;
+    this.losingUnits[0] = engaged0;
+    this.losingUnits[1] = engaged1;
+    if ((standing0 > 0) !== (standing1 > 0)) return standing0 > 0 ? 0 : 1;
+    if (standing0 === 0) return WINNER_DRAW;
     return result0 === result1 ? WINNER_DRAW : result0 > result1 ? 0 : 1;
   }
 
@@ -542,6 +553,8 @@ export class WarmasterKernel implements Kernel {
       if (scenario.side[unit] === winner) {
         this.engaged[unit] = this.engaged[unit] === 1 && this.pursuesNext[unit] === 1 ? 1 : 0;
         this.pursuer[unit] = this.pursuesNext[unit] ?? 0;
+        // Pursuers press their attack in the open (Defended & fortified troops).
+        if (this.pursuesNext[unit] === 1) this.position[unit] = OPEN;
       } else {
         this.pursuer[unit] = 0;
       }

@@ -1,11 +1,14 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { compileScenario } from '../../engine/heroic/index.js';
+import { compileScenario as compileHeroicScenario } from '../../engine/heroic/compile.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
-import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/trace.js';
+import { formatHeroicTrace } from '../../engine/heroic/trace.js';
 import type { MetricSpec } from '../../engine/kernel.js';
+import { compileScenario as compileWarmasterScenario } from '../../engine/warmaster/compile.js';
+import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
+import { formatWarmasterTrace } from '../../engine/warmaster/trace.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { MAX_REPLAY_TRIAL, type ReplayedTrial, replayTrial } from '../../sim/replay.js';
-import { isUnitsFileName, loadHeroicScenarioFile } from '../../sim/scenario-file.js';
+import { isUnitsFileName, loadScenarioFile } from '../../sim/scenario-file.js';
 import { groupThousands } from '../format.js';
 import { parseSeed } from './options.js';
 
@@ -35,30 +38,34 @@ export function parseTrialIndex(text: string): number {
 interface Replay {
   readonly file: string;
   readonly scenario: string;
-  readonly mode: string;
+  /** Heroic scenarios' mode; other rulesets have none. */
+  readonly mode?: string;
   readonly ruleset: string;
   readonly scenarioTrials: number;
   readonly engineVersion: string;
   readonly metrics: readonly MetricSpec[];
-  readonly replayed: ReplayedTrial<HeroicTraceEvent>;
+  readonly replayed: ReplayedTrial<unknown>;
+  /** The events as text, one line each. */
+  readonly eventLines: readonly string[];
 }
 
 async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
   if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
-  const { scenario, units } = await loadHeroicScenarioFile(file);
-  // The heroic kernel itself rather than compileHeroic's Kernel: its trace events have a known type.
-  const kernel = new HeroicKernel(compileScenario(scenario, units));
-  const replayed = replayTrial(kernel, options.seed ?? scenario.seed, options.trial ?? 0);
-  return {
-    file,
-    scenario: scenario.name,
-    mode: scenario.mode,
-    ruleset: kernel.ruleset,
-    scenarioTrials: scenario.trials,
-    engineVersion: kernel.engineVersion,
-    metrics: kernel.metrics,
-    replayed,
-  };
+  const loaded = await loadScenarioFile(file);
+  const { scenario } = loaded;
+  const seed = options.seed ?? scenario.seed;
+  const trial = options.trial ?? 0;
+  const common = { file, scenario: scenario.name, scenarioTrials: scenario.trials };
+  // Each ruleset's own kernel rather than the generic Kernel: its trace events have a known type.
+  if (loaded.ruleset === 'heroic') {
+    const kernel = new HeroicKernel(compileHeroicScenario(loaded.scenario, loaded.units));
+    const replayed = replayTrial(kernel, seed, trial);
+    const metrics = kernel.metrics;
+    return { ...common, mode: loaded.scenario.mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics, replayed, eventLines: formatHeroicTrace(replayed.events) };
+  }
+  const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units));
+  const replayed = replayTrial(kernel, seed, trial);
+  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */
@@ -73,14 +80,14 @@ export function formatReplay(replay: Replay): string {
   const header = [
     `${replay.scenario} — replay of one trial`,
     `  file     ${replay.file}`,
-    `  ruleset  ${replay.ruleset} (engine ${replay.engineVersion}), mode ${replay.mode}`,
+    `  ruleset  ${replay.ruleset} (engine ${replay.engineVersion})${replay.mode === undefined ? '' : `, mode ${replay.mode}`}`,
     `  seed     ${replayed.seed}`,
     `  trial    ${replayed.trial} (trial ${replayed.trialInShard} of shard ${replayed.shard}${beyond})`,
     '',
   ];
   const width = Math.max(...replay.metrics.map((metric) => metric.name.length));
   const metrics = replay.metrics.map((metric, m) => `  ${metric.name.padEnd(width)}  ${metricValue(metric, replayed.row[m] ?? 0)}`);
-  return `${[...header, ...formatHeroicTrace(replayed.events), '', 'metrics', ...metrics].join('\n')}\n`;
+  return `${[...header, ...replay.eventLines, '', 'metrics', ...metrics].join('\n')}\n`;
 }
 
 /** The `--json` document: what the header says, the events, and the metric row by name. */
@@ -91,7 +98,7 @@ export function replayJson(replay: Replay): Record<string, unknown> {
     file: replay.file,
     ruleset: replay.ruleset,
     engineVersion: replay.engineVersion,
-    mode: replay.mode,
+    ...(replay.mode === undefined ? {} : { mode: replay.mode }),
     seed: replayed.seed,
     trial: replayed.trial,
     events: replayed.events,
@@ -107,7 +114,7 @@ export async function replayCommand(file: string, options: ReplayOptions): Promi
 export function registerReplay(program: Command): void {
   program
     .command('replay')
-    .description('re-run one trial of a run and print it event by event: rolls, saves, Wounds, vanquished models')
+    .description('re-run one trial of a run and print it event by event: rolls, saves, Wounds, stands lost, retreats, pursuits')
     .argument('<scenario>', 'a scenario file')
     .addOption(new Option('-s, --seed <seed>', "the run's seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
     .addOption(new Option('-t, --trial <index>', 'which trial of the run, counted from 0 (default: 0)').argParser(parseTrialIndex))
@@ -120,7 +127,8 @@ scenario, seed and engine version shows exactly the dice that run rolled for it,
 
 Examples:
   $ crucible replay data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --trial 3
-  $ crucible replay data/heroic/scenarios/uldar-splits-dice.yaml --seed 42 --trial 1e6 --json`,
+  $ crucible replay data/heroic/scenarios/uldar-splits-dice.yaml --seed 42 --trial 1e6 --json
+  $ crucible replay data/warmaster/scenarios/knights-charge-supported-orcs.yaml --trial 7`,
     )
     .action(async (file: string, options: ReplayOptions, command: Command) => {
       const text = await replayCommand(file, options);

@@ -1,4 +1,4 @@
-import { type Dice, unpackDie } from '../dice/index.js';
+import { type Dice, RecordingDice } from '../dice/index.js';
 import type { TraceSink } from '../kernel.js';
 import type { CompiledGroup, CompiledScenario } from './compile.js';
 
@@ -72,41 +72,6 @@ export type HeroicTraceEvent =
 
 export type AttackKind = 'formation' | 'single' | 'split' | 'aoe';
 
-/**
- * Passes every roll through to the real dice and keeps the faces, unpacking packed pools with
- * `unpackDie`: the kernel draws exactly what it draws untraced, and each event takes the faces
- * drawn since the previous one.
- */
-class RecordingDice implements Dice {
-  private faces: number[] = [];
-
-  constructor(private readonly inner: Dice) {}
-
-  d6(): number {
-    const face = this.inner.d6();
-    this.faces.push(face);
-    return face;
-  }
-
-  d10(): number {
-    const face = this.inner.d10();
-    this.faces.push(face);
-    return face;
-  }
-
-  d6Packed(n: number): number {
-    const packed = this.inner.d6Packed(n);
-    for (let i = 0; i < n; i++) this.faces.push(unpackDie(packed, i));
-    return packed;
-  }
-
-  /** The faces drawn since the last call. */
-  take(): number[] {
-    const faces = this.faces;
-    this.faces = [];
-    return faces;
-  }
-}
 
 /** The kernel state the tracer reads: views of the kernel's arrays, never written here. */
 export interface HeroicTraceState {

@@ -116,6 +116,24 @@ export interface CompiledScenario {
   readonly groupTarget: Int32Array;
   readonly groupKind: Int32Array;
   readonly groupStands: Int32Array;
+  // Modifiers that never change during a trial, precomputed (rulings §12).
+  /** Per group: −1 for flank and rear stands. */
+  readonly groupModifier: Int32Array;
+  /** Per group: +1 in an engagement's first round for front stands of a firstRoundFrontBonus unit. */
+  readonly groupFirstRoundBonus: Int32Array;
+  /** Per attacker × target: terrifying target −1, confused −1, bonusAttackVsMonsters +1. */
+  readonly pairModifier: Int32Array;
+  /** Per attacker × target: 1 when the target counts as defended against this unit's charge (cavalry or chariots on defendedVsMountedChargeFront, not flanked). */
+  readonly bracedAgainst: Int32Array;
+  /**
+   * Per pursuer × target: 1 when it may pursue the target (rulings §17): not into terrain it cannot
+   * enter; infantry not after cavalry or chariots, non-flyers not after flyers, unless it may; and,
+   * in the round it charged, also after a target it charged in the flank or rear or in irregular formation.
+   */
+  readonly pursuable: Int32Array;
+  readonly pursuableAfterCharge: Int32Array;
+  /** Per unit: its charge bonus in the open (0 with noChargeBonus, 2 for monsters and chariots). */
+  readonly chargeBonus: Int32Array;
   /** PoolScorer for "D6 ≥ face", indexed by face 2..6 (hits and saves). */
   readonly atLeastScorers: readonly PoolScorer[];
 }
@@ -258,6 +276,32 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
   });
 
   const groupArray = (field: 'unit' | 'target' | 'kind' | 'stands') => Int32Array.from(groups, (group) => group[field]);
+  const flagsOf = (unit: number) => compiled.flags[unit] ?? 0;
+  const pairModifier = new Int32Array(count * count);
+  const bracedAgainst = new Int32Array(count * count);
+  const pursuable = new Int32Array(count * count);
+  const pursuableAfterCharge = new Int32Array(count * count);
+  for (let attacker = 0; attacker < count; attacker++) {
+    const flags = flagsOf(attacker);
+    const mounted = compiled.type[attacker] === CAVALRY || compiled.type[attacker] === CHARIOT;
+    for (let target = 0; target < count; target++) {
+      const targetFlags = flagsOf(target);
+      let modifier = (flags & F_CONFUSED) !== 0 ? -1 : 0;
+      if ((targetFlags & F_TERROR) !== 0 && (flags & (F_TERROR | F_IMMUNE_TO_TERROR)) === 0) modifier--;
+      if ((flags & F_VS_MONSTERS) !== 0 && compiled.type[target] === MONSTER) modifier++;
+      pairModifier[attacker * count + target] = modifier;
+      const braced = mounted && (targetFlags & (F_DEFENDED_VS_MOUNTED_CHARGE | F_FLANKED)) === F_DEFENDED_VS_MOUNTED_CHARGE;
+      bracedAgainst[attacker * count + target] = braced ? 1 : 0;
+      const type = compiled.type[attacker] ?? 0;
+      const targetType = compiled.type[target];
+      const terrain = ((compiled.retreatTerrain[target] ?? 0) & (1 << type)) !== 0;
+      const mountedTarget = type === INFANTRY && (targetType === CAVALRY || targetType === CHARIOT) && (flags & F_PURSUES_MOUNTED) === 0;
+      const flyingTarget = (targetFlags & F_UNPURSUABLE_FLYER) !== 0 && (flags & F_PURSUES_FLYERS) === 0;
+      const chargedInFlank = (targetFlags & (F_FLANKED | F_IRREGULAR)) !== 0;
+      pursuable[attacker * count + target] = !terrain && !mountedTarget && !flyingTarget ? 1 : 0;
+      pursuableAfterCharge[attacker * count + target] = !terrain && (chargedInFlank || (!mountedTarget && !flyingTarget)) ? 1 : 0;
+    }
+  }
   return {
     name: scenario.name,
     sideNames: [scenario.sides[0]?.name ?? 'A', scenario.sides[1]?.name ?? 'B'],
@@ -271,6 +315,13 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     groupTarget: groupArray('target'),
     groupKind: groupArray('kind'),
     groupStands: groupArray('stands'),
+    groupModifier: Int32Array.from(groups, (group) => (group.kind === FLANK || group.kind === REAR ? -1 : 0)),
+    groupFirstRoundBonus: Int32Array.from(groups, (group) => (group.kind === FRONT && (flagsOf(group.unit) & F_FIRST_ROUND_FRONT) !== 0 ? 1 : 0)),
+    pairModifier,
+    bracedAgainst,
+    pursuable,
+    pursuableAfterCharge,
+    chargeBonus: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_NO_CHARGE_BONUS) !== 0 ? 0 : (flagsOf(unit) & F_BIG_CHARGE) !== 0 ? 2 : 1)),
     atLeastScorers: [0, 1, 2, 3, 4, 5, 6].map((face) => new PoolScorer(atLeast(Math.max(face, 1)))),
   };
 }

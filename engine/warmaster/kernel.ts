@@ -1,5 +1,5 @@
 import type { Dice } from '../dice/index.js';
-import type { Kernel, MetricSpec } from '../kernel.js';
+import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import {
   ARTILLERY, CAVALRY, CHANCE_SCALE, CHARIOT, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING,
   F_BIG_CHARGE, F_CHARGE_D6, F_CHARGING, F_CONFUSED, F_DEFENDED_VS_MOUNTED_CHARGE, F_FIRST_ROUND_FRONT, F_FLANKED,
@@ -8,9 +8,10 @@ import {
   MONSTER, NO_SAVE, OPEN, REAR,
 } from './compile.js';
 import {
-  ADVANCES, PURSUITS, RECORDED_ROUNDS, RETREAT, ROUND_DRAW, ROUND_RESULTS, ROUNDS, SIDE_METRICS, SIDE_WIDTH, TURNS,
+  ADVANCES, PURSUITS, RECORDED_ROUNDS, RETREAT, ROUND_DRAW, ROUND_NOT_FOUGHT, ROUND_RESULTS, ROUNDS, SIDE_METRICS, SIDE_WIDTH, TURNS,
   UNIT_METRICS, UNIT_WIDTH, WINNER, WINNER_DRAW, WINNER_UNRESOLVED, warmasterMetrics,
 } from './metrics.js';
+import { WarmasterTracer, type WarmasterTraceEvent } from './trace.js';
 
 export const WARMASTER_ENGINE_VERSION = 'warmaster-1.0.0';
 
@@ -23,7 +24,7 @@ const NO_OUTCOME = -1;
  * One trial = one engagement and the chain it leads to, in the step order of README.md. State is
  * typed-array views over one buffer, reset by one `set` per trial; nothing is allocated per trial.
  */
-export class WarmasterKernel implements Kernel {
+export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
   readonly ruleset = 'warmaster';
   readonly engineVersion = WARMASTER_ENGINE_VERSION;
   readonly metrics: readonly MetricSpec[];
@@ -57,8 +58,6 @@ export class WarmasterKernel implements Kernel {
   // Per group.
   private readonly targetNow: Int32Array;
   private readonly fightingNow: Int32Array;
-  private readonly groupDice: Int32Array;
-  private readonly groupTargetResolved: Int32Array;
   // Per side.
   private readonly result = new Int32Array(2);
   private readonly lostInEngagement = new Int32Array(2);
@@ -67,6 +66,9 @@ export class WarmasterKernel implements Kernel {
   private readonly losingUnits = new Int32Array(2);
   /** Rounds fought so far in this trial, over the chain. */
   private roundNumber = 0;
+  /** Hits scored (before saves) by the last `strike`, for the trace. */
+  private lastHits = 0;
+  private tracer: WarmasterTracer | null = null;
 
   constructor(private readonly scenario: CompiledScenario) {
     this.metrics = warmasterMetrics(scenario);
@@ -113,20 +115,27 @@ export class WarmasterKernel implements Kernel {
     this.frontNow = new Int32Array(units);
     this.pursuesNext = new Int32Array(units);
     this.fightingNow = new Int32Array(groups);
-    this.groupDice = new Int32Array(groups);
-    this.groupTargetResolved = new Int32Array(groups);
   }
 
-  trial(dice: Dice, row: Int32Array): void {
+  setTrace(sink: TraceSink<WarmasterTraceEvent> | null): void {
+    this.tracer = sink === null ? null : new WarmasterTracer(this.scenario, sink);
+  }
+
+  trial(untracedDice: Dice, row: Int32Array): void {
     const scenario = this.scenario;
+    const tracer = this.tracer;
+    // Traced, the same dice are read through a recorder, so the trace can show every face.
+    const dice = tracer === null ? untracedDice : tracer.record(untracedDice);
     // TypedArray.fill costs ~50 ns a call here whatever the length: small arrays are cleared by loops.
     this.state.set(this.template);
     this.lostInEngagement[0] = 0;
     this.lostInEngagement[1] = 0;
     this.reserveCursor[0] = 0;
     this.reserveCursor[1] = 0;
-    for (let metric = 0; metric < row.length; metric++) row[metric] = 0;
     this.roundNumber = 0;
+    let fallBack0 = 0;
+    let fallBack1 = 0;
+    let retreatCm = 0;
     let turn = 1;
     let lastTurnFought = 1;
     let roundInEngagement = 0;
@@ -142,19 +151,20 @@ export class WarmasterKernel implements Kernel {
       roundInTurn++;
       lastTurnFought = turn;
       const firstRound = roundInEngagement === 1;
+      tracer?.round(round, turn, roundInEngagement);
       outcome = this.fightRound(dice, round, firstRound);
       if (round <= RECORDED_ROUNDS) row[ROUND_RESULTS + round - 1] = outcome === WINNER_DRAW ? ROUND_DRAW : 1 + outcome;
       if (outcome === WINNER_DRAW) {
         // Draw: both sides fall back 3D6 cm and the engagement ends (rulings §16); a side with
         // nothing left standing (both destroyed) has nothing to move.
-        if (this.sideStanding(0)) row[SIDE_METRICS + 2] = this.roll3d6(dice);
-        if (this.sideStanding(1)) row[SIDE_METRICS + SIDE_WIDTH + 2] = this.roll3d6(dice);
+        if (this.sideStanding(0)) fallBack0 = this.fallBack(dice, 0);
+        if (this.sideStanding(1)) fallBack1 = this.fallBack(dice, 1);
         break;
       }
       const winner = outcome;
       const loser = 1 - winner;
       const retreat = this.retreat(dice, winner, loser);
-      if (round === 1) row[RETREAT] = retreat;
+      if (round === 1) retreatCm = retreat;
       const ahead = (this.lostInEngagement[winner] ?? 0) <= (this.lostInEngagement[loser] ?? 0);
       const policy = scenario.policy[winner] ?? POLICY_PURSUE;
       const wantsToPress = policy === POLICY_PURSUE || (policy === POLICY_PURSUE_WHILE_AHEAD && ahead);
@@ -168,7 +178,10 @@ export class WarmasterKernel implements Kernel {
         break;
       }
       if (!this.pursue(winner, loser, wantsToPress, firstRound)) {
-        if (policy === POLICY_FALL_BACK) row[SIDE_METRICS + winner * SIDE_WIDTH + 2] = this.roll3d6(dice);
+        if (policy === POLICY_FALL_BACK) {
+          if (winner === 0) fallBack0 = this.fallBack(dice, 0);
+          else fallBack1 = this.fallBack(dice, 1);
+        }
         break;
       }
       pursuits++;
@@ -179,28 +192,53 @@ export class WarmasterKernel implements Kernel {
           break;
         }
         turn++;
+        tracer?.unresolved(turn);
         roundInTurn = 0;
         for (let unit = 0; unit < this.unitCount; unit++) this.advanced[unit] = 0;
       }
     }
 
+    tracer?.end(this.metrics[WINNER]?.labels?.[outcome] ?? String(outcome), this.roundNumber, lastTurnFought);
+    // Every metric is written here (or, for round results, as the round ends): no clearing pass.
     row[WINNER] = outcome;
+    for (let round = this.roundNumber + 1; round <= RECORDED_ROUNDS; round++) row[ROUND_RESULTS + round - 1] = ROUND_NOT_FOUGHT;
     row[ROUNDS] = this.roundNumber;
     row[TURNS] = lastTurnFought;
+    row[RETREAT] = retreatCm;
     row[PURSUITS] = pursuits;
     row[ADVANCES] = advances;
+    let lost0 = 0;
+    let lost1 = 0;
+    let destroyed0 = 0;
+    let destroyed1 = 0;
+    const stands = this.stands;
+    const destroyedRound = this.destroyedRound;
     for (let unit = 0; unit < this.unitCount; unit++) {
-      const lost = (scenario.stands[unit] ?? 0) - (this.stands[unit] ?? 0);
-      const side = scenario.side[unit] ?? 0;
+      const lost = scenario.stands[unit]! - stands[unit]!;
+      const destroyed = destroyedRound[unit]!;
       row[UNIT_METRICS + unit * UNIT_WIDTH] = lost;
-      row[UNIT_METRICS + unit * UNIT_WIDTH + 1] = this.destroyedRound[unit] ?? 0;
-      row[SIDE_METRICS + side * SIDE_WIDTH] = (row[SIDE_METRICS + side * SIDE_WIDTH] ?? 0) + lost;
-      if ((this.destroyedRound[unit] ?? 0) > 0) row[SIDE_METRICS + side * SIDE_WIDTH + 1] = (row[SIDE_METRICS + side * SIDE_WIDTH + 1] ?? 0) + 1;
+      row[UNIT_METRICS + unit * UNIT_WIDTH + 1] = destroyed;
+      if (scenario.side[unit] === 0) {
+        lost0 += lost;
+        if (destroyed > 0) destroyed0++;
+      } else {
+        lost1 += lost;
+        if (destroyed > 0) destroyed1++;
+      }
     }
+    row[SIDE_METRICS] = lost0;
+    row[SIDE_METRICS + 1] = destroyed0;
+    row[SIDE_METRICS + 2] = fallBack0;
+    row[SIDE_METRICS + SIDE_WIDTH] = lost1;
+    row[SIDE_METRICS + SIDE_WIDTH + 1] = destroyed1;
+    row[SIDE_METRICS + SIDE_WIDTH + 2] = fallBack1;
   }
 
-  private roll3d6(dice: Dice): number {
-    return dice.d6() + dice.d6() + dice.d6();
+  /** 3D6 cm of a side's fall back (Fall backs). */
+  private fallBack(dice: Dice, side: number): number {
+    const cm = dice.d6() + dice.d6() + dice.d6();
+    this.tracer?.fallBack(side, cm);
+    return cm;
   }
 
   /** True with probability chance / CHANCE_SCALE, drawing only when the chance is strictly between 0 and 1. */
@@ -230,6 +268,7 @@ export class WarmasterKernel implements Kernel {
   private strike(dice: Dice, count: number, hitOn: number, target: number, oneWorse: boolean): number {
     const scorers = this.scenario.atLeastScorers;
     const hits = (scorers[hitOn] ?? scorers[6])!.roll(dice, count);
+    this.lastHits = hits;
     const save = (this.scenario.armour[target] ?? NO_SAVE) + (oneWorse ? 1 : 0);
     return hits > 0 && save < NO_SAVE ? hits - (scorers[save] ?? scorers[6])!.roll(dice, hits) : hits;
   }
@@ -244,10 +283,11 @@ export class WarmasterKernel implements Kernel {
       const valid = target >= 0 && this.engaged[target] === 1 && (advancing || this.charging[target] === 1) && scenario.side[target] !== side;
       if (!valid) target = this.firstEnemy(side, !advancing);
       if (target < 0) continue;
-      const taken = Math.min(
-        this.strike(dice, scenario.shotDice[shooter] ?? 0, scenario.shotHitOn[shooter] ?? 4, target, scenario.shotOneWorse[shooter] === 1),
-        (this.stands[target] ?? 0) * (scenario.hitsPerStand[target] ?? 1) - (this.hits[target] ?? 0),
-      );
+      const shots = scenario.shotDice[shooter] ?? 0;
+      const hitOn = scenario.shotHitOn[shooter] ?? 4;
+      const oneWorse = scenario.shotOneWorse[shooter] === 1;
+      const taken = Math.min(this.strike(dice, shots, hitOn, target, oneWorse), (this.stands[target] ?? 0) * (scenario.hitsPerStand[target] ?? 1) - (this.hits[target] ?? 0));
+      this.tracer?.shooting(shooter, target, shots, hitOn, oneWorse, this.lastHits, taken);
       this.shotTaken[target] = (this.shotTaken[target] ?? 0) + taken;
       this.hits[target] = (this.hits[target] ?? 0) + taken;
       if (scenario.options.shootingCasualties === 'before-combat') this.removeCasualties(target, this.roundNumber + 1, false);
@@ -270,9 +310,9 @@ export class WarmasterKernel implements Kernel {
     this.stands[unit] = (this.stands[unit] ?? 0) - removed;
     this.hits[unit] = hits - removed * perStand;
     this.destroy(unit, round, removed);
-    if (regenerate && (this.stands[unit] ?? 0) > 0 && (this.hits[unit] ?? 0) > 0 && ((this.scenario.flags[unit] ?? 0) & F_REGENERATES) !== 0) {
-      this.hits[unit] = (this.hits[unit] ?? 0) - 1;
-    }
+    const regenerated = regenerate && (this.stands[unit] ?? 0) > 0 && (this.hits[unit] ?? 0) > 0 && ((this.scenario.flags[unit] ?? 0) & F_REGENERATES) !== 0;
+    if (regenerated) this.hits[unit] = (this.hits[unit] ?? 0) - 1;
+    if (hits > 0) this.tracer?.casualties(unit, hits, removed, this.hits[unit]!, regenerated, this.stands[unit] === 0);
   }
 
   /** Fill contact and supporting places with the stands left (rulings §14, option `casualties`). */
@@ -300,18 +340,6 @@ export class WarmasterKernel implements Kernel {
     }
     this.supportsNow[unit] = supporting;
     this.frontNow[unit] = front;
-  }
-
-  /** Cavalry or chariots charging the front of a unit that is defended against them in round 1. */
-  private defendedAgainstCharge(attacker: number, target: number, firstRound: boolean): boolean {
-    const scenario = this.scenario;
-    const type = scenario.type[attacker];
-    return (
-      firstRound &&
-      this.charging[attacker] === 1 &&
-      (type === CAVALRY || type === CHARIOT) &&
-      ((scenario.flags[target] ?? 0) & (F_DEFENDED_VS_MOUNTED_CHARGE | F_FLANKED)) === F_DEFENDED_VS_MOUNTED_CHARGE
-    );
   }
 
   /** Declared (or pursued) target if still engaged and standing, else the first engaged enemy. */
@@ -351,6 +379,8 @@ export class WarmasterKernel implements Kernel {
     let engaged1 = 0;
     let standing0 = 0;
     let standing1 = 0;
+    let supports0 = 0;
+    let supports1 = 0;
     for (let unit = 0; unit < units; unit++) {
       if (engaged[unit] !== 1) continue;
       const unitSide = side[unit]!;
@@ -371,66 +401,73 @@ export class WarmasterKernel implements Kernel {
       if (unitSide === 0) {
         engaged0++;
         result1 += taken;
-        result0 += supports;
+        supports0 += supports;
         if (stands[unit]! > 0) standing0++;
       } else {
         engaged1++;
         result0 += taken;
-        result1 += supports;
+        supports1 += supports;
         if (stands[unit]! > 0) standing1++;
       }
     }
+    result0 += supports0;
+    result1 += supports1;
     this.result[0] = result0;
     this.result[1] = result1;
     this.losingUnits[0] = engaged0;
     this.losingUnits[1] = engaged1;
-    if ((standing0 > 0) !== (standing1 > 0)) return standing0 > 0 ? 0 : 1;
-    if (standing0 === 0) return WINNER_DRAW;
-    return result0 === result1 ? WINNER_DRAW : result0 > result1 ? 0 : 1;
+    let outcome: number;
+    if ((standing0 > 0) !== (standing1 > 0)) outcome = standing0 > 0 ? 0 : 1;
+    else if (standing0 === 0) outcome = WINNER_DRAW;
+    else outcome = result0 === result1 ? WINNER_DRAW : result0 > result1 ? 0 : 1;
+    this.tracer?.result(round, result0, result1, supports0, supports1, outcome === WINNER_DRAW ? 'a draw' : `won by ${scenario.sideNames[outcome] ?? outcome}`);
+    return outcome;
   }
 
-  /** Dice of one unit's contact groups with every modifier (rulings §12), then its rolls. */
+  /**
+   * One unit's attacks (rulings §12–13): per contact group, each stand's Attacks plus modifiers
+   * (never below 0), the bonuses of one stand, then the group's hits and the target's saves.
+   * What never changes in a trial is precomputed (compile.ts); the rest is read here.
+   */
   private attack(dice: Dice, unit: number, firstRound: boolean): void {
     const scenario = this.scenario;
-    const side = scenario.side[unit] ?? 0;
-    const flags = scenario.flags[unit] ?? 0;
-    const attacks = scenario.attacks[unit] ?? 0;
-    const from = this.groupFrom[unit] ?? 0;
-    const to = this.groupTo[unit] ?? 0;
-    let characterBonus = scenario.characterBonus[unit] ?? 0;
+    const side = scenario.side[unit]!;
+    const flags = scenario.flags[unit]!;
+    const attacks = scenario.attacks[unit]!;
+    const to = this.groupTo[unit]!;
+    const fightingNow = this.fightingNow;
+    const position = this.position;
+    const pairs = unit * this.unitCount;
+    const charging = firstRound && this.charging[unit] === 1;
+    const pursuing = this.pursuer[unit] === 1;
+    let characterBonus = scenario.characterBonus[unit]!;
     let oneStandBonus = (flags & F_ONE_STAND_BONUS) !== 0 ? 1 : 0;
     let chargeD6 = (flags & F_CHARGE_D6) !== 0;
-    let total = 0;
-    let firstFighting = -1;
-    for (let group = from; group < to; group++) {
-      this.groupDice[group] = 0;
-      const stands = this.fightingNow[group] ?? 0;
+    let rolled = false;
+    let lastDitchTarget = -1;
+    let lastDitchGroup = -1;
+    for (let group = this.groupFrom[unit]!; group < to; group++) {
+      const stands = fightingNow[group]!;
       if (stands === 0) continue;
       const target = this.resolveTarget(group, side);
-      this.groupTargetResolved[group] = target;
       if (target < 0) continue;
-      if (firstFighting < 0) firstFighting = group;
-      const targetFlags = scenario.flags[target] ?? 0;
-      const kind = scenario.groupKind[group];
-      let modifier = 0;
-      let charged = false;
-      if (
-        firstRound &&
-        this.charging[unit] === 1 &&
-        (flags & F_NO_CHARGE_BONUS) === 0 &&
-        this.position[target] === OPEN &&
-        !this.defendedAgainstCharge(unit, target, firstRound)
-      ) {
-        modifier += (flags & F_BIG_CHARGE) !== 0 ? 2 : 1;
-        charged = true;
+      if (lastDitchTarget < 0) {
+        lastDitchTarget = target;
+        lastDitchGroup = group;
       }
-      const retreated = this.retreated[target] ?? -1;
-      if (this.pursuer[unit] === 1 && retreated >= 0) modifier += 1 + Math.floor(retreated / 3);
-      if ((targetFlags & F_TERROR) !== 0 && (flags & (F_TERROR | F_IMMUNE_TO_TERROR)) === 0) modifier--;
-      if (kind === FLANK || kind === REAR) modifier--;
-      if ((flags & F_CONFUSED) !== 0) modifier--;
-      if (firstRound && kind === FRONT && (flags & F_FIRST_ROUND_FRONT) !== 0) modifier++;
-      if ((flags & F_VS_MONSTERS) !== 0 && scenario.type[target] === MONSTER) modifier++;
+      let modifier = scenario.groupModifier[group]! + scenario.pairModifier[pairs + target]!;
+      if (firstRound) modifier += scenario.groupFirstRoundBonus[group]!;
+      const braced = charging && scenario.bracedAgainst[pairs + target] === 1;
+      let charged = false;
+      if (charging && position[target] === OPEN && !braced) {
+        const bonus = scenario.chargeBonus[unit]!;
+        modifier += bonus;
+        charged = bonus > 0;
+      }
+      if (pursuing) {
+        const retreated = this.retreated[target]!;
+        if (retreated >= 0) modifier += 1 + Math.floor(retreated / 3);
+      }
       const perStand = Math.max(0, attacks + modifier);
       let count = stands * perStand;
       if (characterBonus > 0) {
@@ -444,21 +481,30 @@ export class WarmasterKernel implements Kernel {
       if (charged && chargeD6) {
         count += dice.d6();
         chargeD6 = false;
+        this.tracer?.chargeDice(unit);
       }
-      this.groupDice[group] = count;
-      total += count;
+      if (count === 0) continue;
+      rolled = true;
+      const hitOn = this.hitOn(unit, target, braced);
+      const taken = this.strike(dice, count, hitOn, target, (flags & F_ARMOUR_PIERCING) !== 0);
+      this.roundHits[target] = this.roundHits[target]! + taken;
+      this.tracer?.attack(unit, target, group, stands, perStand, count, false, hitOn, (flags & F_ARMOUR_PIERCING) !== 0, this.lastHits, taken);
     }
     // The last-ditch die: a unit whose fighting stands are all at 0 still rolls one (rulings §12).
-    if (total === 0 && firstFighting >= 0) this.groupDice[firstFighting] = 1;
-    for (let group = from; group < to; group++) {
-      const count = this.groupDice[group] ?? 0;
-      if (count === 0) continue;
-      const target = this.groupTargetResolved[group] ?? 0;
-      const position = this.position[target];
-      let hitOn = position === FORTIFIED ? 6 : position === DEFENDED || this.defendedAgainstCharge(unit, target, firstRound) ? 5 : 4;
-      if ((flags & F_ALWAYS_HITS_ON_4) !== 0) hitOn = 4;
-      this.roundHits[target] = (this.roundHits[target] ?? 0) + this.strike(dice, count, hitOn, target, (flags & F_ARMOUR_PIERCING) !== 0);
+    if (!rolled && lastDitchTarget >= 0) {
+      const braced = charging && scenario.bracedAgainst[pairs + lastDitchTarget] === 1;
+      const hitOn = this.hitOn(unit, lastDitchTarget, braced);
+      const taken = this.strike(dice, 1, hitOn, lastDitchTarget, (flags & F_ARMOUR_PIERCING) !== 0);
+      this.roundHits[lastDitchTarget] = this.roundHits[lastDitchTarget]! + taken;
+      this.tracer?.attack(unit, lastDitchTarget, lastDitchGroup, fightingNow[lastDitchGroup]!, 0, 1, true, hitOn, (flags & F_ARMOUR_PIERCING) !== 0, this.lastHits, taken);
     }
+  }
+
+  /** The D6 score to hit (rulings §13): 6 against fortified, 5 against defended (or braced), else 4. */
+  private hitOn(unit: number, target: number, braced: boolean): number {
+    if ((this.scenario.flags[unit]! & F_ALWAYS_HITS_ON_4) !== 0) return 4;
+    const position = this.position[target];
+    return position === FORTIFIED ? 6 : position === DEFENDED || braced ? 5 : 4;
   }
 
   /** The loser's units retreat (rulings §16); returns the distance in cm (0 if none was left to retreat). */
@@ -475,27 +521,24 @@ export class WarmasterKernel implements Kernel {
       this.retreated[unit] = distance;
       this.position[unit] = OPEN;
       const stands = this.stands[unit] ?? 0;
+      let fate: 'artillery' | 'blocked' | null = null;
       if (scenario.type[unit] === ARTILLERY) {
         this.stands[unit] = 0; // retreating artillery is destroyed
+        fate = 'artillery';
       } else if (this.happens(dice, scenario.blockChance[unit] ?? 0)) {
         this.stands[unit] = Math.max(0, stands - (scenario.blockStands[unit] ?? stands)); // outstanding hits stay
+        fate = 'blocked';
       }
       this.destroy(unit, this.roundNumber, stands - (this.stands[unit] ?? 0));
+      this.tracer?.retreat(unit, distance, fate, stands - this.stands[unit]!);
     }
     return retreated;
   }
 
+  /** Pursuit restrictions by troop type (rulings §17), precomputed per pair in compile.ts. */
   private canPursue(pursuer: number, target: number, firstRound: boolean): boolean {
-    const scenario = this.scenario;
-    const type = scenario.type[pursuer] ?? 0;
-    const flags = scenario.flags[pursuer] ?? 0;
-    const targetFlags = scenario.flags[target] ?? 0;
-    if (((scenario.retreatTerrain[target] ?? 0) & (1 << type)) !== 0) return false;
-    const charged = firstRound && this.charging[pursuer] === 1 && (targetFlags & (F_FLANKED | F_IRREGULAR)) !== 0;
-    const targetType = scenario.type[target];
-    if (type === INFANTRY && (targetType === CAVALRY || targetType === CHARIOT) && (flags & F_PURSUES_MOUNTED) === 0 && !charged) return false;
-    if ((targetFlags & F_UNPURSUABLE_FLYER) !== 0 && (flags & F_PURSUES_FLYERS) === 0 && !charged) return false;
-    return true;
+    const pair = pursuer * this.unitCount + target;
+    return (firstRound && this.charging[pursuer] === 1 ? this.scenario.pursuableAfterCharge[pair] : this.scenario.pursuable[pair]) === 1;
   }
 
   /**
@@ -554,7 +597,10 @@ export class WarmasterKernel implements Kernel {
         this.engaged[unit] = this.engaged[unit] === 1 && this.pursuesNext[unit] === 1 ? 1 : 0;
         this.pursuer[unit] = this.pursuesNext[unit] ?? 0;
         // Pursuers press their attack in the open (Defended & fortified troops).
-        if (this.pursuesNext[unit] === 1) this.position[unit] = OPEN;
+        if (this.pursuesNext[unit] === 1) {
+          this.position[unit] = OPEN;
+          if (this.tracer !== null) this.tracePursuit(unit);
+        }
       } else {
         this.pursuer[unit] = 0;
       }
@@ -597,10 +643,24 @@ export class WarmasterKernel implements Kernel {
       this.useNewContact(unit, reserve);
     }
     this.engaged[reserve] = 1;
+    if (this.tracer !== null) {
+      const advancing: number[] = [];
+      for (let unit = 0; unit < units; unit++) if (this.pursuesNext[unit] === 1) advancing.push(unit);
+      this.tracer.advance(advancing, reserve);
+    }
     this.lostInEngagement[0] = 0;
     this.lostInEngagement[1] = 0;
     this.shootAtChargers(dice, true);
     return true;
+  }
+
+  private tracePursuit(unit: number): void {
+    const targets: number[] = [];
+    for (let group = this.groupFrom[unit]!; group < this.groupTo[unit]!; group++) {
+      const target = this.targetNow[group]!;
+      if (target >= 0 && !targets.includes(target)) targets.push(target);
+    }
+    this.tracer?.pursue(unit, targets);
   }
 
   /** Switch a unit to its `newContact` groups, attacking `enemy`. */

@@ -1,3 +1,5 @@
+import { mulberry32 } from './mulberry32.js';
+
 /**
  * The two bench scenarios written the obvious way a hobbyist would: an object per model, an array
  * per roll, `.filter`/`.map`/`.reduce`, closures, and a seeded `Math.random`-style generator. It is
@@ -25,18 +27,6 @@ interface Model {
   regenerates: boolean;
   wounds: number;
   alive: boolean;
-}
-
-/** mulberry32: a tiny seeded generator of floats in [0, 1), the usual Math.random stand-in. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function makeD6(seed: number): () => number {

@@ -1,5 +1,6 @@
 import type { Contact, Scenario, ScenarioUnit, WinnerPolicy } from '../engine/warmaster/schema.js';
 import type { CombatFlags, Troop, TroopType, WarmasterUnit } from '../engine/warmaster/units.js';
+import { mulberry32 } from './mulberry32.js';
 
 /**
  * A Warmaster engagement written the way a hobbyist would: an object per stand and per unit, an
@@ -60,18 +61,6 @@ interface Unit {
   stands: Stand[];
   hits: number;
   position: Position;
-}
-
-/** mulberry32: a tiny seeded generator of floats in [0, 1), the usual Math.random stand-in. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const rollDice = (count: number, random: () => number): number[] => Array.from({ length: count }, () => Math.floor(random() * 6) + 1);

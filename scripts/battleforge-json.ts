@@ -222,6 +222,7 @@ export class SourceReader {
     if (power.category !== undefined) out.category = this.id(power.category, pathKey(where, 'category'));
     if (power.school !== undefined) out.school = this.id(power.school, pathKey(where, 'school'));
     if (power.subfactions !== undefined) out.subfactions = this.ids(power.subfactions, pathKey(where, 'subfactions'));
+    Object.assign(out, powerEffect(typeof power.description === 'string' ? power.description : ''));
     return out;
   }
 
@@ -295,4 +296,22 @@ export class SourceReader {
     const out: Unit = { id, name, category, ...optional, rules, models, options };
     return out;
   }
+}
+
+/**
+ * The numbers of a power's effect, where its text has one of the two forms the engine models: an
+ * enemy unit within R" takes N hits with AP(A), or an enemy unit within R" gains N Shock. The text
+ * itself is not kept (it is prose); other powers get no effect and are not cast by the engine.
+ */
+export function powerEffect(text: string): Pick<Power, 'attack' | 'shock' | 'range' | 'unlimited'> {
+  const effect: Pick<Power, 'attack' | 'shock' | 'range' | 'unlimited'> = {};
+  const attack = /^Target enemy (?:unit|model) within (\d+)" takes? (\d+) hits?(?: each)? with AP\((\d+)\)/i.exec(text);
+  const shock = /^Target enemy unit within (\d+)" gains (\d+) Shock/i.exec(text);
+  if (attack !== null) effect.attack = { range: Number(attack[1]), hits: Number(attack[2]), ap: Number(attack[3]) };
+  else if (shock !== null) {
+    effect.range = Number(shock[1]);
+    effect.shock = Number(shock[2]);
+  }
+  if (/may be cast unlimited times/i.test(text)) effect.unlimited = true;
+  return effect;
 }

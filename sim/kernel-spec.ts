@@ -7,6 +7,10 @@ import { compileScenario as compileWarmasterScenario } from '../engine/warmaster
 import { WarmasterKernel } from '../engine/warmaster/kernel.js';
 import type { Scenario as WarmasterScenario } from '../engine/warmaster/schema.js';
 import type { WarmasterUnit } from '../engine/warmaster/units.js';
+import { compileScenario as compileBattleforgeScenario } from '../engine/battleforge/compile.js';
+import { BattleforgeKernel } from '../engine/battleforge/kernel.js';
+import type { PowerProfile, UnitProfile } from '../engine/battleforge/profile.js';
+import type { Scenario as BattleforgeScenario } from '../engine/battleforge/schema.js';
 import type { LoadedScenario } from './scenario-file.js';
 
 /**
@@ -19,13 +23,24 @@ import type { LoadedScenario } from './scenario-file.js';
  */
 export type KernelSpec =
   | { readonly ruleset: 'heroic'; readonly scenario: HeroicScenario; readonly units: readonly Unit[] }
-  | { readonly ruleset: 'warmaster'; readonly scenario: WarmasterScenario; readonly units: readonly (readonly [string, WarmasterUnit])[] };
+  | { readonly ruleset: 'warmaster'; readonly scenario: WarmasterScenario; readonly units: readonly (readonly [string, WarmasterUnit])[] }
+  | {
+      readonly ruleset: 'battleforge';
+      readonly scenario: BattleforgeScenario;
+      readonly profiles: readonly (readonly [string, UnitProfile])[];
+      readonly powers: readonly (readonly [string, PowerProfile])[];
+    };
 
 /** The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). */
 export function kernelSpecOf(loaded: LoadedScenario): KernelSpec {
-  return loaded.ruleset === 'heroic'
-    ? { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units }
-    : { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units] };
+  switch (loaded.ruleset) {
+    case 'heroic':
+      return { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units };
+    case 'warmaster':
+      return { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units] };
+    case 'battleforge':
+      return { ruleset: 'battleforge', scenario: loaded.scenario, profiles: [...loaded.profiles], powers: [...loaded.powers] };
+  }
 }
 
 export interface SerializedKernelSpec {
@@ -46,9 +61,14 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
  * already passed validation.
  */
 export function compileSpec(spec: KernelSpec): Kernel {
-  return spec.ruleset === 'heroic'
-    ? new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units))
-    : new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)));
+  switch (spec.ruleset) {
+    case 'heroic':
+      return new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units));
+    case 'warmaster':
+      return new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)));
+    case 'battleforge':
+      return new BattleforgeKernel(compileBattleforgeScenario(spec.scenario, new Map(spec.profiles), new Map(spec.powers)));
+  }
 }
 
 /** Rebuild the kernel from `serializeKernelSpec(…).json` (in a worker). */

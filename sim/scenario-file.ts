@@ -3,6 +3,7 @@ import path from 'node:path';
 import { scenarioSchema, type Scenario, type Unit, unitsFileSchema } from '../engine/heroic/schema.js';
 import { validateHeroic, validateUnits } from '../engine/heroic/validate.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { type LoadedBattleforgeScenario, loadBattleforgeScenario } from './battleforge-file.js';
 import { type LoadedWarmasterScenario, loadWarmasterScenario } from './warmaster-file.js';
 
 export { SCENARIO_EXTENSIONS } from './data-file.js';
@@ -26,7 +27,7 @@ export interface LoadedHeroicScenario {
 }
 
 /** A scenario of any ruleset, told apart by `ruleset`. */
-export type LoadedScenario = LoadedHeroicScenario | LoadedWarmasterScenario;
+export type LoadedScenario = LoadedHeroicScenario | LoadedWarmasterScenario | LoadedBattleforgeScenario;
 
 const DEFAULT_UNITS_FILE = '../units.yaml';
 
@@ -65,7 +66,7 @@ async function readUnits(file: string, referencedFrom: string, referencePath: re
   return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
 }
 
-const RULESETS = ['heroic', 'warmaster'];
+const RULESETS = ['heroic', 'warmaster', 'battleforge'];
 
 /**
  * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
@@ -78,6 +79,7 @@ export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
   const mapping = typeof parsed.data === 'object' && parsed.data !== null && !Array.isArray(parsed.data);
   const ruleset = mapping ? (parsed.data as Record<string, unknown>).ruleset : 'heroic';
   if (ruleset === 'warmaster') return loadWarmasterScenario(file, parsed.data);
+  if (ruleset === 'battleforge') return loadBattleforgeScenario(file, parsed.data);
   if (ruleset !== 'heroic') {
     const message = ruleset === undefined ? 'missing: say which rules the scenario uses' : `unknown ruleset ${JSON.stringify(ruleset)}`;
     throw new InputError([{ file, path: 'ruleset', message: `${message} (${RULESETS.map((name) => JSON.stringify(name)).join(' or ')})` }]);

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { compileScenario as compileHeroicScenario } from '../../engine/heroic/compile.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
 import { formatHeroicTrace } from '../../engine/heroic/trace.js';
+import { compileBattleforge } from '../../engine/battleforge/index.js';
 import type { MetricSpec } from '../../engine/kernel.js';
 import { compileScenario as compileWarmasterScenario } from '../../engine/warmaster/compile.js';
 import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
@@ -63,9 +64,15 @@ async function replayFile(file: string, options: ReplayOptions): Promise<Replay>
     const metrics = kernel.metrics;
     return { ...common, mode: loaded.scenario.mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics, replayed, eventLines: formatHeroicTrace(replayed.events) };
   }
-  const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units));
+  if (loaded.ruleset === 'warmaster') {
+    const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units));
+    const replayed = replayTrial(kernel, seed, trial);
+    return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
+  }
+  // Battle Forge trials have no trace yet: the replay shows the trial's metrics.
+  const kernel = compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers);
   const replayed = replayTrial(kernel, seed, trial);
-  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
+  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: ['(no event trace for Battle Forge trials yet)'] };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */

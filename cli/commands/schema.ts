@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { scenarioSchema, unitsFileSchema } from '../../engine/heroic/schema.js';
 import { scenarioSchema as warmasterScenarioSchema } from '../../engine/warmaster/schema.js';
+import { scenarioSchema as battleforgeScenarioSchema } from '../../engine/battleforge/schema.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { EXIT_OK, type Io } from './io.js';
 
@@ -17,6 +18,8 @@ export const SCHEMA_FILES = [
   { name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema },
   // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
   { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: warmasterScenarioSchema },
+  // Likewise battleforge-units and battleforge-index (scripts/convert-battleforge.ts).
+  { name: 'battleforge-scenario.schema.json', title: 'crucible battleforge scenario', schema: battleforgeScenarioSchema },
 ] as const;
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {

@@ -116,6 +116,13 @@ export const powerSchema = z.strictObject({
   school: id.optional().describe('as some faction powers give it instead of a category'),
   subfactions: z.array(id).optional().describe('subfactions (focuses) that may use it; "none" is the faction without one'),
   overridesIndex: z.literal(true).optional().describe('in a faction file: replaces the index\'s power of the same id for the faction'),
+  attack: z
+    .strictObject({ range: positiveInt.describe('inches'), hits: positiveInt, ap: z.number().int().min(0) })
+    .optional()
+    .describe('a damaging power: hits with AP on an enemy unit within range, read from the power\'s text by the converter'),
+  shock: positiveInt.optional().describe('Shock it gives an enemy unit within `range` (e.g. Fright), read from its text'),
+  range: positiveInt.optional().describe('inches, for a power with `shock`'),
+  unlimited: z.literal(true).optional().describe('may be cast any number of times a turn'),
 });
 export type Power = z.output<typeof powerSchema>;
 

@@ -1,0 +1,57 @@
+import type { MetricSpec } from '../kernel.js';
+import type { CompiledScenario } from './compile.js';
+
+/** Row positions: fixed metrics, then per side, then per unit (see README "Metrics"). */
+export const WINNER = 0;
+export const ROUNDS = 1;
+export const DECISIVE_ROUND = 2;
+export const SIDE_METRICS = 3;
+/** Per side: modelsLost, woundsLost, unitsDestroyed, unitsBroken. */
+export const SIDE_WIDTH = 4;
+export const UNIT_METRICS = SIDE_METRICS + 2 * SIDE_WIDTH;
+/** Per unit: modelsLost, woundsLost, shock, broke, destroyed. */
+export const UNIT_WIDTH = 5;
+export const WINNER_NONE = 2;
+
+/**
+ * A bound on a unit's Shock at the end: what it started with plus, each round, its side's bid
+ * (below half Courage), 1 per attack against it (each enemy unit: a shot, a fight, a free fight, an
+ * overwatch, a counter attack, free attacks as it leaves melee), 1 per unit destroyed near it, a failed
+ * reaction and a failed rush.
+ */
+function maxShock(scenario: CompiledScenario, unit: number): number {
+  const courage = scenario.courage[scenario.leadType[unit] ?? 0] ?? 10;
+  const enemies = scenario.units.filter((other) => other.side !== scenario.side[unit]).length;
+  return (scenario.startShock[unit] ?? 0) + scenario.rounds * (Math.ceil(courage / 2) + 6 * enemies + scenario.units.length + 2);
+}
+
+export function battleforgeMetrics(scenario: CompiledScenario): MetricSpec[] {
+  const [nameA, nameB] = scenario.sideNames;
+  const metrics: MetricSpec[] = [
+    { name: 'winner', kind: 'category', max: 2, labels: [nameA, nameB, 'none'], description: 'side with units left (neither destroyed nor broken) when the other has none' },
+    { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds played' },
+    { name: 'decisiveRound', kind: 'count', max: scenario.rounds, description: "round in which the loser's last unit was destroyed or broke (0: none)" },
+  ];
+  ['A', 'B'].forEach((key, side) => {
+    const units = scenario.units.filter((unit) => unit.side === side);
+    const models = units.reduce((sum, unit) => sum + (scenario.models[unit.index] ?? 0), 0);
+    const wounds = units.reduce((sum, unit) => sum + (scenario.woundsTotal[unit.index] ?? 0), 0);
+    const name = scenario.sideNames[side] ?? key;
+    metrics.push(
+      { name: `${key}.modelsLost`, kind: 'count', max: models, description: `models lost (${name})` },
+      { name: `${key}.woundsLost`, kind: 'count', max: wounds, description: `Wounds lost (${name})` },
+      { name: `${key}.unitsDestroyed`, kind: 'count', max: units.length, description: `units destroyed (${name})` },
+      { name: `${key}.unitsBroken`, kind: 'count', max: units.length, description: `units that broke (${name})` },
+    );
+  });
+  for (const unit of scenario.units) {
+    metrics.push(
+      { name: `${unit.id}.modelsLost`, kind: 'count', max: scenario.models[unit.index] ?? 0, description: `models lost (${unit.name})` },
+      { name: `${unit.id}.woundsLost`, kind: 'count', max: scenario.woundsTotal[unit.index] ?? 0, description: `Wounds lost (${unit.name})` },
+      { name: `${unit.id}.shock`, kind: 'count', max: maxShock(scenario, unit.index), description: `Shock at the end (${unit.name})` },
+      { name: `${unit.id}.broke`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `failed a break test (${unit.name})` },
+      { name: `${unit.id}.destroyed`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `lost every model (${unit.name})` },
+    );
+  }
+  return metrics;
+}

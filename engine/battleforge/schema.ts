@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * The Battle Forge scenario format. No table geometry: units stand on one line between the two
+ * sides, a scenario gives the distance between the sides and each unit's cover, and moves and
+ * charges change distances along that line (engine/battleforge/README.md). Units are faction
+ * entries named `<faction>/<unit id>` from data/battleforge/factions. Every object is strict.
+ */
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lower-case letters, digits, dashes and underscores (e.g. "men-at-arms")');
+const nonNegativeInt = z.number().int().min(0);
+const positiveInt = z.number().int().min(1);
+const chance = z.number().min(0).max(1);
+
+export const unitReference = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*\/[a-z0-9][a-z0-9_-]*$/, 'must be "<faction>/<unit id>", e.g. "human_kingdoms/men_at_arms"');
+
+export const COVERS = ['none', 'soft', 'hard', 'fortified', 'negative'] as const;
+export type Cover = (typeof COVERS)[number];
+
+/**
+ * Plans: what a unit does with its two actions (engine/battleforge/README.md, "Plans"). Every plan
+ * fights when the unit is engaged in melee.
+ */
+export const PLANS = ['shoot-and-hold', 'focus-then-shoot', 'move-and-shoot', 'shoot-then-charge', 'charge-and-fight', 'hold-for-overwatch', 'evade-and-shoot'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const SHOOTING_REACTIONS = ['none', 'counter-attack', 'dodge', 'escape'] as const;
+export const CHARGE_REACTIONS = ['none', 'overwatch', 'escape'] as const;
+
+export const reactionsSchema = z.strictObject({
+  toShooting: z.enum(SHOOTING_REACTIONS).default('counter-attack').describe('reaction tried when a Shoot action is declared against the unit'),
+  toFighting: z.enum(SHOOTING_REACTIONS).default('counter-attack').describe('reaction tried when a Fight action is declared against the unit'),
+  toCharge: z.enum(CHARGE_REACTIONS).default('overwatch').describe('reaction tried when a Charge is declared against the unit'),
+  beforeActivating: z
+    .boolean()
+    .default(false)
+    .describe('react also with units that have not activated yet (a reaction ends their round); units on Hold always react'),
+});
+
+export const scenarioUnitSchema = z.strictObject({
+  id,
+  unit: unitReference.describe('faction entry, e.g. "human_kingdoms/men_at_arms"'),
+  name: z.string().min(1).optional().describe('shown in results (default: the faction\'s name)'),
+  models: z
+    .union([positiveInt, z.record(z.string().min(1), nonNegativeInt)])
+    .optional()
+    .describe('models: a number (for a unit of one model type) or counts by model name (default: each type\'s minimum, at least 1)'),
+  position: z.number().min(0).default(0).describe('inches forward of its side\'s line'),
+  cover: z.enum(COVERS).default('none').describe('cover against shooting (Soft +1, Hard +2, Fortified +3, Negative −1 to Save; none at 3" or less)'),
+  terrain: z.boolean().default(false).describe('attackers fight it across intervening terrain: −1 Strength'),
+  shock: nonNegativeInt.default(0).describe('Shock at the start'),
+  focus: z.boolean().default(false).describe('starts with a Focus (from an earlier action): +1 on its next attack'),
+  evade: z.boolean().default(false).describe('starts with an Evade token: −1 to the next attack against it'),
+  plan: z.enum(PLANS).optional().describe('overrides the side\'s plan'),
+  powers: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/))
+    .default([])
+    .describe('powers it knows (ids from the faction or index): its first action is a Power action casting them, up to its power rule\'s x, when one has a target in range'),
+  rallyAt: positiveInt.optional().describe('overrides the side\'s rallyAt'),
+});
+
+export const sideSchema = z.strictObject({
+  name: z.string().min(1),
+  plan: z.enum(PLANS).default('shoot-then-charge').describe('what its units do with their two actions'),
+  rallyAt: positiveInt
+    .optional()
+    .describe('rally when shaken: with this much Shock or more after activation tests, the first action is Rally'),
+  bid: nonNegativeInt.default(0).describe('Shock bid each round for the first activations (assigned to its units below half their Courage)'),
+  reactions: reactionsSchema.default({ toShooting: 'counter-attack', toFighting: 'counter-attack', toCharge: 'overwatch', beforeActivating: false }),
+  units: z.array(scenarioUnitSchema).min(1),
+});
+
+export const optionsSchema = z.strictObject({
+  focusEvade: z
+    .enum(['text', 'token'])
+    .default('text')
+    .describe('rulings §24: Focus +1 Accuracy and Strength on the next attack, Evade −1 to both for one attack against it (text); or the later one-stat tokens'),
+  surrender: chance.default(0).describe('rulings §22: chance that a broken unit cannot fall back 6" and surrenders (destroyed) rather than leaving the fight'),
+  failedReaction: z
+    .enum(['spends-round', 'keeps-actions'])
+    .default('spends-round')
+    .describe('rulings §23: a failed reaction test still counts as the unit\'s reaction (no more actions this round), or it keeps its actions'),
+  allocation: z
+    .enum(['finish-damaged', 'best-save-first'])
+    .default('finish-damaged')
+    .describe('rulings §20: the defender gives hits to damaged models first, or to the model with the best Save first'),
+});
+
+export const scenarioSchema = z.strictObject({
+  ruleset: z.literal('battleforge'),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  source: z.string().optional(),
+  data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file'),
+  seed: z.number().int().min(0).max(4294967295).default(1),
+  trials: positiveInt.max(1e12).default(100000),
+  mode: z
+    .enum(['game', 'attack'])
+    .default('game')
+    .describe('game: up to `rounds` rounds; attack: side A\'s first unit makes one attack (a Shoot, or a Fight when the sides start in contact) on side B\'s first unit, no reactions'),
+  rounds: positiveInt.max(20).default(6).describe('game rounds (a scenario ends after round 6)'),
+  distance: z.number().min(0).max(200).default(24).describe('inches between the two sides\' lines at the start'),
+  options: optionsSchema.default({ focusEvade: 'text', surrender: 0, failedReaction: 'spends-round', allocation: 'finish-damaged' }),
+  sides: z.array(sideSchema).length(2),
+});
+
+export type ScenarioUnit = z.output<typeof scenarioUnitSchema>;
+export type Side = z.output<typeof sideSchema>;
+export type BattleforgeOptions = z.output<typeof optionsSchema>;
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;

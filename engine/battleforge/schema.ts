@@ -99,7 +99,7 @@ export const scenarioSchema = z.strictObject({
   mode: z
     .enum(['game', 'attack'])
     .default('game')
-    .describe('game: up to `rounds` rounds; attack: side A\'s first unit makes one attack (a Shoot, or a Fight when the sides start in contact) on side B\'s first unit, no reactions'),
+    .describe('game: up to `rounds` rounds; attack: side A\'s first unit makes one attack (a Shoot, or a Fight when the sides start in contact) on side B\'s first unit, no reactions, then its Shock and break test'),
   rounds: positiveInt.max(20).default(6).describe('game rounds (a scenario ends after round 6)'),
   distance: z.number().min(0).max(200).default(24).describe('inches between the two sides\' lines at the start'),
   options: optionsSchema.default({ focusEvade: 'text', surrender: 0, failedReaction: 'spends-round', allocation: 'finish-damaged' }),

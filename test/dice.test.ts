@@ -3,6 +3,7 @@ import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus'
 import { describe, expect, it } from 'vitest';
 import {
   atLeast,
+  D10Tests,
   type FaceScore,
   POW6,
   PoolScorer,
@@ -94,6 +95,36 @@ describe('StreamDice is uniform (χ² goodness of fit, 600 000 rolls, α = 1e-6)
       for (const [die, counts] of faces.entries()) expectUniform(counts, `d6Packed(${n}) die ${die}`);
     });
   }
+});
+
+describe('d10Packed and D10Tests', () => {
+  for (const n of [1, 5, 9]) {
+    it(`d10Packed(${n}): each die on its own is uniform (α = 1e-6)`, () => {
+      const dice = streamDice(SEED, 20 + n);
+      const faces = Array.from({ length: n }, () => new Float64Array(10));
+      for (let i = 0; i < ROLLS / 2; i++) {
+        let packed = dice.d10Packed(n);
+        for (let die = 0; die < n; die++, packed = Math.floor(packed / 10)) {
+          const counts = faces[die] as Float64Array;
+          counts[packed % 10] = (counts[packed % 10] as number) + 1;
+        }
+      }
+      for (const [die, counts] of faces.entries()) expectUniform(counts, `d10Packed(${n}) die ${die}`);
+    });
+  }
+
+  it('count equals the faces that pass the test, one by one (1 always passes, 10 always fails), for scripted pools of 1–30 dice', () => {
+    const tests = new D10Tests();
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: -3, max: 14 }), (faces, target) => {
+        const dice = new ScriptedDice(faces);
+        const expected = faces.filter((face) => face === 1 || (face !== 10 && face <= target)).length;
+        expect(tests.count(dice, faces.length, target)).toBe(expected);
+        expect(dice.remaining).toBe(0);
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+  });
 });
 
 function rolls(dice: StreamDice, count: number): number[] {

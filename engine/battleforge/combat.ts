@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/index.js';
+import { D10Tests, type Dice } from '../dice/index.js';
 import type { CompiledScenario } from './compile.js';
 
 /**
@@ -59,6 +59,8 @@ export class Combat {
   // Scratch: hits per weapon of two simultaneous attacks.
   protected readonly hitsA: Int32Array;
   protected readonly hitsB: Int32Array;
+  /** Counts D10 tests nine dice per draw (the dice are the same as rolled one by one, in order). */
+  private readonly tests = new D10Tests();
   /** The round being played, for the decisive round. */
   protected round = 0;
   protected decisiveRound = 0;
@@ -226,9 +228,7 @@ export class Combat {
         if (models === 0 || (scenario.weaponMelee[weapon] === 1) !== melee) continue;
         if (!melee && scenario.weaponLong[weapon]! < distance) continue;
         const target = !melee && distance > scenario.weaponShort[weapon]! ? base - 1 : base; // long range −1
-        const count = models * scenario.weaponDice[weapon]!;
-        let scored = 0;
-        for (let die = 0; die < count; die++) if (passes(dice.d10(), target)) scored++;
+        const scored = this.tests.count(dice, models * scenario.weaponDice[weapon]!, target);
         hits[weapon] = scored;
         total += scored;
       }
@@ -256,22 +256,47 @@ export class Combat {
   /** `count` hits with `ap` on `target`, one save each, Wounds removed (rulings §20). Returns the Wounds lost. */
   protected saveHits(dice: Dice, target: number, count: number, ap: number, cover: number, melee: boolean): number {
     const scenario = this.scenario;
+    const single = this.singleType(target);
+    if (single >= 0 && count < this.woundsLeft[target]!) {
+      // One model type left and the hits cannot finish the unit: every save is rolled, on one Save.
+      const failed = count - this.tests.count(dice, count, (melee ? scenario.meleeSave[single]! : scenario.save[single]!) - ap + cover);
+      for (let wound = 0; wound < failed; wound++) this.wound(target, single);
+      return failed;
+    }
     let lost = 0;
     for (let hit = 0; hit < count && this.alive[target]! > 0; hit++) {
       const victim = this.victimType(target);
       if (passes(dice.d10(), (melee ? scenario.meleeSave[victim]! : scenario.save[victim]!) - ap + cover)) continue;
       lost++;
-      this.woundsLeft[target] = this.woundsLeft[target]! - 1;
-      const left = (this.typeDamaged[victim] === 0 ? scenario.wounds[victim]! : this.typeDamaged[victim]!) - 1;
-      if (left > 0) {
-        this.typeDamaged[victim] = left;
-      } else {
-        this.typeDamaged[victim] = 0;
-        this.typeAlive[victim] = this.typeAlive[victim]! - 1;
-        this.alive[target] = this.alive[target]! - 1;
-      }
+      this.wound(target, victim);
     }
     return lost;
+  }
+
+  /** The only model type with characteristics and models left, or −1 if there are several (or none). */
+  private singleType(unit: number): number {
+    const scenario = this.scenario;
+    let found = -1;
+    for (let type = scenario.typeStart[unit]!; type < scenario.typeEnd[unit]!; type++) {
+      if (scenario.typeHasCharacteristics[type] === 0 || this.typeAlive[type] === 0) continue;
+      if (found >= 0) return -1;
+      found = type;
+    }
+    return found;
+  }
+
+  /** One unsaved hit on a model of `victim`: the damaged one, else a fresh one (rulings §20). */
+  private wound(target: number, victim: number): void {
+    const scenario = this.scenario;
+    this.woundsLeft[target] = this.woundsLeft[target]! - 1;
+    const left = (this.typeDamaged[victim] === 0 ? scenario.wounds[victim]! : this.typeDamaged[victim]!) - 1;
+    if (left > 0) {
+      this.typeDamaged[victim] = left;
+    } else {
+      this.typeDamaged[victim] = 0;
+      this.typeAlive[victim] = this.typeAlive[victim]! - 1;
+      this.alive[target] = this.alive[target]! - 1;
+    }
   }
 
   /** The model type that takes the next hit: a damaged model, else the first type with models left. */

@@ -13,11 +13,16 @@ export interface Dice {
   d10(): number;
   /** n D6 (1 ≤ n ≤ 6) packed as base-6 digits: a uniform integer in [0, 6^n). */
   d6Packed(n: number): number;
+  /** n D10 (1 ≤ n ≤ 9) packed as decimal digits (digit i = face of die i − 1): a uniform integer in [0, 10^n). */
+  d10Packed(n: number): number;
 }
 
 /** 6^0..6^6, the sizes of packed pools. */
 export const POW6: readonly number[] = [1, 6, 36, 216, 1296, 7776, 46656];
 export const MAX_PACKED_DICE = 6;
+/** 10^0..10^9, the sizes of packed D10 pools. */
+export const POW10: readonly number[] = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+export const MAX_PACKED_D10 = 9;
 
 /** Faces of die `i` (0-based) in a packed pool. */
 export function unpackDie(packed: number, i: number): number {

@@ -1,4 +1,4 @@
-import { type Dice, MAX_PACKED_DICE, POW6 } from './dice.js';
+import { type Dice, MAX_PACKED_D10, MAX_PACKED_DICE, POW6 } from './dice.js';
 
 /**
  * Pool scoring by table look-up. A `FaceScore` gives what each face 1..6 is worth (e.g. Wounds vs a
@@ -45,4 +45,54 @@ export class PoolScorer {
 /** Score of each face for "succeed on `target`+" with no criticals (e.g. Shield rolls on 5+). */
 export function atLeast(target: number): FaceScore {
   return [1, 2, 3, 4, 5, 6].map((face) => (face >= target ? 1 : 0)) as unknown as FaceScore;
+}
+
+/**
+ * Counting D10 tests by table look-up: `count(dice, n, target)` is how many of n D10 pass a test on
+ * `target` (rulings §19: ≤ target, a 1 always passes, a 10 always fails, so only targets 1..9
+ * differ). Dice are drawn nine at a time (`d10Packed(9)`), scored three digits per look-up.
+ */
+export class D10Tests {
+  /** tables[t][x] = dice of the three-digit pool x (digits = faces − 1) at or under t (clamped to 1..9). */
+  private readonly tables: Uint8Array[] = [];
+
+  constructor() {
+    for (let target = 0; target <= 10; target++) {
+      const limit = Math.min(9, Math.max(1, target));
+      const table = new Uint8Array(1000);
+      for (let x = 0; x < 1000; x++) {
+        let passed = 0;
+        for (let i = 0, rest = x; i < 3; i++, rest = Math.floor(rest / 10)) if ((rest % 10) + 1 <= limit) passed++;
+        table[x] = passed;
+      }
+      this.tables.push(table);
+    }
+  }
+
+  count(dice: Dice, n: number, target: number): number {
+    const table = this.tables[target < 1 ? 1 : target > 9 ? 9 : target] as Uint8Array;
+    let passed = 0;
+    let left = n;
+    while (left > 0) {
+      const take = left < MAX_PACKED_D10 ? left : MAX_PACKED_D10;
+      let packed = dice.d10Packed(take);
+      // Three digits per look-up; digits beyond `take` are 0 (a face of 1), so mask them off below.
+      for (let done = 0; done < take; done += 3) {
+        const chunk = packed % 1000;
+        packed = (packed - chunk) / 1000;
+        const inChunk = take - done < 3 ? take - done : 3;
+        passed += inChunk === 3 ? (table[chunk] as number) : this.partial(chunk, inChunk, target);
+      }
+      left -= take;
+    }
+    return passed;
+  }
+
+  /** The first `dice` digits of `chunk` (1 or 2 dice). */
+  private partial(chunk: number, dice: number, target: number): number {
+    const limit = target < 1 ? 1 : target > 9 ? 9 : target;
+    let passed = (chunk % 10) + 1 <= limit ? 1 : 0;
+    if (dice === 2 && Math.floor(chunk / 10) % 10 + 1 <= limit) passed++;
+    return passed;
+  }
 }

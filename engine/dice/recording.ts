@@ -22,6 +22,12 @@ export class RecordingDice implements Dice {
     return face;
   }
 
+  d10Packed(n: number): number {
+    const packed = this.inner.d10Packed(n);
+    for (let i = 0, rest = packed; i < n; i++, rest = Math.floor(rest / 10)) this.faces.push((rest % 10) + 1);
+    return packed;
+  }
+
   d6Packed(n: number): number {
     const packed = this.inner.d6Packed(n);
     for (let i = 0; i < n; i++) this.faces.push(unpackDie(packed, i));

@@ -1,4 +1,4 @@
-import { type Dice, POW6 } from './dice.js';
+import { type Dice, POW10, POW6 } from './dice.js';
 
 /** A test double: returns the given faces in order, and fails loudly when a roll is unexpected. */
 export class ScriptedDice implements Dice {
@@ -27,6 +27,12 @@ export class ScriptedDice implements Dice {
   d6Packed(n: number): number {
     let packed = 0;
     for (let i = 0; i < n; i++) packed += (this.take(6) - 1) * (POW6[i] ?? 1);
+    return packed;
+  }
+
+  d10Packed(n: number): number {
+    let packed = 0;
+    for (let i = 0; i < n; i++) packed += (this.take(10) - 1) * (POW10[i] ?? 1);
     return packed;
   }
 

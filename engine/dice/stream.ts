@@ -1,12 +1,13 @@
 import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
-import { type Dice, POW6 } from './dice.js';
+import { type Dice, POW10, POW6 } from './dice.js';
 
 const TWO_POW_32 = 4294967296;
 const INV_TWO_POW_32 = 1 / TWO_POW_32;
 const D6_THRESHOLD = TWO_POW_32 % 6;
 const D10_THRESHOLD = TWO_POW_32 % 10;
 const PACKED_THRESHOLDS: readonly number[] = POW6.map((size) => TWO_POW_32 % size);
+const PACKED_D10_THRESHOLDS: readonly number[] = POW10.map((size) => TWO_POW_32 % size);
 
 /**
  * Dice drawn from a pure-rand xoroshiro128+ stream.
@@ -70,6 +71,10 @@ export class StreamDice implements Dice {
 
   d6Packed(n: number): number {
     return this.belowWithThreshold(POW6[n] ?? 1, PACKED_THRESHOLDS[n] ?? 0);
+  }
+
+  d10Packed(n: number): number {
+    return this.belowWithThreshold(POW10[n] ?? 1, PACKED_D10_THRESHOLDS[n] ?? 0);
   }
 }
 

@@ -1,4 +1,4 @@
-import { D10Tests, type Dice } from '../dice/index.js';
+import { D10Tests, type Dice, happens } from '../dice/index.js';
 import type { CompiledScenario } from './compile.js';
 
 /**
@@ -12,13 +12,6 @@ import type { CompiledScenario } from './compile.js';
 export const FOCUS_BOTH = 3;
 export const FOCUS_ACCURACY = 1;
 export const FOCUS_STRENGTH = 2;
-
-/** True with probability `chance`, drawing only when it is strictly between 0 and 1 (resolution 6⁻¹²). */
-export function happens(dice: Dice, chance: number): boolean {
-  if (chance >= 1) return true;
-  if (chance <= 0) return false;
-  return dice.d6Packed(6) * 46656 + dice.d6Packed(6) < chance * 46656 * 46656;
-}
 
 /** A test on a D10 (rulings §19): ≤ target passes, a 1 always passes, a 10 always fails. */
 export function passes(face: number, target: number): boolean {

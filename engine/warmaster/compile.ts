@@ -55,8 +55,6 @@ export const F_FLANKED = 1 << 19;
 
 /** The face a save needs, 7 for none. */
 export const NO_SAVE = 7;
-/** Resolution of a probability drawn from two packed pools of six dice (6^12 values). */
-export const CHANCE_SCALE = 46656 * 46656;
 
 export interface CompiledUnit {
   readonly id: string;
@@ -90,12 +88,12 @@ export interface CompiledScenario {
   readonly supports: Int32Array;
   /** Friendly unit it supports, −1: none. */
   readonly supporting: Int32Array;
-  /** Probability of a blocked retreat × CHANCE_SCALE, and stands destroyed when it is. */
+  /** Probability of a blocked retreat, and stands destroyed when it is. */
   readonly blockChance: Float64Array;
   readonly blockStands: Int32Array;
   /** Bit per troop type that cannot follow its retreat. */
   readonly retreatTerrain: Int32Array;
-  /** Reserve order on its side (−1: in the first engagement) and the advance's chance × CHANCE_SCALE. */
+  /** Reserve order on its side (−1: in the first engagement) and the chance an advance reaches it. */
   readonly reserveOrder: Int32Array;
   readonly reserveChance: Float64Array;
   /** Shooting at chargers: target unit (−1: none / first charging enemy), dice, hit face, armour one worse. */
@@ -237,12 +235,12 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     compiled.supports[index] = unit.supports;
     const blocked = unit.retreatBlocked;
     const blockChance = typeof blocked === 'boolean' ? (blocked ? 1 : 0) : typeof blocked === 'number' ? blocked : blocked.chance;
-    compiled.blockChance[index] = blockChance * CHANCE_SCALE;
+    compiled.blockChance[index] = blockChance;
     compiled.blockStands[index] = typeof blocked === 'object' ? (blocked.stands ?? compiled.stands[index] ?? 0) : (compiled.stands[index] ?? 0);
     compiled.retreatTerrain[index] = unit.retreatTerrain.reduce((mask, type: TroopType) => mask | (1 << TROOP_TYPES.indexOf(type)), 0);
     if (unit.reserve !== undefined) {
       compiled.reserveOrder[index] = reserves[sideIndex]?.length ?? 0;
-      compiled.reserveChance[index] = unit.reserve.chance * CHANCE_SCALE;
+      compiled.reserveChance[index] = unit.reserve.chance;
       reserves[sideIndex]?.push(index);
     }
     if (unit.shootsAtChargers !== undefined) {

@@ -1,7 +1,7 @@
-import type { Dice } from '../dice/index.js';
+import { type Dice, happens } from '../dice/index.js';
 import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import {
-  ARTILLERY, CAVALRY, CHANCE_SCALE, CHARIOT, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING,
+  ARTILLERY, CAVALRY, CHARIOT, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING,
   F_BIG_CHARGE, F_CHARGE_D6, F_CHARGING, F_CONFUSED, F_DEFENDED_VS_MOUNTED_CHARGE, F_FIRST_ROUND_FRONT, F_FLANKED,
   F_IMMUNE_TO_TERROR, F_IRREGULAR, F_MUST_PURSUE, F_NO_CHARGE_BONUS, F_ONE_STAND_BONUS, F_PURSUES_FLYERS,
   F_PURSUES_MOUNTED, F_REGENERATES, F_TERROR, F_UNPURSUABLE_FLYER, F_VS_MONSTERS, FLANK, FORTIFIED, FRONT, INFANTRY,
@@ -239,13 +239,6 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
     const cm = dice.d6() + dice.d6() + dice.d6();
     this.tracer?.fallBack(side, cm);
     return cm;
-  }
-
-  /** True with probability chance / CHANCE_SCALE, drawing only when the chance is strictly between 0 and 1. */
-  private happens(dice: Dice, chance: number): boolean {
-    if (chance >= CHANCE_SCALE) return true;
-    if (chance <= 0) return false;
-    return dice.d6Packed(6) * 46656 + dice.d6Packed(6) < chance;
   }
 
   private sideStanding(side: number): boolean {
@@ -525,7 +518,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
       if (scenario.type[unit] === ARTILLERY) {
         this.stands[unit] = 0; // retreating artillery is destroyed
         fate = 'artillery';
-      } else if (this.happens(dice, scenario.blockChance[unit] ?? 0)) {
+      } else if (happens(dice, scenario.blockChance[unit] ?? 0)) {
         this.stands[unit] = Math.max(0, stands - (scenario.blockStands[unit] ?? stands)); // outstanding hits stay
         fate = 'blocked';
       }
@@ -629,7 +622,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
     const reserve = reserves[cursor];
     if (advancers === 0 || reserve === undefined) return false;
     this.reserveCursor[loser] = cursor + 1;
-    if (!this.happens(dice, scenario.reserveChance[reserve] ?? 0)) return false;
+    if (!happens(dice, scenario.reserveChance[reserve] ?? 0)) return false;
     const chargeBonus = scenario.options.advanceChargeBonus && firstRound ? 1 : 0;
     for (let unit = 0; unit < units; unit++) {
       this.engaged[unit] = 0;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * The Epic Armageddon rally scenario format: formations of two players over several turns, with
+ * what the rules leave to the battle — Blast markers and units lost each turn, enemy within 30 cm,
+ * the cost of a withdrawal — given as scenario inputs (rulings §28), and the End-phase rallies played
+ * by the rules (engine/epic/README.md). Armies' Strategy Rating and Initiative come from
+ * data/epic/armies.yaml. Every object is strict.
+ */
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes (e.g. "imperial-guard")');
+const nonNegativeInt = z.number().int().min(0);
+const positiveInt = z.number().int().min(1);
+const chance = z.number().min(0).max(1);
+
+/** A count per turn: a fixed number, or a distribution as `{ value, p }` pairs whose p add up to 1. */
+export const countSchema = z.union([
+  nonNegativeInt,
+  z
+    .array(z.strictObject({ value: nonNegativeInt, p: chance }))
+    .min(1)
+    .describe('a distribution: each value with its probability (they must add up to 1)'),
+]);
+export type CountInput = z.output<typeof countSchema>;
+
+/** Whether something holds each turn: true, false, or a probability. */
+export const eachTurnSchema = z.union([z.boolean(), chance]);
+
+export const formationSchema = z.strictObject({
+  id,
+  name: z.string().min(1).optional(),
+  units: positiveInt.max(100).describe('units in the formation at the start'),
+  initiative: z.number().int().min(1).max(6).optional().describe("the formation's Initiative (default: its army's), e.g. 2 for 2+"),
+  broken: z.boolean().default(false).describe('Broken at the start'),
+  markers: nonNegativeInt.default(0).describe('Blast markers at the start (a Broken formation has none)'),
+  enemyWithin30: eachTurnSchema.default(true).describe('enemy units within 30 cm at its rally: −1 (true, false or a probability each End phase)'),
+  offTable: eachTurnSchema.default(false).describe('out of the playing area at its rally: never the −1 for enemy within 30 cm'),
+  markersPerTurn: countSchema.default(0).describe('Blast markers it takes each Action phase while not Broken'),
+  unitsLostPerTurn: countSchema.default(0).describe('units it loses each Action phase while not Broken'),
+  unitsLostWhileBroken: countSchema.default(0).describe('units it loses each Action phase while Broken'),
+  withdrawalCost: countSchema.default(0).describe('units lost by each withdrawal move (when it breaks, and when a Broken formation fails to rally)'),
+});
+
+export const playerSchema = z.strictObject({
+  name: z.string().min(1),
+  army: id.describe('army id in the armies file (Strategy Rating and Initiative)'),
+  formations: z.array(formationSchema).min(1),
+});
+
+export const optionsSchema = z.strictObject({
+  markersOnBreak: z
+    .enum(['removed', 'kept'])
+    .default('removed')
+    .describe('rulings §27: a formation that breaks loses its Blast markers (a Broken formation has none until it rallies), or keeps them'),
+  firstInRallyTie: z
+    .enum(['roll-off', 'first-player'])
+    .default('roll-off')
+    .describe('rulings §28: who rallies first when both armies have the same Strategy Rating'),
+});
+
+export const scenarioSchema = z.strictObject({
+  ruleset: z.literal('epic'),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  source: z.string().optional(),
+  armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file'),
+  seed: z.number().int().min(0).max(4294967295).default(1),
+  trials: positiveInt.max(1e12).default(100000),
+  turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
+  options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }),
+  players: z.array(playerSchema).min(1).max(2),
+});
+
+export const armySchema = z.strictObject({
+  id,
+  name: z.string().min(1),
+  strategyRating: z.number().int().min(1).max(5),
+  initiative: z.number().int().min(1).max(6).describe('the usual formation Initiative: 2 means 2+'),
+  source: z.string().min(1),
+});
+export const armiesFileSchema = z.strictObject({ note: z.string().optional(), armies: z.array(armySchema).min(1) });
+
+export type Formation = z.output<typeof formationSchema>;
+export type Player = z.output<typeof playerSchema>;
+export type EpicOptions = z.output<typeof optionsSchema>;
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Army = z.output<typeof armySchema>;

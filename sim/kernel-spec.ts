@@ -11,6 +11,9 @@ import { compileScenario as compileBattleforgeScenario } from '../engine/battlef
 import { BattleforgeKernel } from '../engine/battleforge/kernel.js';
 import type { PowerProfile, UnitProfile } from '../engine/battleforge/profile.js';
 import type { Scenario as BattleforgeScenario } from '../engine/battleforge/schema.js';
+import { compileScenario as compileEpicScenario } from '../engine/epic/compile.js';
+import { EpicKernel } from '../engine/epic/kernel.js';
+import type { Army, Scenario as EpicScenario } from '../engine/epic/schema.js';
 import type { LoadedScenario } from './scenario-file.js';
 
 /**
@@ -29,7 +32,8 @@ export type KernelSpec =
       readonly scenario: BattleforgeScenario;
       readonly profiles: readonly (readonly [string, UnitProfile])[];
       readonly powers: readonly (readonly [string, PowerProfile])[];
-    };
+    }
+  | { readonly ruleset: 'epic'; readonly scenario: EpicScenario; readonly armies: readonly (readonly [string, Army])[] };
 
 /** The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). */
 export function kernelSpecOf(loaded: LoadedScenario): KernelSpec {
@@ -40,6 +44,8 @@ export function kernelSpecOf(loaded: LoadedScenario): KernelSpec {
       return { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units] };
     case 'battleforge':
       return { ruleset: 'battleforge', scenario: loaded.scenario, profiles: [...loaded.profiles], powers: [...loaded.powers] };
+    case 'epic':
+      return { ruleset: 'epic', scenario: loaded.scenario, armies: [...loaded.armies] };
   }
 }
 
@@ -68,6 +74,8 @@ export function compileSpec(spec: KernelSpec): Kernel {
       return new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)));
     case 'battleforge':
       return new BattleforgeKernel(compileBattleforgeScenario(spec.scenario, new Map(spec.profiles), new Map(spec.powers)));
+    case 'epic':
+      return new EpicKernel(compileEpicScenario(spec.scenario, new Map(spec.armies)));
   }
 }
 

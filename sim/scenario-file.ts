@@ -4,6 +4,7 @@ import { scenarioSchema, type Scenario, type Unit, unitsFileSchema } from '../en
 import { validateHeroic, validateUnits } from '../engine/heroic/validate.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { type LoadedBattleforgeScenario, loadBattleforgeScenario } from './battleforge-file.js';
+import { type LoadedEpicScenario, loadEpicScenario } from './epic-file.js';
 import { type LoadedWarmasterScenario, loadWarmasterScenario } from './warmaster-file.js';
 
 export { SCENARIO_EXTENSIONS } from './data-file.js';
@@ -27,7 +28,7 @@ export interface LoadedHeroicScenario {
 }
 
 /** A scenario of any ruleset, told apart by `ruleset`. */
-export type LoadedScenario = LoadedHeroicScenario | LoadedWarmasterScenario | LoadedBattleforgeScenario;
+export type LoadedScenario = LoadedHeroicScenario | LoadedWarmasterScenario | LoadedBattleforgeScenario | LoadedEpicScenario;
 
 const DEFAULT_UNITS_FILE = '../units.yaml';
 
@@ -66,7 +67,7 @@ async function readUnits(file: string, referencedFrom: string, referencePath: re
   return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
 }
 
-const RULESETS = ['heroic', 'warmaster', 'battleforge'];
+const RULESETS = ['heroic', 'warmaster', 'battleforge', 'epic'];
 
 /**
  * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
@@ -80,6 +81,7 @@ export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
   const ruleset = mapping ? (parsed.data as Record<string, unknown>).ruleset : 'heroic';
   if (ruleset === 'warmaster') return loadWarmasterScenario(file, parsed.data);
   if (ruleset === 'battleforge') return loadBattleforgeScenario(file, parsed.data);
+  if (ruleset === 'epic') return loadEpicScenario(file, parsed.data);
   if (ruleset !== 'heroic') {
     const message = ruleset === undefined ? 'missing: say which rules the scenario uses' : `unknown ruleset ${JSON.stringify(ruleset)}`;
     throw new InputError([{ file, path: 'ruleset', message: `${message} (${RULESETS.map((name) => JSON.stringify(name)).join(' or ')})` }]);

@@ -129,7 +129,7 @@ describe('crucible (spawned)', () => {
     const out = path.join(root, 'schema-out');
     const result = await crucible('schema', '--out', out);
     expect(result.status).toBe(0);
-    for (const name of ['heroic-scenario.schema.json', 'heroic-units.schema.json', 'warmaster-scenario.schema.json', 'battleforge-scenario.schema.json']) {
+    for (const name of ['heroic-scenario.schema.json', 'heroic-units.schema.json', 'warmaster-scenario.schema.json', 'battleforge-scenario.schema.json', 'epic-scenario.schema.json', 'epic-armies.schema.json']) {
       const written = await readFile(path.join(out, name), 'utf8');
       const committed = await readFile(path.join(repository, 'schema', name), 'utf8');
       expect(written, `schema/${name} is stale: run node bin/crucible.js schema`).toBe(committed);

@@ -3,6 +3,7 @@ import { compileScenario as compileHeroicScenario } from '../../engine/heroic/co
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
 import { formatHeroicTrace } from '../../engine/heroic/trace.js';
 import { compileBattleforge } from '../../engine/battleforge/index.js';
+import { compileEpic } from '../../engine/epic/index.js';
 import type { MetricSpec } from '../../engine/kernel.js';
 import { compileScenario as compileWarmasterScenario } from '../../engine/warmaster/compile.js';
 import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
@@ -69,10 +70,10 @@ async function replayFile(file: string, options: ReplayOptions): Promise<Replay>
     const replayed = replayTrial(kernel, seed, trial);
     return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
   }
-  // Battle Forge trials have no trace yet: the replay shows the trial's metrics.
-  const kernel = compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers);
+  // Battle Forge and Epic trials have no event trace yet: the replay shows the trial's metrics.
+  const kernel = loaded.ruleset === 'epic' ? compileEpic(loaded.scenario, loaded.armies) : compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers);
   const replayed = replayTrial(kernel, seed, trial);
-  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: ['(no event trace for Battle Forge trials yet)'] };
+  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: [`(no event trace for ${kernel.ruleset} trials yet)`] };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { scenarioSchema, unitsFileSchema } from '../../engine/heroic/schema.js';
 import { scenarioSchema as warmasterScenarioSchema } from '../../engine/warmaster/schema.js';
 import { scenarioSchema as battleforgeScenarioSchema } from '../../engine/battleforge/schema.js';
+import { armiesFileSchema as epicArmiesSchema, scenarioSchema as epicScenarioSchema } from '../../engine/epic/schema.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { EXIT_OK, type Io } from './io.js';
 
@@ -20,6 +21,8 @@ export const SCHEMA_FILES = [
   { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: warmasterScenarioSchema },
   // Likewise battleforge-units and battleforge-index (scripts/convert-battleforge.ts).
   { name: 'battleforge-scenario.schema.json', title: 'crucible battleforge scenario', schema: battleforgeScenarioSchema },
+  { name: 'epic-scenario.schema.json', title: 'crucible epic rally scenario', schema: epicScenarioSchema },
+  { name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: epicArmiesSchema },
 ] as const;
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {

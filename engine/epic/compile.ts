@@ -1,0 +1,117 @@
+import { CHANCE_SCALE } from '../dice/index.js';
+import type { Army, CountInput, EpicOptions, Scenario } from './schema.js';
+
+/**
+ * A validated scenario as flat numbers: formations in file order (the first player's first), each
+ * with its player, Initiative and inputs. A count distribution is stored as cumulative thresholds on
+ * the 6¹² scale of `chanceDraw` (engine/dice/chance.ts): value k is drawn when the draw is below
+ * the k-th threshold and not below the one before; a fixed count needs no draw.
+ */
+
+/** Inputs per formation, each a count: where its values and thresholds sit in `countValues`/`countThresholds`. */
+export const MARKERS_PER_TURN = 0;
+export const UNITS_LOST_PER_TURN = 1;
+export const UNITS_LOST_WHILE_BROKEN = 2;
+export const WITHDRAWAL_COST = 3;
+export const COUNT_INPUTS = 4;
+
+export interface CompiledFormation {
+  readonly id: string;
+  readonly name: string;
+  readonly index: number;
+  readonly player: number;
+}
+
+export interface CompiledScenario {
+  readonly name: string;
+  readonly playerNames: readonly string[];
+  readonly turns: number;
+  readonly options: EpicOptions;
+  readonly formations: readonly CompiledFormation[];
+  /** Players in rally order (highest Strategy Rating first); `tie`: equal ratings, decided by a roll-off each End phase. */
+  readonly rallyOrder: Int32Array;
+  readonly tie: boolean;
+  // Per formation.
+  readonly player: Int32Array;
+  readonly units: Int32Array;
+  readonly initiative: Int32Array;
+  readonly broken: Int32Array;
+  readonly markers: Int32Array;
+  /** Probability each End phase, as a 6¹² threshold (0 never, CHANCE_SCALE always). */
+  readonly enemyWithin30: Float64Array;
+  readonly offTable: Float64Array;
+  /** countStart[formation × COUNT_INPUTS + input] .. countStart[… + 1]: that input's values and cumulative thresholds. */
+  readonly countStart: Int32Array;
+  readonly countValues: Int32Array;
+  readonly countThresholds: Float64Array;
+}
+
+const eachTurn = (value: boolean | number): number => (value === true ? CHANCE_SCALE : value === false ? 0 : value * CHANCE_SCALE);
+
+/** `armies`: the armies file's entries by id (validate.ts has checked every id exists). */
+export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>): CompiledScenario {
+  const declared = scenario.players.flatMap((player, p) => player.formations.map((formation) => ({ formation, p, army: armies.get(player.army) })));
+  const count = declared.length;
+  const perFormation = () => new Int32Array(count);
+  const player = perFormation();
+  const units = perFormation();
+  const initiative = perFormation();
+  const broken = perFormation();
+  const markers = perFormation();
+  const enemyWithin30 = new Float64Array(count);
+  const offTable = new Float64Array(count);
+  const countStart = new Int32Array(count * COUNT_INPUTS + 1);
+  const values: number[] = [];
+  const thresholds: number[] = [];
+  const addCount = (input: CountInput) => {
+    if (typeof input === 'number') {
+      values.push(input);
+      thresholds.push(CHANCE_SCALE);
+      return;
+    }
+    let cumulative = 0;
+    input.forEach((entry, i) => {
+      cumulative += entry.p;
+      values.push(entry.value);
+      thresholds.push(i === input.length - 1 ? CHANCE_SCALE : Math.round(cumulative * CHANCE_SCALE));
+    });
+  };
+  const formations: CompiledFormation[] = [];
+  declared.forEach(({ formation, p, army }, index) => {
+    player[index] = p;
+    units[index] = formation.units;
+    initiative[index] = formation.initiative ?? army?.initiative ?? 1;
+    broken[index] = formation.broken ? 1 : 0;
+    markers[index] = formation.markers;
+    enemyWithin30[index] = eachTurn(formation.enemyWithin30);
+    offTable[index] = eachTurn(formation.offTable);
+    const inputs = [formation.markersPerTurn, formation.unitsLostPerTurn, formation.unitsLostWhileBroken, formation.withdrawalCost];
+    inputs.forEach((input, i) => {
+      countStart[index * COUNT_INPUTS + i] = values.length;
+      addCount(input);
+    });
+    formations.push({ id: formation.id, name: formation.name ?? formation.id, index, player: p });
+  });
+  countStart[count * COUNT_INPUTS] = values.length;
+  const ratings = scenario.players.map((entry) => armies.get(entry.army)?.strategyRating ?? 0);
+  const order = ratings.map((_, p) => p).sort((a, b) => (ratings[b] ?? 0) - (ratings[a] ?? 0) || a - b);
+  return {
+    name: scenario.name,
+    playerNames: scenario.players.map((entry) => entry.name),
+    turns: scenario.turns,
+    options: scenario.options,
+    formations,
+    rallyOrder: Int32Array.from(order),
+    tie: ratings.length === 2 && ratings[0] === ratings[1] && scenario.options.firstInRallyTie === 'roll-off',
+    player,
+    units,
+    initiative,
+    broken,
+    markers,
+    enemyWithin30,
+    offTable,
+    countStart,
+    countValues: Int32Array.from(values),
+    countThresholds: Float64Array.from(thresholds),
+  };
+}

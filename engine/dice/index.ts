@@ -3,4 +3,4 @@ export { atLeast, D10Tests, type FaceScore, PoolScorer } from './pool.js';
 export { ScriptedDice } from './scripted.js';
 export { StreamDice, seedGenerator, streamDice, streamGenerator } from './stream.js';
 export { RecordingDice } from './recording.js';
-export { CHANCE_SCALE, chanceDraw, happens } from './chance.js';
+export { CHANCE_SCALE, chanceDraw, drawBelow, happens } from './chance.js';

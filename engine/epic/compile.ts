@@ -37,7 +37,7 @@ export interface CompiledScenario {
   readonly initiative: Int32Array;
   readonly broken: Int32Array;
   readonly markers: Int32Array;
-  /** Probability each End phase, as a 6¹² threshold (0 never, CHANCE_SCALE always). */
+  /** Probability each End phase (0 never, 1 always). */
   readonly enemyWithin30: Float64Array;
   readonly offTable: Float64Array;
   /** countStart[formation × COUNT_INPUTS + input] .. countStart[… + 1]: that input's values and cumulative thresholds. */
@@ -46,7 +46,7 @@ export interface CompiledScenario {
   readonly countThresholds: Float64Array;
 }
 
-const eachTurn = (value: boolean | number): number => (value === true ? CHANCE_SCALE : value === false ? 0 : value * CHANCE_SCALE);
+const eachTurn = (value: boolean | number): number => (value === true ? 1 : value === false ? 0 : value);
 
 /** `armies`: the armies file's entries by id (validate.ts has checked every id exists). */
 export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>): CompiledScenario {

@@ -1,4 +1,4 @@
-import { CHANCE_SCALE, chanceDraw, type Dice } from '../dice/index.js';
+import { type Dice, drawBelow, happens } from '../dice/index.js';
 import type { Kernel, MetricSpec } from '../kernel.js';
 import { COUNT_INPUTS, type CompiledScenario, MARKERS_PER_TURN, UNITS_LOST_PER_TURN, UNITS_LOST_WHILE_BROKEN, WITHDRAWAL_COST } from './compile.js';
 import { epicMetrics, FORMATION_WIDTH, formationMetricsStart, TURN_METRICS } from './metrics.js';
@@ -75,17 +75,12 @@ export class EpicKernel implements Kernel {
     const start = scenario.countStart[formation * COUNT_INPUTS + input]!;
     const end = scenario.countStart[formation * COUNT_INPUTS + input + 1]!;
     if (end - start === 1) return scenario.countValues[start]!;
-    const u = chanceDraw(dice);
-    let k = start;
-    while (k < end - 1 && u >= scenario.countThresholds[k]!) k++;
-    return scenario.countValues[k]!;
+    return scenario.countValues[drawBelow(dice, scenario.countThresholds, start, end)]!;
   }
 
-  /** True each turn with the threshold's probability (see compile.ts), drawing only when it is uncertain. */
-  private holds(dice: Dice, threshold: number): boolean {
-    if (threshold <= 0) return false;
-    if (threshold >= CHANCE_SCALE) return true;
-    return chanceDraw(dice) < threshold;
+  /** True with this turn's probability, drawing only when it is uncertain. */
+  private holds(dice: Dice, probability: number): boolean {
+    return happens(dice, probability);
   }
 
   private lose(formation: number, units: number): void {

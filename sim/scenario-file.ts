@@ -9,6 +9,7 @@ import { type LoadedWarmasterScenario, loadWarmasterScenario } from './warmaster
 
 export { SCENARIO_EXTENSIONS } from './data-file.js';
 import { fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+import { applyFields, type Variant, variantsSchema } from './scenario-patch.js';
 
 /**
  * Reading scenario and units files from disk. Every problem a user can cause — a missing file,
@@ -74,19 +75,64 @@ const RULESETS = ['heroic', 'warmaster', 'battleforge', 'epic'];
  * them completely. Throws an InputError listing every problem found.
  */
 export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
+  return loadScenarioData(file, (await readScenarioData(file)).data);
+}
+
+/**
+ * A scenario file's data and its `variants` (named sets of field changes, for `crucible compare`),
+ * read and split: the variants are checked here and are not part of any ruleset's format.
+ */
+export async function readScenarioData(file: string): Promise<{ data: unknown; variants: readonly Variant[] }> {
   const parsed = await readDataFile(file);
   if (!parsed.ok) throw new InputError(parsed.problems);
+  const data = parsed.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !('variants' in data)) return { data, variants: [] };
+  const { variants: raw, ...rest } = data as Record<string, unknown>;
+  const { value, problems } = parseWith(variantsSchema, file, raw);
+  if (value === undefined) throw new InputError(problems.map((problem) => ({ ...problem, path: problem.path === ROOT_PATH ? 'variants' : `variants${problem.path.startsWith('[') ? '' : '.'}${problem.path}` })));
+  const names = new Set<string>();
+  value.forEach((variant, v) => {
+    if (names.has(variant.name)) problems.push({ file, path: `variants[${v}].name`, message: `duplicate variant name ${JSON.stringify(variant.name)}` });
+    names.add(variant.name);
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { data: rest, variants: value };
+}
+
+/** Load scenario data (already read from `file`, maybe changed): dispatch on its ruleset and check it all. */
+export async function loadScenarioData(file: string, data: unknown): Promise<LoadedScenario> {
   // Anything but a mapping goes to the heroic schema, which says what the file should be.
-  const mapping = typeof parsed.data === 'object' && parsed.data !== null && !Array.isArray(parsed.data);
-  const ruleset = mapping ? (parsed.data as Record<string, unknown>).ruleset : 'heroic';
-  if (ruleset === 'warmaster') return loadWarmasterScenario(file, parsed.data);
-  if (ruleset === 'battleforge') return loadBattleforgeScenario(file, parsed.data);
-  if (ruleset === 'epic') return loadEpicScenario(file, parsed.data);
+  const mapping = typeof data === 'object' && data !== null && !Array.isArray(data);
+  const ruleset = mapping ? (data as Record<string, unknown>).ruleset : 'heroic';
+  if (ruleset === 'warmaster') return loadWarmasterScenario(file, data);
+  if (ruleset === 'battleforge') return loadBattleforgeScenario(file, data);
+  if (ruleset === 'epic') return loadEpicScenario(file, data);
   if (ruleset !== 'heroic') {
     const message = ruleset === undefined ? 'missing: say which rules the scenario uses' : `unknown ruleset ${JSON.stringify(ruleset)}`;
     throw new InputError([{ file, path: 'ruleset', message: `${message} (${RULESETS.map((name) => JSON.stringify(name)).join(' or ')})` }]);
   }
-  return loadHeroicScenario(file, parsed.data);
+  return loadHeroicScenario(file, data);
+}
+
+/**
+ * A scenario with fields changed (`--set`) or a named variant applied: the changes are made on the
+ * file's data, which is then checked as a whole, so a bad value reads as a bad field of the file.
+ */
+export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }): Promise<LoadedScenario> {
+  const { data, variants } = await readScenarioData(file);
+  const fields: (readonly [string, unknown])[] = [];
+  if (change.variant !== undefined) {
+    const variant = variants.find((entry) => entry.name === change.variant);
+    if (variant === undefined) {
+      const known = variants.map((entry) => JSON.stringify(entry.name)).join(', ');
+      throw new InputError([{ file, path: 'variants', message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})` }]);
+    }
+    fields.push(...Object.entries(variant.set));
+  }
+  fields.push(...(change.fields ?? []));
+  const patched = applyFields(file, data, fields, change.variant === undefined ? ROOT_PATH : 'variants');
+  if (patched.problems.length > 0) throw new InputError(patched.problems);
+  return loadScenarioData(file, patched.data);
 }
 
 /** `loadScenarioFile` for a caller that needs a heroic scenario (any other ruleset is an InputError). */

@@ -1,5 +1,5 @@
 import { InputError } from '../../sim/errors.js';
-import { findScenarioFiles, isUnitsFileName, loadScenarioFile, loadUnitsFile } from '../../sim/scenario-file.js';
+import { findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioFile, loadUnitsFile, readScenarioData } from '../../sim/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 
 /** Check every file; print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
@@ -16,7 +16,11 @@ export async function validateCommand(paths: readonly string[], io: Io): Promise
   for (const file of files) {
     try {
       if (isUnitsFileName(file)) await loadUnitsFile(file);
-      else await loadScenarioFile(file);
+      else {
+        await loadScenarioFile(file);
+        // Every variant must make a valid scenario too.
+        for (const variant of (await readScenarioData(file)).variants) await loadScenarioChanged(file, { variant: variant.name });
+      }
       io.stdout(`ok ${file}\n`);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

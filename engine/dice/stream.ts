@@ -30,6 +30,21 @@ export class StreamDice implements Dice {
     this.state = Int32Array.from(rng.getState());
   }
 
+  /**
+   * Restart the draws at trial `trial`'s own state for `seed`: hashed from both, so every variant of
+   * a paired comparison (common random numbers) gives trial t the same dice from its first draw,
+   * whatever the other trials drew. Allocates nothing.
+   */
+  reseedForTrial(seed: number, trial: number): void {
+    const high = Math.floor(trial / 4294967296) | 0;
+    const low = trial | 0;
+    const state = this.state;
+    for (let word = 0; word < 4; word++) {
+      state[word] = lowbias32(lowbias32((seed | 0) + Math.imul(word + 1, 0x9e3779b9)) ^ lowbias32(low + Math.imul(word + 5, 0x85ebca6b)) ^ (high * 0x27d4eb2f));
+    }
+    if ((state[0]! | state[1]! | state[2]! | state[3]!) === 0) state[0] = 1; // the all-zero state never leaves zero
+  }
+
   /** The next 32-bit value as a signed int, exactly as pure-rand's xoroshiro128plus `next()`. */
   next(): number {
     const state = this.state;

@@ -1,7 +1,7 @@
 import { weightedMean, weightedVariance } from 'simple-statistics';
 import type { MetricKind } from '../engine/kernel.js';
 import type { Tally } from '../sim/tally.js';
-import { type Interval, meanInterval, wilsonInterval } from './intervals.js';
+import { type Interval, tInterval, wilsonInterval } from './intervals.js';
 
 /**
  * Summary statistics of each metric, computed from a Tally's histograms alone (so a summary of
@@ -83,9 +83,10 @@ export function summarizeHistogram(name: string, kind: MetricKind, description: 
     for (let v = 1; v <= largestSeen; v++) atLeast.push(probabilityOf(v, tails[v] ?? 0, trials, undefined));
   }
   const standardError = sd / Math.sqrt(trials);
-  // Every metric lies in 0..max, so its mean does too: clip the normal interval to that range.
-  const normal = meanInterval(trials, mean, sd);
-  const interval = { low: Math.max(0, normal.low), high: Math.min(counts.length - 1, normal.high) };
+  // A t interval (n − 1 df; the normal one at Monte Carlo sizes). Every metric lies in 0..max, so
+  // its mean does too: clip to that range (which also bounds the unbounded interval of 1 trial).
+  const t = tInterval(mean, sd, trials);
+  const interval = { low: Math.max(0, t.low), high: Math.min(counts.length - 1, t.high) };
   return { name, kind, description, trials, mean, sd, standardError, meanInterval: interval, distribution, atLeast };
 }
 

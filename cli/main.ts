@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
+import { registerAnalysis } from './commands/analyze.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
@@ -92,6 +93,7 @@ Examples:
     });
 
   registerReplay(program);
+  registerAnalysis(program, io);
   return program;
 }
 

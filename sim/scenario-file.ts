@@ -109,7 +109,7 @@ export async function loadScenarioData(file: string, data: unknown): Promise<Loa
   if (ruleset === 'epic') return loadEpicScenario(file, data);
   if (ruleset !== 'heroic') {
     const message = ruleset === undefined ? 'missing: say which rules the scenario uses' : `unknown ruleset ${JSON.stringify(ruleset)}`;
-    throw new InputError([{ file, path: 'ruleset', message: `${message} (${RULESETS.map((name) => JSON.stringify(name)).join(' or ')})` }]);
+    throw new InputError([{ file, path: 'ruleset', message: `${message} (one of ${RULESETS.map((name) => JSON.stringify(name)).join(', ')})` }]);
   }
   return loadHeroicScenario(file, data);
 }

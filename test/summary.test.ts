@@ -1,6 +1,6 @@
 import { mean as plainMean, probit, sampleStandardDeviation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { meanInterval, wilsonInterval, Z_95 } from '../analysis/intervals.js';
+import { meanInterval, tInterval, wilsonInterval, Z_95 } from '../analysis/intervals.js';
 import { histogramMoments, summarize, summarizeHistogram } from '../analysis/summary.js';
 import type { MetricSpec } from '../engine/kernel.js';
 import { Tally } from '../sim/tally.js';
@@ -134,7 +134,7 @@ describe('summarize', () => {
     expect(rounds?.mean).toBeCloseTo(plainMean(data), 12);
     expect(rounds?.sd).toBeCloseTo(sampleStandardDeviation(data), 12);
     expect(rounds?.standardError).toBeCloseTo(sampleStandardDeviation(data) / Math.sqrt(5), 12);
-    const normal = meanInterval(5, plainMean(data), sampleStandardDeviation(data));
+    const normal = tInterval(plainMean(data), sampleStandardDeviation(data), 5);
     expect(rounds?.meanInterval.low).toBeCloseTo(normal.low, 12);
     expect(rounds?.meanInterval.high).toBeCloseTo(Math.min(4, normal.high), 12);
   });

@@ -160,7 +160,7 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
   });
 
   it('a wrong or missing ruleset', async () => {
-    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer" ("heroic" or "warmaster")');
+    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer" (one of "heroic", "warmaster", "battleforge", "epic")');
     const { ruleset: _, ...withoutRuleset } = validScenario();
     await expectProblem(await writeScenario(withoutRuleset), 'ruleset', 'missing: say which rules the scenario uses');
   });

@@ -1,0 +1,79 @@
+import { InputError } from '../sim/errors.js';
+import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
+import type { ShardExecutor } from '../sim/shard-task.js';
+import type { Interval } from './intervals.js';
+import { type LoadedRoster, matchupScenario, type RosterEntry } from './roster.js';
+import { runScenario, type ScenarioResult } from './run.js';
+
+/**
+ * Every roster entry against every entry (or a chosen set): the chance side A wins each pairing,
+ * with its interval, run on one executor (one worker pool for the whole matrix).
+ */
+export interface MatchupCell {
+  readonly a: string;
+  readonly b: string;
+  /** P(side A wins), its 95% Wilson interval, and the trials run. */
+  readonly winProbability: number;
+  readonly interval: Interval;
+  readonly trials: number;
+}
+
+export interface MatchupOptions {
+  /** Entry ids to include (default: all). */
+  readonly only?: readonly string[];
+  readonly seed?: number;
+  /** Run each pairing until P(A wins) is known within ±precision (default 0.01), or `trials` each. */
+  readonly precision?: number;
+  readonly trials?: number;
+  readonly maxTrials?: number;
+  readonly executor?: ShardExecutor;
+  /** After each pairing: how many are done of how many. */
+  readonly onCell?: (done: number, total: number, cell: MatchupCell) => void;
+}
+
+/** Side A's name: the label of its wins in the `winner` metric. */
+export function sideAName(loaded: LoadedScenario): string {
+  if (loaded.ruleset === 'epic') throw new InputError([{ file: loaded.file, path: 'ruleset', message: 'an epic scenario has no sides to win: matchups need heroic, warmaster or battleforge' }]);
+  return loaded.scenario.sides[0]?.name ?? '';
+}
+
+/** P(side A wins) from a run, by the win metric's side-A label. */
+export function winOf(result: ScenarioResult, loaded: LoadedScenario, winMetric: string): { probability: number; interval: Interval } {
+  const summary = result.summary.find((metric) => metric.name === winMetric);
+  if (summary === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
+  const label = sideAName(loaded);
+  const entry = summary.distribution.find((value) => value.label === label);
+  if (entry === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (side A's name)` }]);
+  return { probability: entry.probability, interval: entry.interval };
+}
+
+export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): RosterEntry[] {
+  if (only === undefined) return roster.roster.entries;
+  const missing = only.filter((id) => !roster.roster.entries.some((entry) => entry.id === id));
+  if (missing.length > 0) throw new InputError([{ file: roster.file, path: 'entries', message: `no entries ${missing.map((id) => JSON.stringify(id)).join(', ')}` }]);
+  return roster.roster.entries.filter((entry) => only.includes(entry.id));
+}
+
+export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupCell[]> {
+  const entries = rosterEntries(roster, options.only);
+  const cells: MatchupCell[] = [];
+  const total = entries.length * entries.length;
+  const winMetric = roster.roster.winMetric;
+  for (const a of entries) {
+    for (const b of entries) {
+      const { file, data } = matchupScenario(roster, a, b);
+      const loaded = await loadScenarioData(file, data);
+      const result = await runScenario(loaded, {
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.trials === undefined ? { precision: options.precision ?? 0.01, precisionMetrics: [winMetric] } : { trials: options.trials }),
+        ...(options.maxTrials === undefined ? {} : { maxTrials: options.maxTrials }),
+        ...(options.executor === undefined ? {} : { executor: options.executor }),
+      });
+      const win = winOf(result, loaded, winMetric);
+      const cell = { a: a.id, b: b.id, winProbability: win.probability, interval: win.interval, trials: result.trials };
+      cells.push(cell);
+      options.onCell?.(cells.length, total, cell);
+    }
+  }
+  return cells;
+}

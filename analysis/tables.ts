@@ -1,0 +1,66 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as aq from 'arquero';
+import type { ColumnTable } from 'arquero';
+import { InputError, ROOT_PATH } from '../sim/errors.js';
+import type { Interval } from './intervals.js';
+
+/**
+ * Tables of multi-run results (matchups, sweeps, balance, comparisons) as arquero tables, and their
+ * export as CSV, JSON or Markdown. Probabilities are printed the way a rulebook would: `62% ±1`
+ * (the estimate, and the 95% interval's wider side in percentage points, rounded up).
+ */
+
+/** "62% ±1": percent, rounded; ± the interval's wider half-width in points, rounded up (at least 0.1 below 1). */
+export function rulebookPercent(probability: number, interval: Interval): string {
+  const half = Math.max(probability - interval.low, interval.high - probability) * 100;
+  const margin = half < 1 ? `±${(Math.ceil(half * 10) / 10).toFixed(1)}` : `±${Math.ceil(half)}`;
+  return `${Math.round(probability * 100)}% ${margin}`;
+}
+
+/** A table from plain rows (arquero infers the columns from the first row's keys). */
+export function tableOf(rows: readonly Record<string, unknown>[]): ColumnTable {
+  return aq.from(rows as object[]);
+}
+
+/**
+ * A square matrix for printing: one row per `rows` value, one column per `columns` value, each
+ * cell `cell(row, column)` (empty where missing).
+ */
+export function matrixTable(rowLabel: string, rows: readonly string[], columns: readonly string[], cell: (row: string, column: string) => string | undefined): ColumnTable {
+  return aq.from(
+    rows.map((row) => {
+      const record: Record<string, string> = { [rowLabel]: row };
+      for (const column of columns) record[column] = cell(row, column) ?? '';
+      return record;
+    }),
+  );
+}
+
+export const TABLE_FORMATS = ['csv', 'json', 'md'] as const;
+export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+export function formatTable(table: ColumnTable, format: TableFormat): string {
+  if (format === 'csv') return `${table.toCSV()}\n`;
+  if (format === 'json') return `${JSON.stringify(table.objects(), null, 2)}\n`;
+  return `${table.toMarkdown()}\n`;
+}
+
+/** The format an output file's extension asks for (.csv, .json, .md). */
+export function formatOfFile(file: string): TableFormat {
+  const extension = path.extname(file).toLowerCase().slice(1);
+  const format = extension === 'markdown' ? 'md' : extension;
+  if (!(TABLE_FORMATS as readonly string[]).includes(format)) {
+    throw InputError.at(file, ROOT_PATH, `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json or .md`);
+  }
+  return format as TableFormat;
+}
+
+export async function writeTable(table: ColumnTable, file: string): Promise<void> {
+  const format = formatOfFile(file);
+  try {
+    await writeFile(file, formatTable(table, format));
+  } catch (error) {
+    throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
+  }
+}

@@ -56,24 +56,32 @@ export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): R
 
 export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupCell[]> {
   const entries = rosterEntries(roster, options.only);
-  const cells: MatchupCell[] = [];
-  const total = entries.length * entries.length;
+  const pairs = entries.flatMap((a) => entries.map((b) => [a, b] as const));
+  const cells: (MatchupCell | undefined)[] = pairs.map(() => undefined);
   const winMetric = roster.roster.winMetric;
-  for (const a of entries) {
-    for (const b of entries) {
-      const { file, data } = matchupScenario(roster, a, b);
-      const loaded = await loadScenarioData(file, data);
-      const result = await runScenario(loaded, {
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? { precision: options.precision ?? 0.01, precisionMetrics: [winMetric] } : { trials: options.trials }),
-        ...(options.maxTrials === undefined ? {} : { maxTrials: options.maxTrials }),
-        ...(options.executor === undefined ? {} : { executor: options.executor }),
-      });
-      const win = winOf(result, loaded, winMetric);
-      const cell = { a: a.id, b: b.id, winProbability: win.probability, interval: win.interval, trials: result.trials };
-      cells.push(cell);
-      options.onCell?.(cells.length, total, cell);
-    }
-  }
-  return cells;
+  let done = 0;
+  const play = async (index: number): Promise<void> => {
+    const [a, b] = pairs[index] as readonly [RosterEntry, RosterEntry];
+    const { file, data } = matchupScenario(roster, a, b);
+    const loaded = await loadScenarioData(file, data);
+    const result = await runScenario(loaded, {
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.trials === undefined ? { precision: options.precision ?? 0.01, precisionMetrics: [winMetric] } : { trials: options.trials }),
+      ...(options.maxTrials === undefined ? {} : { maxTrials: options.maxTrials }),
+      ...(options.executor === undefined ? {} : { executor: options.executor }),
+    });
+    const win = winOf(result, loaded, winMetric);
+    const cell = { a: a.id, b: b.id, winProbability: win.probability, interval: win.interval, trials: result.trials };
+    cells[index] = cell;
+    options.onCell?.(++done, pairs.length, cell);
+  };
+  // Several pairings at once keep every worker busy: a pairing often needs a single shard.
+  const lanes = Math.max(1, 2 * (options.executor?.workers ?? 1));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, pairs.length) }, async () => {
+      while (next < pairs.length) await play(next++);
+    }),
+  );
+  return cells.filter((cell): cell is MatchupCell => cell !== undefined);
 }

@@ -6,14 +6,15 @@ import { InputError } from '../sim/errors.js';
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the
  * scenario template they fight in. The template is a scenario of any ruleset written with
- * placeholders — `$A` and `$B` (the two entries' ids, also inside longer text), `$A.count` and
+ * placeholders — `$A` and `$B` (the two entries' units, also inside longer text), `$A.count` and
  * `$B.count` (their model, stand or unit counts), `$A.name`, `$B.name` — filled in for each pair.
  * Side A's name (after filling in) labels a win in the template's `winner` metric.
  */
 
 const id = z.string().min(1);
 export const rosterEntrySchema = z.strictObject({
-  id: id.describe('what the template\'s $A / $B become: a unit id or reference'),
+  id: id.describe('the entry\'s id in tables, and what $A / $B become unless `unit` is given'),
+  unit: id.optional().describe('what $A / $B become, when several entries field the same unit (e.g. at different counts)'),
   name: z.string().min(1).optional().describe('shown in tables (default: the id)'),
   count: z.number().int().min(1).default(1).describe('what $A.count / $B.count become'),
   cost: z.number().min(0).optional().describe('points of one count (one model, stand or unit): what balance weighs'),
@@ -55,8 +56,8 @@ function placeholder(text: string, a: RosterEntry, b: RosterEntry, counts: { a: 
   return text
     .replaceAll('$A.name', a.name ?? a.id)
     .replaceAll('$B.name', b.name ?? b.id)
-    .replaceAll('$A', a.id)
-    .replaceAll('$B', b.id);
+    .replaceAll('$A', a.unit ?? a.id)
+    .replaceAll('$B', b.unit ?? b.id);
 }
 
 function fill(node: unknown, a: RosterEntry, b: RosterEntry, counts: { a: number; b: number }): unknown {

@@ -26,7 +26,13 @@ export function setField(data: Json, path: string, value: Json): { data: Json } 
   let node: Json = copy;
   for (let i = 0; i < steps.length - 1; i++) {
     const step = steps[i] as string | number;
-    const next = typeof step === 'number' ? (Array.isArray(node) ? node[step] : undefined) : node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, Json>)[step] : undefined;
+    const isMapping = node !== null && typeof node === 'object' && !Array.isArray(node);
+    let next = typeof step === 'number' ? (Array.isArray(node) ? node[step] : undefined) : isMapping ? (node as Record<string, Json>)[step] : undefined;
+    // A missing object on the way (e.g. `options`, left to its defaults) is created; a missing list element is not.
+    if (next === undefined && isMapping && typeof step === 'string' && typeof steps[i + 1] === 'string') {
+      next = {};
+      (node as Record<string, Json>)[step] = next;
+    }
     if (next === undefined || next === null || typeof next !== 'object') {
       return { problem: `${path}: ${steps.slice(0, i + 1).join('.')} does not exist in the scenario` };
     }

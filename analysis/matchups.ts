@@ -1,7 +1,7 @@
 import { InputError } from '../sim/errors.js';
 import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import type { Interval } from './intervals.js';
+import { type Interval, Z_95 } from './intervals.js';
 import { type LoadedRoster, matchupScenario, type RosterEntry } from './roster.js';
 import { runScenario, type ScenarioResult } from './run.js';
 
@@ -22,10 +22,12 @@ export interface MatchupOptions {
   /** Entry ids to include (default: all). */
   readonly only?: readonly string[];
   readonly seed?: number;
-  /** Run each pairing until P(A wins) is known within ±precision (default 0.01), or `trials` each. */
+  /**
+   * Every pairing runs the trials that bound P(A wins)'s 95% interval within ±precision whatever the
+   * probability (the worst case, p = ½: ⌈z² / 4ε²⌉, 9,604 for ±1 point; default 0.01), or `trials`.
+   */
   readonly precision?: number;
   readonly trials?: number;
-  readonly maxTrials?: number;
   readonly executor?: ShardExecutor;
   /** After each pairing: how many are done of how many. */
   readonly onCell?: (done: number, total: number, cell: MatchupCell) => void;
@@ -54,7 +56,13 @@ export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): R
   return roster.roster.entries.filter((entry) => only.includes(entry.id));
 }
 
+/** Trials that bound a proportion's 95% interval within ±precision at any p (the worst case p = ½). */
+export function worstCaseTrials(precision: number): number {
+  return Math.ceil((Z_95 * Z_95) / (4 * precision * precision));
+}
+
 export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupCell[]> {
+  const trials = options.trials ?? worstCaseTrials(options.precision ?? 0.01);
   const entries = rosterEntries(roster, options.only);
   const pairs = entries.flatMap((a) => entries.map((b) => [a, b] as const));
   const cells: (MatchupCell | undefined)[] = pairs.map(() => undefined);
@@ -65,9 +73,8 @@ export async function matchups(roster: LoadedRoster, options: MatchupOptions = {
     const { file, data } = matchupScenario(roster, a, b);
     const loaded = await loadScenarioData(file, data);
     const result = await runScenario(loaded, {
+      trials,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.trials === undefined ? { precision: options.precision ?? 0.01, precisionMetrics: [winMetric] } : { trials: options.trials }),
-      ...(options.maxTrials === undefined ? {} : { maxTrials: options.maxTrials }),
       ...(options.executor === undefined ? {} : { executor: options.executor }),
     });
     const win = winOf(result, loaded, winMetric);

@@ -164,7 +164,7 @@ export function registerAnalysis(program: Command, io: Io): void {
       .description('every unit of a roster against every unit: the chance the row unit wins, in a matrix ready to print')
       .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
       .option('--only <id...>', 'only these entries')
-      .addOption(new Option('-p, --precision <e>', 'run each pairing until P(win) is within ±e (default 0.01)').argParser(parsePrecision))
+      .addOption(new Option('-p, --precision <e>', 'run each pairing the trials that bound P(win) within ±e at any p (default 0.01: 9,604)').argParser(parsePrecision))
       .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per pairing').argParser(parseTrials)),
   ).action(async (file: string, options: Common & { only?: string[]; precision?: number }) => {
     const roster = await loadRoster(file);

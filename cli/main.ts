@@ -4,6 +4,7 @@ import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerReplay } from './commands/replay.js';
+import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
@@ -94,6 +95,7 @@ Examples:
 
   registerReplay(program);
   registerAnalysis(program, io);
+  registerReport(program, io, setStatus);
   return program;
 }
 

@@ -5,7 +5,7 @@ import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, t
 import type { BenchScenario, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
 
 /**
- * `npm run bench [-- --quick] [-- --long]`: the heroic and warmaster engines against naive implementations,
+ * `npm run bench [-- --quick] [-- --long]`: the heroic, warmaster and battleforge engines against naive implementations,
  * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
  * overhead (bench/parallel.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
@@ -17,6 +17,9 @@ const TARGET_ENGINE_OVER_NAIVE = 20;
 /** Issue 4: Warmaster engagements fought to the end of the chain, one core, per-die rolling. */
 const TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND = 3e6;
 const TARGET_WARMASTER_OVER_NAIVE = 20;
+/** Issue 5: six-round Battle Forge duels (bench/battleforge-scenarios.ts), one core, per-die rolling. */
+const TARGET_BATTLEFORGE_DUELS_PER_SECOND = 0.4e6;
+const TARGET_BATTLEFORGE_OVER_NAIVE = 20;
 /** "Flat": a few KB at most over the whole run. */
 const TARGET_HEAP_GROWTH_BYTES = 8 * 1024;
 
@@ -52,8 +55,11 @@ const PARALLEL_QUICK: ParallelSettings = { shards: 24, repetitions: 1 };
 /** `--long`: a 10M-trial then a 1G-trial pooled run (about 5 minutes on 2 cores). */
 const RSS_TRIALS: readonly number[] = [10_000_000, 1_000_000_000];
 
-/** `warmaster` (one trial = one engagement) is reported beside the heroic rows; the ratio target is heroic's. */
-const SCENARIOS: readonly BenchScenario[] = ['pooled', 'engagement', 'warmaster'];
+/**
+ * `warmaster` (one trial = one engagement) and `battleforge` (one trial = one six-round duel) are
+ * reported beside the heroic rows, each with its own targets; the heroic ratio target is heroic's.
+ */
+const SCENARIOS: readonly BenchScenario[] = ['pooled', 'engagement', 'warmaster', 'battleforge'];
 const IMPLEMENTATIONS: readonly Implementation[] = ['engine', 'naive'];
 
 interface RateSummary {
@@ -136,7 +142,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cpuModel = cpus()[0]?.model ?? 'unknown';
   const date = new Date().toISOString();
-  console.log(`crucible bench${quick ? ' (--quick)' : ''}${process.argv.includes('--long') ? ' (--long)' : ''}: heroic and warmaster engines vs naive, worker pool scaling, measured in this run`);
+  console.log(
+    `crucible bench${quick ? ' (--quick)' : ''}${process.argv.includes('--long') ? ' (--long)' : ''}: heroic, warmaster and battleforge engines vs naive, worker pool scaling, measured in this run`,
+  );
   const loadBefore = loadavg()[0] ?? 0;
   console.log(`Node ${process.version} · ${cpuModel} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`);
   console.log(
@@ -146,21 +154,23 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   let engineVersion: string | null = null;
   let warmasterEngineVersion: string | null = null;
+  let battleforgeEngineVersion: string | null = null;
   for (const scenario of SCENARIOS) {
     for (const implementation of IMPLEMENTATIONS) {
       const { measurement, engineVersion: version } = await measureThroughput(scenario, implementation, settings);
       if (scenario === 'warmaster') warmasterEngineVersion ??= version;
+      else if (scenario === 'battleforge') battleforgeEngineVersion ??= version;
       else engineVersion ??= version;
       measurements.push(measurement);
       const rate = measurement.trialsPerSecond;
       console.log(
-        `  measured ${scenario.padEnd(10)} ${implementation.padEnd(6)} ${formatRate(rate.median).padStart(9)} trials/s (spread ${(rate.spread * 100).toFixed(1)}%)`,
+        `  measured ${scenario.padEnd(11)} ${implementation.padEnd(6)} ${formatRate(rate.median).padStart(9)} trials/s (spread ${(rate.spread * 100).toFixed(1)}%)`,
       );
     }
   }
 
   const diceFloor = (await measureThroughput('pooled', 'dice', settings)).measurement.trialsPerSecond;
-  console.log(`  measured pooled     dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`);
+  console.log(`  measured pooled      dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`);
 
   console.log(`  heap: ${settings.heapTrials.toLocaleString('en')} engagement trials…`);
   const heapResult = (await runInWorker({
@@ -178,7 +188,7 @@ async function main(): Promise<void> {
   if (long) rss = await measureRss(RSS_TRIALS, (line) => console.log(line));
   const parallelSummary = parallelVerdicts(parallel, rss);
 
-  const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0 };
+  const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0, battleforge: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
   const rows: string[][] = [['scenario', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
   for (const scenario of SCENARIOS) {
@@ -204,9 +214,13 @@ async function main(): Promise<void> {
   const slowestRatio = Math.min(ratios.pooled, ratios.engagement);
   const warmasterEngine = findMeasurement(measurements, 'warmaster', 'engine').trialsPerSecond.median;
   const warmasterNaive = findMeasurement(measurements, 'warmaster', 'naive').trialsPerSecond.median;
+  const battleforgeEngine = findMeasurement(measurements, 'battleforge', 'engine').trialsPerSecond.median;
+  const battleforgeNaive = findMeasurement(measurements, 'battleforge', 'naive').trialsPerSecond.median;
   const targets = {
     warmasterEngagementsPerSecond: { target: TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND, value: warmasterEngine, pass: warmasterEngine >= TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND },
     warmasterOverNaive: { target: TARGET_WARMASTER_OVER_NAIVE, value: ratios.warmaster, pass: ratios.warmaster >= TARGET_WARMASTER_OVER_NAIVE },
+    battleforgeDuelsPerSecond: { target: TARGET_BATTLEFORGE_DUELS_PER_SECOND, value: battleforgeEngine, pass: battleforgeEngine >= TARGET_BATTLEFORGE_DUELS_PER_SECOND },
+    battleforgeOverNaive: { target: TARGET_BATTLEFORGE_OVER_NAIVE, value: ratios.battleforge, pass: ratios.battleforge >= TARGET_BATTLEFORGE_OVER_NAIVE },
     pooledAttacksPerSecond: { target: TARGET_POOLED_ATTACKS_PER_SECOND, value: pooledAttacksPerSecond, pass: pooledAttacksPerSecond >= TARGET_POOLED_ATTACKS_PER_SECOND },
     engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
     heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
@@ -222,6 +236,12 @@ async function main(): Promise<void> {
   console.log(
     `warmaster engine/naive: ${ratios.warmaster.toFixed(1)}× (naive ${formatRate(warmasterNaive)})   target ≥ ${TARGET_WARMASTER_OVER_NAIVE}×: ${verdict(targets.warmasterOverNaive.pass)}`,
   );
+  console.log(
+    `battleforge six-round duels/s (10 men-at-arms vs 10 orc warriors, shoot then charge, trial + tally): ${formatRate(battleforgeEngine)}   target ≥ ${TARGET_BATTLEFORGE_DUELS_PER_SECOND / 1e6} M: ${verdict(targets.battleforgeDuelsPerSecond.pass)}`,
+  );
+  console.log(
+    `battleforge engine/naive: ${ratios.battleforge.toFixed(1)}× (naive ${formatRate(battleforgeNaive)})   target ≥ ${TARGET_BATTLEFORGE_OVER_NAIVE}×: ${verdict(targets.battleforgeOverNaive.pass)}`,
+  );
   const perSample = heap.samples.map((sample) => `${(sample.trials / 1e6).toFixed(1)}M:${(sample.heapUsed / 1024).toFixed(1)}`).join(' ');
   console.log(
     `heap after gc() over ${settings.heapTrials.toLocaleString('en')} engagement trials (${heapResult.seconds.toFixed(1)} s): growth ${formatBytes(heap.growthBytes)}, max − min ${formatBytes(heap.rangeBytes).slice(1)}   target ≤ ${TARGET_HEAP_GROWTH_BYTES / 1024} KB: ${verdict(targets.heapGrowthBytes.pass)}`,
@@ -231,7 +251,7 @@ async function main(): Promise<void> {
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
-  console.log(`\nengine ${engineVersion ?? '?'} · warmaster engine ${warmasterEngineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
+  console.log(`\nengine ${engineVersion ?? '?'} · warmaster engine ${warmasterEngineVersion ?? '?'} · battleforge engine ${battleforgeEngineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
 
   const report = {
     date,
@@ -242,11 +262,13 @@ async function main(): Promise<void> {
     quick,
     engineVersion,
     warmasterEngineVersion,
+    battleforgeEngineVersion,
     settings,
     measurements,
     ratios,
     pooledAttacksPerSecond,
     warmasterEngagementsPerSecond: { engine: warmasterEngine, naive: warmasterNaive, ratio: ratios.warmaster },
+    battleforgeDuelsPerSecond: { engine: battleforgeEngine, naive: battleforgeNaive, ratio: ratios.battleforge },
     diceOnlyAttacksPerSecond: diceFloor.median,
     heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
     parallel,

@@ -8,6 +8,8 @@ import { runShard } from '../sim/shard-task.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
 import { Tally } from '../sim/tally.js';
 import { type BenchScenarioName, runNaive } from './naive-heroic.js';
+import { battleforgeBenchProfiles, battleforgeBenchScenario, compileBattleforgeBench } from './battleforge-scenarios.js';
+import { runNaiveBattleforge } from './naive-battleforge.js';
 import { runNaiveWarmaster } from './naive-warmaster.js';
 import { compileBenchScenario } from './scenarios.js';
 import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } from './warmaster-scenarios.js';
@@ -24,8 +26,11 @@ import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } fr
  */
 export type Implementation = 'engine' | 'naive' | 'dice';
 
-/** Throughput scenarios: the heroic ones, and `warmaster` (bench/warmaster-scenarios.ts; one trial = one engagement). */
-export type BenchScenario = BenchScenarioName | 'warmaster';
+/**
+ * Throughput scenarios: the heroic ones, `warmaster` (bench/warmaster-scenarios.ts; one trial = one
+ * engagement) and `battleforge` (bench/battleforge-scenarios.ts; one trial = one six-round duel).
+ */
+export type BenchScenario = BenchScenarioName | 'warmaster' | 'battleforge';
 
 export interface ThroughputJob {
   readonly kind: 'throughput';
@@ -107,6 +112,14 @@ function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | n
     if (job.implementation === 'dice') throw new Error('no dice-only measurement of warmaster');
     const warmasterKernel = compileWarmasterBench();
     return { batch: (trials, seed) => runTrials(warmasterKernel, { seed, trials }).trials, engineVersion: warmasterKernel.engineVersion };
+  }
+  if (job.scenario === 'battleforge') {
+    if (job.implementation === 'naive') {
+      return { batch: (trials, seed) => runNaiveBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, seed, trials).trials, engineVersion: null };
+    }
+    if (job.implementation === 'dice') throw new Error('no dice-only measurement of battleforge');
+    const battleforgeKernel = compileBattleforgeBench();
+    return { batch: (trials, seed) => runTrials(battleforgeKernel, { seed, trials }).trials, engineVersion: battleforgeKernel.engineVersion };
   }
   const scenario = job.scenario;
   if (job.implementation === 'dice') {

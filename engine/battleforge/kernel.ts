@@ -215,7 +215,8 @@ export class BattleforgeKernel extends Combat implements Kernel {
       case MOVE_AND_SHOOT:
         if (slot === 0 && !this.withinShortRange(unit, enemy)) this.move(dice, unit, enemy);
         else if (shootable) this.shoot(dice, unit, enemy);
-        else this.move(dice, unit, enemy);
+        else if (slot === 0) this.move(dice, unit, enemy);
+        else this.hold[unit] = 1; // shot already (or nothing in range): stay, ready to react
         return;
       case SHOOT_THEN_CHARGE:
         if (slot === 0 && shootable) this.shoot(dice, unit, enemy);
@@ -411,7 +412,9 @@ export class BattleforgeKernel extends Combat implements Kernel {
   private attackWithReactions(dice: Dice, attacker: number, target: number, melee: boolean): void {
     const scenario = this.scenario;
     const reaction = this.mayReact(target) ? (melee ? scenario.reactToFight : scenario.reactToShoot)[scenario.side[target]!]! : 0;
-    if (reaction === COUNTER_ATTACK && (melee ? scenario.hasMelee[target] === 1 : this.canShoot(target, attacker))) {
+    // A Counter Attack is the unit's Shoot or Fight: not if it already made that one this round.
+    const canCounter = melee ? scenario.hasMelee[target] === 1 && this.fought[target] === 0 : this.shot[target] === 0 && this.canShoot(target, attacker);
+    if (reaction === COUNTER_ATTACK && canCounter) {
       if (this.reactionSucceeds(dice, target, true)) {
         this.resolveSimultaneous(dice, attacker, target, melee);
         return;
@@ -422,8 +425,13 @@ export class BattleforgeKernel extends Combat implements Kernel {
       if (this.reactionSucceeds(dice, target, false)) {
         // Out of melee an Escape is a Falling Back: Initiative, or free attacks as it goes.
         if (melee) {
+          const models = this.alive[target]!;
+          const wounds = this.woundsLeft[target]!;
           this.leaveMelee(dice, target);
           this.disengage(target);
+          if (!this.active(target)) return;
+          // The free attacks are attacks: losing more than half its models to them is a break test (rulings §22).
+          this.aftermath(dice, target, false, models, wounds);
           if (!this.active(target)) return;
         }
         this.moveToward(target, attacker, -this.movement(target), 0);

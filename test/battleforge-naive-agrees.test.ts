@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { battleforgeBenchProfiles, battleforgeBenchScenario } from '../bench/battleforge-scenarios.js';
+import { runNaiveBattleforge, WINNER } from '../bench/naive-battleforge.js';
+import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../engine/battleforge/index.js';
+import { runTrials } from '../sim/run.js';
+import { chiSquareCritical } from './helpers/chi-square.js';
+
+/**
+ * Differential test: the Battle Forge engine and the deliberately naive implementation
+ * (bench/naive-battleforge.ts, written from the rules text, rulings §19–25 and the engine's README,
+ * not from its code) are two independent readings of the same rules. For each scenario both play
+ * 100k games (fixed seed 20261122, never picked to pass); the distributions of winner, rounds and
+ * each side's models and Wounds lost must pass a two-sample χ² test at α = 1e-6 (sparse cells
+ * pooled), and the means (for `winner`: each outcome's share) agree within 4 combined standard errors.
+ */
+
+const SEED = 20261122;
+const TRIALS = 100_000;
+const Z = 4;
+const ALPHA = 1e-6;
+/** Cells with fewer games than this (both samples together) are pooled. */
+const MIN_CELL = 20;
+const METRICS = ['winner', 'rounds', 'A.modelsLost', 'B.modelsLost', 'A.woundsLost', 'B.woundsLost'] as const;
+
+const ranged = (name: string, attacks: number, ap: number, short: number, long: number): WeaponProfile => ({ name, attacks, copies: 1, ap, melee: false, short, long });
+const melee = (name: string, attacks: number, ap: number, copies = 1): WeaponProfile => ({ name, attacks, copies, ap, melee: true, short: 0, long: 0 });
+interface Stats { movement: number; accuracy: number; strength: number; save: number; initiative: number; courage: number; wounds?: number }
+function unit(reference: string, name: string, count: number, stats: Stats, weapons: WeaponProfile[]): [string, UnitProfile] {
+  return [reference, { reference, name, models: [{ name, count, hasCharacteristics: true, wounds: 1, ...stats, weapons }] }];
+}
+
+/** Test profiles, MADE UP (plausible Battle Forge stat lines, weapons as the module's index has them). */
+const profiles: ReadonlyMap<string, UnitProfile> = new Map([
+  ...battleforgeBenchProfiles,
+  unit('test/bowmen', 'Bowmen', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [ranged('Long Bow', 1, 1, 15, 30), melee('Light Hand Weapon', 1, 0)]),
+  unit('test/quarrellers', 'Quarrellers', 8, { movement: 5, accuracy: 5, strength: 5, save: 6, initiative: 4, courage: 6 }, [ranged('Crossbow', 1, 2, 15, 30), melee('Hand Weapon', 1, 1)]),
+  unit('test/ogres', 'Ogres', 3, { movement: 6, accuracy: 4, strength: 6, save: 5, initiative: 4, courage: 7, wounds: 3 }, [melee('Ogre Club', 2, 2)]),
+  unit('test/handgunners', 'Handgunners', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [ranged('Handgun', 1, 3, 12, 24), melee('Hand Weapon', 1, 1)]),
+  unit('test/boar-boyz', 'Boar Boyz', 8, { movement: 8, accuracy: 4, strength: 6, save: 6, initiative: 4, courage: 7 }, [melee('Choppa', 1, 2, 2)]),
+]);
+
+const scenario = (input: Omit<ScenarioInput, 'ruleset'>): Scenario => scenarioSchema.parse({ ruleset: 'battleforge', ...input });
+
+const cases: readonly { readonly name: string; readonly scenario: Scenario; readonly profiles: ReadonlyMap<string, UnitProfile> }[] = [
+  { name: 'bench: 10 men-at-arms (shoot, then charge) vs 10 orc warriors (charge and fight), 18" apart', scenario: battleforgeBenchScenario, profiles: battleforgeBenchProfiles },
+  {
+    // The Bowmen Shoot then Hold; the Quarrellers Evade then Shoot, and Counter Attack a Shoot even
+    // before they activate (an Initiative test; failed, 1 Shock and, keeps-actions, they still act).
+    // On Hold after their Shoot, the Bowmen may not Counter Attack by shooting again: "Units may only
+    // shoot once per round" (Shoot), and a Counter Attack makes "a Fight or Shoot action". The engine
+    // (battleforge-1.0.0) lets them, which this case catches.
+    name: 'four-round shooting duel at 16" (long range), soft vs hard cover: shoot-and-hold vs evade-and-shoot, Counter Attacks',
+    profiles,
+    scenario: scenario({
+      name: 'duel',
+      distance: 16,
+      rounds: 4,
+      options: { failedReaction: 'keeps-actions' },
+      sides: [
+        { name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'bowmen', unit: 'test/bowmen', cover: 'soft' }] },
+        { name: 'Dwarfs', plan: 'evade-and-shoot', reactions: { toShooting: 'counter-attack', beforeActivating: true }, units: [{ id: 'quarrellers', unit: 'test/quarrellers', cover: 'hard' }] },
+      ],
+    }),
+  },
+  {
+    // Wounds(3) Ogres charge (rushing) into Handgunners that Focus and Hold, or Overwatch before
+    // activating; broken units surrender 30% of the time.
+    name: 'Wounds(3) ogres charge into overwatch from 15", surrender 0.3',
+    profiles,
+    scenario: scenario({
+      name: 'overwatch',
+      distance: 15,
+      options: { surrender: 0.3 },
+      sides: [
+        { name: 'Ogres', plan: 'charge-and-fight', units: [{ id: 'ogres', unit: 'test/ogres' }] },
+        { name: 'Humans', plan: 'hold-for-overwatch', reactions: { toCharge: 'overwatch', beforeActivating: true }, units: [{ id: 'handgunners', unit: 'test/handgunners' }] },
+      ],
+    }),
+  },
+  {
+    // Handgunners bid 2 (often forfeiting: Courage 5 allows 2 Shock), Boar Boyz bid 1; both rally at
+    // 2 Shock. A Focus made for a shot that never came does not help in melee with `token`.
+    name: 'bids 2 vs 1, rallyAt 2, focusEvade token: focus-then-shoot handgunners behind terrain vs evading boar boyz from 30"',
+    profiles,
+    scenario: scenario({
+      name: 'bids',
+      distance: 30,
+      options: { focusEvade: 'token' },
+      sides: [
+        { name: 'Humans', plan: 'focus-then-shoot', bid: 2, rallyAt: 2, units: [{ id: 'handgunners', unit: 'test/handgunners', terrain: true }] },
+        { name: 'Orcs', plan: 'charge-and-fight', bid: 1, rallyAt: 2, units: [{ id: 'boyz', unit: 'test/boar-boyz', models: 5, evade: true }] },
+      ],
+    }),
+  },
+];
+
+/** Two-sample χ² over the same cells: Σ (a·√(Nb/Na) − b·√(Na/Nb))² / (a + b), df = cells − 1. */
+function twoSampleChiSquare(a: readonly number[], b: readonly number[]): { statistic: number; df: number } {
+  const cells = a.map((count, i) => [count, b[i] ?? 0] as [number, number]);
+  const kept = cells.filter(([x, y]) => x + y >= MIN_CELL);
+  const pooled = cells.filter(([x, y]) => x + y < MIN_CELL).reduce<[number, number]>(([x, y], [u, v]) => [x + u, y + v], [0, 0]);
+  if (pooled[0] + pooled[1] >= MIN_CELL) kept.push(pooled);
+  else if (pooled[0] + pooled[1] > 0 && kept.length > 0) {
+    // Too sparse even pooled: fold it into the smallest kept cell.
+    const smallest = kept.reduce((best, cell) => (cell[0] + cell[1] < best[0] + best[1] ? cell : best));
+    smallest[0] += pooled[0];
+    smallest[1] += pooled[1];
+  }
+  const totalA = kept.reduce((sum, [x]) => sum + x, 0);
+  const totalB = kept.reduce((sum, [, y]) => sum + y, 0);
+  const ka = Math.sqrt(totalB / totalA);
+  const kb = Math.sqrt(totalA / totalB);
+  const statistic = kept.reduce((sum, [x, y]) => sum + (x * ka - y * kb) ** 2 / (x + y), 0);
+  return { statistic, df: kept.length - 1 };
+}
+
+function meanAndError(counts: readonly number[]): { mean: number; standardError: number } {
+  const trials = counts.reduce((sum, count) => sum + count, 0);
+  const mean = counts.reduce((sum, count, value) => sum + value * count, 0) / trials;
+  const variance = counts.reduce((sum, count, value) => sum + count * (value - mean) ** 2, 0) / (trials - 1);
+  return { mean, standardError: Math.sqrt(variance / trials) };
+}
+
+function expectSameMean(label: string, engine: readonly number[], naive: readonly number[]): void {
+  const e = meanAndError(engine);
+  const n = meanAndError(naive);
+  const combined = Math.sqrt(e.standardError ** 2 + n.standardError ** 2);
+  expect(Math.abs(e.mean - n.mean), `${label}: engine ${e.mean} vs naive ${n.mean} (combined SE ${combined})`).toBeLessThanOrEqual(Z * combined);
+}
+
+describe('battleforge engine and naive implementation agree', () => {
+  it("the naive winner codes are the engine metric's labels", () => {
+    const metrics = compileBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles).metrics;
+    expect(metrics.find((metric) => metric.name === 'winner')?.labels).toEqual(['Humans', 'Orcs', 'none']);
+    expect(WINNER).toEqual({ A: 0, B: 1, none: 2 });
+  });
+
+  it('the naive code refuses what it cannot play', () => {
+    const twoUnits = scenario({ ...battleforgeBenchScenario, sides: [battleforgeBenchScenario.sides[0], { ...battleforgeBenchScenario.sides[1], units: [{ id: 'a', unit: 'orcs_and_goblins/orc_warriors' }, { id: 'b', unit: 'orcs_and_goblins/orc_warriors' }] }] } as Omit<ScenarioInput, 'ruleset'>);
+    expect(() => runNaiveBattleforge(twoUnits, battleforgeBenchProfiles, SEED, 1)).toThrow(/one unit per side/);
+    expect(() => runNaiveBattleforge({ ...battleforgeBenchScenario, mode: 'attack' }, battleforgeBenchProfiles, SEED, 1)).toThrow(/game/);
+  });
+
+  for (const { name, scenario: input, profiles: units } of cases) {
+    it(name, () => {
+      const tally = runTrials(compileBattleforge(input, units), { seed: SEED, trials: TRIALS });
+      const naive = runNaiveBattleforge(input, units, SEED, TRIALS);
+      for (const metric of METRICS) {
+        const engineCounts = Array.from(tally.histogram(metric));
+        const naiveHistogram = naive.histograms[metric] ?? {};
+        const outside = Object.keys(naiveHistogram).filter((value) => Number(value) >= engineCounts.length);
+        expect(outside, `${metric}: naive values outside the engine's range`).toEqual([]);
+        const naiveCounts = engineCounts.map((_, value) => naiveHistogram[value] ?? 0);
+        const { statistic, df } = twoSampleChiSquare(engineCounts, naiveCounts);
+        if (df > 0) {
+          const critical = chiSquareCritical(ALPHA, df);
+          expect(statistic, `${metric}: χ² ${statistic.toFixed(1)} on ${df} df\n engine ${engineCounts.join(' ')}\n naive  ${naiveCounts.join(' ')}`).toBeLessThan(critical);
+        }
+        if (metric === 'winner') {
+          for (let value = 0; value < engineCounts.length; value++) {
+            const share = (counts: number[]): number[] => [TRIALS - (counts[value] ?? 0), counts[value] ?? 0];
+            expectSameMean(`winner = ${value}`, share(engineCounts), share(naiveCounts));
+          }
+        } else expectSameMean(metric, engineCounts, naiveCounts);
+      }
+    });
+  }
+});

@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { measureAnalysis } from './analysis.js';
+import { measureEpic } from './epic.js';
 import { runInWorker } from './in-worker.js';
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
 import type { BenchScenario, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
@@ -248,6 +250,14 @@ async function main(): Promise<void> {
   );
   console.log(`  heapUsed KB by trials: ${perSample}`);
   for (const line of parallelSummary.lines) console.log(line);
+  // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
+  const epic = await measureEpic(quick);
+  console.log(`epic four-turn chains/s (two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
+  const analysis = await measureAnalysis(2, quick);
+  console.log(
+    `heroic matchup matrix (${Math.round(Math.sqrt(analysis.matrixPairings))} × ${Math.round(Math.sqrt(analysis.matrixPairings))}, ±1 point, 2 workers): ${analysis.matrixSeconds.toFixed(1)} s, ${analysis.matrixTrials.toLocaleString('en')} trials   target (20 × 20) < 60 s: ${quick ? 'n/a (quick: 8 × 8)' : verdict(analysis.matrixSeconds < 60)}`,
+  );
+  console.log(`paired comparison (knights vs regenerating ogre, allocation reading, ${analysis.pairedOutcome}): an unpaired one needs ${analysis.pairedFactor.toFixed(1)}× the trials   target ≥ 5×: ${verdict(analysis.pairedFactor >= 5)}`);
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
@@ -275,6 +285,8 @@ async function main(): Promise<void> {
     ...(rss === undefined ? {} : { rss }),
     long,
     targets,
+    epic,
+    analysis,
     elapsedSeconds,
   };
   const resultsDirectory = new URL('./results/', import.meta.url);

@@ -91,22 +91,36 @@ describe('balance', () => {
 });
 
 describe('matchups', () => {
-  it('a symmetric template mirrors: A vs B and B vs A', async () => {
-    const roster = await loadRoster(path.join(import.meta.dirname, '..', 'data/heroic/rosters/core.yaml'));
-    const cells = await matchups(roster, { only: ['ogre', 'orc-barbarian'], trials: 65_536, seed: 20261122 });
-    const cell = (a: string, b: string) => cells.find((entry) => entry.a === a && entry.b === b);
+  it('a symmetric template mirrors: P(A wins, X vs Y) = P(B wins, Y vs X), within 4 SE', async () => {
+    // Battle Forge: both sides charge and fight from 18", the first activation decided by a roll-off
+    // each round (equal bids), so swapping the sides swaps nothing but their names.
+    const roster = await loadRoster(path.join(import.meta.dirname, '..', 'data/battleforge/rosters/core-infantry.yaml'));
+    const trials = 20_000;
+    const x = 'human_kingdoms/bowmen';
+    const y = 'orcs_and_goblins/orc_warriors';
+    const cells = await matchups(roster, { only: [x, y], trials, seed: 20261122 });
     expect(cells).toHaveLength(4);
-    // The template is symmetric but side A acts first: a mirror match (same unit both sides) measures that edge,
-    // and swapping who is side A must not change what a unit is worth against itself.
-    for (const [a, b] of [['ogre', 'orc-barbarian']] as const) {
-      const ab = cell(a, b);
-      const ba = cell(b, a);
-      expect(ab).toBeDefined();
-      expect(ba).toBeDefined();
-      // P(A wins | a as A) + P(A wins | b as A) − 1 is the first-mover edge; it must equal the mirror's edge within noise.
-      const edge = (ab?.winProbability ?? 0) + (ba?.winProbability ?? 0) - 1;
-      const mirrorEdge = ((cell(a, a)?.winProbability ?? 0) + (cell(b, b)?.winProbability ?? 0)) / 2 - 0.5;
-      expect(Number.isFinite(edge) && Number.isFinite(mirrorEdge)).toBe(true);
-    }
-  });
+    const win = (a: string, b: string) => cells.find((cell) => cell.a === a && cell.b === b)?.winProbability ?? Number.NaN;
+    // P(B wins, Y vs X) from the same runs: 1 − P(A wins) − P(no winner), read with the B label.
+    const { loadScenarioData } = await import('../sim/scenario-file.js');
+    const { matchupScenario } = await import('../analysis/roster.js');
+    const { runScenario } = await import('../analysis/run.js');
+    const bWins = async (a: string, b: string) => {
+      const [entryA, entryB] = [roster.roster.entries.find((entry) => entry.id === a), roster.roster.entries.find((entry) => entry.id === b)];
+      if (entryA === undefined || entryB === undefined) throw new Error('no entry');
+      const { file, data } = matchupScenario(roster, entryA, entryB);
+      const loaded = await loadScenarioData(file, data);
+      const result = await runScenario(loaded, { trials, seed: 20261123 });
+      const sideB = loaded.ruleset === 'battleforge' ? loaded.scenario.sides[1]?.name : undefined;
+      return result.summary.find((metric) => metric.name === 'winner')?.distribution.find((entry) => entry.label === sideB)?.probability ?? Number.NaN;
+    };
+    const se = (p: number, q: number) => Math.sqrt((p * (1 - p)) / trials + (q * (1 - q)) / trials);
+    const xy = win(x, y);
+    const yxB = await bWins(y, x);
+    expect(Math.abs(xy - yxB)).toBeLessThan(4 * se(xy, yxB));
+    // The mirror match: each side wins as often as the other.
+    const mirrorA = win(x, x);
+    const mirrorB = await bWins(x, x);
+    expect(Math.abs(mirrorA - mirrorB)).toBeLessThan(4 * se(mirrorA, mirrorB));
+  }, 120_000);
 });

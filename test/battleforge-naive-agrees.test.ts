@@ -4,6 +4,7 @@ import { runNaiveBattleforge, WINNER } from '../bench/naive-battleforge.js';
 import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../engine/battleforge/index.js';
 import { runTrials } from '../sim/run.js';
 import { chiSquareCritical } from './helpers/chi-square.js';
+import { expectSameMean, twoSampleChiSquare } from './helpers/two-sample.js';
 
 /**
  * Differential test: the Battle Forge engine and the deliberately naive implementation
@@ -16,10 +17,7 @@ import { chiSquareCritical } from './helpers/chi-square.js';
 
 const SEED = 20261122;
 const TRIALS = 100_000;
-const Z = 4;
 const ALPHA = 1e-6;
-/** Cells with fewer games than this (both samples together) are pooled. */
-const MIN_CELL = 20;
 const METRICS = ['winner', 'rounds', 'A.modelsLost', 'B.modelsLost', 'A.woundsLost', 'B.woundsLost'] as const;
 
 const ranged = (name: string, attacks: number, ap: number, short: number, long: number): WeaponProfile => ({ name, attacks, copies: 1, ap, melee: false, short, long });
@@ -93,40 +91,6 @@ const cases: readonly { readonly name: string; readonly scenario: Scenario; read
     }),
   },
 ];
-
-/** Two-sample χ² over the same cells: Σ (a·√(Nb/Na) − b·√(Na/Nb))² / (a + b), df = cells − 1. */
-function twoSampleChiSquare(a: readonly number[], b: readonly number[]): { statistic: number; df: number } {
-  const cells = a.map((count, i) => [count, b[i] ?? 0] as [number, number]);
-  const kept = cells.filter(([x, y]) => x + y >= MIN_CELL);
-  const pooled = cells.filter(([x, y]) => x + y < MIN_CELL).reduce<[number, number]>(([x, y], [u, v]) => [x + u, y + v], [0, 0]);
-  if (pooled[0] + pooled[1] >= MIN_CELL) kept.push(pooled);
-  else if (pooled[0] + pooled[1] > 0 && kept.length > 0) {
-    // Too sparse even pooled: fold it into the smallest kept cell.
-    const smallest = kept.reduce((best, cell) => (cell[0] + cell[1] < best[0] + best[1] ? cell : best));
-    smallest[0] += pooled[0];
-    smallest[1] += pooled[1];
-  }
-  const totalA = kept.reduce((sum, [x]) => sum + x, 0);
-  const totalB = kept.reduce((sum, [, y]) => sum + y, 0);
-  const ka = Math.sqrt(totalB / totalA);
-  const kb = Math.sqrt(totalA / totalB);
-  const statistic = kept.reduce((sum, [x, y]) => sum + (x * ka - y * kb) ** 2 / (x + y), 0);
-  return { statistic, df: kept.length - 1 };
-}
-
-function meanAndError(counts: readonly number[]): { mean: number; standardError: number } {
-  const trials = counts.reduce((sum, count) => sum + count, 0);
-  const mean = counts.reduce((sum, count, value) => sum + value * count, 0) / trials;
-  const variance = counts.reduce((sum, count, value) => sum + count * (value - mean) ** 2, 0) / (trials - 1);
-  return { mean, standardError: Math.sqrt(variance / trials) };
-}
-
-function expectSameMean(label: string, engine: readonly number[], naive: readonly number[]): void {
-  const e = meanAndError(engine);
-  const n = meanAndError(naive);
-  const combined = Math.sqrt(e.standardError ** 2 + n.standardError ** 2);
-  expect(Math.abs(e.mean - n.mean), `${label}: engine ${e.mean} vs naive ${n.mean} (combined SE ${combined})`).toBeLessThanOrEqual(Z * combined);
-}
 
 describe('battleforge engine and naive implementation agree', () => {
   it("the naive winner codes are the engine metric's labels", () => {

@@ -1,10 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { InputError } from '../sim/errors.js';
 import { loadScenarioFile } from '../sim/scenario-file.js';
+import { scenarioProblems } from './helpers/scenario-problems.js';
 
 /** Every bad Battle Forge scenario ends as `<file>: <field path>: <what is wrong>`, and the bundled ones load. */
 
@@ -29,33 +28,11 @@ function withUnit(s: number, u: number, changes: Json, base: Json = validScenari
   return base;
 }
 
-let root: string;
-let counter = 0;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'crucible-battleforge-validate-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function expectProblem(content: Json, fieldPath: string, fragment: string): Promise<void> {
-  const file = path.join(root, `scenario-${++counter}.yaml`);
-  await writeFile(file, stringify(content));
-  let lines: string[] = [];
-  try {
-    await loadScenarioFile(file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    lines = (error as InputError).message.split('\n');
-  }
-  const prefix = `${file}: ${fieldPath}: `;
-  const match = lines.find((line) => line.startsWith(prefix) && line.includes(fragment));
-  expect(match, `no line starting ${JSON.stringify(prefix)} containing ${JSON.stringify(fragment)} in:\n${lines.join('\n')}`).toBeDefined();
-}
+const { expectProblem, directory } = scenarioProblems('crucible-battleforge-validate-');
 
 describe('battleforge scenarios that load', () => {
   it('the fixture and every bundled scenario', async () => {
-    const file = path.join(root, 'valid.yaml');
+    const file = path.join(directory(), 'valid.yaml');
     await writeFile(file, stringify(validScenario()));
     const loaded = await loadScenarioFile(file);
     expect(loaded.ruleset).toBe('battleforge');
@@ -92,6 +69,6 @@ describe('battleforge scenario problems', () => {
   });
 
   it('the data: a missing directory is named', async () => {
-    await expectProblem({ ...validScenario(), data: path.join(root, 'nowhere') }, 'data', 'Battle Forge data not found');
+    await expectProblem({ ...validScenario(), data: path.join(directory(), 'nowhere') }, 'data', 'Battle Forge data not found');
   });
 });

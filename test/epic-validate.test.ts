@@ -1,10 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { InputError } from '../sim/errors.js';
+import { describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../sim/scenario-file.js';
+import { scenarioProblems } from './helpers/scenario-problems.js';
 
 /** Every bad Epic rally scenario ends as `<file>: <field path>: <what is wrong>`, and the bundled ones load. */
 
@@ -26,28 +23,7 @@ function withFormation(changes: Json, base: Json = validScenario()): Json {
   return base;
 }
 
-let root: string;
-let counter = 0;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'crucible-epic-validate-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function expectProblem(content: Json, fieldPath: string, fragment: string): Promise<void> {
-  const file = path.join(root, `scenario-${++counter}.yaml`);
-  await writeFile(file, stringify(content));
-  let lines: string[] = [];
-  try {
-    await loadScenarioFile(file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    lines = (error as InputError).message.split('\n');
-  }
-  const prefix = `${file}: ${fieldPath}: `;
-  expect(lines.find((line) => line.startsWith(prefix) && line.includes(fragment)), `no line starting ${JSON.stringify(prefix)} containing ${JSON.stringify(fragment)} in:\n${lines.join('\n')}`).toBeDefined();
-}
+const { expectProblem, directory } = scenarioProblems('crucible-epic-validate-');
 
 describe('epic scenarios that load', () => {
   it('every bundled scenario', async () => {
@@ -75,6 +51,6 @@ describe('epic scenario problems', () => {
     (twice.players as Json[]).push({ name: 'Guard', army: 'orks', formations: [{ id: 'company', units: 5 }] });
     await expectProblem(twice, 'players[1].name', 'both players are named "Guard"');
     await expectProblem(twice, 'players[1].formations[0].id', 'duplicate formation id "company"');
-    await expectProblem({ ...validScenario(), armies: path.join(root, 'nowhere.yaml') }, 'armies', 'armies file not found');
+    await expectProblem({ ...validScenario(), armies: path.join(directory(), 'nowhere.yaml') }, 'armies', 'armies file not found');
   });
 });

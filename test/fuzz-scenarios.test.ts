@@ -216,7 +216,9 @@ describe('loadHeroicScenarioFile on malformed input', () => {
         const tally = runTrials(compileHeroic(loaded.scenario, loaded.units), { seed: 1, trials: 20 });
         expect(tally.trials).toBe(20);
       }),
-      { numRuns: 1000 },
+      // A fixed seed, so the run is the same every time; FUZZ_SEED explores others (seed 246436419 found
+      // an unbounded Healing that made a metric too large to count).
+      { numRuns: 1000, seed: Number(process.env.FUZZ_SEED ?? 20261122) },
     );
     // Both outcomes must occur, or the generator is not exercising what it claims to.
     expect(outcomes.rejected).toBeGreaterThan(500);

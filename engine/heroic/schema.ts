@@ -57,7 +57,7 @@ export const areaSchema = z.strictObject({
 });
 
 export const healSchema = z.strictObject({
-  wounds: positiveInt.describe('Wounds healed on the most damaged model of the group at the end of its activation'),
+  wounds: positiveInt.max(100).describe('Wounds healed on the most damaged model of the group at the end of its activation'),
 });
 
 export const groupSchema = z.strictObject({

@@ -5,7 +5,7 @@ import { validateEpic } from '../engine/epic/validate.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { binomialTailAtLeast, binomialTailAtMost } from './helpers/exact-check.js';
-import { chiSquareCritical } from './helpers/chi-square.js';
+import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
 import { type Distribution, mean, total, variance } from './helpers/distribution.js';
 import { exactEpic, rallyChance } from './oracle/epic-markov.js';
 
@@ -75,27 +75,6 @@ function expectFrequency(label: string, count: number, n: number, p: number): vo
   expect(plausible, `${label}: p̂ = ${count / n}, exact ${p}, SE ${se}`).toBe(true);
 }
 
-/** Pearson χ² of observed counts against exact probabilities, bins pooled to ≥ 5 expected. */
-function chiSquareFit(counts: ArrayLike<number>, exact: Distribution, n: number): { statistic: number; df: number } {
-  const bins: { observed: number; expected: number }[] = [];
-  let observed = 0;
-  let expected = 0;
-  for (let v = 0; v < Math.max(counts.length, exact.length); v++) {
-    observed += counts[v] ?? 0;
-    expected += n * (exact[v] ?? 0);
-    if (expected >= 5) {
-      bins.push({ observed, expected });
-      observed = 0;
-      expected = 0;
-    }
-  }
-  const last = bins[bins.length - 1];
-  if (last !== undefined) {
-    last.observed += observed;
-    last.expected += expected;
-  }
-  return { statistic: bins.reduce((sum, bin) => sum + (bin.observed - bin.expected) ** 2 / bin.expected, 0), df: bins.length - 1 };
-}
 
 /** A metric's whole histogram against its exact distribution: χ² at ALPHA and the mean within 4 SE. */
 function expectDistribution(tally: Tally, name: string, exact: Distribution): void {

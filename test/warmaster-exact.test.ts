@@ -4,7 +4,7 @@ import { compileWarmaster } from '../engine/warmaster/index.js';
 import type { Scenario, ScenarioInput } from '../engine/warmaster/schema.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
-import { chiSquareCritical } from './helpers/chi-square.js';
+import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
 import { type Distribution, total } from './helpers/distribution.js';
 import { expectMatchesExact } from './helpers/exact-check.js';
 import { armyUnits, warmasterScenario } from './helpers/warmaster-scenarios.js';
@@ -247,28 +247,6 @@ const cases: Round1Case[] = [
   },
 ];
 
-/** Pearson χ² of observed counts against exact probabilities, bins pooled to ≥ 5 expected. */
-function chiSquareFit(counts: ArrayLike<number>, exact: Distribution, n: number): { statistic: number; df: number } {
-  const bins: { observed: number; expected: number }[] = [];
-  let observed = 0;
-  let expected = 0;
-  for (let v = 0; v < Math.max(counts.length, exact.length); v++) {
-    observed += counts[v] ?? 0;
-    expected += n * (exact[v] ?? 0);
-    if (expected >= 5) {
-      bins.push({ observed, expected });
-      observed = 0;
-      expected = 0;
-    }
-  }
-  const last = bins[bins.length - 1];
-  if (last !== undefined) {
-    last.observed += observed;
-    last.expected += expected;
-  }
-  const statistic = bins.reduce((sum, bin) => sum + (bin.observed - bin.expected) ** 2 / bin.expected, 0);
-  return { statistic, df: bins.length - 1 };
-}
 
 describe('the Warmaster round-1 oracle itself', () => {
   it('scores one die as rulings §13 says', () => {

@@ -85,3 +85,25 @@ function logGamma(z: number): number {
   const t = shifted + 7.5;
   return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(series);
 }
+
+/** Pearson χ² of observed counts against exact probabilities, bins pooled to ≥ 5 expected. */
+export function chiSquareFit(counts: ArrayLike<number>, exact: ArrayLike<number>, n: number): { statistic: number; df: number } {
+  const bins: { observed: number; expected: number }[] = [];
+  let observed = 0;
+  let expected = 0;
+  for (let v = 0; v < Math.max(counts.length, exact.length); v++) {
+    observed += counts[v] ?? 0;
+    expected += n * (exact[v] ?? 0);
+    if (expected >= 5) {
+      bins.push({ observed, expected });
+      observed = 0;
+      expected = 0;
+    }
+  }
+  const last = bins[bins.length - 1];
+  if (last !== undefined) {
+    last.observed += observed;
+    last.expected += expected;
+  }
+  return { statistic: bins.reduce((sum, bin) => sum + (bin.observed - bin.expected) ** 2 / bin.expected, 0), df: bins.length - 1 };
+}

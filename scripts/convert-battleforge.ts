@@ -11,7 +11,7 @@
  * schema/battleforge-index.schema.json. With --check it writes nothing and exits 1 if any of those
  * files would change. Any fault in a source file stops it with `<file>: <JSON path>: <what>`.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
@@ -28,6 +28,7 @@ import {
   type Weapon,
 } from '../engine/battleforge/units.js';
 import { CORE_RULE_PARAMETERS, formatSourceProblem, isRecord, type Json, type SourceProblem, SourceReader } from './battleforge-json.js';
+import { type GeneratedFiles, outdatedFiles as outdatedGeneratedFiles, writeGeneratedFiles } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/battleforge-fantasy-realms');
@@ -53,7 +54,7 @@ export class ConversionError extends Error {
 }
 
 /** Generated files: repository-relative path → contents. */
-export type GeneratedFiles = Map<string, string>;
+export type { GeneratedFiles } from './generated-files.js';
 
 export interface Conversion {
   readonly files: GeneratedFiles;
@@ -218,41 +219,9 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   };
 }
 
-async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Faction files on disk that no listed faction produces any more. */
-async function staleFactionFiles(files: GeneratedFiles): Promise<string[]> {
-  const present = await readdir(path.join(REPOSITORY, FACTIONS_DIRECTORY)).catch(() => [] as string[]);
-  return present.map((name) => `${FACTIONS_DIRECTORY}/${name}`).filter((file) => file.endsWith('.yaml') && !files.has(file));
-}
-
 /** Files that differ from what the conversion produces (missing, changed or stale). */
-export async function outdatedFiles(files: GeneratedFiles): Promise<string[]> {
-  const outdated: string[] = [];
-  for (const [file, text] of files) if ((await readIfPresent(path.join(REPOSITORY, file))) !== text) outdated.push(file);
-  return [...outdated, ...(await staleFactionFiles(files))];
-}
-
-/** Create a directory if missing (one level at a time: Node 20's recursive mkdir can spin under /proc). */
-async function ensureDirectory(directory: string): Promise<void> {
-  await mkdir(directory).catch((error: unknown) => {
-    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-  });
-}
-
-async function writeFiles(files: GeneratedFiles): Promise<void> {
-  await ensureDirectory(path.join(REPOSITORY, DATA_DIRECTORY));
-  await ensureDirectory(path.join(REPOSITORY, FACTIONS_DIRECTORY));
-  for (const [file, text] of files) await writeFile(path.join(REPOSITORY, file), text);
-  for (const file of await staleFactionFiles(files)) await rm(path.join(REPOSITORY, file));
-}
+export const outdatedFiles = (files: GeneratedFiles): Promise<string[]> => outdatedGeneratedFiles(REPOSITORY, FACTIONS_DIRECTORY, files);
+const writeFiles = (files: GeneratedFiles): Promise<void> => writeGeneratedFiles(REPOSITORY, FACTIONS_DIRECTORY, files);
 
 const USAGE = 'usage: npx tsx scripts/convert-battleforge.ts [--check] [source-directory]';
 

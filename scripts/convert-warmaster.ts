@@ -9,7 +9,7 @@
  * schema/warmaster-units.schema.json. With --check it writes nothing and exits 1 if any of those
  * files would change (for CI). Any fault in a source file stops it with `<file>: <where>: <what>`.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, isMap, isScalar, isSeq, parse, visit } from 'yaml';
@@ -25,6 +25,7 @@ import {
   type WarmasterUnit,
 } from '../engine/warmaster/units.js';
 import { formatSourceProblem, parseAlliesTable, parseArmyTable, slug, type SourceProblem } from './warmaster-tsv.js';
+import { type GeneratedFiles, outdatedFiles as outdatedGeneratedFiles, writeGeneratedFiles } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/warmaster-revolution');
@@ -49,7 +50,7 @@ export class ConversionError extends Error {
 }
 
 /** Generated files: repository-relative path → contents. */
-export type GeneratedFiles = Map<string, string>;
+export type { GeneratedFiles } from './generated-files.js';
 
 export interface Conversion {
   readonly files: GeneratedFiles;
@@ -199,43 +200,9 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   return { files, warnings, armies: armies.size, units: unitCount };
 }
 
-async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Army files on disk that no TSV produces any more. */
-async function staleArmyFiles(files: GeneratedFiles): Promise<string[]> {
-  const present = await readdir(path.join(REPOSITORY, ARMIES_DIRECTORY)).catch(() => [] as string[]);
-  return present.map((name) => `${ARMIES_DIRECTORY}/${name}`).filter((file) => file.endsWith('.yaml') && !files.has(file));
-}
-
 /** Files that differ from what the conversion produces (missing, changed or stale). */
-export async function outdatedFiles(files: GeneratedFiles): Promise<string[]> {
-  const outdated: string[] = [];
-  for (const [file, text] of files) {
-    if ((await readIfPresent(path.join(REPOSITORY, file))) !== text) outdated.push(file);
-  }
-  return [...outdated, ...(await staleArmyFiles(files))];
-}
-
-/** Create a directory if missing (one level at a time: Node 20's recursive mkdir can spin under /proc). */
-async function ensureDirectory(directory: string): Promise<void> {
-  await mkdir(directory).catch((error: unknown) => {
-    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-  });
-}
-
-async function writeFiles(files: GeneratedFiles): Promise<void> {
-  await ensureDirectory(path.join(REPOSITORY, path.dirname(ARMIES_DIRECTORY)));
-  await ensureDirectory(path.join(REPOSITORY, ARMIES_DIRECTORY));
-  for (const [file, text] of files) await writeFile(path.join(REPOSITORY, file), text);
-  for (const file of await staleArmyFiles(files)) await rm(path.join(REPOSITORY, file));
-}
+export const outdatedFiles = (files: GeneratedFiles): Promise<string[]> => outdatedGeneratedFiles(REPOSITORY, ARMIES_DIRECTORY, files);
+const writeFiles = (files: GeneratedFiles): Promise<void> => writeGeneratedFiles(REPOSITORY, ARMIES_DIRECTORY, files);
 
 const USAGE = 'usage: npx tsx scripts/convert-warmaster.ts [--check] [source-directory]';
 

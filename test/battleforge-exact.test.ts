@@ -4,7 +4,7 @@ import { streamDice } from '../engine/dice/index.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
-import { type Distribution, total } from './helpers/distribution.js';
+import { total } from './helpers/distribution.js';
 import { binomialTailAtLeast, binomialTailAtMost, expectMatchesExact } from './helpers/exact-check.js';
 import { exactAttack, testChance } from './oracle/battleforge-exact.js';
 

@@ -5,7 +5,7 @@ import type { Scenario, ScenarioInput } from '../engine/warmaster/schema.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
-import { type Distribution, total } from './helpers/distribution.js';
+import { total } from './helpers/distribution.js';
 import { expectMatchesExact } from './helpers/exact-check.js';
 import { armyUnits, warmasterScenario } from './helpers/warmaster-scenarios.js';
 import { exactRound1, type Round1Exact, takenPerDie } from './oracle/warmaster-exact.js';

@@ -1,4 +1,4 @@
-import { closestNames, quote, quotedList, unknownNameHint, type ValidationIssue } from '../validation.js';
+import { quote, quotedList, unknownNameHint, type ValidationIssue } from '../validation.js';
 import type { Group, Scenario, Unit, WeaponSet } from './schema.js';
 
 export { closestNames, type ValidationIssue } from '../validation.js';

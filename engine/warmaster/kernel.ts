@@ -7,6 +7,7 @@ import {
   ADVANCES, PURSUITS, RECORDED_ROUNDS, RETREAT, ROUND_DRAW, ROUND_NOT_FOUGHT, ROUND_RESULTS, ROUNDS, SIDE_METRICS, SIDE_WIDTH, TURNS,
   UNIT_METRICS, UNIT_WIDTH, WINNER, WINNER_DRAW, WINNER_UNRESOLVED, warmasterMetrics,
 } from './metrics.js';
+import { StrikeTables } from './strike-tables.js';
 import { WarmasterTracer, type WarmasterTraceEvent } from './trace.js';
 
 export const WARMASTER_ENGINE_VERSION = 'warmaster-1.0.0';
@@ -65,9 +66,11 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
   /** Hits scored (before saves) by the last `strike`, for the trace. */
   private lastHits = 0;
   private tracer: WarmasterTracer | null = null;
+  private readonly tables: StrikeTables | null;
 
   constructor(private readonly scenario: CompiledScenario) {
     this.metrics = warmasterMetrics(scenario);
+    this.tables = scenario.method === 'tables' ? new StrikeTables() : null;
     const units = scenario.units.length;
     const groups = scenario.groupUnit.length;
     this.unitCount = units;
@@ -255,6 +258,11 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
 
   /** Hits scored and not saved by `count` dice at `target` (rulings §13). */
   private strike(dice: Dice, count: number, hitOn: number, target: number, oneWorse: boolean): number {
+    if (this.tables !== null && count <= 400) {
+      const taken = this.tables.sample(dice, count, hitOn, (this.scenario.armour[target] ?? NO_SAVE) + (oneWorse ? 1 : 0));
+      this.lastHits = taken; // the hits before saves are not drawn: the trace shows what was taken
+      return taken;
+    }
     const scorers = this.scenario.atLeastScorers;
     const hits = (scorers[hitOn] ?? scorers[6])!.roll(dice, count);
     this.lastHits = hits;

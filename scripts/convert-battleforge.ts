@@ -28,7 +28,7 @@ import {
   type Weapon,
 } from '../engine/battleforge/units.js';
 import { CORE_RULE_PARAMETERS, formatSourceProblem, isRecord, type Json, type SourceProblem, SourceReader } from './battleforge-json.js';
-import { type GeneratedFiles, outdatedFiles as outdatedGeneratedFiles, writeGeneratedFiles } from './generated-files.js';
+import { type GeneratedFiles, runConverter } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/battleforge-fantasy-realms');
@@ -219,47 +219,23 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   };
 }
 
-/** Files that differ from what the conversion produces (missing, changed or stale). */
-export const outdatedFiles = (files: GeneratedFiles): Promise<string[]> => outdatedGeneratedFiles(REPOSITORY, FACTIONS_DIRECTORY, files);
-const writeFiles = (files: GeneratedFiles): Promise<void> => writeGeneratedFiles(REPOSITORY, FACTIONS_DIRECTORY, files);
-
-const USAGE = 'usage: npx tsx scripts/convert-battleforge.ts [--check] [source-directory]';
-
-async function main(argv: readonly string[]): Promise<number> {
-  const check = argv.includes('--check');
-  const positional = argv.filter((argument) => !argument.startsWith('--'));
-  const unknown = argv.filter((argument) => argument.startsWith('--') && argument !== '--check');
-  if (argv.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  if (unknown.length > 0 || positional.length > 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  let conversion: Conversion;
-  try {
-    conversion = await convert(path.resolve(positional[0] ?? DEFAULT_SOURCE));
-  } catch (error) {
-    if (!(error instanceof ConversionError)) throw error;
-    process.stderr.write(`${error.message}\n${error.problems.length} problem(s): nothing written\n`);
-    return 1;
-  }
-  const skipped = conversion.skipped.length > 0 ? ` (not in index.json, skipped: ${conversion.skipped.join(', ')})` : '';
-  const summary = `${conversion.factions} faction files, ${conversion.units} units, ${conversion.models} models, ${conversion.weapons} weapons${skipped}`;
-  if (check) {
-    const outdated = await outdatedFiles(conversion.files);
-    if (outdated.length === 0) {
-      process.stdout.write(`up to date: ${summary}\n`);
-      return 0;
-    }
-    process.stderr.write(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx scripts/convert-battleforge.ts\n`);
-    return 1;
-  }
-  await writeFiles(conversion.files);
-  process.stdout.write(`wrote ${summary}, ${INDEX_FILE}, ${LICENSE_FILE}, ${UNITS_SCHEMA_FILE} and ${INDEX_SCHEMA_FILE}\n`);
-  return 0;
-}
+const main = (argv: readonly string[]): Promise<number> =>
+  runConverter(
+    {
+      script: 'scripts/convert-battleforge.ts',
+      repository: REPOSITORY,
+      directory: FACTIONS_DIRECTORY,
+      defaultSource: DEFAULT_SOURCE,
+      convert,
+      sourceProblems: (error) => (error instanceof ConversionError ? { message: error.message, count: error.problems.length } : undefined),
+      summary: (conversion: Conversion) => {
+        const skipped = conversion.skipped.length > 0 ? ` (not in index.json, skipped: ${conversion.skipped.join(', ')})` : '';
+        return `${conversion.factions} faction files, ${conversion.units} units, ${conversion.models} models, ${conversion.weapons} weapons${skipped}`;
+      },
+      alsoWrote: `${INDEX_FILE}, ${LICENSE_FILE}, ${UNITS_SCHEMA_FILE} and ${INDEX_SCHEMA_FILE}`,
+    },
+    argv,
+  );
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));

@@ -25,7 +25,7 @@ import {
   type WarmasterUnit,
 } from '../engine/warmaster/units.js';
 import { formatSourceProblem, parseAlliesTable, parseArmyTable, slug, type SourceProblem } from './warmaster-tsv.js';
-import { type GeneratedFiles, outdatedFiles as outdatedGeneratedFiles, writeGeneratedFiles } from './generated-files.js';
+import { type GeneratedFiles, runConverter } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/warmaster-revolution');
@@ -200,48 +200,21 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   return { files, warnings, armies: armies.size, units: unitCount };
 }
 
-/** Files that differ from what the conversion produces (missing, changed or stale). */
-export const outdatedFiles = (files: GeneratedFiles): Promise<string[]> => outdatedGeneratedFiles(REPOSITORY, ARMIES_DIRECTORY, files);
-const writeFiles = (files: GeneratedFiles): Promise<void> => writeGeneratedFiles(REPOSITORY, ARMIES_DIRECTORY, files);
-
-const USAGE = 'usage: npx tsx scripts/convert-warmaster.ts [--check] [source-directory]';
-
-async function main(argv: readonly string[]): Promise<number> {
-  const check = argv.includes('--check');
-  const positional = argv.filter((argument) => !argument.startsWith('--'));
-  const unknown = argv.filter((argument) => argument.startsWith('--') && argument !== '--check');
-  if (argv.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  if (unknown.length > 0 || positional.length > 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const sourceDirectory = path.resolve(positional[0] ?? DEFAULT_SOURCE);
-  let conversion: Conversion;
-  try {
-    conversion = await convert(sourceDirectory);
-  } catch (error) {
-    if (!(error instanceof ConversionError)) throw error;
-    process.stderr.write(`${error.message}\n${error.problems.length} problem(s): nothing written\n`);
-    return 1;
-  }
-  for (const warning of conversion.warnings) process.stderr.write(`warning: ${formatSourceProblem(warning)}\n`);
-  const summary = `${conversion.armies} army files, ${conversion.units} units`;
-  if (check) {
-    const outdated = await outdatedFiles(conversion.files);
-    if (outdated.length === 0) {
-      process.stdout.write(`up to date: ${summary}\n`);
-      return 0;
-    }
-    process.stderr.write(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx scripts/convert-warmaster.ts\n`);
-    return 1;
-  }
-  await writeFiles(conversion.files);
-  process.stdout.write(`wrote ${summary}, ${ALLIES_FILE} and ${SCHEMA_FILE}\n`);
-  return 0;
-}
+const main = (argv: readonly string[]): Promise<number> =>
+  runConverter(
+    {
+      script: 'scripts/convert-warmaster.ts',
+      repository: REPOSITORY,
+      directory: ARMIES_DIRECTORY,
+      defaultSource: DEFAULT_SOURCE,
+      convert,
+      sourceProblems: (error) => (error instanceof ConversionError ? { message: error.message, count: error.problems.length } : undefined),
+      summary: (conversion: Conversion) => `${conversion.armies} army files, ${conversion.units} units`,
+      alsoWrote: `${ALLIES_FILE} and ${SCHEMA_FILE}`,
+      warnings: (conversion: Conversion) => conversion.warnings.map(formatSourceProblem),
+    },
+    argv,
+  );
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2));

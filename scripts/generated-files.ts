@@ -25,7 +25,7 @@ async function staleFiles(repository: string, directory: string, files: Generate
 }
 
 /** Files that differ from what the conversion produces (missing, changed or stale). */
-export async function outdatedFiles(repository: string, directory: string, files: GeneratedFiles): Promise<string[]> {
+async function outdatedFiles(repository: string, directory: string, files: GeneratedFiles): Promise<string[]> {
   const outdated: string[] = [];
   for (const [file, text] of files) if ((await readIfPresent(path.join(repository, file))) !== text) outdated.push(file);
   return [...outdated, ...(await staleFiles(repository, directory, files))];
@@ -39,9 +39,68 @@ async function ensureDirectory(directory: string): Promise<void> {
 }
 
 /** Write every file (creating `directory` and its parent) and remove the stale ones. */
-export async function writeGeneratedFiles(repository: string, directory: string, files: GeneratedFiles): Promise<void> {
+async function writeGeneratedFiles(repository: string, directory: string, files: GeneratedFiles): Promise<void> {
   await ensureDirectory(path.join(repository, path.dirname(directory)));
   await ensureDirectory(path.join(repository, directory));
   for (const [file, text] of files) await writeFile(path.join(repository, file), text);
   for (const file of await staleFiles(repository, directory, files)) await rm(path.join(repository, file));
+}
+
+/** A converter as the shared command line sees it. */
+export interface Converter<Result extends { readonly files: GeneratedFiles }> {
+  /** The script, e.g. `scripts/convert-warmaster.ts`. */
+  readonly script: string;
+  readonly repository: string;
+  /** The one-file-per-entry output folder (stale files there are removed or reported). */
+  readonly directory: string;
+  readonly defaultSource: string;
+  readonly convert: (source: string) => Promise<Result>;
+  /** The converter's own error for bad source data: its message and how many problems. */
+  readonly sourceProblems: (error: unknown) => { readonly message: string; readonly count: number } | undefined;
+  /** Printed after `wrote` / `up to date:`, and warnings to print first. */
+  readonly summary: (result: Result) => string;
+  readonly alsoWrote: string;
+  readonly warnings?: (result: Result) => readonly string[];
+}
+
+/**
+ * `npx tsx <script> [--check] [source-directory]`: convert, then write the files, or with --check
+ * exit 1 if the committed files differ. Returns the exit status.
+ */
+export async function runConverter<Result extends { readonly files: GeneratedFiles }>(converter: Converter<Result>, argv: readonly string[]): Promise<number> {
+  const usage = `usage: npx tsx ${converter.script} [--check] [source-directory]`;
+  const check = argv.includes('--check');
+  const positional = argv.filter((argument) => !argument.startsWith('--'));
+  const unknown = argv.filter((argument) => argument.startsWith('--') && argument !== '--check');
+  if (argv.includes('--help')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (unknown.length > 0 || positional.length > 1) {
+    process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  let result: Result;
+  try {
+    result = await converter.convert(path.resolve(positional[0] ?? converter.defaultSource));
+  } catch (error) {
+    const problems = converter.sourceProblems(error);
+    if (problems === undefined) throw error;
+    process.stderr.write(`${problems.message}\n${problems.count} problem(s): nothing written\n`);
+    return 1;
+  }
+  for (const warning of converter.warnings?.(result) ?? []) process.stderr.write(`warning: ${warning}\n`);
+  const summary = converter.summary(result);
+  if (check) {
+    const outdated = await outdatedFiles(converter.repository, converter.directory, result.files);
+    if (outdated.length === 0) {
+      process.stdout.write(`up to date: ${summary}\n`);
+      return 0;
+    }
+    process.stderr.write(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx ${converter.script}\n`);
+    return 1;
+  }
+  await writeGeneratedFiles(converter.repository, converter.directory, result.files);
+  process.stdout.write(`wrote ${summary}, ${converter.alsoWrote}\n`);
+  return 0;
 }

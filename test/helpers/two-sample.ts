@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { chiSquareCritical } from './chi-square.js';
 
 /**
  * Comparing two Monte Carlo histograms of the same metric (an engine and an independent
@@ -42,4 +43,32 @@ export function expectSameMean(label: string, engine: readonly number[], naive: 
   const n = meanAndError(naive);
   const combined = Math.sqrt(e.standardError ** 2 + n.standardError ** 2);
   expect(Math.abs(e.mean - n.mean), `${label}: engine ${e.mean} vs naive ${n.mean} (combined SE ${combined})`).toBeLessThanOrEqual(Z * combined);
+}
+
+/**
+ * Both checks for one metric: the χ² test at `alpha` (when any cells remain after pooling) and
+ * the means within 4 combined SE. For a categorical metric (`winner`) the mean of the codes means
+ * nothing, so each outcome's share is compared instead.
+ */
+export function expectSameDistribution(metric: string, engine: readonly number[], other: readonly number[], alpha: number, categorical = false): void {
+  const { statistic, df } = twoSampleChiSquare(engine, other);
+  if (df > 0) {
+    expect(statistic, `${metric}: χ² ${statistic.toFixed(1)} on ${df} df\n engine ${engine.join(' ')}\n other  ${other.join(' ')}`).toBeLessThan(chiSquareCritical(alpha, df));
+  }
+  if (!categorical) {
+    expectSameMean(metric, engine, other);
+    return;
+  }
+  const share = (counts: readonly number[], value: number): number[] => {
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    return [total - (counts[value] ?? 0), counts[value] ?? 0];
+  };
+  for (let value = 0; value < engine.length; value++) expectSameMean(`${metric} = ${value}`, share(engine, value), share(other, value));
+}
+
+/** A naive implementation's sparse histogram as counts over the engine's cells; no value may fall outside them. */
+export function alignedCounts(metric: string, engineCells: number, histogram: Readonly<Record<number, number>>): number[] {
+  const outside = Object.keys(histogram).filter((value) => Number(value) >= engineCells);
+  expect(outside, `${metric}: naive values outside the engine's range`).toEqual([]);
+  return Array.from({ length: engineCells }, (_, value) => histogram[value] ?? 0);
 }

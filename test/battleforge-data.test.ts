@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import {
   type WeaponRef,
   weaponTable,
 } from '../engine/battleforge/units.js';
+import { copyWithChange, runScript, type ScriptRun } from './helpers/converter-run.js';
 
 /**
  * The generated Battle Forge files against their source JSONs, read here the plain way (not with
@@ -264,19 +264,8 @@ describe('points: the Battle Forge app\'s formula', () => {
   });
 });
 
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function converter(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(repository, 'scripts/convert-battleforge.ts'), ...args], { cwd: repository }, (error, stdout, stderr) => {
-      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
+/** The converter as CI runs it, in a child process. */
+const converter = (...args: string[]): Promise<ScriptRun> => runScript(repository, 'scripts/convert-battleforge.ts', ...args);
 
 describe.skipIf(!haveSource)(`scripts/convert-battleforge.ts ${haveSource ? '' : MISSING}`, () => {
   let scratch: string;
@@ -287,17 +276,7 @@ describe.skipIf(!haveSource)(`scripts/convert-battleforge.ts ${haveSource ? '' :
     await rm(scratch, { recursive: true, force: true });
   });
 
-  /** A copy of the source with one file's text changed. */
-  async function sourcesWith(file: string, change: (text: string) => string): Promise<string> {
-    const directory = await mkdtemp(path.join(scratch, 'source-'));
-    await cp(sourceDirectory, directory, { recursive: true });
-    const target = path.join(directory, file);
-    const text = await readFile(target, 'utf8');
-    const changed = change(text);
-    expect(changed).not.toBe(text);
-    await writeFile(target, changed);
-    return directory;
-  }
+  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> => copyWithChange(scratch, sourceDirectory, file, change);
 
   it('--check passes on the committed files', async () => {
     const result = await converter('--check');

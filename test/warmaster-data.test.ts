@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import {
   regimentsOfRenownAlliesSchema,
   type WarmasterUnit,
 } from '../engine/warmaster/units.js';
+import { copyWithChange, runScript, type ScriptRun } from './helpers/converter-run.js';
 
 /**
  * The generated Warmaster army files against their source TSVs. The TSVs are read here with a
@@ -258,20 +258,8 @@ describe('Regiments of Renown allies', () => {
   });
 });
 
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** The converter as CI runs it, in a child process. */
-function converter(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(repository, 'scripts/convert-warmaster.ts'), ...args], { cwd: repository }, (error, stdout, stderr) => {
-      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
+const converter = (...args: string[]): Promise<ScriptRun> => runScript(repository, 'scripts/convert-warmaster.ts', ...args);
 
 describe('scripts/convert-warmaster.ts', () => {
   let scratch: string;
@@ -282,14 +270,7 @@ describe('scripts/convert-warmaster.ts', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  /** A copy of the source TSVs with one file's text changed. */
-  async function sourcesWith(file: string, change: (text: string) => string): Promise<string> {
-    const directory = await mkdtemp(path.join(scratch, 'source-'));
-    await cp(sourceDirectory, directory, { recursive: true });
-    const target = path.join(directory, file);
-    await writeFile(target, change(await readFile(target, 'utf8')));
-    return directory;
-  }
+  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> => copyWithChange(scratch, sourceDirectory, file, change);
 
   it('--check passes on the committed files', async () => {
     const result = await converter('--check');

@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'vitest';
+
+/** What a converter script did, run in a child process as CI runs it. */
+export interface ScriptRun {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runScript(repository: string, script: string, ...args: string[]): Promise<ScriptRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(repository, script), ...args], { cwd: repository }, (error, stdout, stderr) => {
+      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+/** A copy (under `scratch`) of the source directory with one file's text changed; the change must change something. */
+export async function copyWithChange(scratch: string, sourceDirectory: string, file: string, change: (text: string) => string): Promise<string> {
+  const directory = await mkdtemp(path.join(scratch, 'source-'));
+  await cp(sourceDirectory, directory, { recursive: true });
+  const target = path.join(directory, file);
+  const text = await readFile(target, 'utf8');
+  const changed = change(text);
+  expect(changed, `the test's change to ${file} changes nothing`).not.toBe(text);
+  await writeFile(target, changed);
+  return directory;
+}

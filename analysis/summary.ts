@@ -1,5 +1,5 @@
 import { weightedMean, weightedVariance } from 'simple-statistics';
-import type { MetricKind } from '../engine/kernel.js';
+import type { MetricKind, MetricSpec } from '../engine/kernel.js';
 import type { Tally } from '../sim/tally.js';
 import { type Interval, tInterval, wilsonInterval } from './intervals.js';
 
@@ -96,5 +96,44 @@ export function summarize(tally: Tally): MetricSummary[] {
     const counts = tally.counts[m];
     if (counts === undefined) throw new Error(`tally has no histogram for metric ${metric.name}`);
     return summarizeHistogram(metric.name, metric.kind, metric.description, counts, metric.labels);
+  });
+}
+
+/**
+ * Summaries of exact distributions (`probabilities[m][v]` = P(metric m = v), from sim/exact.ts): the
+ * same shape as a Monte Carlo summary, with no sampling error — every interval is the value itself,
+ * sd is the distribution's own, and `trials` and counts are 0 (nothing was sampled).
+ */
+export function summarizeExact(metrics: readonly MetricSpec[], probabilities: readonly Float64Array[]): MetricSummary[] {
+  return metrics.map((metric, m) => {
+    const p = probabilities[m];
+    if (p === undefined) throw new Error(`no distribution for metric ${metric.name}`);
+    const exactly = (value: number, probability: number, label: string | undefined): ValueProbability => {
+      const entry = { value, count: 0, probability, interval: { low: probability, high: probability } };
+      return label === undefined ? entry : { ...entry, label };
+    };
+    let mean = 0;
+    for (let v = 0; v < p.length; v++) mean += v * (p[v] as number);
+    let variance = 0;
+    for (let v = 0; v < p.length; v++) variance += (p[v] as number) * (v - mean) ** 2;
+    const everyValue = metric.kind === 'category' || metric.kind === 'flag';
+    const distribution: ValueProbability[] = [];
+    const atLeast: ValueProbability[] = [];
+    let largest = 0;
+    for (let v = 0; v < p.length; v++) {
+      if ((p[v] as number) > 0) largest = v;
+      if ((p[v] as number) > 0 || everyValue) {
+        const label = everyValue ? (metric.labels?.[v] ?? (metric.kind === 'flag' ? FLAG_LABELS[v] : undefined) ?? String(v)) : undefined;
+        distribution.push(exactly(v, p[v] as number, label));
+      }
+    }
+    if (metric.kind === 'count') {
+      let tail = 0;
+      const tails: number[] = [];
+      for (let v = largest; v >= 1; v--) tails[v] = tail += p[v] as number;
+      for (let v = 1; v <= largest; v++) atLeast.push(exactly(v, tails[v] ?? 0, undefined));
+    }
+    const sd = Math.sqrt(Math.max(0, variance));
+    return { name: metric.name, kind: metric.kind, description: metric.description, trials: 0, mean, sd, standardError: 0, meanInterval: { low: mean, high: mean }, distribution, atLeast };
   });
 }

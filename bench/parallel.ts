@@ -63,7 +63,7 @@ class MeteredExecutor implements ShardExecutor {
 
 const engagementPlan = (trials: number) => {
   const kernel = compileBenchScenario(SCENARIO);
-  const spec = serializeKernelSpec({ ruleset: 'heroic', scenario: benchScenarios[SCENARIO], units: benchUnits });
+  const spec = serializeKernelSpec({ ruleset: 'heroic', scenario: benchScenarios[SCENARIO], units: benchUnits, method: 'dice' });
   return { spec, metrics: kernel.metrics, seed: SEED, trials };
 };
 

@@ -12,6 +12,10 @@ export interface RunReport {
   readonly engineVersion: string;
   /** Heroic scenarios' mode (attack or engagement); other rulesets have none. */
   readonly mode?: string;
+  /** `exact`: every outcome enumerated; `mc`: Monte Carlo drawing from tables; `mc-dice`: rolling every die. */
+  readonly method: RunMethod;
+  /** Exact runs: how many paths one trial can take, and the bound on every probability's error. */
+  readonly exact?: { readonly paths: number; readonly errorBound: number };
   readonly seed: number;
   /** Trials actually run (under --precision, where the stop rule held). */
   readonly trials: number;
@@ -20,6 +24,8 @@ export interface RunReport {
   readonly precision?: PrecisionReport;
   readonly metrics: readonly MetricSummary[];
 }
+
+export type RunMethod = 'exact' | 'mc' | 'mc-dice';
 
 /** The outcome of a `--precision` run. */
 export interface PrecisionReport {
@@ -60,7 +66,6 @@ export function percent(probability: number, digits = 2): string {
   while (looksExact() && decimals < 10) text = fixed(probability * 100, ++decimals);
   return `${text}%`;
 }
-const percentInterval = (interval: Interval): string => `[${percent(interval.low)}, ${percent(interval.high)}]`;
 const meanIntervalText = (interval: Interval): string => `[${fixed(interval.low, 3)}, ${fixed(interval.high, 3)}]`;
 
 /** At most this many single values in a count metric's one-line distribution. */
@@ -98,7 +103,9 @@ export function compactDistribution(summary: MetricSummary): string {
 
 type Row = readonly [metric: string, value: string, estimate: string, interval: string];
 
-function metricRows(summary: MetricSummary): Row[] {
+/** `exact`: no intervals to print (the values carry no sampling error). */
+function metricRows(summary: MetricSummary, exact: boolean): Row[] {
+  const percentInterval = (interval: Interval): string => (exact ? '' : `[${percent(interval.low)}, ${percent(interval.high)}]`);
   switch (summary.kind) {
     case 'category':
       return summary.distribution.map((entry, i): Row => [i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), percentInterval(entry.interval)]);
@@ -111,7 +118,7 @@ function metricRows(summary: MetricSummary): Row[] {
       const only = summary.distribution.length === 1 ? summary.distribution[0] : undefined;
       if (only !== undefined) return [[summary.name, 'always', String(only.value), '']];
       return [
-        [summary.name, 'mean', fixed(summary.mean, 3), `${meanIntervalText(summary.meanInterval)}  sd ${fixed(summary.sd, 3)}`],
+        [summary.name, 'mean', fixed(summary.mean, 3), `${exact ? '' : `${meanIntervalText(summary.meanInterval)}  `}sd ${fixed(summary.sd, 3)}`],
         ['', 'P(=v)', '', compactDistribution(summary)],
       ];
     }
@@ -160,15 +167,16 @@ export function formatRunReport(report: RunReport): string {
     report.scenario,
     `  file     ${report.file}`,
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
-    `  seed     ${report.seed}`,
-    `  trials   ${groupThousands(report.trials)}`,
+    ...(report.exact === undefined
+      ? [`  method   ${report.method === 'mc' ? 'Monte Carlo (outcomes drawn from exact tables)' : 'Monte Carlo (every die rolled)'}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
+      : [`  method   exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
     ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
     '',
   ];
-  const rows: Row[] = [['metric', 'value', 'estimate', '95% interval']];
+  const rows: Row[] = [report.exact === undefined ? ['metric', 'value', 'estimate', '95% interval'] : ['metric', 'value', 'exact', '']];
   // Counts that were 0 in every trial (no charges, no Torment…) would fill the table with zeros.
   const alwaysZero = report.metrics.filter((summary) => summary.kind === 'count' && summary.distribution.length === 1 && summary.distribution[0]?.value === 0);
-  for (const summary of report.metrics) if (!alwaysZero.includes(summary)) rows.push(...metricRows(summary));
+  for (const summary of report.metrics) if (!alwaysZero.includes(summary)) rows.push(...metricRows(summary, report.exact !== undefined));
   const footer = alwaysZero.length > 0 ? ['', ...wrap('always 0: ', alwaysZero.map((summary) => summary.name))] : [];
   return `${[...header, ...table(rows), ...footer].join('\n')}\n`;
 }
@@ -181,8 +189,8 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     ruleset: report.ruleset,
     engineVersion: report.engineVersion,
     ...(report.mode === undefined ? {} : { mode: report.mode }),
-    seed: report.seed,
-    trials: report.trials,
+    method: report.method,
+    ...(report.exact === undefined ? { seed: report.seed, trials: report.trials } : { exact: report.exact }),
     ...(report.precision === undefined ? {} : { precision: report.precision }),
     metrics: report.metrics,
   };

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { summarize } from '../analysis/summary.js';
+import { summarize, summarizeExact } from '../analysis/summary.js';
+import type { DrawMethod } from '../engine/kernel.js';
+import { type ExactBudget, exactDistributions } from '../sim/exact.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
@@ -21,6 +23,8 @@ export type RunPlan = { readonly kind: 'trials'; readonly trials: number } | { r
 
 export interface ScenarioRun {
   readonly loaded: LoadedScenario;
+  /** Monte Carlo drawing outcomes from tables (`mc`) or rolling every die (`mc-dice`). */
+  readonly method: DrawMethod;
   readonly seed: number;
   readonly plan: RunPlan;
   readonly executor: ShardExecutor;
@@ -51,14 +55,14 @@ function failureMessage(error: ShardFailedError, run: ScenarioRun, checkpointSav
   const last = error.firstTrial + trialsInShard(plannedTrials(run.plan), error.shard) - 1;
   return [
     `crucible: shard ${error.shard} (trials ${groupThousands(error.firstTrial)}–${groupThousands(last)}) of "${scenario.name}" (${file}), seed ${run.seed}, failed ${error.attempts} times: ${error.causeMessage}`,
-    `replay its first trial with: crucible replay ${file} --seed ${run.seed} --trial ${firstTrialOf(error.shard)}`,
+    `replay its first trial with: crucible replay ${file} --seed ${run.seed} --trial ${firstTrialOf(error.shard)}${run.method === 'dice' ? ' --method mc-dice' : ''}`,
     ...(checkpointSaved ? [`the shards completed so far are saved in ${run.checkpointFile}; the same command resumes from them`] : []),
   ].join('\n');
 }
 
 export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
   const { file, scenario } = run.loaded;
-  const kernelSpec = kernelSpecOf(run.loaded);
+  const kernelSpec = kernelSpecOf(run.loaded, run.method);
   const kernel = compileSpec(kernelSpec);
   const spec = serializeKernelSpec(kernelSpec);
   const plan = run.plan;
@@ -122,6 +126,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
       ruleset: kernel.ruleset,
       engineVersion: kernel.engineVersion,
       ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
+      method: run.method === 'tables' ? 'mc' : 'mc-dice',
       seed: run.seed,
       trials: outcome.tally.trials,
       workers: run.executor.workers,
@@ -136,4 +141,28 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     stopProgress();
     run.interrupts.finish.removeEventListener('abort', stopProgress);
   }
+}
+
+/**
+ * The exact report of a scenario whose trial fits `budget` (a single action: an attack, a round, a
+ * volley, a rally), or undefined when it has more paths (sim/exact.ts).
+ */
+export function exactReport(loaded: LoadedScenario, budget: ExactBudget): RunReport | undefined {
+  const { file, scenario } = loaded;
+  const kernel = compileSpec(kernelSpecOf(loaded, 'tables'));
+  const exact = exactDistributions(kernel, budget);
+  if (exact === undefined) return undefined;
+  return {
+    scenario: scenario.name,
+    file,
+    ruleset: kernel.ruleset,
+    engineVersion: kernel.engineVersion,
+    ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
+    method: 'exact',
+    exact: { paths: exact.paths, errorBound: exact.errorBound },
+    seed: scenario.seed,
+    trials: 0,
+    workers: 0,
+    metrics: summarizeExact(kernel.metrics, exact.probabilities),
+  };
 }

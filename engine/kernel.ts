@@ -4,6 +4,14 @@ import type { Dice } from './dice/index.js';
  * What every rules kernel exposes to `sim/`: the integer metrics one trial writes, and the trial.
  * A metric's values run 0..max; `category` metrics name each value in `labels`.
  */
+/**
+ * How a kernel draws an action's outcome: `dice` rolls every die (and is needed where a later rule
+ * reads single dice, e.g. a trace's faces); `tables` draws each pooled total whole from its exact
+ * distribution (engine/dice/outcome-table.ts), which is faster and what exact enumeration walks.
+ * Both give the same distribution of every outcome; they draw different random numbers.
+ */
+export type DrawMethod = 'dice' | 'tables';
+
 export type MetricKind = 'category' | 'flag' | 'count';
 
 export interface MetricSpec {

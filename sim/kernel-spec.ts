@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { compileScenario as compileHeroicScenario } from '../engine/heroic/compile.js';
 import { HeroicKernel } from '../engine/heroic/kernel.js';
 import type { Scenario as HeroicScenario, Unit } from '../engine/heroic/schema.js';
-import type { Kernel } from '../engine/kernel.js';
+import type { DrawMethod, Kernel } from '../engine/kernel.js';
 import { compileScenario as compileWarmasterScenario } from '../engine/warmaster/compile.js';
 import { WarmasterKernel } from '../engine/warmaster/kernel.js';
 import type { Scenario as WarmasterScenario } from '../engine/warmaster/schema.js';
@@ -24,7 +24,7 @@ import type { LoadedScenario } from './scenario-file.js';
  * the parsed content, not the file bytes, so editing a comment does not orphan a checkpoint,
  * while any change that can alter a result (a profile in the units file included) does.
  */
-export type KernelSpec =
+export type KernelSpec = (
   | { readonly ruleset: 'heroic'; readonly scenario: HeroicScenario; readonly units: readonly Unit[] }
   | { readonly ruleset: 'warmaster'; readonly scenario: WarmasterScenario; readonly units: readonly (readonly [string, WarmasterUnit])[] }
   | {
@@ -33,19 +33,26 @@ export type KernelSpec =
       readonly profiles: readonly (readonly [string, UnitProfile])[];
       readonly powers: readonly (readonly [string, PowerProfile])[];
     }
-  | { readonly ruleset: 'epic'; readonly scenario: EpicScenario; readonly armies: readonly (readonly [string, Army])[] };
+  | { readonly ruleset: 'epic'; readonly scenario: EpicScenario; readonly armies: readonly (readonly [string, Army])[] }
+) & {
+  /** Dice rolled one by one, or each action's outcome drawn from its exact table (the default). */
+  readonly method: DrawMethod;
+};
 
-/** The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). */
-export function kernelSpecOf(loaded: LoadedScenario): KernelSpec {
+/**
+ * The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). Runs
+ * draw from tables unless asked for dice (`--method mc-dice`): the same distributions, faster.
+ */
+export function kernelSpecOf(loaded: LoadedScenario, method: DrawMethod = 'tables'): KernelSpec {
   switch (loaded.ruleset) {
     case 'heroic':
-      return { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units };
+      return { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units, method };
     case 'warmaster':
-      return { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units] };
+      return { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units], method };
     case 'battleforge':
-      return { ruleset: 'battleforge', scenario: loaded.scenario, profiles: [...loaded.profiles], powers: [...loaded.powers] };
+      return { ruleset: 'battleforge', scenario: loaded.scenario, profiles: [...loaded.profiles], powers: [...loaded.powers], method };
     case 'epic':
-      return { ruleset: 'epic', scenario: loaded.scenario, armies: [...loaded.armies] };
+      return { ruleset: 'epic', scenario: loaded.scenario, armies: [...loaded.armies], method };
   }
 }
 
@@ -69,13 +76,13 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
 export function compileSpec(spec: KernelSpec): Kernel {
   switch (spec.ruleset) {
     case 'heroic':
-      return new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units));
+      return new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units, spec.method));
     case 'warmaster':
-      return new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)));
+      return new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)), spec.method);
     case 'battleforge':
-      return new BattleforgeKernel(compileBattleforgeScenario(spec.scenario, new Map(spec.profiles), new Map(spec.powers)));
+      return new BattleforgeKernel(compileBattleforgeScenario(spec.scenario, new Map(spec.profiles), new Map(spec.powers)), spec.method);
     case 'epic':
-      return new EpicKernel(compileEpicScenario(spec.scenario, new Map(spec.armies)));
+      return new EpicKernel(compileEpicScenario(spec.scenario, new Map(spec.armies), spec.method));
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../engine/battleforge/index.js';
 import { streamDice } from '../engine/dice/index.js';
+import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
@@ -217,6 +218,24 @@ describe('one Battle Forge attack: engine vs the exact oracle', () => {
       const { statistic, df } = chiSquareFit(tally.histogram('target.woundsLost'), exact.woundsLost, TRIALS);
       expect(df).toBeGreaterThanOrEqual(1);
       expect(statistic, `woundsLost χ² with ${df} df`).toBeLessThan(chiSquareCritical(ALPHA, df));
+    });
+  });
+});
+
+/** Exact enumeration (sim/exact.ts, hits and saves drawn from binomial tables) equals the oracle to 1e-12. */
+describe('one Battle Forge attack: exact enumeration equals the oracle', () => {
+  cases.forEach(({ label, spec }) => {
+    it(label, () => {
+      const scenario = attackScenario(spec);
+      const oracle = exactAttack(scenario, profiles);
+      const kernel = compileBattleforge(scenario, profiles, new Map(), 'tables');
+      const exact = exactDistributions(kernel, EXACT_BUDGET);
+      if (exact === undefined) throw new Error('too many paths');
+      const metric = (name: string) => exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === name)] ?? new Float64Array(0);
+      for (const [name, expected] of [['target.woundsLost', oracle.woundsLost], ['target.modelsLost', oracle.modelsLost]] as const) {
+        const enumerated = metric(name);
+        for (let v = 0; v < Math.max(enumerated.length, expected.length); v++) expect(Math.abs((enumerated[v] ?? 0) - (expected[v] ?? 0)), `${name} = ${v}`).toBeLessThan(1e-12);
+      }
     });
   });
 });

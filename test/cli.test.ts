@@ -72,7 +72,7 @@ describe('crucible (spawned)', () => {
   it('run --help explains every option', async () => {
     const result = await crucible('run', '--help');
     expect(result.status).toBe(0);
-    for (const word of ['--trials', '--seed', '--json', '--quiet', 'Examples:']) expect(result.stdout).toContain(word);
+    for (const word of ['--trials', '--seed', '--json', '--quiet', '--method', 'mc-dice', 'Examples:']) expect(result.stdout).toContain(word);
   });
 
   it('validate on a bad file: exit 2, the file and field on stderr, no stack trace', async () => {
@@ -160,6 +160,50 @@ describe('main (in process)', () => {
     const run = capture();
     expect(await main(['run-all', 'x'], run.io, {})).toBe(2);
     expect(run.output().stderr).toContain("unknown command 'run-all'");
+  });
+
+  describe('--method', () => {
+    const attack = path.join(repository, 'data/heroic/scenarios/sylvan-knights-formation.yaml');
+    const run = async (...args: string[]) => {
+      const out = capture();
+      const status = await main(['run', ...args], out.io, {});
+      return { status, ...out.output() };
+    };
+
+    it('auto answers a single attack exactly: "method exact", the paths, the error bound, no seed or trials', async () => {
+      const result = await run(attack, '--quiet');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/method {3}exact: every outcome enumerated \(25 paths; each probability within ±\d\.\de-1\d\)/);
+      expect(result.stdout).not.toContain('seed');
+      // 3 Knights × 3 dice vs DEF 3 (sixes 2), MIGHT 4: P(fewer than 4 Wounds) is a sum of exact terms.
+      expect(result.stdout).toMatch(/Sylvan Knights +74\.51%/);
+      const json = JSON.parse((await run(attack, '--json')).stdout) as { method: string; exact: { paths: number; errorBound: number }; trials?: number };
+      expect(json.method).toBe('exact');
+      expect(json.exact.paths).toBe(25);
+      expect(json.exact.errorBound).toBeLessThan(1e-12);
+      expect(json.trials).toBeUndefined();
+    });
+
+    it('--trials (or mc) runs Monte Carlo from tables; mc-dice rolls every die; both say so', async () => {
+      const tables = await run(attack, '--quiet', '--trials', '2000');
+      expect(tables.stdout).toContain('method   Monte Carlo (outcomes drawn from exact tables)');
+      expect(tables.stdout).toContain('trials   2,000');
+      const dice = await run(attack, '--quiet', '--trials', '2000', '--method', 'mc-dice');
+      expect(dice.stdout).toContain('method   Monte Carlo (every die rolled)');
+      expect(JSON.parse((await run(good, '--json', '--method', 'mc')).stdout).method).toBe('mc');
+    });
+
+    it('exact on a chain, or with Monte Carlo options, is exit 2 with a clear message', async () => {
+      const chain = await run(good, '--method', 'exact');
+      expect(chain.status).toBe(2);
+      expect(chain.stderr).toContain('paths: too many to enumerate (a chain of actions, not one); run it with --method mc');
+      const mixed = await run(attack, '--method', 'exact', '--trials', '100');
+      expect(mixed.status).toBe(2);
+      expect(mixed.stderr).toContain('--method exact enumerates every outcome');
+      const unknown = await run(attack, '--method', 'fast');
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain("Allowed choices are auto, exact, mc, mc-dice");
+    });
   });
 
   it('several scenarios give a JSON array', async () => {

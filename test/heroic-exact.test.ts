@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileHeroic } from '../engine/heroic/index.js';
+import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runTrials } from '../sim/run.js';
 import { bernoulli, type Distribution, mean } from './helpers/distribution.js';
 import { type ExactCase, oneOnOne, volleyAtFormation, volleyAtModel } from './helpers/exact-cases.js';
@@ -349,4 +350,25 @@ describe('heroic single Attack Actions vs the exact oracle', () => {
     const again = runTrials(compileHeroic(scenario, first.units), { seed: SEED, trials: 10_000 });
     expect(once.counts).toEqual(again.counts);
   });
+});
+
+/**
+ * Exact enumeration (sim/exact.ts: the kernel run once per path, each pool drawn from its table)
+ * against the same oracle: equal to 1e-12, value by value — no sampling error on either side.
+ */
+describe('heroic single Attack Actions: exact enumeration equals the oracle', () => {
+  for (const exactCase of cases) {
+    it(exactCase.label, () => {
+      const scenario = attackScenario(exactCase.label, exactCase.attackers, exactCase.defenders, exactCase.options ?? {});
+      const kernel = compileHeroic(scenario, exactCase.units, 'tables');
+      const exact = exactDistributions(kernel, EXACT_BUDGET);
+      if (exact === undefined) throw new Error('too many paths');
+      for (const [metric, expected] of Object.entries(exactCase.expected)) {
+        const enumerated = exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === metric)] ?? new Float64Array(0);
+        for (let v = 0; v < Math.max(enumerated.length, expected.length); v++) {
+          expect(Math.abs((enumerated[v] ?? 0) - (expected[v] ?? 0)), `${metric} = ${v}`).toBeLessThan(1e-12);
+        }
+      }
+    });
+  }
 });

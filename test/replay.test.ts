@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
-import { type Dice, ScriptedDice, StreamDice, streamGenerator, unpackDie } from '../engine/dice/index.js';
+import { chanceFromPools, type Dice, type OutcomeTable, ScriptedDice, StreamDice, streamGenerator, unpackDie } from '../engine/dice/index.js';
 import { compileHeroic, compileScenario, type Scenario, scenarioSchema, type Unit } from '../engine/heroic/index.js';
 import { HeroicKernel } from '../engine/heroic/kernel.js';
 import { formatHeroicTrace, type HeroicTraceEvent } from '../engine/heroic/trace.js';
@@ -174,6 +174,12 @@ class FaceLog implements Dice {
     for (let i = 0; i < n; i++) this.faces.push(unpackDie(packed, i));
     return packed;
   }
+  chance(probability: number): boolean {
+    return chanceFromPools(this, probability);
+  }
+  pick(table: OutcomeTable): number {
+    return this.inner.pick(table);
+  }
 }
 
 /** Every face a trace reports, in the order it reports them. */
@@ -314,11 +320,23 @@ describe('crucible replay', () => {
     const document = JSON.parse(result.stdout) as { seed: number; trial: number; events: HeroicTraceEvent[]; metrics: Record<string, number> };
     expect(document).toMatchObject({ seed: 5, trial: 65537 });
     const { scenario, units } = await loadHeroicScenarioFile(path.join(repository, BUNDLED));
-    const kernel = new HeroicKernel(compileScenario(scenario, units));
+    // A run's default method draws each pool whole (tables): the replay's row is that run's row.
+    const kernel = new HeroicKernel(compileScenario(scenario, units, 'tables'));
     const expected = runTrialsRow(kernel, 5, 65537);
     expect(kernel.metrics.map((metric) => document.metrics[metric.name])).toEqual(expected);
     expect(document.events.filter((event) => event.type === 'round')).toHaveLength(document.metrics.rounds ?? -1);
     expect(document.events.at(-1)?.type).toBe('end');
+  });
+
+  it('--method mc-dice replays a run that rolled every die, faces and all', async () => {
+    const result = await inProcess('replay', BUNDLED, '--seed', '5', '--trial', '65_537', '--json', '--method', 'mc-dice');
+    expect(result.status).toBe(0);
+    const document = JSON.parse(result.stdout) as { method: string; events: HeroicTraceEvent[]; metrics: Record<string, number> };
+    expect(document.method).toBe('mc-dice');
+    const { scenario, units } = await loadHeroicScenarioFile(path.join(repository, BUNDLED));
+    const kernel = new HeroicKernel(compileScenario(scenario, units, 'dice'));
+    expect(kernel.metrics.map((metric) => document.metrics[metric.name])).toEqual(runTrialsRow(kernel, 5, 65537));
+    for (const event of document.events) if (event.type === 'attack') expect(event.faces).toHaveLength(event.dice);
   });
 
   it('bad input: a fractional or too large trial, a seed out of range, a units file — exit 2', async () => {

@@ -12,7 +12,7 @@ import { expectSameDistribution } from './helpers/two-sample.js';
 import { armyUnits, warmasterScenario } from './helpers/warmaster-scenarios.js';
 
 /**
- * `method: tables` draws each strike's hits after saves from Binomial(n, q) instead of rolling the
+ * Method `tables` draws each strike's hits after saves from Binomial(n, q) instead of rolling the
  * dice: the strike tables against the exact binomial, and whole engagements in both methods against
  * each other (two-sample χ² at α = 1e-6, means within 4 SE; fixed seed 20261122).
  */
@@ -62,13 +62,14 @@ describe('engagements drawn from strike tables agree with dice rolled one by one
         { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 3 } }] },
       ],
     };
-    compare(compileWarmaster(warmasterScenario(input), armyUnits()), compileWarmaster(warmasterScenario({ ...input, method: 'tables' }), armyUnits()));
+    compare(compileWarmaster(warmasterScenario(input), armyUnits()), compileWarmaster(warmasterScenario(input), armyUnits(), 'tables'));
   });
 
   it.each(['supported-line', 'infantry-attack-defended-infantry', 'pursuit-into-second-unit'])('the bundled %s scenario', async (name) => {
     const file = path.join(repository, 'data/warmaster/scenarios', `${name}.yaml`);
-    const dice = compileSpec(kernelSpecOf(await loadScenarioChanged(file, {})));
-    const tables = compileSpec(kernelSpecOf(await loadScenarioChanged(file, { fields: [['method', 'tables']] })));
+    const loaded = await loadScenarioChanged(file, {});
+    const dice = compileSpec(kernelSpecOf(loaded, 'dice'));
+    const tables = compileSpec(kernelSpecOf(loaded, 'tables'));
     compare(dice, tables);
   });
 });

@@ -24,6 +24,8 @@ export interface ReplayOptions {
   readonly seed?: number;
   readonly trial?: number;
   readonly json?: boolean;
+  /** The run's Monte Carlo method: `mc` (outcomes from tables, the default) or `mc-dice`. */
+  readonly method?: 'mc' | 'mc-dice';
 }
 
 /** Trial numbers as a person types them ("3", "65_536", "1e6"); runs number trials from 0. */
@@ -45,6 +47,7 @@ interface Replay {
   readonly ruleset: string;
   readonly scenarioTrials: number;
   readonly engineVersion: string;
+  readonly method: 'mc' | 'mc-dice';
   readonly metrics: readonly MetricSpec[];
   readonly replayed: ReplayedTrial<unknown>;
   /** The events as text, one line each. */
@@ -57,21 +60,23 @@ async function replayFile(file: string, options: ReplayOptions): Promise<Replay>
   const { scenario } = loaded;
   const seed = options.seed ?? scenario.seed;
   const trial = options.trial ?? 0;
-  const common = { file, scenario: scenario.name, scenarioTrials: scenario.trials };
+  const method = options.method ?? 'mc';
+  const draw = method === 'mc' ? 'tables' : 'dice';
+  const common = { file, scenario: scenario.name, scenarioTrials: scenario.trials, method };
   // Each ruleset's own kernel rather than the generic Kernel: its trace events have a known type.
   if (loaded.ruleset === 'heroic') {
-    const kernel = new HeroicKernel(compileHeroicScenario(loaded.scenario, loaded.units));
+    const kernel = new HeroicKernel(compileHeroicScenario(loaded.scenario, loaded.units, draw));
     const replayed = replayTrial(kernel, seed, trial);
     const metrics = kernel.metrics;
     return { ...common, mode: loaded.scenario.mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics, replayed, eventLines: formatHeroicTrace(replayed.events) };
   }
   if (loaded.ruleset === 'warmaster') {
-    const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units));
+    const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units), draw);
     const replayed = replayTrial(kernel, seed, trial);
     return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
   }
   // Battle Forge and Epic trials have no event trace yet: the replay shows the trial's metrics.
-  const kernel = loaded.ruleset === 'epic' ? compileEpic(loaded.scenario, loaded.armies) : compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers);
+  const kernel = loaded.ruleset === 'epic' ? compileEpic(loaded.scenario, loaded.armies, draw) : compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers, draw);
   const replayed = replayTrial(kernel, seed, trial);
   return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: [`(no event trace for ${kernel.ruleset} trials yet)`] };
 }
@@ -89,6 +94,7 @@ export function formatReplay(replay: Replay): string {
     `${replay.scenario} — replay of one trial`,
     `  file     ${replay.file}`,
     `  ruleset  ${replay.ruleset} (engine ${replay.engineVersion})${replay.mode === undefined ? '' : `, mode ${replay.mode}`}`,
+    `  method   ${replay.method === 'mc' ? 'mc (each action\'s total drawn from its table: no faces; --method mc-dice shows them)' : 'mc-dice (every die rolled)'}`,
     `  seed     ${replayed.seed}`,
     `  trial    ${replayed.trial} (trial ${replayed.trialInShard} of shard ${replayed.shard}${beyond})`,
     '',
@@ -107,6 +113,7 @@ export function replayJson(replay: Replay): Record<string, unknown> {
     ruleset: replay.ruleset,
     engineVersion: replay.engineVersion,
     ...(replay.mode === undefined ? {} : { mode: replay.mode }),
+    method: replay.method,
     seed: replayed.seed,
     trial: replayed.trial,
     events: replayed.events,
@@ -127,11 +134,14 @@ export function registerReplay(program: Command): void {
     .addOption(new Option('-s, --seed <seed>', "the run's seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
     .addOption(new Option('-t, --trial <index>', 'which trial of the run, counted from 0 (default: 0)').argParser(parseTrialIndex))
     .option('--json', 'print one JSON document (seed, trial, engine version, events, metrics) instead of text')
+    .addOption(new Option('--method <method>', "the run's method: mc (outcomes drawn from tables) or mc-dice (every die rolled)").choices(['mc', 'mc-dice']).default('mc'))
     .addHelpText(
       'after',
       `
 Trial T of a run is the same whatever the number of trials or workers: replaying it with the same
-scenario, seed and engine version shows exactly the dice that run rolled for it, and its metrics.
+scenario, seed, method and engine version shows exactly what that run drew for it, and its metrics.
+A run with --method mc (the default) draws each pooled total whole, so its replay shows totals;
+replay a --method mc-dice run with --method mc-dice to see every face.
 
 Examples:
   $ crucible replay data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --trial 3

@@ -11,7 +11,8 @@ import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { shardCount } from '../../sim/shards.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
 import { listenForInterrupts } from '../interrupts.js';
-import { type RunPlan, runScenario } from '../run-scenario.js';
+import { exactReport, type RunPlan, runScenario } from '../run-scenario.js';
+import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers } from './options.js';
 
@@ -24,7 +25,13 @@ export interface RunOptions {
   readonly checkpoint?: string;
   readonly json?: boolean;
   readonly quiet?: boolean;
+  readonly method?: MethodOption;
 }
+
+/** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
+export const METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
+export type MethodOption = (typeof METHODS)[number];
+
 
 /** `--max-trials` when not given: ~10 minutes of a typical scenario on 2 cores. */
 export const DEFAULT_MAX_TRIALS = 1e9;
@@ -75,6 +82,7 @@ function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: st
   else words.push('--precision', String(plan.precision), '--max-trials', String(plan.maxTrials));
   words.push('--checkpoint', checkpoint);
   if (options.workers !== undefined) words.push('--workers', String(options.workers));
+  if (options.method !== undefined && options.method !== 'auto') words.push('--method', options.method);
   if (options.json === true) words.push('--json');
   if (options.quiet === true) words.push('--quiet');
   return words.map(shellWord).join(' ');
@@ -90,6 +98,13 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
     io.stderr(`error: ${fault.message}\n`);
     return EXIT_BAD_INPUT;
   }
+  const method = options.method ?? 'auto';
+  if (method === 'exact' && (options.trials !== undefined || options.precision !== undefined || options.checkpoint !== undefined)) {
+    io.stderr('error: --method exact enumerates every outcome: --trials, --precision and --checkpoint are for Monte Carlo (--method mc)\n');
+    return EXIT_BAD_INPUT;
+  }
+  // auto: exact when a trial has few paths, unless a Monte Carlo run was asked for.
+  const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined);
   const loaded = await loadAll(paths);
   if (options.checkpoint !== undefined && loaded.length !== 1) {
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
@@ -120,6 +135,21 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   try {
     for (const [index, entry] of loaded.entries()) {
       const { file, scenario } = entry;
+      if (tryExact) {
+        const started = performance.now();
+        const report = exactReport(entry, method === 'exact' ? EXACT_BUDGET : AUTO_BUDGET);
+        if (report === undefined && method === 'exact') {
+          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(EXACT_BUDGET.paths)} paths (or ${groupThousands(EXACT_BUDGET.draws)} draws over its paths): too many to enumerate (a chain of actions, not one); run it with --method mc\n`);
+          status = EXIT_BAD_INPUT;
+          break;
+        }
+        if (report !== undefined) {
+          if (options.json === true) reports.push(report);
+          else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
+          if (chatty) io.stderr(`${file}: exact, ${groupThousands(report.exact?.paths ?? 0)} paths in ${((performance.now() - started) / 1000).toFixed(3)} s\n`);
+          continue;
+        }
+      }
       const seed = options.seed ?? scenario.seed;
       const plan: RunPlan =
         options.precision === undefined
@@ -129,6 +159,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
       const started = performance.now();
       const outcome = await runScenario({
         loaded: entry,
+        method: method === 'mc-dice' ? 'dice' : 'tables',
         seed,
         plan,
         executor,
@@ -199,6 +230,11 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
     .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it')
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
+    .addOption(
+      new Option('--method <method>', 'exact: enumerate every outcome; mc: Monte Carlo, each action drawn whole from its exact table; mc-dice: Monte Carlo rolling every die; auto: exact when a trial is a single action (few paths) and no --trials, --precision or --checkpoint is given, else mc')
+        .choices(METHODS)
+        .default('auto'),
+    )
     .addHelpText(
       'after',
       `
@@ -214,6 +250,11 @@ Ctrl-C stops a run after the shards in flight (twice: at once). With --checkpoin
 done is saved there (atomically, every few seconds and on Ctrl-C) and the same command resumes it,
 ending with exactly the numbers of an uninterrupted run. A checkpoint of another scenario, seed,
 trial count or engine version is refused. Exit status 130 means interrupted (143: by SIGTERM).
+
+A single action (an attack, a round of combat, a volley, a rally) is evaluated exactly: every path
+its dice can take is enumerated, each action's total drawn from its exact distribution, and the
+report says "method exact" with the bound on every probability's float64 error. Longer chains run
+Monte Carlo; --method mc-dice rolls every die (slower; the same distributions).
 
 Examples:
   $ crucible run data/heroic/scenarios

@@ -1,4 +1,5 @@
-import { D10Tests, type Dice, happens } from '../dice/index.js';
+import { type D10Counter, D10TestTables, D10Tests, type Dice, happens } from '../dice/index.js';
+import type { DrawMethod } from '../kernel.js';
 import type { CompiledScenario } from './compile.js';
 
 /**
@@ -52,13 +53,23 @@ export class Combat {
   // Scratch: hits per weapon of two simultaneous attacks.
   protected readonly hitsA: Int32Array;
   protected readonly hitsB: Int32Array;
-  /** Counts D10 tests nine dice per draw (the dice are the same as rolled one by one, in order). */
-  private readonly tests = new D10Tests();
+  /**
+   * Counts passed D10 tests: nine dice per draw (the same dice as rolled one by one, in order), or
+   * with method `tables` the count drawn whole from its binomial table.
+   */
+  private readonly tests: D10Counter;
+  /** Method `tables`: outcomes drawn whole where no rule reads the dice. */
+  protected readonly drawsTables: boolean;
   /** The round being played, for the decisive round. */
   protected round = 0;
   protected decisiveRound = 0;
 
-  constructor(protected readonly scenario: CompiledScenario) {
+  constructor(
+    protected readonly scenario: CompiledScenario,
+    method: DrawMethod,
+  ) {
+    this.drawsTables = method === 'tables';
+    this.tests = this.drawsTables ? new D10TestTables() : new D10Tests();
     const units = scenario.units.length;
     const types = scenario.typeUnit.length;
     this.unitCount = units;
@@ -259,7 +270,8 @@ export class Combat {
     let lost = 0;
     for (let hit = 0; hit < count && this.alive[target]! > 0; hit++) {
       const victim = this.victimType(target);
-      if (passes(dice.d10(), (melee ? scenario.meleeSave[victim]! : scenario.save[victim]!) - ap + cover)) continue;
+      // One save as a pool of one: a D10 rolled (the same draw as d10()), or pass/fail drawn whole.
+      if (this.tests.count(dice, 1, (melee ? scenario.meleeSave[victim]! : scenario.save[victim]!) - ap + cover) === 1) continue;
       lost++;
       this.wound(target, victim);
     }

@@ -1,4 +1,4 @@
-import type { Kernel } from '../kernel.js';
+import type { DrawMethod, Kernel } from '../kernel.js';
 import { compileScenario } from './compile.js';
 import { BattleforgeKernel } from './kernel.js';
 import type { PowerProfile, UnitProfile } from './profile.js';
@@ -13,6 +13,6 @@ export * from './schema.js';
  * Compile a validated Battle Forge scenario into a kernel. `profiles` maps `<faction>/<unit id>` to
  * the units' combat profiles (validate.ts reports what makes a scenario invalid).
  */
-export function compileBattleforge(scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, powers: ReadonlyMap<string, PowerProfile> = new Map()): Kernel {
-  return new BattleforgeKernel(compileScenario(scenario, profiles, powers));
+export function compileBattleforge(scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, powers: ReadonlyMap<string, PowerProfile> = new Map(), method: DrawMethod = 'dice'): Kernel {
+  return new BattleforgeKernel(compileScenario(scenario, profiles, powers), method);
 }

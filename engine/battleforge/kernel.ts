@@ -1,5 +1,5 @@
 import type { Dice } from '../dice/index.js';
-import type { Kernel, MetricSpec } from '../kernel.js';
+import type { DrawMethod, Kernel, MetricSpec } from '../kernel.js';
 import { Combat, FOCUS_ACCURACY, FOCUS_BOTH, FOCUS_STRENGTH } from './combat.js';
 import type { CompiledScenario } from './compile.js';
 import { DECISIVE_ROUND, battleforgeMetrics, ROUNDS, SIDE_METRICS, SIDE_WIDTH, UNIT_METRICS, UNIT_WIDTH, WINNER, WINNER_NONE } from './metrics.js';
@@ -33,8 +33,8 @@ export class BattleforgeKernel extends Combat implements Kernel {
   private firstSide = 0;
   private firstCount = 1;
 
-  constructor(scenario: CompiledScenario) {
-    super(scenario);
+  constructor(scenario: CompiledScenario, method: DrawMethod = 'dice') {
+    super(scenario, method);
     this.metrics = battleforgeMetrics(scenario);
   }
 
@@ -108,14 +108,19 @@ export class BattleforgeKernel extends Combat implements Kernel {
       this.firstCount = Math.abs(bid0 - bid1);
       return;
     }
-    // A tie: roll off (ties re-rolled); the winner activates one unit first.
-    let roll0 = 0;
-    let roll1 = 0;
-    while (roll0 === roll1) {
-      roll0 = dice.d10();
-      roll1 = dice.d10();
+    // A tie: roll off (ties re-rolled); the winner activates one unit first. Either side wins it
+    // with probability 1/2, which is all the tables draw (and keeps enumeration finite).
+    if (this.drawsTables) {
+      this.firstSide = dice.chance(0.5) ? 0 : 1;
+    } else {
+      let roll0 = 0;
+      let roll1 = 0;
+      while (roll0 === roll1) {
+        roll0 = dice.d10();
+        roll1 = dice.d10();
+      }
+      this.firstSide = roll0 > roll1 ? 0 : 1;
     }
-    this.firstSide = roll0 > roll1 ? 0 : 1;
     this.firstCount = 1;
   }
 

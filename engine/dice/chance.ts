@@ -18,6 +18,11 @@ export function chanceDraw(dice: Dice): number {
 
 /** True with probability `probability`; draws only when it is strictly between 0 and 1. */
 export function happens(dice: Dice, probability: number): boolean {
+  return dice.chance(probability);
+}
+
+/** `Dice.chance` for dice that draw: the comparison on the 6¹² scale above, from packed pools. */
+export function chanceFromPools(dice: Dice, probability: number): boolean {
   if (probability >= 1) return true;
   if (probability <= 0) return false;
   return isBelow(dice, dice.d6Packed(6), probability * CHANCE_SCALE);

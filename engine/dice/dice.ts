@@ -1,3 +1,5 @@
+import type { OutcomeTable } from './outcome-table.js';
+
 /**
  * Dice: the only source of randomness a rules kernel sees.
  *
@@ -15,6 +17,16 @@ export interface Dice {
   d6Packed(n: number): number;
   /** n D10 (1 ≤ n ≤ 9) packed as decimal digits (digit i = face of die i − 1): a uniform integer in [0, 10^n). */
   d10Packed(n: number): number;
+  /**
+   * True with probability `probability` (a scenario's stated chance, not a die): on stream dice one
+   * packed pool, rarely two (chance.ts); enumerated exactly as two branches.
+   */
+  chance(probability: number): boolean;
+  /**
+   * One outcome of a discrete distribution, drawn whole (the fast path: a pooled attack's Wounds, a
+   * strike's hits after saves): one 32-bit draw on stream dice, one branch per outcome enumerated.
+   */
+  pick(table: OutcomeTable): number;
 }
 
 /** 6^0..6^6, the sizes of packed pools. */

@@ -1,4 +1,5 @@
 import { type Dice, MAX_PACKED_D10, MAX_PACKED_DICE, POW6 } from './dice.js';
+import { binomialTable, type OutcomeTable, sumOfDiceTable } from './outcome-table.js';
 
 /**
  * Pool scoring by table look-up. A `FaceScore` gives what each face 1..6 is worth (e.g. Wounds vs a
@@ -7,7 +8,12 @@ import { type Dice, MAX_PACKED_D10, MAX_PACKED_DICE, POW6 } from './dice.js';
  */
 export type FaceScore = readonly [number, number, number, number, number, number];
 
-export class PoolScorer {
+/** The total score of n dice: rolled die by die (`PoolScorer`) or drawn whole (`PoolTables`). */
+export interface PoolRoller {
+  roll(dice: Dice, count: number): number;
+}
+
+export class PoolScorer implements PoolRoller {
   /** tables[n][packed] = total score of the n dice packed in `packed`. */
   private readonly tables: Uint8Array[] = [];
 
@@ -42,6 +48,37 @@ export class PoolScorer {
   }
 }
 
+/**
+ * The fast path of `PoolScorer` (issue 9): the total of n dice drawn in one `pick` from its exact
+ * distribution (the n-fold convolution of the face scores), built the first time n dice are rolled
+ * and kept, so a compiled scenario builds each pool size once for all its trials.
+ */
+export class PoolTables implements PoolRoller {
+  private readonly tables: (OutcomeTable | undefined)[] = [];
+
+  constructor(readonly faceScore: FaceScore) {}
+
+  roll(dice: Dice, count: number): number {
+    return dice.pick(this.tables[count] ?? this.build(count));
+  }
+
+  /** The table of `count` dice (built now if it was not yet). */
+  table(count: number): OutcomeTable {
+    return this.tables[count] ?? this.build(count);
+  }
+
+  private build(count: number): OutcomeTable {
+    const table = sumOfDiceTable(this.faceScore, count);
+    this.tables[count] = table;
+    return table;
+  }
+}
+
+/** A pool scorer of either kind for `faceScore`: die by die, or drawn from tables. */
+export function poolRoller(faceScore: FaceScore, method: 'dice' | 'tables'): PoolRoller {
+  return method === 'tables' ? new PoolTables(faceScore) : new PoolScorer(faceScore);
+}
+
 /** Score of each face for "succeed on `target`+" with no criticals (e.g. Shield rolls on 5+). */
 export function atLeast(target: number): FaceScore {
   return [1, 2, 3, 4, 5, 6].map((face) => (face >= target ? 1 : 0)) as unknown as FaceScore;
@@ -52,7 +89,11 @@ export function atLeast(target: number): FaceScore {
  * `target` (rulings §19: ≤ target, a 1 always passes, a 10 always fails, so only targets 1..9
  * differ). Dice are drawn nine at a time (`d10Packed(9)`), scored three digits per look-up.
  */
-export class D10Tests {
+export interface D10Counter {
+  count(dice: Dice, n: number, target: number): number;
+}
+
+export class D10Tests implements D10Counter {
   /** tables[t][x] = dice of the three-digit pool x (digits = faces − 1) at or under t (clamped to 1..9). */
   private readonly tables: Uint8Array[] = [];
 
@@ -94,5 +135,25 @@ export class D10Tests {
     let passed = (chunk % 10) + 1 <= limit ? 1 : 0;
     if (dice === 2 && Math.floor(chunk / 10) % 10 + 1 <= limit) passed++;
     return passed;
+  }
+}
+
+/**
+ * The fast path of `D10Tests`: how many of n D10 pass a test on `target` (1 always passes, 10 always
+ * fails) drawn in one `pick` from Binomial(n, clamp(target, 1, 9) / 10), tables built on first use.
+ */
+export class D10TestTables implements D10Counter {
+  private readonly tables: (OutcomeTable | undefined)[] = [];
+
+  count(dice: Dice, n: number, target: number): number {
+    const limit = target < 1 ? 1 : target > 9 ? 9 : target;
+    const key = n * 10 + limit;
+    return dice.pick(this.tables[key] ?? this.build(key, n, limit));
+  }
+
+  private build(key: number, n: number, limit: number): OutcomeTable {
+    const table = binomialTable(n, limit / 10);
+    this.tables[key] = table;
+    return table;
   }
 }

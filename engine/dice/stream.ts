@@ -1,6 +1,8 @@
 import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { chanceFromPools } from './chance.js';
 import { type Dice, POW10, POW6 } from './dice.js';
+import type { OutcomeTable } from './outcome-table.js';
 
 const TWO_POW_32 = 4294967296;
 const INV_TWO_POW_32 = 1 / TWO_POW_32;
@@ -90,6 +92,18 @@ export class StreamDice implements Dice {
 
   d10Packed(n: number): number {
     return this.belowWithThreshold(POW10[n] ?? 1, PACKED_D10_THRESHOLDS[n] ?? 0);
+  }
+
+  chance(probability: number): boolean {
+    return chanceFromPools(this, probability);
+  }
+
+  /** One 32-bit draw through the table's alias columns (none for a certain outcome). */
+  pick(table: OutcomeTable): number {
+    if (table.certain) return table.values[0] as number;
+    const draw = this.next();
+    const column = draw >>> table.shift;
+    return (draw & table.mask) < (table.threshold[column] as number) ? (table.own[column] as number) : (table.alias[column] as number);
   }
 }
 

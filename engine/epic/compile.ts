@@ -1,4 +1,5 @@
-import { CHANCE_SCALE } from '../dice/index.js';
+import { CHANCE_SCALE, OutcomeTable } from '../dice/index.js';
+import type { DrawMethod } from '../kernel.js';
 import type { Army, CountInput, EpicOptions, Scenario } from './schema.js';
 
 /**
@@ -44,12 +45,15 @@ export interface CompiledScenario {
   readonly countStart: Int32Array;
   readonly countValues: Int32Array;
   readonly countThresholds: Float64Array;
+  /** Method `tables`: per formation × input, its distribution as a table to `pick` (null: a fixed count). */
+  readonly countTables: readonly (OutcomeTable | null)[];
+  readonly method: DrawMethod;
 }
 
 const eachTurn = (value: boolean | number): number => (value === true ? 1 : value === false ? 0 : value);
 
 /** `armies`: the armies file's entries by id (validate.ts has checked every id exists). */
-export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>): CompiledScenario {
+export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>, method: DrawMethod = 'dice'): CompiledScenario {
   const declared = scenario.players.flatMap((player, p) => player.formations.map((formation) => ({ formation, p, army: armies.get(player.army) })));
   const count = declared.length;
   const perFormation = () => new Int32Array(count);
@@ -76,6 +80,7 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
       thresholds.push(i === input.length - 1 ? CHANCE_SCALE : Math.round(cumulative * CHANCE_SCALE));
     });
   };
+  const countTables: (OutcomeTable | null)[] = [];
   const formations: CompiledFormation[] = [];
   declared.forEach(({ formation, p, army }, index) => {
     player[index] = p;
@@ -89,6 +94,7 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
     inputs.forEach((input, i) => {
       countStart[index * COUNT_INPUTS + i] = values.length;
       addCount(input);
+      countTables.push(typeof input === 'number' ? null : new OutcomeTable(input.map((entry) => entry.value), input.map((entry) => entry.p)));
     });
     formations.push({ id: formation.id, name: formation.name ?? formation.id, index, player: p });
   });
@@ -113,5 +119,7 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
     countStart,
     countValues: Int32Array.from(values),
     countThresholds: Float64Array.from(thresholds),
+    countTables,
+    method,
   };
 }

@@ -1,4 +1,4 @@
-import type { Kernel } from '../kernel.js';
+import type { DrawMethod, Kernel } from '../kernel.js';
 import { compileScenario } from './compile.js';
 import { EpicKernel } from './kernel.js';
 import type { Army, Scenario } from './schema.js';
@@ -8,6 +8,6 @@ export { EPIC_ENGINE_VERSION } from './kernel.js';
 export * from './schema.js';
 
 /** Compile a validated Epic scenario; `armies` holds the armies file's entries by id. */
-export function compileEpic(scenario: Scenario, armies: ReadonlyMap<string, Army>): Kernel {
-  return new EpicKernel(compileScenario(scenario, armies));
+export function compileEpic(scenario: Scenario, armies: ReadonlyMap<string, Army>, method: DrawMethod = 'dice'): Kernel {
+  return new EpicKernel(compileScenario(scenario, armies, method));
 }

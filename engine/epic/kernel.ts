@@ -1,4 +1,4 @@
-import { type Dice, drawBelow, happens } from '../dice/index.js';
+import { type Dice, drawBelow, happens, type OutcomeTable } from '../dice/index.js';
 import type { Kernel, MetricSpec } from '../kernel.js';
 import { COUNT_INPUTS, type CompiledScenario, MARKERS_PER_TURN, UNITS_LOST_PER_TURN, UNITS_LOST_WHILE_BROKEN, WITHDRAWAL_COST } from './compile.js';
 import { epicMetrics, FORMATION_WIDTH, formationMetricsStart, TURN_METRICS } from './metrics.js';
@@ -28,8 +28,12 @@ export class EpicKernel implements Kernel {
   /** Rallied in the current End phase (each formation tests once). */
   private readonly tested: Int32Array;
 
+  /** Method `tables`: count distributions drawn with one `pick` each (exact enumeration walks them). */
+  private readonly countTables: readonly (OutcomeTable | null)[] | null;
+
   constructor(private readonly scenario: CompiledScenario) {
     this.metrics = epicMetrics(scenario);
+    this.countTables = scenario.method === 'tables' ? scenario.countTables : null;
     const count = scenario.formations.length;
     this.count = count;
     this.state = new Int32Array(8 * count);
@@ -75,6 +79,8 @@ export class EpicKernel implements Kernel {
     const start = scenario.countStart[formation * COUNT_INPUTS + input]!;
     const end = scenario.countStart[formation * COUNT_INPUTS + input + 1]!;
     if (end - start === 1) return scenario.countValues[start]!;
+    const table = this.countTables?.[formation * COUNT_INPUTS + input];
+    if (table) return dice.pick(table);
     return scenario.countValues[drawBelow(dice, scenario.countThresholds, start, end)]!;
   }
 
@@ -117,14 +123,19 @@ export class EpicKernel implements Kernel {
     for (let formation = 0; formation < this.count; formation++) this.tested[formation] = 0;
     let player = scenario.rallyOrder[0]!;
     if (scenario.tie) {
-      // Equal Strategy Ratings: a roll-off (re-rolled while equal) decides who rallies first.
-      let first = 0;
-      let second = 0;
-      while (first === second) {
-        first = dice.d6();
-        second = dice.d6();
+      // Equal Strategy Ratings: a roll-off (re-rolled while equal) decides who rallies first; each
+      // player wins it with probability 1/2, which is all the tables draw (enumeration stays finite).
+      if (this.countTables !== null) {
+        player = dice.chance(0.5) ? 0 : 1;
+      } else {
+        let first = 0;
+        let second = 0;
+        while (first === second) {
+          first = dice.d6();
+          second = dice.d6();
+        }
+        player = first > second ? 0 : 1;
       }
-      player = first > second ? 0 : 1;
     }
     const players = scenario.playerNames.length;
     let rallied = 0;

@@ -1,4 +1,5 @@
-import { atLeast, type FaceScore, PoolScorer } from '../dice/index.js';
+import { atLeast, type FaceScore, type PoolRoller, poolRoller } from '../dice/index.js';
+import type { DrawMethod } from '../kernel.js';
 import type { Group, HeroicOptions, Scenario, Unit, WeaponSet } from './schema.js';
 
 /**
@@ -41,7 +42,7 @@ export interface CompiledGroup {
   readonly heal: number;
   readonly woundsTaken: number;
   /** Wounds of one ATK die against this group's DEF: rulings §1 (≥ DEF one, natural 6 two). */
-  readonly woundScorer: PoolScorer;
+  readonly woundScorer: PoolRoller;
 }
 
 export interface CompiledScenario {
@@ -57,7 +58,8 @@ export interface CompiledScenario {
   readonly weak: Uint8Array;
   readonly resist: Uint8Array;
   /** Shield rolls succeed on 5+ (Shield Roll). */
-  readonly shieldScorer: PoolScorer;
+  readonly shieldScorer: PoolRoller;
+  readonly method: DrawMethod;
 }
 
 /** Per-face Wounds against a DEF: rulings §1. Faces are indexed 0..5 for 1..6. */
@@ -75,7 +77,8 @@ function sharesTag(weapon: WeaponSet, tags: readonly string[]): boolean {
   return weapon.damage.some((tag) => tags.includes(tag));
 }
 
-export function compileScenario(scenario: Scenario, units: readonly Unit[]): CompiledScenario {
+/** `method`: pools rolled die by die, or their totals drawn from exact tables (engine/kernel.ts). */
+export function compileScenario(scenario: Scenario, units: readonly Unit[], method: DrawMethod = 'dice'): CompiledScenario {
   const unitById = new Map(units.map((unit) => [unit.id, unit]));
   const declared: { group: Group; side: number }[] = [];
   scenario.sides.forEach((side, sideIndex) => {
@@ -88,11 +91,11 @@ export function compileScenario(scenario: Scenario, units: readonly Unit[]): Com
     return index;
   };
 
-  const scorers = new Map<number, PoolScorer>();
-  const scorerFor = (def: number): PoolScorer => {
+  const scorers = new Map<number, PoolRoller>();
+  const scorerFor = (def: number): PoolRoller => {
     let scorer = scorers.get(def);
     if (scorer === undefined) {
-      scorer = new PoolScorer(woundFaceScore(def));
+      scorer = poolRoller(woundFaceScore(def), method);
       scorers.set(def, scorer);
     }
     return scorer;
@@ -160,6 +163,7 @@ export function compileScenario(scenario: Scenario, units: readonly Unit[]): Com
     immune,
     weak,
     resist,
-    shieldScorer: new PoolScorer(atLeast(5)),
+    shieldScorer: poolRoller(atLeast(5), method),
+    method,
   };
 }

@@ -1,4 +1,4 @@
-import type { Dice, PoolScorer } from '../dice/index.js';
+import type { Dice, PoolRoller } from '../dice/index.js';
 import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
 import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
@@ -29,7 +29,7 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
   declare private readonly immune: Uint8Array;
   declare private readonly weak: Uint8Array;
   declare private readonly resist: Uint8Array;
-  declare private readonly shieldScorer: PoolScorer;
+  declare private readonly shieldScorer: PoolRoller;
 
   /**
    * All per-trial state lives in one Int32Array; the arrays below are views of it, so a reset is a
@@ -271,7 +271,7 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
       if (this.alive[m] === 0) continue;
       hit++;
       const rolled = targetGroup.woundScorer.roll(dice, group.atk);
-      this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled);
+      this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled, group.atk);
       this.woundModel(dice, group, targetGroup, m, rolled, 1);
     }
     this.checkFormation(target);
@@ -299,7 +299,7 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
       rolled = scorer.roll(dice, diceCount);
       if (figures > 1 && this.weaknessMode === 0) weaknessBonus = figures;
     }
-    this.tracer?.attack(group, model, figures, targetGroup, -1, rolled);
+    this.tracer?.attack(group, model, figures, targetGroup, -1, rolled, diceCount);
     if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, weaknessBonus);
     else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, weaknessBonus);
   }
@@ -309,7 +309,8 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
     let w = wounds;
     if (this.weaknessFirst && weak && w > 0) w = this.weakness(target, w, bonus);
     if (target.shielded && w > 0) {
-      const saved = dice.d6() >= 5 ? 1 : 0;
+      // One die on 5+: a pool of one (the same draw as a D6 when rolled; one pick from a table).
+      const saved = this.shieldScorer.roll(dice, 1);
       w -= saved;
       this.tracer?.shield(target, -1, saved, w);
     }
@@ -359,7 +360,7 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
       const model = this.pickModel(targetGroup, this.mostDamagedFirst);
       if (shieldPerModel && this.shieldStamp[model] !== stamp) {
         this.shieldStamp[model] = stamp;
-        const saved = dice.d6() >= 5 ? 1 : 0;
+        const saved = this.shieldScorer.roll(dice, 1);
         w -= saved;
         this.tracer?.shield(targetGroup, model, saved, w);
         if (w === 0) break;

@@ -44,6 +44,8 @@ export type HeroicTraceEvent =
       readonly target: string;
       readonly targetModel: number | null;
       readonly def: number;
+      /** ATK dice rolled; `faces` is empty when their total was drawn from its table (method `tables`). */
+      readonly dice: number;
       readonly faces: readonly number[];
       readonly wounds: number;
       readonly redirected: number;
@@ -152,7 +154,7 @@ export class HeroicTracer {
   }
 
   /** Called right after the ATK dice; `model` −1 for a formation, `targetModel` −1 unless AoE. */
-  attack(group: CompiledGroup, model: number, figures: number, target: CompiledGroup, targetModel: number, wounds: number): void {
+  attack(group: CompiledGroup, model: number, figures: number, target: CompiledGroup, targetModel: number, wounds: number, diceCount: number): void {
     const faces = this.faces();
     const figureWounds = this.figureWounds;
     this.figureWounds = [];
@@ -166,9 +168,10 @@ export class HeroicTracer {
       target: target.id,
       targetModel: targetModel < 0 ? null : targetModel - target.first + 1,
       def: target.def,
+      dice: diceCount,
       faces,
       wounds,
-      redirected: kind === 'split' ? faces.length - this.declaredSplitDice(group, target.index) : 0,
+      redirected: kind === 'split' ? diceCount - this.declaredSplitDice(group, target.index) : 0,
       figureWounds,
       invulnerable: this.scenario.immune[group.index * this.scenario.groups.length + target.index] === 1,
     });
@@ -228,7 +231,9 @@ export class HeroicTracer {
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 const wounds = (count: number): string => plural(count, 'Wound');
 const facesText = (faces: readonly number[]): string => `[${faces.join(' ')}]`;
-const diceText = (faces: readonly number[]): string => `${faces.length} ${faces.length === 1 ? 'die' : 'dice'} ${facesText(faces)}`;
+/** Faces as rolled; none when the total was drawn whole from its table (method `tables`). */
+const diceText = (count: number, faces: readonly number[]): string =>
+  `${count} ${count === 1 ? 'die' : 'dice'} ${faces.length === count ? facesText(faces) : '(total drawn from its table)'}`;
 const modelName = (group: string, model: number | null): string => (model === null ? group : `${group} #${model}`);
 
 function activationText(event: Extract<HeroicTraceEvent, { type: 'activation' }>): string {
@@ -242,7 +247,7 @@ function attackText(event: Extract<HeroicTraceEvent, { type: 'attack' }>): strin
   const split = event.kind === 'split' ? ` (split${event.redirected > 0 ? `, ${event.redirected} dice redirected from a target already gone` : ''})` : '';
   const perFigure = event.figureWounds.length > 0 ? ` (per figure: ${event.figureWounds.join(' ')})` : '';
   const immune = event.invulnerable ? ` — ${event.target} is Invulnerable to it: no Wounds` : '';
-  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${diceText(event.faces)} vs DEF ${event.def} → ${wounds(event.wounds)}${perFigure}${immune}`;
+  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${diceText(event.dice, event.faces)} vs DEF ${event.def} → ${wounds(event.wounds)}${perFigure}${immune}`;
 }
 
 function endText(event: Extract<HeroicTraceEvent, { type: 'end' }>): string {
@@ -275,7 +280,7 @@ export function describeHeroicEvent(event: HeroicTraceEvent): readonly [number, 
       return [3, `Weakness: +${event.bonus} → ${wounds(event.wounds)}`];
     case 'shield': {
       const whose = event.model === null ? '' : ` of ${event.target} #${event.model}`;
-      const dice = event.model === null ? diceText(event.faces) : facesText(event.faces);
+      const dice = event.faces.length === 0 ? '(drawn from its table)' : event.model === null ? diceText(event.faces.length, event.faces) : facesText(event.faces);
       // A model's own Shield die comes during allocation: what it leaves is still to allocate.
       return [3, `Shield${whose}: ${dice} saves ${event.saves} → ${wounds(event.wounds)}${event.model === null ? '' : ' left'}`];
     }

@@ -70,8 +70,6 @@ export interface CompiledScenario {
   readonly sideNames: readonly [string, string];
   readonly maxTurns: number;
   readonly options: WarmasterOptions;
-  /** Strikes rolled die by die, or drawn from their exact distribution (strike-tables.ts). */
-  readonly method: 'dice' | 'tables';
   readonly units: readonly CompiledUnit[];
   /** Per side: winner's policy index into WINNER_POLICIES. */
   readonly policy: Int32Array;
@@ -307,7 +305,6 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     sideNames: [scenario.sides[0]?.name ?? 'A', scenario.sides[1]?.name ?? 'B'],
     maxTurns: scenario.maxTurns,
     options: scenario.options,
-    method: scenario.method,
     units: compiledUnits,
     policy: Int32Array.from(scenario.sides, (side) => ['pursue', 'pursue-while-ahead', 'stand', 'fall-back'].indexOf(side.policy)),
     ...compiled,

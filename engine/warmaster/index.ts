@@ -1,4 +1,4 @@
-import type { Kernel } from '../kernel.js';
+import type { DrawMethod, Kernel } from '../kernel.js';
 import { compileScenario } from './compile.js';
 import { WarmasterKernel } from './kernel.js';
 import type { Scenario } from './schema.js';
@@ -12,6 +12,6 @@ export * from './schema.js';
  * Compile a validated Warmaster scenario into a kernel. `units` maps `<army>/<unit id>` to the army
  * lists' entries (validate.ts reports what makes a scenario invalid).
  */
-export function compileWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>): Kernel {
-  return new WarmasterKernel(compileScenario(scenario, units));
+export function compileWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, method: DrawMethod = 'dice'): Kernel {
+  return new WarmasterKernel(compileScenario(scenario, units), method);
 }

@@ -1,5 +1,5 @@
 import { type Dice, happens } from '../dice/index.js';
-import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
+import type { DrawMethod, Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import {
   ARTILLERY, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING, F_CHARGE_D6, F_CHARGING, F_CONFUSED, F_MUST_PURSUE, F_ONE_STAND_BONUS, F_REGENERATES, FORTIFIED, FRONT, NO_SAVE, OPEN,
 } from './compile.js';
@@ -68,9 +68,13 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
   private tracer: WarmasterTracer | null = null;
   private readonly tables: StrikeTables | null;
 
-  constructor(private readonly scenario: CompiledScenario) {
+  /** `method`: strikes rolled die by die, or their hits after saves drawn whole (strike-tables.ts). */
+  constructor(
+    private readonly scenario: CompiledScenario,
+    method: DrawMethod = 'dice',
+  ) {
     this.metrics = warmasterMetrics(scenario);
-    this.tables = scenario.method === 'tables' ? new StrikeTables() : null;
+    this.tables = method === 'tables' ? new StrikeTables() : null;
     const units = scenario.units.length;
     const groups = scenario.groupUnit.length;
     this.unitCount = units;
@@ -258,7 +262,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
 
   /** Hits scored and not saved by `count` dice at `target` (rulings §13). */
   private strike(dice: Dice, count: number, hitOn: number, target: number, oneWorse: boolean): number {
-    if (this.tables !== null && count <= 400) {
+    if (this.tables !== null) {
       const taken = this.tables.sample(dice, count, hitOn, (this.scenario.armour[target] ?? NO_SAVE) + (oneWorse ? 1 : 0));
       this.lastHits = taken; // the hits before saves are not drawn: the trace shows what was taken
       return taken;

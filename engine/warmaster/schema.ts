@@ -113,10 +113,6 @@ export const scenarioSchema = z.strictObject({
   seed: z.number().int().min(0).max(4294967295).default(1),
   trials: positiveInt.max(1e12).default(100000),
   maxTurns: positiveInt.max(50).default(6).describe('combat phases fought at most: an engagement still unresolved then is reported unresolved'),
-  method: z
-    .enum(['dice', 'tables'])
-    .default('dice')
-    .describe('dice: every attack and save die rolled; tables: each strike\'s hits after saves drawn in one go from its exact binomial distribution (same distribution, other dice, faster)'),
   options: optionsSchema.default({ casualties: 'keep-fighting', shootingCasualties: 'before-combat', advanceChargeBonus: false }),
   sides: z.array(sideSchema).length(2),
 });

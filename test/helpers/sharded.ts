@@ -14,7 +14,7 @@ export interface ShardedFixture {
 
 export async function engagementFixture(): Promise<ShardedFixture> {
   const { scenario, units } = await loadHeroicScenarioFile(ENGAGEMENT_FILE);
-  return { kernel: compileHeroic(scenario, units), spec: serializeKernelSpec({ ruleset: 'heroic', scenario, units }) };
+  return { kernel: compileHeroic(scenario, units, 'tables'), spec: serializeKernelSpec({ ruleset: 'heroic', scenario, units, method: 'tables' }) };
 }
 
 /** The bytes of a tally's cells: "byte-identical" compared literally. */

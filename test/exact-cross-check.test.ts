@@ -36,6 +36,7 @@ const SINGLE_ACTIONS = [
   'heroic/thunderbeak-breath-blackrazors',
   'heroic/uldar-splits-dice',
   'epic/broken-guard-company-rallies',
+  'warmaster/knights-charge-supported-orcs-first-round',
 ];
 
 const bundled = ['heroic', 'warmaster', 'battleforge', 'epic'].flatMap((ruleset) =>

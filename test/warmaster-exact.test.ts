@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { streamDice } from '../engine/dice/index.js';
 import { compileWarmaster } from '../engine/warmaster/index.js';
 import type { Scenario, ScenarioInput } from '../engine/warmaster/schema.js';
+import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
@@ -294,6 +295,28 @@ describe('Warmaster round 1: engine vs the exact oracle', () => {
       const { statistic, df } = chiSquareFit(tally.histogram('retreat'), exact.retreat, TRIALS);
       expect(df).toBeGreaterThanOrEqual(1);
       expect(statistic, `retreat χ² with ${df} df`).toBeLessThan(chiSquareCritical(ALPHA, df));
+    });
+  });
+});
+
+/**
+ * A round of combat as one action (`maxRounds: 1`): exact enumeration (sim/exact.ts, each strike's
+ * hits after saves drawn from its binomial table) equals the oracle to 1e-12 — the round's result
+ * and the whole retreat distribution.
+ */
+describe('Warmaster round 1: exact enumeration of a one-round scenario equals the oracle', () => {
+  cases.forEach(({ label, scenario }) => {
+    it(label, () => {
+      const oracle = exactRound1(scenario, armyUnits());
+      const kernel = compileWarmaster({ ...scenario, maxRounds: 1 }, armyUnits(), 'tables');
+      const exact = exactDistributions(kernel, EXACT_BUDGET);
+      if (exact === undefined) throw new Error('too many paths');
+      const metric = (name: string) => exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === name)] ?? new Float64Array(0);
+      const round1 = metric('round1');
+      for (const [value, p] of [[1, oracle.aWins], [2, oracle.bWins], [3, oracle.draw]] as const) expect(Math.abs((round1[value] ?? 0) - p), `round1 = ${value}`).toBeLessThan(1e-12);
+      const retreat = metric('retreat');
+      for (let v = 0; v < Math.max(retreat.length, oracle.retreat.length); v++) expect(Math.abs((retreat[v] ?? 0) - (oracle.retreat[v] ?? 0)), `retreat = ${v}`).toBeLessThan(1e-12);
+      expect(metric('rounds')[1]).toBe(1);
     });
   });
 });

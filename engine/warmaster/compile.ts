@@ -69,6 +69,8 @@ export interface CompiledScenario {
   readonly name: string;
   readonly sideNames: readonly [string, string];
   readonly maxTurns: number;
+  /** Rounds fought at most (0: no limit but maxTurns). */
+  readonly maxRounds: number;
   readonly options: WarmasterOptions;
   readonly units: readonly CompiledUnit[];
   /** Per side: winner's policy index into WINNER_POLICIES. */
@@ -304,6 +306,7 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     name: scenario.name,
     sideNames: [scenario.sides[0]?.name ?? 'A', scenario.sides[1]?.name ?? 'B'],
     maxTurns: scenario.maxTurns,
+    maxRounds: scenario.maxRounds ?? 0,
     options: scenario.options,
     units: compiledUnits,
     policy: Int32Array.from(scenario.sides, (side) => ['pursue', 'pursue-while-ahead', 'stand', 'fall-back'].indexOf(side.policy)),

@@ -1,4 +1,4 @@
-import { type Dice, happens } from '../dice/index.js';
+import { type Dice, happens, type OutcomeTable, sumOfDiceTable } from '../dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import {
   ARTILLERY, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING, F_CHARGE_D6, F_CHARGING, F_CONFUSED, F_MUST_PURSUE, F_ONE_STAND_BONUS, F_REGENERATES, FORTIFIED, FRONT, NO_SAVE, OPEN,
@@ -67,6 +67,8 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
   private lastHits = 0;
   private tracer: WarmasterTracer | null = null;
   private readonly tables: StrikeTables | null;
+  /** Method tables: the 3D6 of a draw's fall back as one pick. */
+  private readonly threeD6: OutcomeTable | null;
 
   /** `method`: strikes rolled die by die, or their hits after saves drawn whole (strike-tables.ts). */
   constructor(
@@ -75,6 +77,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
   ) {
     this.metrics = warmasterMetrics(scenario);
     this.tables = method === 'tables' ? new StrikeTables() : null;
+    this.threeD6 = method === 'tables' ? sumOfDiceTable([1, 2, 3, 4, 5, 6], 3) : null;
     const units = scenario.units.length;
     const groups = scenario.groupUnit.length;
     this.unitCount = units;
@@ -168,6 +171,8 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
       const loser = 1 - winner;
       const retreat = this.retreat(dice, winner, loser);
       if (round === 1) retreatCm = retreat;
+      // `maxRounds`: the engagement is cut after this round's retreat, before any pursuit or advance.
+      if (round === scenario.maxRounds) break;
       const ahead = (this.lostInEngagement[winner] ?? 0) <= (this.lostInEngagement[loser] ?? 0);
       const policy = scenario.policy[winner] ?? POLICY_PURSUE;
       const wantsToPress = policy === POLICY_PURSUE || (policy === POLICY_PURSUE_WHILE_AHEAD && ahead);
@@ -239,7 +244,8 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
 
   /** 3D6 cm of a side's fall back (Fall backs). */
   private fallBack(dice: Dice, side: number): number {
-    const cm = dice.d6() + dice.d6() + dice.d6();
+    // 3D6 cm: three dice, or (method tables) their total drawn whole.
+    const cm = this.threeD6 === null ? dice.d6() + dice.d6() + dice.d6() : dice.pick(this.threeD6);
     this.tracer?.fallBack(side, cm);
     return cm;
   }

@@ -113,6 +113,10 @@ export const scenarioSchema = z.strictObject({
   seed: z.number().int().min(0).max(4294967295).default(1),
   trials: positiveInt.max(1e12).default(100000),
   maxTurns: positiveInt.max(50).default(6).describe('combat phases fought at most: an engagement still unresolved then is reported unresolved'),
+  maxRounds: positiveInt
+    .max(100)
+    .optional()
+    .describe('combat rounds fought at most: after that round\'s result and retreat (or draw) the engagement stops, with no pursuit or advance; 1 makes the scenario a single round, which `crucible run` answers exactly'),
   options: optionsSchema.default({ casualties: 'keep-fighting', shootingCasualties: 'before-combat', advanceChargeBonus: false }),
   sides: z.array(sideSchema).length(2),
 });

@@ -170,7 +170,7 @@ export function describeWarmasterEvent(event: WarmasterTraceEvent): readonly [nu
     case 'unresolved':
       return [1, `the combat is unresolved: it goes on in turn ${event.turn}`];
     case 'fallBack':
-      return [1, `${event.side} falls back up to ${event.cm} cm (${dice(event.faces)})`];
+      return [1, `${event.side} falls back up to ${event.cm} cm${event.faces.length === 0 ? '' : ` (${dice(event.faces)})`}`];
     case 'advance':
       return [1, `${event.units.join(', ')} advance${event.units.length === 1 ? 's' : ''} into ${event.reserve}`];
     case 'end':

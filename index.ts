@@ -8,11 +8,14 @@
  *   const loaded = await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml');
  *   const result = await runScenario(loaded, { trials: 100_000 });
  *   console.log(result.summary.find((metric) => metric.name === 'winner'));
+ *   // A single action has an exact answer (undefined for a chain):
+ *   console.log(exactScenario(loaded)?.summary.find((metric) => metric.name === 'winner'));
  */
 export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario } from './sim/scenario-file.js';
 export { ShardPool } from './sim/shard-pool.js';
 export { InProcessExecutor } from './sim/in-process-executor.js';
-export { runScenario, type ScenarioResult, type ScenarioRunOptions } from './analysis/run.js';
+export { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult, type ScenarioRunOptions } from './analysis/run.js';
+export { AUTO_BUDGET, EXACT_BUDGET, type ExactBudget } from './sim/exact.js';
 export { AS_WRITTEN, compareVariants, type ComparisonResult, type CompareOptions } from './analysis/compare.js';
 export { comparePaired, type PairedChannelComparison } from './analysis/paired.js';
 export { sweep, sweepTable, type SweepAxis, type SweepPoint } from './analysis/sweep.js';

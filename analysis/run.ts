@@ -1,4 +1,5 @@
-import type { MetricSpec } from '../engine/kernel.js';
+import type { DrawMethod, MetricSpec } from '../engine/kernel.js';
+import { AUTO_BUDGET, type ExactBudget, exactDistributions } from '../sim/exact.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
@@ -6,7 +7,7 @@ import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import type { Tally } from '../sim/tally.js';
 import { halfWidths } from './precision.js';
-import { type MetricSummary, summarize } from './summary.js';
+import { type MetricSummary, summarize, summarizeExact } from './summary.js';
 
 /**
  * One scenario run, as the analysis functions (sweeps, matchups, balance) need it: a tally and its
@@ -22,6 +23,8 @@ export interface ScenarioRunOptions {
   readonly executor?: ShardExecutor;
   /** Only these metrics' intervals decide the precision stop (default: all). */
   readonly precisionMetrics?: readonly string[];
+  /** Outcomes drawn from exact tables (default) or every die rolled: the same distributions. */
+  readonly method?: DrawMethod;
 }
 
 export interface ScenarioResult {
@@ -39,7 +42,7 @@ export interface ScenarioResult {
 const DEFAULT_MAX_TRIALS = 100_000_000;
 
 export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOptions = {}): Promise<ScenarioResult> {
-  const spec = kernelSpecOf(loaded);
+  const spec = kernelSpecOf(loaded, options.method ?? 'tables');
   const kernel = compileSpec(spec);
   const seed = options.seed ?? loaded.scenario.seed;
   const precision = options.precision;
@@ -69,5 +72,42 @@ export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOp
     metrics: kernel.metrics,
     tally: outcome.tally,
     summary: summarize(outcome.tally),
+  };
+}
+
+/** A scenario evaluated exactly: every path of one trial enumerated (sim/exact.ts). */
+export interface ExactScenarioResult {
+  readonly scenario: string;
+  readonly file: string;
+  readonly ruleset: string;
+  readonly engineVersion: string;
+  readonly metrics: readonly MetricSpec[];
+  /** Per metric, P(value = v) for v = 0..max. */
+  readonly probabilities: readonly Float64Array[];
+  readonly paths: number;
+  /** Bound on every probability's absolute float64 error. */
+  readonly errorBound: number;
+  readonly summary: readonly MetricSummary[];
+}
+
+/**
+ * The exact distributions of a scenario whose trial fits `budget` (default: what `crucible run`'s
+ * auto method tries — a single attack, round, volley or rally), or undefined when it is a chain
+ * with too many paths (run it by Monte Carlo instead).
+ */
+export function exactScenario(loaded: LoadedScenario, budget: ExactBudget = AUTO_BUDGET): ExactScenarioResult | undefined {
+  const kernel = compileSpec(kernelSpecOf(loaded, 'tables'));
+  const exact = exactDistributions(kernel, budget);
+  if (exact === undefined) return undefined;
+  return {
+    scenario: loaded.scenario.name,
+    file: loaded.file,
+    ruleset: kernel.ruleset,
+    engineVersion: kernel.engineVersion,
+    metrics: kernel.metrics,
+    probabilities: exact.probabilities,
+    paths: exact.paths,
+    errorBound: exact.errorBound,
+    summary: summarizeExact(kernel.metrics, exact.probabilities),
   };
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { summarize, summarizeExact } from '../analysis/summary.js';
+import { exactScenario } from '../analysis/run.js';
+import { summarize } from '../analysis/summary.js';
 import type { DrawMethod } from '../engine/kernel.js';
-import { type ExactBudget, exactDistributions } from '../sim/exact.js';
+import type { ExactBudget } from '../sim/exact.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
@@ -145,24 +146,23 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
 
 /**
  * The exact report of a scenario whose trial fits `budget` (a single action: an attack, a round, a
- * volley, a rally), or undefined when it has more paths (sim/exact.ts).
+ * volley, a rally), or undefined when it has more paths (analysis/run.ts `exactScenario`).
  */
 export function exactReport(loaded: LoadedScenario, budget: ExactBudget): RunReport | undefined {
-  const { file, scenario } = loaded;
-  const kernel = compileSpec(kernelSpecOf(loaded, 'tables'));
-  const exact = exactDistributions(kernel, budget);
+  const exact = exactScenario(loaded, budget);
   if (exact === undefined) return undefined;
+  const { scenario } = loaded;
   return {
-    scenario: scenario.name,
-    file,
-    ruleset: kernel.ruleset,
-    engineVersion: kernel.engineVersion,
+    scenario: exact.scenario,
+    file: exact.file,
+    ruleset: exact.ruleset,
+    engineVersion: exact.engineVersion,
     ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
     method: 'exact',
     exact: { paths: exact.paths, errorBound: exact.errorBound },
     seed: scenario.seed,
     trials: 0,
     workers: 0,
-    metrics: summarizeExact(kernel.metrics, exact.probabilities),
+    metrics: [...exact.summary],
   };
 }

@@ -6,7 +6,7 @@
 import { comparisonChart, distributionChart } from '../reports/charts.js';
 import { writePage } from '../reports/page.js';
 import { compareVariants } from '../analysis/compare.js';
-import { runScenario } from '../analysis/run.js';
+import { exactScenario, runScenario } from '../analysis/run.js';
 import { loadScenarioChanged } from '../sim/scenario-file.js';
 import { fromRepository, optionsOf, percent, provenanceOf, reportsDirectory, withPool } from './lib.js';
 
@@ -20,6 +20,16 @@ export async function formationsVsSingly(outDirectory = reportsDirectory): Promi
   const [inFormation, oneByOne] = await withPool((pool) => Promise.all([runScenario(formation, { trials: TRIALS, executor: pool }), runScenario(singly, { trials: TRIALS, executor: pool })]));
   const woundsOf = (result: typeof inFormation) => result.summary.find((metric) => metric.name === 'ogre.woundsTaken');
   const vanquished = comparison.channels.find((channel) => channel.name === 'ogre.vanquished');
+  // One Attack Action each way: both have an exact answer, the check on the simulated difference.
+  const exactVanquished = [formation, singly].map((loaded) => {
+    const exact = exactScenario(loaded);
+    return exact?.summary.find((metric) => metric.name === 'ogre.vanquished')?.distribution.find((entry) => entry.value === 1)?.probability;
+  });
+  const [exactFormation, exactSingly] = exactVanquished;
+  const exactText =
+    exactFormation === undefined || exactSingly === undefined
+      ? ''
+      : ` Exactly (every outcome enumerated, crucible run's exact method): ${(exactFormation * 100).toFixed(2)}% and ${(exactSingly * 100).toFixed(2)}%, a difference of ${((exactFormation - exactSingly) * 100).toFixed(2)} points.`;
   const wounds = [woundsOf(inFormation), woundsOf(oneByOne)];
   return writePage(
     {
@@ -29,7 +39,7 @@ export async function formationsVsSingly(outDirectory = reportsDirectory): Promi
       sections: [
         {
           heading: 'The difference, on the same dice',
-          text: `In formation the Ogre is vanquished ${percent(vanquished?.a.mean ?? 0)} of the time, one by one ${percent(vanquished?.b.mean ?? 0)}: the Ogre rolls one Shield die against the pooled attack instead of one per knight. Each bar is formation minus singly with its 95% interval (${TRIALS.toLocaleString('en')} paired trials).`,
+          text: `In formation the Ogre is vanquished ${percent(vanquished?.a.mean ?? 0)} of the time, one by one ${percent(vanquished?.b.mean ?? 0)}: the Ogre rolls one Shield die against the pooled attack instead of one per knight. Each bar is formation minus singly with its 95% interval (${TRIALS.toLocaleString('en')} paired trials).${exactText}`,
           chart: comparisonChart(comparison, ['ogre.vanquished', 'ogre.woundsTaken', 'B.modelsLost'], { id: 'formations-difference', title: 'Formation minus one by one' }),
         },
         ...wounds.flatMap((summary, i) =>
@@ -48,6 +58,7 @@ export async function formationsVsSingly(outDirectory = reportsDirectory): Promi
       provenance: [provenanceOf(inFormation), provenanceOf(oneByOne)],
       methods: [
         'Common random numbers: trial t of both variants starts from the same dice (crucible compare).',
+        'Exact values: every path of the single Attack Action enumerated, each pool\'s Wounds from its exact convolution (sim/exact.ts).',
         'Heroic rulings §1–11; a formation pools its ATK dice into one Attack Action and the target rolls one Shield die (rulings §2).',
         ...optionsOf(formation),
       ],

@@ -3,13 +3,16 @@ import { cpus, loadavg } from 'node:os';
 import { measureAnalysis } from './analysis.js';
 import { measureEpic } from './epic.js';
 import { runInWorker } from './in-worker.js';
+import { formatRate, formatTable, type Measurement, measureThroughput, type ThroughputSettings, verdict } from './measure.js';
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
-import type { BenchScenario, HeapResult, HeapSample, Implementation, ThroughputResult } from './worker.js';
+import { measureTables } from './tables.js';
+import type { BenchScenario, HeapResult, HeapSample, Implementation } from './worker.js';
 
 /**
  * `npm run bench [-- --quick] [-- --long]`: the heroic, warmaster and battleforge engines against naive implementations,
  * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
- * overhead (bench/parallel.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
+ * overhead (bench/parallel.ts), and issue 9's table sampling vs per-die rows and exact answers
+ * (bench/tables.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
  * median rate and the spread. See bench/README.md.
  */
@@ -25,10 +28,7 @@ const TARGET_BATTLEFORGE_OVER_NAIVE = 20;
 /** "Flat": a few KB at most over the whole run. */
 const TARGET_HEAP_GROWTH_BYTES = 8 * 1024;
 
-interface Settings {
-  readonly warmupSeconds: number;
-  readonly repetitions: number;
-  readonly repetitionSeconds: number;
+interface Settings extends ThroughputSettings {
   readonly heapWarmupTrials: number;
   readonly heapTrials: number;
   readonly heapSampleEvery: number;
@@ -64,66 +64,11 @@ const RSS_TRIALS: readonly number[] = [10_000_000, 1_000_000_000];
 const SCENARIOS: readonly BenchScenario[] = ['pooled', 'engagement', 'warmaster', 'battleforge'];
 const IMPLEMENTATIONS: readonly Implementation[] = ['engine', 'naive'];
 
-interface RateSummary {
-  readonly median: number;
-  readonly min: number;
-  readonly max: number;
-  /** (max − min) / median. */
-  readonly spread: number;
-  readonly samples: readonly number[];
-}
-
-interface Measurement {
-  readonly scenario: BenchScenario;
-  readonly implementation: Implementation;
-  readonly chunkTrials: number;
-  readonly trialsPerSecond: RateSummary;
-}
-
-async function measureThroughput(
-  scenario: BenchScenario,
-  implementation: Implementation,
-  settings: Settings,
-): Promise<{ measurement: Measurement; engineVersion: string | null }> {
-  const result = (await runInWorker({
-    kind: 'throughput',
-    implementation,
-    scenario,
-    warmupSeconds: settings.warmupSeconds,
-    repetitions: settings.repetitions,
-    repetitionSeconds: settings.repetitionSeconds,
-  })) as ThroughputResult;
-  const measurement: Measurement = {
-    scenario,
-    implementation,
-    chunkTrials: result.chunkTrials,
-    trialsPerSecond: summarise(result.trialsPerSecond),
-  };
-  return { measurement, engineVersion: result.engineVersion };
-}
-
-function summarise(samples: readonly number[]): RateSummary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  const min = sorted[0] ?? 0;
-  const max = sorted[sorted.length - 1] ?? 0;
-  return { median, min, max, spread: median > 0 ? (max - min) / median : 0, samples };
-}
-
-function formatRate(perSecond: number): string {
-  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M`;
-  if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k`;
-  return perSecond.toFixed(0);
-}
-
 function formatBytes(bytes: number): string {
   const sign = bytes < 0 ? '−' : '+';
   const size = Math.abs(bytes);
   return size >= 1024 ? `${sign}${(size / 1024).toFixed(1)} KB` : `${sign}${size} B`;
 }
-
-const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 function findMeasurement(measurements: readonly Measurement[], scenario: BenchScenario, implementation: Implementation): Measurement {
   const found = measurements.find((m) => m.scenario === scenario && m.implementation === implementation);
@@ -171,8 +116,15 @@ async function main(): Promise<void> {
     }
   }
 
-  const diceFloor = (await measureThroughput('pooled', 'dice', settings)).measurement.trialsPerSecond;
+  const diceRow = (await measureThroughput('pooled', 'dice', settings)).measurement;
+  const diceFloor = diceRow.trialsPerSecond;
   console.log(`  measured pooled      dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`);
+  // Issue 9: the same rows drawn from tables, beside these per-die ones; and exact answers.
+  const tables = await measureTables(settings, quick, {
+    attack: diceRow,
+    pooledTrial: findMeasurement(measurements, 'pooled', 'engine'),
+    warmaster: findMeasurement(measurements, 'warmaster', 'engine'),
+  }, (line) => console.log(line));
 
   console.log(`  heap: ${settings.heapTrials.toLocaleString('en')} engagement trials…`);
   const heapResult = (await runInWorker({
@@ -192,7 +144,7 @@ async function main(): Promise<void> {
 
   const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0, battleforge: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
-  const rows: string[][] = [['scenario', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
+  const rows: string[][] = [['scenario (engine: per die)', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
   for (const scenario of SCENARIOS) {
     const engine = findMeasurement(measurements, scenario, 'engine').trialsPerSecond;
     const naive = findMeasurement(measurements, scenario, 'naive').trialsPerSecond;
@@ -208,9 +160,8 @@ async function main(): Promise<void> {
       `${ratios[scenario].toFixed(1)}×`,
     ]);
   }
-  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   console.log('');
-  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('   '));
+  for (const line of formatTable(rows)) console.log(line);
 
   const pooledAttacksPerSecond = findMeasurement(measurements, 'pooled', 'engine').trialsPerSecond.median;
   const slowestRatio = Math.min(ratios.pooled, ratios.engagement);
@@ -227,19 +178,20 @@ async function main(): Promise<void> {
     engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
     heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
     ...parallelSummary.targets,
+    ...tables.targets,
   };
   console.log('');
-  console.log(`pooled 12-die attacks/s (trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
-  console.log(`  dice alone (12 dice by table + Shield die, no rules or tally): ${formatRate(diceFloor.median)} attacks/s`);
+  console.log(`pooled 12-die attacks/s (per die, trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
+  console.log(`  dice alone, per die (12 dice as 2 packed draws scored by look-up + Shield die, into a histogram; no rules or tally): ${formatRate(diceFloor.median)} attacks/s`);
   console.log(`engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`);
   console.log(
-    `warmaster engagements/s (3 knights charge 3 orc warriors, to the end, trial + tally): ${formatRate(warmasterEngine)}   target ≥ ${formatRate(TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND)}: ${verdict(targets.warmasterEngagementsPerSecond.pass)}`,
+    `warmaster engagements/s (per die; 3 knights charge 3 orc warriors, to the end, trial + tally): ${formatRate(warmasterEngine)}   target ≥ ${formatRate(TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND)}: ${verdict(targets.warmasterEngagementsPerSecond.pass)}`,
   );
   console.log(
     `warmaster engine/naive: ${ratios.warmaster.toFixed(1)}× (naive ${formatRate(warmasterNaive)})   target ≥ ${TARGET_WARMASTER_OVER_NAIVE}×: ${verdict(targets.warmasterOverNaive.pass)}`,
   );
   console.log(
-    `battleforge six-round duels/s (10 men-at-arms vs 10 orc warriors, shoot then charge, trial + tally): ${formatRate(battleforgeEngine)}   target ≥ ${TARGET_BATTLEFORGE_DUELS_PER_SECOND / 1e6} M: ${verdict(targets.battleforgeDuelsPerSecond.pass)}`,
+    `battleforge six-round duels/s (per die; 10 men-at-arms vs 10 orc warriors, shoot then charge, trial + tally): ${formatRate(battleforgeEngine)}   target ≥ ${TARGET_BATTLEFORGE_DUELS_PER_SECOND / 1e6} M: ${verdict(targets.battleforgeDuelsPerSecond.pass)}`,
   );
   console.log(
     `battleforge engine/naive: ${ratios.battleforge.toFixed(1)}× (naive ${formatRate(battleforgeNaive)})   target ≥ ${TARGET_BATTLEFORGE_OVER_NAIVE}×: ${verdict(targets.battleforgeOverNaive.pass)}`,
@@ -249,10 +201,11 @@ async function main(): Promise<void> {
     `heap after gc() over ${settings.heapTrials.toLocaleString('en')} engagement trials (${heapResult.seconds.toFixed(1)} s): growth ${formatBytes(heap.growthBytes)}, max − min ${formatBytes(heap.rangeBytes).slice(1)}   target ≤ ${TARGET_HEAP_GROWTH_BYTES / 1024} KB: ${verdict(targets.heapGrowthBytes.pass)}`,
   );
   console.log(`  heapUsed KB by trials: ${perSample}`);
+  for (const line of tables.lines) console.log(line);
   for (const line of parallelSummary.lines) console.log(line);
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
-  console.log(`epic four-turn chains/s (two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
+  console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
   const analysis = await measureAnalysis(2, quick);
   console.log(
     `heroic matchup matrix (${Math.round(Math.sqrt(analysis.matrixPairings))} × ${Math.round(Math.sqrt(analysis.matrixPairings))}, ±1 point, 2 workers): ${analysis.matrixSeconds.toFixed(1)} s, ${analysis.matrixTrials.toLocaleString('en')} trials   target (20 × 20) < 60 s: ${quick ? 'n/a (quick: 8 × 8)' : verdict(analysis.matrixSeconds < 60)}`,
@@ -280,6 +233,7 @@ async function main(): Promise<void> {
     warmasterEngagementsPerSecond: { engine: warmasterEngine, naive: warmasterNaive, ratio: ratios.warmaster },
     battleforgeDuelsPerSecond: { engine: battleforgeEngine, naive: battleforgeNaive, ratio: ratios.battleforge },
     diceOnlyAttacksPerSecond: diceFloor.median,
+    tables: { rows: tables.rows, ratios: tables.ratios, exact: tables.exact, exactBudget: tables.exactBudget },
     heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
     parallel,
     ...(rss === undefined ? {} : { rss }),

@@ -1,4 +1,4 @@
-import type { Kernel } from '../engine/kernel.js';
+import type { DrawMethod, Kernel } from '../engine/kernel.js';
 import { compileWarmaster } from '../engine/warmaster/index.js';
 import { type Scenario, scenarioSchema } from '../engine/warmaster/schema.js';
 import { troopSchema, type WarmasterUnit } from '../engine/warmaster/units.js';
@@ -48,6 +48,7 @@ export const warmasterBenchScenario: Scenario = scenarioSchema.parse({
   ],
 });
 
-export function compileWarmasterBench(): Kernel {
-  return compileWarmaster(warmasterBenchScenario, warmasterBenchUnits);
+/** `method` 'dice' (per die) unless asked: issue 9's row measures 'tables' beside it. */
+export function compileWarmasterBench(method: DrawMethod = 'dice'): Kernel {
+  return compileWarmaster(warmasterBenchScenario, warmasterBenchUnits, method);
 }

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PoolScorer, streamDice } from '../engine/dice/index.js';
-import { woundFaceScore } from '../engine/heroic/compile.js';
+import { streamDice } from '../engine/dice/index.js';
+import type { DrawMethod } from '../engine/kernel.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
 import { runShard } from '../sim/shard-task.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
@@ -12,6 +12,7 @@ import { battleforgeBenchProfiles, battleforgeBenchScenario, compileBattleforgeB
 import { runNaiveBattleforge } from './naive-battleforge.js';
 import { runNaiveWarmaster } from './naive-warmaster.js';
 import { compileBenchScenario } from './scenarios.js';
+import { attackBatch, type ExactJob, type ExactResult, measureExact } from './table-rows.js';
 import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } from './warmaster-scenarios.js';
 
 /**
@@ -22,9 +23,11 @@ import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } fr
 
 /**
  * `dice`: only the pooled attack's dice — the engine's PoolScorer on 12 dice vs DEF 4 plus a
- * Shield die — the floor any per-die kernel pays before rules and bookkeeping.
+ * Shield die, into a histogram of Wounds — the floor any per-die kernel pays before rules and
+ * bookkeeping (issue 9's row b). `table`: the same attack's final Wounds drawn whole, one `pick`
+ * from one table, into the same histogram (issue 9's row a). Both: bench/table-rows.ts.
  */
-export type Implementation = 'engine' | 'naive' | 'dice';
+export type Implementation = 'engine' | 'naive' | 'dice' | 'table';
 
 /**
  * Throughput scenarios: the heroic ones, `warmaster` (bench/warmaster-scenarios.ts; one trial = one
@@ -36,6 +39,8 @@ export interface ThroughputJob {
   readonly kind: 'throughput';
   readonly implementation: Implementation;
   readonly scenario: BenchScenario;
+  /** How the `engine` kernel draws (engine/kernel.ts): per die, or each action's outcome from its table. */
+  readonly method: DrawMethod;
   readonly warmupSeconds: number;
   readonly repetitions: number;
   readonly repetitionSeconds: number;
@@ -67,7 +72,7 @@ export interface ShardsJob {
   readonly parties: number;
 }
 
-export type BenchJob = ThroughputJob | HeapJob | ShardsJob;
+export type BenchJob = ThroughputJob | HeapJob | ShardsJob | ExactJob;
 
 export interface ThroughputResult {
   readonly kind: 'throughput';
@@ -97,7 +102,7 @@ export interface ShardsResult {
   readonly seconds: number;
 }
 
-export type BenchResult = ThroughputResult | HeapResult | ShardsResult;
+export type BenchResult = ThroughputResult | HeapResult | ShardsResult | ExactResult;
 
 const seconds = (): number => performance.now() / 1000;
 
@@ -109,36 +114,29 @@ function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | n
     if (job.implementation === 'naive') {
       return { batch: (trials, seed) => runNaiveWarmaster(warmasterBenchScenario, warmasterBenchUnits, seed, trials).trials, engineVersion: null };
     }
-    if (job.implementation === 'dice') throw new Error('no dice-only measurement of warmaster');
-    const warmasterKernel = compileWarmasterBench();
+    if (job.implementation === 'dice' || job.implementation === 'table') throw new Error('no dice-only measurement of warmaster');
+    const warmasterKernel = compileWarmasterBench(job.method);
     return { batch: (trials, seed) => runTrials(warmasterKernel, { seed, trials }).trials, engineVersion: warmasterKernel.engineVersion };
   }
   if (job.scenario === 'battleforge') {
     if (job.implementation === 'naive') {
       return { batch: (trials, seed) => runNaiveBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, seed, trials).trials, engineVersion: null };
     }
-    if (job.implementation === 'dice') throw new Error('no dice-only measurement of battleforge');
+    if (job.implementation === 'dice' || job.implementation === 'table') throw new Error('no dice-only measurement of battleforge');
+    // Per die only: the issue-9 rows do not measure battleforge's tables.
+    if (job.method !== 'dice') throw new Error('battleforge is benched per die only');
     const battleforgeKernel = compileBattleforgeBench();
     return { batch: (trials, seed) => runTrials(battleforgeKernel, { seed, trials }).trials, engineVersion: battleforgeKernel.engineVersion };
   }
   const scenario = job.scenario;
-  if (job.implementation === 'dice') {
-    const scorer = new PoolScorer(woundFaceScore(4));
-    const batch: Batch = (trials, seed) => {
-      const dice = streamDice(seed);
-      let wounds = 0;
-      for (let t = 0; t < trials; t++) {
-        const rolled = scorer.roll(dice, 12);
-        wounds += rolled > 0 && dice.d6() >= 5 ? rolled - 1 : rolled;
-      }
-      return wounds;
-    };
-    return { batch, engineVersion: null };
+  if (job.implementation === 'dice' || job.implementation === 'table') {
+    if (scenario !== 'pooled') throw new Error(`no ${job.implementation}-only measurement of ${scenario}`);
+    return { batch: attackBatch(job.implementation), engineVersion: null };
   }
   if (job.implementation === 'naive') {
     return { batch: (trials, seed) => runNaive(scenario, seed, trials).trials, engineVersion: null };
   }
-  const kernel = compileBenchScenario(scenario);
+  const kernel = compileBenchScenario(scenario, job.method);
   // What runTrials does: trial + Tally.add, shard by shard.
   return { batch: (trials, seed) => runTrials(kernel, { seed, trials }).trials, engineVersion: kernel.engineVersion };
 }
@@ -242,5 +240,6 @@ function measureShards(job: ShardsJob): ShardsResult {
 }
 
 const job = workerData as BenchJob;
-const result: BenchResult = job.kind === 'throughput' ? measureThroughput(job) : job.kind === 'heap' ? measureHeap(job) : measureShards(job);
+const result: BenchResult =
+  job.kind === 'throughput' ? measureThroughput(job) : job.kind === 'heap' ? measureHeap(job) : job.kind === 'exact' ? measureExact(job) : measureShards(job);
 parentPort?.postMessage(result);

@@ -196,7 +196,7 @@ describe('main (in process)', () => {
     it('exact on a chain, or with Monte Carlo options, is exit 2 with a clear message', async () => {
       const chain = await run(good, '--method', 'exact');
       expect(chain.status).toBe(2);
-      expect(chain.stderr).toContain('paths: too many to enumerate (a chain of actions, not one); run it with --method mc');
+      expect(chain.stderr).toContain('draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc');
       const mixed = await run(attack, '--method', 'exact', '--trials', '100');
       expect(mixed.status).toBe(2);
       expect(mixed.stderr).toContain('--method exact enumerates every outcome');

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DrawMethod } from '../engine/kernel.js';
-import { AUTO_BUDGET, type ExactDistributions, exactDistributions } from '../sim/exact.js';
+import { AUTO_BUDGET, EXACT_BUDGET, type ExactDistributions, exactDistributions } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import { runTrials } from '../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../sim/scenario-file.js';
@@ -93,6 +93,20 @@ describe('single actions: exact enumeration against Monte Carlo, dice and tables
     });
     // Not vacuous: some metric of every scenario has at least two likely values.
     expect(informative).toBeGreaterThan(0);
+  });
+});
+
+describe('a whole chain with an exact answer: the Warmaster bench engagement to its end', () => {
+  it(`warmaster/cavalry-charge-infantry-open within --method exact's budget: every metric, Monte Carlo rolling dice against it`, async () => {
+    const loaded = await load('warmaster/cavalry-charge-infantry-open');
+    const exact = exactDistributions(compileSpec(kernelSpecOf(loaded, 'tables')), EXACT_BUDGET);
+    if (exact === undefined) throw new Error('too many paths');
+    const kernel = compileSpec(kernelSpecOf(loaded, 'dice'));
+    const tally = runTrials(kernel, { seed: SEED, trials: TRIALS });
+    kernel.metrics.forEach((metric, index) => expectMatchesExactDistribution(`${metric.name}`, tally.histogram(metric.name), exact.probabilities[index] as Float64Array, TRIALS));
+    // Pursuits happen (a chain, not one round): P(pursuits ≥ 1) is far from 0.
+    const pursuits = exact.probabilities[kernel.metrics.findIndex((metric) => metric.name === 'pursuits')] as Float64Array;
+    expect(1 - (pursuits[0] as number)).toBeGreaterThan(0.3);
   });
 });
 

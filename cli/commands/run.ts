@@ -139,7 +139,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         const started = performance.now();
         const report = exactReport(entry, method === 'exact' ? EXACT_BUDGET : AUTO_BUDGET);
         if (report === undefined && method === 'exact') {
-          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(EXACT_BUDGET.paths)} paths (or ${groupThousands(EXACT_BUDGET.draws)} draws over its paths): too many to enumerate (a chain of actions, not one); run it with --method mc\n`);
+          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(EXACT_BUDGET.paths)} paths (or ${groupThousands(EXACT_BUDGET.draws)} draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc\n`);
           status = EXIT_BAD_INPUT;
           break;
         }

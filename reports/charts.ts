@@ -12,7 +12,7 @@ import { rulebookPercent } from '../analysis/tables.js';
  * distribution, "N or better", a comparison of two variants, a matchup heatmap, a sweep, a fitted
  * cost curve and published-vs-fitted costs. Every spec is self-contained: inline data, a title,
  * axis titles in words, percent axes for probabilities, and the 95% intervals of the results drawn
- * as rules or bands. Strings that come from data (unit, scenario, variant and label names) go into
+ * as rules or bands (exact summaries have none to draw). Strings that come from data (unit, scenario, variant and label names) go into
  * data values or plain title text — never into a Vega expression — and fields have fixed names, so a
  * name with dots, quotes or markup is only ever shown as text. render.ts draws them.
  */
@@ -162,23 +162,30 @@ function metricTitle(summary: MetricSummary): string {
 
 // ---------------------------------------------------------------- the charts
 
-/** P(X = v) for every value (or label) of a metric: bars with their 95% Wilson intervals. */
+/**
+ * An exact summary (analysis/summary.ts's summarizeExact): nothing was sampled, so it has 0 trials
+ * and its intervals are the values themselves — no interval to draw. (A Monte Carlo summary has ≥ 1.)
+ */
+const isExact = (summary: MetricSummary): boolean => summary.trials === 0;
+
+/** P(X = v) for every value (or label) of a metric: bars with their 95% Wilson intervals (exact probabilities: bars alone). */
 export function distributionChart(summary: MetricSummary, options: ChartOptions = {}): Chart {
+  const exact = isExact(summary);
   const values: Row[] = summary.distribution.map((entry) => ({
     outcome: entry.label ?? String(entry.value),
     probability: entry.probability,
-    ...intervalFields(entry.interval),
+    ...(exact ? {} : intervalFields(entry.interval)),
   }));
   const x = { field: 'outcome', type: 'ordinal', sort: inOrder(values, 'outcome'), title: metricTitle(summary), axis: { labelAngle: 0 } };
-  const tips = [tooltip('outcome', 'Outcome'), tooltip('probability', 'Chance', PERCENT_TIP), tooltip('low', '95% low', PERCENT_TIP), tooltip('high', '95% high', PERCENT_TIP)];
-  const layers: Spec[] = [
-    { mark: { type: 'bar', color: BLUE, opacity: 0.85 }, encoding: { x, y: quantity('probability', 'Chance', true), tooltip: tips } },
-    intervalRule({ x }),
-  ];
+  const tips = [tooltip('outcome', 'Outcome'), tooltip('probability', 'Chance', PERCENT_TIP), ...(exact ? [] : [tooltip('low', '95% low', PERCENT_TIP), tooltip('high', '95% high', PERCENT_TIP)])];
+  const layers: Spec[] = [{ mark: { type: 'bar', color: BLUE, opacity: 0.85 }, encoding: { x, y: quantity('probability', 'Chance', true), tooltip: tips } }];
+  if (!exact) layers.push(intervalRule({ x }));
   if (values.length <= 12) {
-    layers.push({ mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: 11, color: INK }, encoding: { x, y: { field: 'high', type: 'quantitative' }, text: { field: 'probability', format: '.2~p' } } });
+    // The label sits above the interval, or above the bar when there is none.
+    layers.push({ mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: 11, color: INK }, encoding: { x, y: { field: exact ? 'probability' : 'high', type: 'quantitative' }, text: { field: 'probability', format: '.2~p' } } });
   }
-  return chart('distribution', options, `${summary.name}: how often each outcome happens`, `Chance of each value, with 95% intervals; ${count(summary.trials)} trials`, {
+  const subtitle = exact ? 'Chance of each value: exact probabilities (every outcome enumerated)' : `Chance of each value, with 95% intervals; ${count(summary.trials)} trials`;
+  return chart('distribution', options, `${summary.name}: how often each outcome happens`, subtitle, {
     width: WIDTH,
     height: HEIGHT,
     data: { values },
@@ -186,18 +193,21 @@ export function distributionChart(summary: MetricSummary, options: ChartOptions 
   });
 }
 
-/** P(X ≥ N), "N or better", for a count metric: a line with its 95% interval band. */
+/** P(X ≥ N), "N or better", for a count metric: a line with its 95% interval band (exact probabilities: the line alone). */
 export function atLeastChart(summary: MetricSummary, options: ChartOptions = {}): Chart {
   if (summary.kind !== 'count') throw new RangeError(`"N or better" needs a count metric; ${summary.name} is a ${summary.kind}`);
-  const values: Row[] = summary.atLeast.map((entry) => ({ n: entry.value, probability: entry.probability, ...intervalFields(entry.interval) }));
+  const exact = isExact(summary);
+  const values: Row[] = summary.atLeast.map((entry) => ({ n: entry.value, probability: entry.probability, ...(exact ? {} : intervalFields(entry.interval)) }));
   const x = { field: 'n', type: 'quantitative', title: `${metricTitle(summary)}: at least N`, axis: { tickMinStep: 1, format: 'd' }, scale: { nice: false } };
   const y = quantity('probability', 'Chance of N or more', true, { scale: { domain: [0, 1] } });
-  const tips = [tooltip('n', 'N'), tooltip('probability', 'Chance of N or more', PERCENT_TIP), tooltip('low', '95% low', PERCENT_TIP), tooltip('high', '95% high', PERCENT_TIP)];
-  return chart('at-least', options, `${summary.name}: chance of N or more`, `Each point is P(${summary.name} ≥ N), the band its 95% interval; ${count(summary.trials)} trials`, {
+  const tips = [tooltip('n', 'N'), tooltip('probability', 'Chance of N or more', PERCENT_TIP), ...(exact ? [] : [tooltip('low', '95% low', PERCENT_TIP), tooltip('high', '95% high', PERCENT_TIP)])];
+  const line: Spec = { mark: { type: 'line', color: BLUE, point: { color: BLUE } }, encoding: { x, y, tooltip: tips } };
+  const subtitle = exact ? `Each point is P(${summary.name} ≥ N): exact probabilities (every outcome enumerated)` : `Each point is P(${summary.name} ≥ N), the band its 95% interval; ${count(summary.trials)} trials`;
+  return chart('at-least', options, `${summary.name}: chance of N or more`, subtitle, {
     width: WIDTH,
     height: HEIGHT,
     data: { values },
-    layer: [intervalBand(x), { mark: { type: 'line', color: BLUE, point: { color: BLUE } }, encoding: { x, y, tooltip: tips } }],
+    layer: exact ? [line] : [intervalBand(x), line],
   });
 }
 

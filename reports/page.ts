@@ -18,7 +18,12 @@ import { renderPng, renderSvg } from './render.js';
  * as JSON in a <script type="application/json">, with <, > and & written as \u003c… so no string
  * of the data can end the script. Every other string is HTML-escaped.
  */
-export interface Provenance { readonly scenario: string; readonly file: string; readonly ruleset: string; readonly engineVersion: string; readonly seed: number; readonly trials: number }
+interface RunOf { readonly scenario: string; readonly file: string; readonly ruleset: string; readonly engineVersion: string }
+/** A run behind the page: Monte Carlo (its seed and trials) or exact (nothing sampled: its paths and error bound instead). */
+export type Provenance = RunOf & (
+  | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
+  | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
+);
 export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
 /** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
 export interface PageSection { readonly heading: string; readonly text?: string | undefined; readonly chart?: Chart | undefined; readonly table?: PageTable | undefined }
@@ -230,7 +235,8 @@ export function pageHtml(page: ReportPage, svgs: ReadonlyMap<string, string>): s
   });
   const provenance: PageTable = {
     columns: ['scenario', 'file', 'ruleset', 'engine version', 'seed', 'trials'],
-    rows: page.provenance.map((entry) => [entry.scenario, entry.file, entry.ruleset, entry.engineVersion, String(entry.seed), entry.trials]),
+    // An exact run has no seed and ran no trials: a 0 there would read as an empty run.
+    rows: page.provenance.map((entry) => [entry.scenario, entry.file, entry.ruleset, entry.engineVersion, ...(entry.exact === undefined ? [String(entry.seed), entry.trials] : ['—', `exact: ${groupThousands(entry.exact.paths)} paths`])]),
   };
   const methods = page.methods.length === 0 ? '' : `<h3>Methods</h3>\n<ul>\n${page.methods.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`;
   const body = `<nav><a href="index.html">All pages</a></nav>
@@ -319,7 +325,7 @@ function indexHtml(pages: readonly ManifestEntry[]): string {
   );
   const body = `<header>
 <h1>crucible report</h1>
-<p class="question">Monte Carlo estimates with 95% intervals: one page per question.</p>
+<p class="question">Monte Carlo estimates with 95% intervals, or exact probabilities: one page per question.</p>
 ${made}
 </header>
 <main>

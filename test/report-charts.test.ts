@@ -6,7 +6,7 @@ import type { BalanceResult } from '../analysis/balance.js';
 import { compareVariants } from '../analysis/compare.js';
 import { matchups } from '../analysis/matchups.js';
 import { loadRoster } from '../analysis/roster.js';
-import { runScenario, type ScenarioResult } from '../analysis/run.js';
+import { exactScenario, runScenario, type ScenarioResult } from '../analysis/run.js';
 import type { MetricSummary } from '../analysis/summary.js';
 import { sweep, type SweepAxis } from '../analysis/sweep.js';
 import { loadScenarioFile } from '../sim/scenario-file.js';
@@ -24,7 +24,7 @@ const PNG_DIRECTORY = '/tmp/crucible-charts';
 const HOSTILE = '<script>alert(1)</script>';
 const TRIALS = 2000;
 
-const metric = (result: ScenarioResult, name: string): MetricSummary => {
+const metric = (result: Pick<ScenarioResult, 'summary'>, name: string): MetricSummary => {
   const found = result.summary.find((summary) => summary.name === name);
   if (found === undefined) throw new Error(`no metric ${name}`);
   return found;
@@ -55,6 +55,8 @@ const cases: Case[] = [];
 
 beforeAll(async () => {
   const formation = await runScenario(await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml'), { trials: TRIALS });
+  const exact = exactScenario(await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml'));
+  if (exact === undefined) throw new Error('sylvan-knights-formation should be small enough to enumerate');
   const roster = await loadRoster('data/heroic/rosters/core.yaml');
   const ids = ['sylvan-knight', 'goblin', 'ogre'];
   const cells = await matchups(roster, { only: ids, trials: TRIALS });
@@ -79,6 +81,8 @@ beforeAll(async () => {
     { chart: sweepChart(axes.slice(0, 1), points.filter((point) => point.values[1] === true), 'ogre.woundsTaken', 'mean', { title: 'Wounds on the Ogre by knights in formation' }), texts: ['Wounds on the Ogre by knights in formation', 'sides[0].groups[0].models', 'Mean: Wounds taken by ogre'] },
     { chart: balanceCurveChart(knight, { name: 'Sylvan Knight' }), texts: ['Sylvan Knight: win rate by models fielded', 'Models fielded for 60 points', 'Average win rate against the roster', 'target 50%'] },
     { chart: costScatterChart(fits, { names }), texts: ['Published against fitted point costs', 'Published cost (points per model)', 'Fitted fair cost (points per model)', 'Sylvan Knight'] },
+    { chart: distributionChart(metric(exact, 'winner'), { id: 'exact-winner' }), texts: ['winner: how often each outcome happens', 'Chance of each value: exact probabilities (every outcome enumerated)'] },
+    { chart: atLeastChart(metric(exact, 'A.woundsDealt'), { id: 'exact-at-least' }), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more', 'Each point is P(A.woundsDealt ≥ N): exact probabilities (every outcome enumerated)'] },
   );
   await mkdir(PNG_DIRECTORY, { recursive: true });
 }, 120_000);
@@ -104,7 +108,7 @@ function darkPixels(image: ReturnType<typeof decode>, rows: number, columns: num
 
 describe('chart specs', () => {
   it('are self-contained Vega-Lite specs with a schema, a title and file-safe ids', () => {
-    expect(cases).toHaveLength(10);
+    expect(cases).toHaveLength(12);
     const ids = cases.map((c) => c.chart.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { chart } of cases) {
@@ -125,6 +129,19 @@ describe('chart specs', () => {
     for (const { chart } of cases.filter((c) => !c.chart.id.startsWith('cost-scatter') && !c.chart.title.startsWith('Wounds on'))) {
       expect(JSON.stringify(chart.spec), chart.id).toMatch(/"format":"(\+?\.\d%)"/);
     }
+  });
+
+  it('draw exact summaries (0 trials) without intervals: no rule or band, no 95% fields, "exact probabilities" not "0 trials"', () => {
+    const exact = cases.filter((c) => c.chart.id.startsWith('exact-'));
+    expect(exact).toHaveLength(2);
+    for (const { chart } of exact) {
+      const text = JSON.stringify(chart.spec);
+      expect(text, chart.id).toContain('exact probabilities');
+      expect(text, chart.id).not.toMatch(/95%|trials|"low"|"high"|"rule"|"area"/);
+    }
+    // The Monte Carlo charts of the same metrics keep theirs.
+    const sampled = cases.find((c) => c.chart.id === 'distribution-winner-how-often-each-outcome-happens')?.chart;
+    expect(JSON.stringify(sampled?.spec)).toMatch(/with 95% intervals; 2,000 trials.*"rule"/);
   });
 
   it('reject an unknown outcome, metric or label, a non-count "N or better", and an unsafe id', async () => {

@@ -13,6 +13,8 @@ import { capture } from './helpers/capture.js';
 
 const EVIL = '<script>alert(1)</script>';
 const SCENARIO = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
+/** One attack: `crucible run`'s default (auto) method enumerates it exactly. */
+const EXACT_SCENARIO = 'data/heroic/scenarios/sylvan-knights-formation.yaml';
 const STACK_LINE = /^ {4}at /m;
 
 let root: string;
@@ -208,6 +210,7 @@ async function cli(...args: string[]): Promise<{ status: number; stdout: string;
 describe('crucible report', () => {
   let saved: string;
   let savedTwo: string;
+  let savedExact: string;
   beforeAll(async () => {
     const one = await cli('run', SCENARIO, '--trials', '2000', '--workers', '0', '--json', '--quiet');
     expect(one.status).toBe(0);
@@ -216,6 +219,107 @@ describe('crucible report', () => {
     const two = await cli('run', SCENARIO, 'data/heroic/scenarios/draugr-fire-and-frost.yaml', '--trials', '1000', '--workers', '0', '--json', '--quiet');
     savedTwo = path.join(root, 'two.json');
     await writeFile(savedTwo, two.stdout);
+    const exact = await cli('run', EXACT_SCENARIO, '--json', '--quiet');
+    expect(exact.status).toBe(0);
+    savedExact = path.join(root, 'exact.json');
+    await writeFile(savedExact, exact.stdout);
+  });
+
+  /** The page's HTML before its provenance section, and the provenance section itself. */
+  const split = (html: string): { body: string; provenance: string } => {
+    const at = html.indexOf('<section id="how-these-numbers-were-made">');
+    return { body: html.slice(0, at), provenance: html.slice(at) };
+  };
+
+  it('presents an exact result as exact: no intervals, no trial counts, no seed; charts say exact probabilities', async () => {
+    const document = JSON.parse(await readFile(savedExact, 'utf8')) as { method: string; exact: { paths: number }; metrics: { name: string; kind: string }[] };
+    expect(document.method).toBe('exact');
+    const out = path.join(root, 'cli-exact');
+    const result = await cli('report', savedExact, '--out', out);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const page = path.join(out, 'exact.html');
+    const html = await readFile(page, 'utf8');
+    expect(structureProblems(html)).toEqual([]);
+    expect(await brokenLinks(page)).toEqual([]);
+    const { body, provenance } = split(html);
+    const paths = document.exact.paths;
+    expect(body).toMatch(new RegExp(`: exact: every outcome enumerated \\(${paths} paths; each probability within ±\\d\\.\\de-\\d+\\)\\.</p>`));
+    expect(body).toContain('<th>value</th><th>exact probability</th>');
+    expect(body).toContain('<th>metric</th><th>value</th><th>exact</th><th></th>');
+    // No interval, trial count, or sampled column anywhere above the provenance.
+    expect(body).not.toMatch(/95%|<th>trials<\/th>|<th>estimate<\/th>| – |seed/);
+    expect(provenance).toContain(`<td>—</td><td>exact: ${paths} paths</td>`);
+    expect(provenance).not.toMatch(/<td class="num">0<\/td>/);
+    expect(provenance).toMatch(/<li>Three Sylvan Knights in formation attack an Ogre: heroic rules \(engine [^)]+\), mode attack\. Probabilities are exact \(every path of one trial enumerated, float64, within ±[\d.e-]+; \d+ paths\)/);
+    expect(provenance).not.toMatch(/Wilson|Monte Carlo/);
+    const charted = document.metrics.filter((metric) => metric.kind !== 'count');
+    expect(html.match(/<figure class="chart"/g)).toHaveLength(charted.length);
+    for (const spec of html.matchAll(/<script type="application\/json" class="vega-lite-spec">([^<]*)<\/script>/g)) {
+      expect(spec[1]).toContain('exact probabilities');
+      expect(spec[1]).not.toMatch(/trials|95%|"rule"/);
+    }
+  });
+
+  it('takes a mixed list: exact, Monte Carlo (with its method) and an older result with no method', async () => {
+    const monteCarlo = JSON.parse(await readFile(saved, 'utf8')) as Record<string, unknown>;
+    expect(monteCarlo.method).toBe('mc');
+    const { method: _method, ...withoutMethod } = monteCarlo;
+    const older = { ...withoutMethod, scenario: 'An older save' };
+    const list = path.join(root, 'mixed.json');
+    await writeFile(list, JSON.stringify([monteCarlo, JSON.parse(await readFile(savedExact, 'utf8')) as unknown, older]));
+    const out = path.join(root, 'cli-mixed');
+    const result = await cli('report', list, '--out', out);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const html = await readFile(path.join(out, 'mixed.html'), 'utf8');
+    expect(structureProblems(html)).toEqual([]);
+    const { body, provenance } = split(html);
+    expect(body.match(/<h2>[^<]*every metric<\/h2>/g)).toHaveLength(3);
+    expect(body).toMatch(/\(data\/heroic\/scenarios\/knights-vs-regenerating-ogre\.yaml\): 2,000 trials, seed \d+\.<\/p>/);
+    expect(body).toMatch(/\(data\/heroic\/scenarios\/sylvan-knights-formation\.yaml\): exact: every outcome enumerated \(\d+ paths;/);
+    // Sampled sections keep their trials and intervals; the exact one has neither.
+    expect(body.match(/<th>value<\/th><th>trials<\/th><th>probability<\/th><th>95% interval<\/th>/g)?.length).toBeGreaterThan(0);
+    expect(body).toContain('<th>value</th><th>exact probability</th>');
+    expect(provenance.match(/<td>heroic-[^<]*<\/td><td class="num">\d+<\/td><td class="num">2,000<\/td>/g)).toHaveLength(2);
+    expect(provenance).toMatch(/<td>—<\/td><td>exact: \d+ paths<\/td>/);
+    expect(provenance).toContain('<li>Monte Carlo probabilities are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.</li>');
+    expect(provenance).toMatch(/mode engagement, Monte Carlo \(outcomes drawn from exact tables\), seed \d+, a fixed 2,000 trials\./);
+    expect(provenance).toMatch(/<li>An older save: [^<]*mode engagement, Monte Carlo, seed \d+, a fixed 2,000 trials\./);
+    expect(provenance).toContain('Probabilities are exact (every path of one trial enumerated, float64, within ±');
+  });
+
+  it('reports a malformed exact result as <file>: <path>: <problem>, exit 2, no stack trace', async () => {
+    const exact = JSON.parse(await readFile(savedExact, 'utf8')) as Record<string, unknown> & { metrics: Record<string, unknown>[] };
+    const { exact: _exact, ...noExact } = exact;
+    const { method: _method, ...noMethod } = exact;
+    const monteCarlo = JSON.parse(await readFile(saved, 'utf8')) as Record<string, unknown>;
+    const write = async (name: string, value: unknown): Promise<string> => {
+      const file = path.join(root, name);
+      await writeFile(file, JSON.stringify(value));
+      return file;
+    };
+    const missing = await write('exact-missing.json', noExact);
+    const bad = await write('exact-bad.json', [monteCarlo, { ...exact, exact: { paths: 0, errorBound: 1e-15 }, metrics: [{ ...exact.metrics[0], trials: 5 }] }]);
+    const unknown = await write('method-unknown.json', { ...exact, method: 'guess' });
+    const noMethodFile = await write('exact-no-method.json', noMethod);
+    const sampledAsExact = await write('mc-zero-trials.json', { ...monteCarlo, method: 'mc', metrics: exact.metrics });
+    const result = await cli('report', missing, bad, unknown, noMethodFile, sampledAsExact, '--out', path.join(root, 'never'));
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      `${missing}: exact: missing required field "exact" (a mapping of fields (paths, errorBound): how many paths one trial can take, and the bound on every probability's error)`,
+      `${bad}: [1].exact.paths: must be an integer ≥ 1, got 0`,
+      `${bad}: [1].metrics[0].trials: must be 0 in an exact result (nothing was sampled)`,
+      `${unknown}: method: must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got "guess"`,
+      `${noMethodFile}: method: must be "exact", got nothing`,
+    ]);
+    // A Monte Carlo result keeps requiring trials ≥ 1 in every metric.
+    expect(lines.slice(5).length).toBe(exact.metrics.length);
+    for (const line of lines.slice(5)) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.trials: must be an integer ≥ 1, got 0$/);
+    expect(await exists(path.join(root, 'never'))).toBe(false);
   });
 
   it('builds a page from a saved run --json result: a chart per category/flag metric, tables, provenance', async () => {
@@ -272,7 +376,7 @@ describe('crucible report', () => {
     expect(lines).toEqual([
       `${missing}: (root): file not found`,
       `${badJson}: line 3, column 11: invalid JSON: Unexpected token ']'`,
-      `${notResult}: (root): not a crucible result: expected what \`crucible run --json\` prints (an object with scenario, engineVersion, seed, trials and metrics, or a list of them)`,
+      `${notResult}: (root): not a crucible result: expected what \`crucible run --json\` prints (an object with scenario, engineVersion, metrics and either seed and trials or method "exact", or a list of them)`,
       expect.stringMatching(new RegExp(`^${wrongField.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: trials: `)),
       expect.stringMatching(/: metrics\[0\]\.kind: .*"category"/),
       expect.stringMatching(/bad-item\.json: \[1\]\.seed: /),

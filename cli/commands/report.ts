@@ -7,6 +7,7 @@ import type { PageSection, PageTable, Provenance, ReportPage } from '../../repor
 import { fileSystemMessage, parseWith } from '../../sim/data-file.js';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { describeValue } from '../../sim/zod-issues.js';
 import { compactDistribution, groupThousands, percent } from '../format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 
@@ -51,21 +52,50 @@ const metricSchema = z.object({
   distribution: z.array(valueProbability).min(1),
   atLeast: z.array(valueProbability),
 });
+// An exact summary sampled nothing: its trials (and counts) are 0, which is how charts.ts tells it apart.
+const exactMetricSchema = metricSchema.extend({ trials: z.number().refine((trials) => trials === 0, 'must be 0 in an exact result (nothing was sampled)') });
 const precisionSchema = z.object({ target: z.number(), maxTrials: z.number(), reached: z.boolean(), widestHalfWidth: z.number() });
-const resultSchema = z.object({
+const runFields = {
   scenario: z.string(),
   file: z.string(),
   ruleset: z.string(),
   engineVersion: z.string(),
   mode: z.string().optional(),
+};
+const exactResultSchema = z.object({
+  ...runFields,
+  method: z.literal('exact'),
+  exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).describe("how many paths one trial can take, and the bound on every probability's error"),
+  metrics: z.array(exactMetricSchema).min(1),
+});
+const monteCarloResultSchema = z.object({
+  ...runFields,
+  // Results saved before --method existed have none: Monte Carlo, method unknown.
+  method: z.enum(['mc', 'mc-dice']).optional(),
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   precision: precisionSchema.optional(),
   metrics: z.array(metricSchema).min(1),
 });
+const resultSchema = z.discriminatedUnion('method', [exactResultSchema, monteCarloResultSchema]);
 type SavedResult = z.output<typeof resultSchema>;
+type ExactResult = z.output<typeof exactResultSchema>;
+const METHODS: readonly unknown[] = ['exact', 'mc', 'mc-dice', undefined];
 
-const NOT_A_RESULT = 'not a crucible result: expected what `crucible run --json` prints (an object with scenario, engineVersion, seed, trials and metrics, or a list of them)';
+/**
+ * The branch of resultSchema an item picks by its `method`, or undefined for an unknown method.
+ * Parsing against one branch names that shape's fields and their ranges in errors (zod-issues.ts
+ * cannot see into a union: "missing required field "exact"", not zod's "invalid input"). An item
+ * with an `exact` field but no method is taken as exact, so the error names the missing method
+ * rather than a seed and trials it never had.
+ */
+function schemaFor(item: object): typeof exactResultSchema | typeof monteCarloResultSchema | undefined {
+  const method: unknown = (item as { method?: unknown }).method;
+  if (!METHODS.includes(method)) return undefined;
+  return method === 'exact' || (method === undefined && 'exact' in item) ? exactResultSchema : monteCarloResultSchema;
+}
+
+const NOT_A_RESULT = 'not a crucible result: expected what `crucible run --json` prints (an object with scenario, engineVersion, metrics and either seed and trials or method "exact", or a list of them)';
 
 /** Where JSON.parse failed in `text`: V8 (Node 20) gives a position, or quotes 10 characters either side of the token. */
 function errorOffset(message: string, text: string): number | undefined {
@@ -114,7 +144,7 @@ function jsonDocuments(file: string, text: string): unknown[] {
 }
 
 /** MetricSummary without zod's `| undefined` on optional fields (exactOptionalPropertyTypes). */
-function asSummary(metric: z.output<typeof metricSchema>): MetricSummary {
+function asSummary(metric: z.output<typeof metricSchema> | z.output<typeof exactMetricSchema>): MetricSummary {
   const entry = (value: z.output<typeof valueProbability>): ValueProbability => {
     const { label, ...rest } = value;
     return label === undefined ? rest : { ...rest, label };
@@ -147,7 +177,12 @@ export async function readResults(file: string): Promise<SavedResult[]> {
         problems.push({ file, path: at(ROOT_PATH), message: NOT_A_RESULT });
         return;
       }
-      const parsed = parseWith(resultSchema, file, item);
+      const schema = schemaFor(item);
+      if (schema === undefined) {
+        problems.push({ file, path: at('method'), message: `must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got ${describeValue((item as { method?: unknown }).method)}` });
+        return;
+      }
+      const parsed = parseWith(schema, file, item);
       problems.push(...parsed.problems.map((problem) => ({ ...problem, path: at(problem.path) })));
       if (parsed.value !== undefined) results.push(parsed.value);
     });
@@ -180,31 +215,47 @@ async function scenarioNotes(result: SavedResult): Promise<{ description?: strin
 
 const interval95 = (entry: ValueProbability): string => `${percent(entry.interval.low)} – ${percent(entry.interval.high)}`;
 
-/** Every metric as rows: metric, value, estimate, 95% interval (as `crucible run` prints them). */
-function metricsTable(metrics: readonly MetricSummary[]): PageTable {
+const isExact = (result: SavedResult): result is ExactResult => result.method === 'exact';
+/** An exact result's error bound as `crucible run` prints it: "8.4e-15". */
+const bound = (result: ExactResult): string => `±${result.exact.errorBound.toExponential(1)}`;
+
+/**
+ * Every metric as rows: metric, value, estimate, 95% interval (as `crucible run` prints them). An
+ * exact result has no sampling error: its interval column stays empty, as in `crucible run`.
+ */
+function metricsTable(metrics: readonly MetricSummary[], exact: boolean): PageTable {
   const rows: (readonly string[])[] = [];
   for (const summary of metrics) {
     if (summary.kind === 'count') {
       const only = summary.distribution.length === 1 ? summary.distribution[0] : undefined;
       if (only !== undefined) rows.push([summary.name, 'always', String(only.value), '']);
       else {
-        rows.push([summary.name, 'mean', summary.mean.toFixed(3), `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`]);
+        rows.push([summary.name, 'mean', summary.mean.toFixed(3), exact ? '' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`]);
         rows.push(['', 'P(=v)', '', compactDistribution(summary)]);
       }
       continue;
     }
     const shown = summary.kind === 'flag' ? summary.distribution.filter((entry) => entry.value === 1) : summary.distribution;
-    shown.forEach((entry, i) => rows.push([i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), interval95(entry)]));
+    shown.forEach((entry, i) => rows.push([i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), exact ? '' : interval95(entry)]));
   }
-  return { columns: ['metric', 'value', 'estimate', '95% interval'], rows };
+  return { columns: exact ? ['metric', 'value', 'exact', ''] : ['metric', 'value', 'estimate', '95% interval'], rows };
 }
 
-function distributionTable(summary: MetricSummary): PageTable {
+/** A metric's distribution; an exact one has no trial counts (they would all read 0) and no intervals. */
+function distributionTable(summary: MetricSummary, exact: boolean): PageTable {
+  if (exact) return { columns: ['value', 'exact probability'], rows: summary.distribution.map((entry) => [entry.label ?? String(entry.value), percent(entry.probability)]) };
   return {
     columns: ['value', 'trials', 'probability', '95% interval'],
     rows: summary.distribution.map((entry) => [entry.label ?? String(entry.value), entry.count, percent(entry.probability), interval95(entry)]),
   };
 }
+
+/** How a Monte Carlo result drew its trials; results saved before --method existed do not say. */
+const MONTE_CARLO: Readonly<Record<'mc' | 'mc-dice' | 'unknown', string>> = {
+  mc: 'Monte Carlo (outcomes drawn from exact tables)',
+  'mc-dice': 'Monte Carlo (every die rolled)',
+  unknown: 'Monte Carlo',
+};
 
 /** The page of a set of results. */
 export async function resultsPage(results: readonly SavedResult[], files: readonly string[], options: ReportOptions = {}): Promise<ReportPage> {
@@ -216,31 +267,40 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
   const sections: PageSection[] = [];
   results.forEach((result, r) => {
     const metrics = result.metrics.map(asSummary);
+    const exact = isExact(result);
     const lead = several ? `${result.scenario}: ` : '';
     for (const summary of metrics) {
       if (summary.kind === 'count') continue;
       const title = `${lead}${summary.name}`;
-      const chart = distributionChart(summary, { title, id: slugify(`${slug}-${r + 1}-${summary.name}`) });
-      sections.push({ heading: title, text: summary.description, chart, table: distributionTable(summary) });
+      // slugify() keeps 80 characters: shorten the page's part, or a long slug leaves every chart the same id.
+      const own = slugify(`${r + 1}-${summary.name}`);
+      const chart = distributionChart(summary, { title, id: slugify(`${slug.slice(0, Math.max(1, 79 - own.length))}-${own}`) });
+      sections.push({ heading: title, text: summary.description, chart, table: distributionTable(summary, exact) });
     }
-    const trials = `${groupThousands(result.trials)} trials, seed ${result.seed}`;
-    sections.push({ heading: `${lead}every metric`, text: `${result.scenario} (${result.file}): ${trials}.`, table: metricsTable(metrics) });
+    const how = isExact(result)
+      ? `exact: every outcome enumerated (${groupThousands(result.exact.paths)} paths; each probability within ${bound(result)})`
+      : `${groupThousands(result.trials)} trials, seed ${result.seed}`;
+    sections.push({ heading: `${lead}every metric`, text: `${result.scenario} (${result.file}): ${how}.`, table: metricsTable(metrics, exact) });
   });
-  const provenance: Provenance[] = results.map((result) => ({
-    scenario: result.scenario,
-    file: result.file,
-    ruleset: result.ruleset,
-    engineVersion: result.engineVersion,
-    seed: result.seed,
-    trials: result.trials,
-  }));
+  const provenance: Provenance[] = results.map((result) => {
+    const run = { scenario: result.scenario, file: result.file, ruleset: result.ruleset, engineVersion: result.engineVersion };
+    return isExact(result) ? { ...run, exact: result.exact } : { ...run, seed: result.seed, trials: result.trials };
+  });
   const descriptions: (string | undefined)[] = [];
-  const methods = ['Probabilities are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.'];
+  // The interval sentence is for sampled results only: an exact page would otherwise claim intervals it does not show.
+  const sampled = results.filter((result) => !isExact(result)).length;
+  const methods: string[] = [];
+  if (sampled > 0) methods.push(`${sampled === results.length ? 'Probabilities' : 'Monte Carlo probabilities'} are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.`);
   for (const result of results) {
-    const how = result.precision === undefined
-      ? `a fixed ${groupThousands(result.trials)} trials`
-      : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
-    methods.push(`${result.scenario}: ${result.ruleset} rules (engine ${result.engineVersion})${result.mode === undefined ? '' : `, mode ${result.mode}`}, seed ${result.seed}, ${how}.`);
+    const rules = `${result.scenario}: ${result.ruleset} rules (engine ${result.engineVersion})${result.mode === undefined ? '' : `, mode ${result.mode}`}`;
+    if (isExact(result)) {
+      methods.push(`${rules}. Probabilities are exact (every path of one trial enumerated, float64, within ${bound(result)}; ${groupThousands(result.exact.paths)} paths): nothing was sampled, so there are no intervals or trial counts.`);
+    } else {
+      const how = result.precision === undefined
+        ? `a fixed ${groupThousands(result.trials)} trials`
+        : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
+      methods.push(`${rules}, ${MONTE_CARLO[result.method ?? 'unknown']}, seed ${result.seed}, ${how}.`);
+    }
     const notes = await scenarioNotes(result);
     if (notes.options !== undefined) methods.push(notes.options);
     descriptions.push(notes.description);

@@ -4,7 +4,7 @@
  * hits left after saves) and not its dice.
  *
  * Probabilities are scaled to integer weights summing to exactly 2³² (largest remainders), and the
- * alias columns are padded to a power of two, so a draw's top bits pick a column uniformly and its
+ * alias columns are padded to a power of two (at least 4), so a draw's top bits pick a column uniformly and its
  * low bits decide between the column's own outcome and its alias with no rounding: each outcome is
  * drawn with probability weight / 2³², within 2⁻³² of its float64 probability. The float64
  * probabilities themselves are kept for exact enumeration (engine/dice/enumerating.ts), with a
@@ -27,10 +27,12 @@ export class OutcomeTable {
   readonly shift: number;
   /** Low-bit mask: `draw & mask` is uniform in [0, 2^shift). */
   readonly mask: number;
-  /** Per column: below this the column's own value, else its alias. */
-  readonly threshold: Uint32Array;
-  readonly own: Int32Array;
-  readonly alias: Int32Array;
+  /**
+   * Per column c, at 4c: the threshold (below it the column's own value, else its alias), the own
+   * value, the alias value, padding. One array, so a draw reads one cache line; at least 4 columns,
+   * so a threshold (≤ 2³⁰) fits an int32.
+   */
+  readonly columns: Int32Array;
 
   constructor(values: ArrayLike<number>, probabilities: ArrayLike<number>, relativeError = UNIT_ROUNDOFF) {
     if (values.length !== probabilities.length) throw new RangeError('OutcomeTable: values and probabilities differ in length');
@@ -55,16 +57,16 @@ export class OutcomeTable {
     let log2 = 0;
     while (1 << log2 < kept.length) log2++;
     if (log2 > MAX_COLUMNS_LOG2) throw new RangeError(`OutcomeTable: ${kept.length} outcomes is too many`);
-    log2 = Math.max(1, log2);
+    log2 = Math.max(2, log2);
     const columns = 1 << log2;
     this.shift = 32 - log2;
     this.mask = (TWO_POW_32 / columns - 1) | 0;
     const capacity = TWO_POW_32 / columns;
     const weights = integerWeights(kept, columns);
-    this.threshold = new Uint32Array(columns);
-    this.own = new Int32Array(columns).fill(keptValues[0] ?? 0);
-    this.alias = new Int32Array(columns).fill(keptValues[0] ?? 0);
-    for (let c = 0; c < kept.length; c++) this.own[c] = keptValues[c] ?? 0;
+    const threshold = new Int32Array(columns);
+    const own = new Int32Array(columns).fill(keptValues[0] ?? 0);
+    const alias = new Int32Array(columns).fill(keptValues[0] ?? 0);
+    for (let c = 0; c < kept.length; c++) own[c] = keptValues[c] ?? 0;
     // Vose: pair each under-full column with an over-full one, all in exact integer arithmetic.
     const small: number[] = [];
     const large: number[] = [];
@@ -75,33 +77,30 @@ export class OutcomeTable {
       if (s === undefined || l === undefined) {
         for (const c of [...small, ...large, ...(s === undefined ? [] : [s]), ...(l === undefined ? [] : [l])]) {
           if (weights[c] !== capacity) throw new Error('OutcomeTable: alias build lost weight'); // cannot happen with integer weights
-          this.threshold[c] = capacity;
+          threshold[c] = capacity;
         }
         break;
       }
       const weight = weights[s] as number;
-      this.threshold[s] = weight;
-      this.alias[s] = this.own[l] as number;
+      threshold[s] = weight;
+      alias[s] = own[l] as number;
       weights[l] = (weights[l] as number) - (capacity - weight);
       ((weights[l] as number) < capacity ? small : large).push(l);
     }
-  }
-
-  /** Draw an outcome from a uniform 32-bit value (unsigned, as a number in [0, 2³²)). */
-  valueOf32(draw: number): number {
-    const column = draw >>> this.shift;
-    return (draw & this.mask) < (this.threshold[column] as number) ? (this.own[column] as number) : (this.alias[column] as number);
+    this.columns = new Int32Array(4 * columns);
+    for (let c = 0; c < columns; c++) this.columns.set([threshold[c] as number, own[c] as number, alias[c] as number], 4 * c);
   }
 
   /** The probability with which a draw gives outcome `index`: its integer weight / 2³². */
   sampledProbability(index: number): number {
     const value = this.values[index];
-    const capacity = TWO_POW_32 / this.threshold.length;
+    const count = this.columns.length / 4;
+    const capacity = TWO_POW_32 / count;
     let weight = 0;
-    for (let c = 0; c < this.threshold.length; c++) {
-      const t = this.threshold[c] as number;
-      if (this.own[c] === value) weight += t;
-      if (this.alias[c] === value) weight += capacity - t;
+    for (let c = 0; c < count; c++) {
+      const t = this.columns[4 * c] as number;
+      if (this.columns[4 * c + 1] === value) weight += t;
+      if (this.columns[4 * c + 2] === value) weight += capacity - t;
     }
     return weight / TWO_POW_32;
   }

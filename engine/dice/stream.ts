@@ -102,8 +102,9 @@ export class StreamDice implements Dice {
   pick(table: OutcomeTable): number {
     if (table.certain) return table.values[0] as number;
     const draw = this.next();
-    const column = draw >>> table.shift;
-    return (draw & table.mask) < (table.threshold[column] as number) ? (table.own[column] as number) : (table.alias[column] as number);
+    const columns = table.columns;
+    const base = (draw >>> table.shift) << 2;
+    return (draw & table.mask) < (columns[base] as number) ? (columns[base + 1] as number) : (columns[base + 2] as number);
   }
 }
 

@@ -70,6 +70,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
   const identity: RunIdentity = {
     scenarioName: scenario.name,
     scenarioDigest: spec.digest,
+    method: run.method === 'tables' ? 'mc' : 'mc-dice',
     engineVersion: kernel.engineVersion,
     seed: run.seed,
     plan: plan.kind === 'trials' ? { trials: plan.trials } : { precision: plan.precision, maxTrials: plan.maxTrials },

@@ -25,6 +25,8 @@ export interface RunIdentity {
   readonly engineVersion: string;
   readonly seed: number;
   readonly plan: RunPlanIdentity;
+  /** Outcomes drawn from tables (`mc`) or every die rolled (`mc-dice`): other random numbers. */
+  readonly method: 'mc' | 'mc-dice';
 }
 
 export type RunPlanIdentity = { readonly trials: number } | { readonly precision: number; readonly maxTrials: number };
@@ -40,6 +42,8 @@ const checkpointSchema = z.strictObject({
   scenario: z.strictObject({ name: z.string(), digest: hex64 }),
   engineVersion: z.string(),
   seed: count,
+  // Checkpoints written before methods existed rolled every die.
+  method: z.enum(['mc', 'mc-dice']).default('mc-dice'),
   shardTrials: count,
   plan: z.union([z.strictObject({ trials: count }), z.strictObject({ precision: z.number().positive(), maxTrials: count })]),
   /** Sorted, disjoint [start, end) ranges of completed shard indices. */
@@ -62,6 +66,7 @@ function documentOf(identity: RunIdentity, snapshot: RunSnapshot): CheckpointDoc
     scenario: { name: identity.scenarioName, digest: identity.scenarioDigest },
     engineVersion: identity.engineVersion,
     seed: identity.seed,
+    method: identity.method,
     shardTrials: SHARD_TRIALS,
     plan: identity.plan,
     completedShards: snapshot.completed.map(([start, end]): [number, number] => [start, end]),
@@ -158,7 +163,9 @@ function mismatches(file: string, document: CheckpointDocument, identity: RunIde
   const differs = (path: string, message: string): void => {
     problems.push({ file, path, message: `${message}; use another --checkpoint file, or delete this one to start over` });
   };
-  if (document.scenario.digest !== identity.scenarioDigest) {
+  // The digest covers the method too: name the method when that is what differs.
+  if (document.method !== identity.method) differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
+  else if (document.scenario.digest !== identity.scenarioDigest) {
     differs(
       'scenario',
       `checkpoint of another scenario or units file ("${document.scenario.name}", ${document.scenario.digest.slice(0, 12)}…), this run is "${identity.scenarioName}" (${identity.scenarioDigest.slice(0, 12)}…)`,

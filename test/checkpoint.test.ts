@@ -42,6 +42,7 @@ const identity = (overrides: Partial<RunIdentity> = {}): RunIdentity => ({
   engineVersion: fixture.kernel.engineVersion,
   seed: SEED,
   plan: { trials: TRIALS },
+  method: 'mc',
   ...overrides,
 });
 
@@ -155,6 +156,7 @@ describe('refused checkpoints', () => {
     expect(await refusal(goodText, otherScenario, fixture.kernel.metrics.slice(1))).toMatch(/^[^\n]*scenario: checkpoint of another scenario or units file \("Knights vs Ogre"[^\n]*this run is "Other"/);
     expect(await refusal(goodText, identity({ engineVersion: 'heroic-9.9.9' }))).toContain(`engineVersion: checkpoint made by engine ${HEROIC_ENGINE_VERSION}, this is heroic-9.9.9`);
     expect(await refusal(goodText, identity({ plan: { trials: TRIALS + 1 } }))).toMatch(/plan: checkpoint made with --trials \d+, this run has --trials \d+/);
+    expect(await refusal(goodText, identity({ method: 'mc-dice' }))).toMatch(/candidate\.json: method: checkpoint of a --method mc run, this run is --method mc-dice; use another --checkpoint file/);
     const twoProblems = await refusal(goodText, identity({ seed: 1, engineVersion: 'x' }));
     expect(twoProblems.split('\n')).toHaveLength(2);
   });

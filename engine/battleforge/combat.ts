@@ -174,12 +174,14 @@ export class Combat {
     return Math.max(0, this.scenario.movement[this.scenario.leadType[unit]!]! - this.shock[unit]!);
   }
 
+  // A test is a pool of one D10: rolled, the same draw as d10() read by `passes`; by tables, pass
+  // or fail drawn whole (two branches when enumerated, not ten).
   protected initiativeTest(dice: Dice, unit: number): boolean {
-    return passes(dice.d10(), this.scenario.initiative[this.scenario.leadType[unit]!]! - this.shock[unit]!);
+    return this.tests.count(dice, 1, this.scenario.initiative[this.scenario.leadType[unit]!]! - this.shock[unit]!) === 1;
   }
 
   protected courageTest(dice: Dice, unit: number): boolean {
-    return passes(dice.d10(), this.scenario.courage[this.scenario.leadType[unit]!]!);
+    return this.tests.count(dice, 1, this.scenario.courage[this.scenario.leadType[unit]!]!) === 1;
   }
 
   /** Move `inches` toward `enemy` (or away, negative), never closer than `closest` (Movement: 1" unless charging). */

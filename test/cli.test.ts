@@ -173,13 +173,13 @@ describe('main (in process)', () => {
     it('auto answers a single attack exactly: "method exact", the paths, the error bound, no seed or trials', async () => {
       const result = await run(attack, '--quiet');
       expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/method {3}exact: every outcome enumerated \(25 paths; each probability within ±\d\.\de-1\d\)/);
+      expect(result.stdout).toMatch(/method {3}exact: every outcome enumerated \(13 paths; each probability within ±\d\.\de-1\d\)/);
       expect(result.stdout).not.toContain('seed');
       // 3 Knights × 3 dice vs DEF 3 (sixes 2), MIGHT 4: P(fewer than 4 Wounds) is a sum of exact terms.
       expect(result.stdout).toMatch(/Sylvan Knights +74\.51%/);
       const json = JSON.parse((await run(attack, '--json')).stdout) as { method: string; exact: { paths: number; errorBound: number }; trials?: number };
       expect(json.method).toBe('exact');
-      expect(json.exact.paths).toBe(25);
+      expect(json.exact.paths).toBe(13);
       expect(json.exact.errorBound).toBeLessThan(1e-12);
       expect(json.trials).toBeUndefined();
     });

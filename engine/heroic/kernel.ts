@@ -1,5 +1,6 @@
 import type { Dice, PoolRoller } from '../dice/index.js';
 import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
+import { AttackTables } from './attack-tables.js';
 import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
 import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
 import { HeroicTracer, type HeroicTraceEvent } from './trace.js';
@@ -30,6 +31,8 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
   declare private readonly weak: Uint8Array;
   declare private readonly resist: Uint8Array;
   declare private readonly shieldScorer: PoolRoller;
+  /** Method tables: each Attack Action's Wounds after Weakness and Shield in one pick. */
+  declare private readonly attackTables: AttackTables | null;
 
   /**
    * All per-trial state lives in one Int32Array; the arrays below are views of it, so a reset is a
@@ -79,6 +82,7 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
     this.weak = scenario.weak;
     this.resist = scenario.resist;
     this.shieldScorer = scenario.shieldScorer;
+    this.attackTables = scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield') : null;
     const models = scenario.modelCount;
     const groups = this.groupCount;
     const sizes = [models, models, models, models, groups, groups, groups, groups, groups, 2, 2, 2, 2];
@@ -270,8 +274,15 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
     for (let m = targetGroup.first; m < targetGroup.first + targetGroup.count && hit < inArea; m++) {
       if (this.alive[m] === 0) continue;
       hit++;
+      const cell = group.index * this.groupCount + target;
+      const whole = this.drawnWhole(dice, targetGroup, cell, group.atk, targetGroup.shielded ? 1 : 0, 1);
+      if (whole >= 0) {
+        this.tracer?.attack(group, attacker, 1, targetGroup, m, whole, group.atk, true);
+        if (this.immune[cell] === 0) this.takeWounds(group, targetGroup, m, whole, cell);
+        continue;
+      }
       const rolled = targetGroup.woundScorer.roll(dice, group.atk);
-      this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled, group.atk);
+      this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled, group.atk, false);
       this.woundModel(dice, group, targetGroup, m, rolled, 1);
     }
     this.checkFormation(target);
@@ -296,12 +307,36 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
         if (wounds > 0) weaknessBonus++;
       }
     } else {
-      rolled = scorer.roll(dice, diceCount);
       if (figures > 1 && this.weaknessMode === 0) weaknessBonus = figures;
+      const formation = this.inFormation[target] === 1;
+      // A formation's Shield dice, one per model (option every-model); per allocated model they are rolled in allocation.
+      const shieldDice = !targetGroup.shielded ? 0 : !formation ? 1 : this.shieldEveryModel ? (this.aliveCount[target] as number) : 0;
+      const whole = this.drawnWhole(dice, targetGroup, cell, diceCount, shieldDice, weaknessBonus);
+      if (whole >= 0) {
+        this.tracer?.attack(group, model, figures, targetGroup, -1, whole, diceCount, true);
+        if (this.immune[cell] === 1) return;
+        if (formation) this.allocate(dice, group, targetGroup, whole, cell);
+        else this.takeWounds(group, targetGroup, this.pickModel(targetGroup, true), whole, cell);
+        return;
+      }
+      rolled = scorer.roll(dice, diceCount);
     }
-    this.tracer?.attack(group, model, figures, targetGroup, -1, rolled, diceCount);
+    this.tracer?.attack(group, model, figures, targetGroup, -1, rolled, diceCount, false);
     if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, weaknessBonus);
     else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, weaknessBonus);
+  }
+
+  /**
+   * Method tables: the Wounds left after Weakness and the Shield roll, drawn in one pick
+   * (attack-tables.ts), or −1 to go step by step (method dice, or a pool beyond the tables' range).
+   * Against an Invulnerable target nothing is drawn (0).
+   */
+  private drawnWhole(dice: Dice, targetGroup: CompiledGroup, cell: number, diceCount: number, shieldDice: number, weaknessBonus: number): number {
+    const tables = this.attackTables;
+    const bonus = this.weak[cell] === 1 ? weaknessBonus : 0;
+    if (tables === null || !tables.fits(diceCount, shieldDice, bonus)) return -1;
+    if (this.immune[cell] === 1) return 0;
+    return dice.pick(tables.table(targetGroup.def, diceCount, shieldDice, bonus));
   }
 
   /** Weakness (+bonus when ≥ 1 Wound was rolled) and the single Shield roll, in the optioned order (rulings §2–4). */
@@ -328,7 +363,13 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
   private woundModel(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, model: number, rolled: number, bonus: number): void {
     const cell = group.index * this.groupCount + targetGroup.index;
     if (this.immune[cell] === 1 || model < 0) return;
-    let w = this.weaknessAndShield(dice, targetGroup, rolled, this.weak[cell] === 1, bonus);
+    this.takeWounds(group, targetGroup, model, this.weaknessAndShield(dice, targetGroup, rolled, this.weak[cell] === 1, bonus), cell);
+  }
+
+  /** A single model takes Wounds left after Weakness and Shield: Resistance, then the cap at MIGHT. */
+  private takeWounds(group: CompiledGroup, targetGroup: CompiledGroup, model: number, wounds: number, cell: number): void {
+    if (model < 0) return;
+    let w = wounds;
     if (this.resist[cell] === 1 && w > 0) {
       w--;
       this.tracer?.resistance(targetGroup, model, w);
@@ -345,8 +386,6 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
     const cell = group.index * this.groupCount + targetGroup.index;
     if (this.immune[cell] === 1) return;
     const weak = this.weak[cell] === 1;
-    const resist = this.resist[cell] === 1;
-    const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
     let w = rolled;
     if (this.weaknessFirst && weak && w > 0) w = this.weakness(targetGroup, w, bonus);
     if (targetGroup.shielded && this.shieldEveryModel && w > 0) {
@@ -355,6 +394,18 @@ export class HeroicKernel implements Kernel<HeroicTraceEvent> {
       this.tracer?.shield(targetGroup, -1, saves, w);
     }
     if (!this.weaknessFirst && weak && w > 0) w = this.weakness(targetGroup, w, bonus);
+    this.allocate(dice, group, targetGroup, w, cell);
+  }
+
+  /**
+   * The defender allocates Wounds left after Weakness and the every-model Shield roll, model by
+   * model with spill-over: a model's own Shield die (option allocated-models) as it is first
+   * allocated Wounds, its Resistance ignoring one Wound (rulings §2–5).
+   */
+  private allocate(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, wounds: number, cell: number): void {
+    const resist = this.resist[cell] === 1;
+    const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
+    let w = wounds;
     const stamp = ++this.attackStamp;
     while (w > 0 && (this.aliveCount[targetGroup.index] as number) > 0) {
       const model = this.pickModel(targetGroup, this.mostDamagedFirst);

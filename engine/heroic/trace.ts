@@ -47,7 +47,9 @@ export type HeroicTraceEvent =
       /** ATK dice rolled; `faces` is empty when their total was drawn from its table (method `tables`). */
       readonly dice: number;
       readonly faces: readonly number[];
+      /** Wounds rolled; with `drawnWhole`, the Wounds left after Weakness and the Shield roll, drawn in one pick. */
       readonly wounds: number;
+      readonly drawnWhole: boolean;
       readonly redirected: number;
       readonly figureWounds: readonly number[];
       readonly invulnerable: boolean;
@@ -154,7 +156,8 @@ export class HeroicTracer {
   }
 
   /** Called right after the ATK dice; `model` −1 for a formation, `targetModel` −1 unless AoE. */
-  attack(group: CompiledGroup, model: number, figures: number, target: CompiledGroup, targetModel: number, wounds: number, diceCount: number): void {
+  /** `drawnWhole`: `wounds` are what is left after Weakness and Shield, drawn in one pick (method tables). */
+  attack(group: CompiledGroup, model: number, figures: number, target: CompiledGroup, targetModel: number, wounds: number, diceCount: number, drawnWhole: boolean): void {
     const faces = this.faces();
     const figureWounds = this.figureWounds;
     this.figureWounds = [];
@@ -171,6 +174,7 @@ export class HeroicTracer {
       dice: diceCount,
       faces,
       wounds,
+      drawnWhole,
       redirected: kind === 'split' ? diceCount - this.declaredSplitDice(group, target.index) : 0,
       figureWounds,
       invulnerable: this.scenario.immune[group.index * this.scenario.groups.length + target.index] === 1,
@@ -247,7 +251,8 @@ function attackText(event: Extract<HeroicTraceEvent, { type: 'attack' }>): strin
   const split = event.kind === 'split' ? ` (split${event.redirected > 0 ? `, ${event.redirected} dice redirected from a target already gone` : ''})` : '';
   const perFigure = event.figureWounds.length > 0 ? ` (per figure: ${event.figureWounds.join(' ')})` : '';
   const immune = event.invulnerable ? ` — ${event.target} is Invulnerable to it: no Wounds` : '';
-  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${diceText(event.dice, event.faces)} vs DEF ${event.def} → ${wounds(event.wounds)}${perFigure}${immune}`;
+  const whole = event.drawnWhole ? ' after Weakness and Shield (drawn whole)' : '';
+  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${diceText(event.dice, event.faces)} vs DEF ${event.def} → ${wounds(event.wounds)}${whole}${perFigure}${immune}`;
 }
 
 function endText(event: Extract<HeroicTraceEvent, { type: 'end' }>): string {

@@ -1,0 +1,60 @@
+import { binomialTable, OutcomeTable, sumOfDiceTable, UNIT_ROUNDOFF } from '../dice/index.js';
+import { woundFaceScore } from './compile.js';
+
+/**
+ * Method `tables`: an Attack Action's Wounds after Weakness and the Shield roll, drawn in one pick
+ * (issue 9's one draw per attack). Rulings §1–4 in order: the ATK dice's Wounds R (the n-fold
+ * convolution of one die's Wounds against DEF); Weakness adds `bonus` when R ≥ 1 (before the
+ * Shield, or after it with option `order: shield-then-weakness`); the Shield rolls `shieldDice`
+ * dice on 5+ when ≥ 1 Wound is left, each success cancelling one. Resistance and allocation come
+ * after, in the kernel, which reads only this total. Tables are built on first use and kept.
+ */
+const MAX_DICE = 2 ** 20;
+const MAX_MODELS = 1024;
+
+export class AttackTables {
+  private readonly tables = new Map<number, OutcomeTable>();
+  private readonly saves: (OutcomeTable | undefined)[] = [];
+
+  constructor(private readonly weaknessFirst: boolean) {}
+
+  /** Can this attack be drawn whole? (Pools beyond the key's range are rolled as two picks instead.) */
+  fits(dice: number, shieldDice: number, bonus: number): boolean {
+    return dice < MAX_DICE && shieldDice < MAX_MODELS && bonus < MAX_MODELS;
+  }
+
+  /** The table of `dice` ATK dice against `def`, with Weakness `bonus` (0: none) and `shieldDice` Shield dice. */
+  table(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {
+    const key = ((def * MAX_MODELS + bonus) * MAX_MODELS + shieldDice) * MAX_DICE + dice;
+    let table = this.tables.get(key);
+    if (table === undefined) {
+      table = this.build(def, dice, shieldDice, bonus);
+      this.tables.set(key, table);
+    }
+    return table;
+  }
+
+  private build(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {
+    const rolled = sumOfDiceTable(woundFaceScore(def), dice);
+    const saves = shieldDice > 0 ? (this.saves[shieldDice] ??= binomialTable(shieldDice, 1 / 3)) : null;
+    const top = Math.max(...rolled.values) + bonus;
+    const final = new Float64Array(top + 1);
+    rolled.values.forEach((r, i) => {
+      const p = rolled.probabilities[i] as number;
+      const afterWeakness = this.weaknessFirst && r > 0 ? r + bonus : r;
+      const addAfter = (w: number, q: number): void => {
+        const wounds = !this.weaknessFirst && w > 0 ? w + bonus : w;
+        final[wounds] = (final[wounds] as number) + q;
+      };
+      if (saves === null || afterWeakness === 0) addAfter(afterWeakness, p);
+      else saves.values.forEach((s, j) => addAfter(Math.max(0, afterWeakness - s), p * (saves.probabilities[j] as number)));
+    });
+    // Each final probability sums products of a rolled and a saves probability: their errors, and the sum's.
+    const relativeError = rolled.relativeError + (saves?.relativeError ?? 0) + (shieldDice + 2) * UNIT_ROUNDOFF;
+    return new OutcomeTable(
+      Array.from(final, (_, w) => w),
+      final,
+      relativeError,
+    );
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedDice, streamDice } from '../engine/dice/index.js';
 import { type Army, compileEpic, type Scenario, type ScenarioInput, scenarioSchema } from '../engine/epic/index.js';
 import { validateEpic } from '../engine/epic/validate.js';
+import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { binomialTailAtLeast, binomialTailAtMost } from './helpers/exact-check.js';
@@ -133,6 +134,16 @@ describe('a single Rally test (rulings §26)', () => {
   it('the oracle gives the hand-worked chances', () => {
     for (const { id, p } of singles) expect(exact.get(`${id}.rallies`)?.[1] ?? 0, id).toBeCloseTo(p, 14);
     expect(rallyChance(2, true, 1, 0)).toBeCloseTo(2 / 6, 15); // the text's Guard company: 5 or 6
+  });
+
+  it('exact enumeration (sim/exact.ts) of each formation alone equals the hand-worked chance to 1e-12', () => {
+    for (const { id, p, formation } of singles) {
+      const kernel = compileEpic(scenario([guard([formation])], 1), armies, 'tables');
+      const exact = exactDistributions(kernel, EXACT_BUDGET);
+      if (exact === undefined) throw new Error(`${id}: too many paths`);
+      const rallies = exact.probabilities[kernel.metrics.findIndex((metric) => metric.name === `${id}.rallies`)];
+      expect(Math.abs((rallies?.[1] ?? 0) - p), id).toBeLessThan(1e-12);
+    }
   });
 
   it(`the engine passes each formation's test as often (${singles.length} formations, ${TRIALS} trials)`, () => {
@@ -270,6 +281,24 @@ describe('multi-turn chains: engine vs the Markov oracle', () => {
       s: scenario([guard([guardCompany('company')]), traitors({ enemyWithin30: 0.4 })], 3, { markersOnBreak: 'kept', firstInRallyTie: 'first-player' }),
     },
   ];
+
+  // Shorter chains, small enough to enumerate path by path (the ones above are not).
+  const shortChains: { readonly label: string; readonly s: Scenario }[] = [
+    { label: 'the Broken Guard company, 2 turns', s: scenario([guard([guardCompany('company')])], 2) },
+    { label: 'equal Strategy Ratings (the roll-off), 1 turn', s: scenario([guard([guardCompany('company')]), traitors({})], 1) },
+    { label: 'Marines and Orks, 1 turn', s: scenario([marines, orks], 1) },
+  ];
+  it.each(shortChains.map((chain) => [chain.label, chain] as const))('exact enumeration equals the Markov oracle (to 1e-9): %s', (label, { s }) => {
+    const kernel = compileEpic(s, armies, 'tables');
+    const exact = exactDistributions(kernel, EXACT_BUDGET);
+    if (exact === undefined) throw new Error(`${label}: too many paths`);
+    for (const [name, distribution] of exactEpic(s, armies)) {
+      const enumerated = exact.probabilities[kernel.metrics.findIndex((metric) => metric.name === name)] ?? new Float64Array();
+      for (let v = 0; v < Math.max(distribution.length, enumerated.length); v++) {
+        expect(Math.abs((enumerated[v] ?? 0) - (distribution[v] ?? 0)), `${label}: ${name} = ${v}`).toBeLessThan(1e-9);
+      }
+    }
+  });
 
   chains.forEach(({ label, s, breaksAgain }, k) => {
     it(label, () => {

@@ -129,13 +129,17 @@ function integerWeights(probabilities: readonly number[], columns: number): numb
 export function sumOfDiceTable(faceScore: readonly number[], count: number): OutcomeTable {
   const sides = faceScore.length;
   const top = Math.max(0, ...faceScore);
+  // One die as score → probability (faces of equal score merged: fewer steps, and plain loops,
+  // which matter for an exact answer's first, not yet compiled, call).
+  const die = new Float64Array(top + 1);
+  for (let face = 0; face < sides; face++) die[faceScore[face] as number] = (die[faceScore[face] as number] as number) + 1 / sides;
   let distribution = new Float64Array([1]);
-  for (let die = 0; die < count; die++) {
+  for (let d = 0; d < count; d++) {
     const next = new Float64Array(distribution.length + top);
     for (let total = 0; total < distribution.length; total++) {
       const p = distribution[total] as number;
       if (p === 0) continue;
-      for (const score of faceScore) next[total + score] = (next[total + score] as number) + p / sides;
+      for (let score = 0; score <= top; score++) next[total + score] = (next[total + score] as number) + p * (die[score] as number);
     }
     distribution = next;
   }

@@ -37,18 +37,21 @@ export class AttackTables {
   private build(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {
     const rolled = sumOfDiceTable(woundFaceScore(def), dice);
     const saves = shieldDice > 0 ? (this.saves[shieldDice] ??= binomialTable(shieldDice, 1 / 3)) : null;
-    const top = Math.max(...rolled.values) + bonus;
-    const final = new Float64Array(top + 1);
-    rolled.values.forEach((r, i) => {
+    const final = new Float64Array((rolled.values[rolled.values.length - 1] as number) + bonus + 1);
+    const weaknessFirst = this.weaknessFirst;
+    for (let i = 0; i < rolled.values.length; i++) {
+      const r = rolled.values[i] as number;
       const p = rolled.probabilities[i] as number;
-      const afterWeakness = this.weaknessFirst && r > 0 ? r + bonus : r;
-      const addAfter = (w: number, q: number): void => {
-        const wounds = !this.weaknessFirst && w > 0 ? w + bonus : w;
+      const afterWeakness = weaknessFirst && r > 0 ? r + bonus : r;
+      const outcomes = saves === null || afterWeakness === 0 ? 1 : saves.values.length;
+      for (let j = 0; j < outcomes; j++) {
+        const saved = saves === null || afterWeakness === 0 ? 0 : (saves.values[j] as number);
+        const q = saves === null || afterWeakness === 0 ? p : p * (saves.probabilities[j] as number);
+        const w = afterWeakness > saved ? afterWeakness - saved : 0;
+        const wounds = !weaknessFirst && w > 0 ? w + bonus : w;
         final[wounds] = (final[wounds] as number) + q;
-      };
-      if (saves === null || afterWeakness === 0) addAfter(afterWeakness, p);
-      else saves.values.forEach((s, j) => addAfter(Math.max(0, afterWeakness - s), p * (saves.probabilities[j] as number)));
-    });
+      }
+    }
     // Each final probability sums products of a rolled and a saves probability: their errors, and the sum's.
     const relativeError = rolled.relativeError + (saves?.relativeError ?? 0) + (shieldDice + 2) * UNIT_ROUNDOFF;
     return new OutcomeTable(

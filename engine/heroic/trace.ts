@@ -251,8 +251,10 @@ function attackText(event: Extract<HeroicTraceEvent, { type: 'attack' }>): strin
   const split = event.kind === 'split' ? ` (split${event.redirected > 0 ? `, ${event.redirected} dice redirected from a target already gone` : ''})` : '';
   const perFigure = event.figureWounds.length > 0 ? ` (per figure: ${event.figureWounds.join(' ')})` : '';
   const immune = event.invulnerable ? ` — ${event.target} is Invulnerable to it: no Wounds` : '';
-  const whole = event.drawnWhole ? ' after Weakness and Shield (drawn whole)' : '';
-  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${diceText(event.dice, event.faces)} vs DEF ${event.def} → ${wounds(event.wounds)}${whole}${perFigure}${immune}`;
+  // Drawn whole (method tables): the total after Weakness and Shield, no faces.
+  const dice = event.drawnWhole ? `${event.dice} ${event.dice === 1 ? 'die' : 'dice'}` : diceText(event.dice, event.faces);
+  const whole = event.drawnWhole ? ' after Weakness and Shield (drawn whole from its exact table)' : '';
+  return `${attacker} ${verb} ${modelName(event.target, event.targetModel)}${split}: ${dice} vs DEF ${event.def} → ${wounds(event.wounds)}${whole}${perFigure}${immune}`;
 }
 
 function endText(event: Extract<HeroicTraceEvent, { type: 'end' }>): string {

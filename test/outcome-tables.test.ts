@@ -82,10 +82,12 @@ describe('OutcomeTable', () => {
     expect(sum).toBe(1);
   });
 
-  it('a certain outcome draws nothing', () => {
+  it('a certain outcome: every alias column gives it; scripted dice draw nothing for it', () => {
     const table = new OutcomeTable([7], [1]);
     expect(table.certain).toBe(true);
-    expect(streamDice(SEED).pick(table)).toBe(7);
+    expect(table.sampledProbability(0)).toBe(1);
+    const dice = streamDice(SEED);
+    for (let i = 0; i < 1000; i++) expect(dice.pick(table)).toBe(7);
     expect(new ScriptedDice([]).pick(table)).toBe(7);
   });
 

@@ -21,7 +21,7 @@ export class OutcomeTable {
   readonly probabilities: Float64Array;
   /** Bound on each probability's relative error (from its computation, e.g. a convolution). */
   readonly relativeError: number;
-  /** A table with a single outcome needs no draw at all. */
+  /** A single outcome: enumeration does not branch on it (stream dice still draw: see StreamDice.pick). */
   readonly certain: boolean;
   /** 32 − log₂(columns): a draw's column is `draw >>> shift`. */
   readonly shift: number;

@@ -47,7 +47,7 @@ export class ScriptedDice implements Dice {
   }
 
   pick(table: OutcomeTable): number {
-    if (table.certain) return table.values[0] as number; // drawn from nothing, as on stream dice
+    if (table.certain) return table.values[0] as number; // nothing to script: it can only be this
     const value = this.faces[this.next];
     if (value === undefined) throw new Error(`ScriptedDice: draw ${this.next + 1} requested, only ${this.faces.length} scripted`);
     if (!table.values.includes(value)) throw new Error(`ScriptedDice: draw ${this.next + 1} is ${value}, not a possible outcome (${table.values.join(', ')})`);

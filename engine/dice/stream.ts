@@ -98,9 +98,11 @@ export class StreamDice implements Dice {
     return chanceFromPools(this, probability);
   }
 
-  /** One 32-bit draw through the table's alias columns (none for a certain outcome). */
+  /**
+   * One 32-bit draw through the table's alias columns. A certain outcome draws too (every column
+   * gives it): one branch less in the hot path costs less than the draws it would save.
+   */
   pick(table: OutcomeTable): number {
-    if (table.certain) return table.values[0] as number;
     const draw = this.next();
     const columns = table.columns;
     const base = (draw >>> table.shift) << 2;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../engine/battleforge/index.js';
 import { streamDice } from '../engine/dice/index.js';
-import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
 import { total } from './helpers/distribution.js';
+import { enumerate, expectSameProbabilities } from './helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost, expectMatchesExact } from './helpers/exact-check.js';
 import { exactAttack, testChance } from './oracle/battleforge-exact.js';
 
@@ -228,14 +228,9 @@ describe('one Battle Forge attack: exact enumeration equals the oracle', () => {
     it(label, () => {
       const scenario = attackScenario(spec);
       const oracle = exactAttack(scenario, profiles);
-      const kernel = compileBattleforge(scenario, profiles, new Map(), 'tables');
-      const exact = exactDistributions(kernel, EXACT_BUDGET);
-      if (exact === undefined) throw new Error('too many paths');
-      const metric = (name: string) => exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === name)] ?? new Float64Array(0);
-      for (const [name, expected] of [['target.woundsLost', oracle.woundsLost], ['target.modelsLost', oracle.modelsLost]] as const) {
-        const enumerated = metric(name);
-        for (let v = 0; v < Math.max(enumerated.length, expected.length); v++) expect(Math.abs((enumerated[v] ?? 0) - (expected[v] ?? 0)), `${name} = ${v}`).toBeLessThan(1e-12);
-      }
+      const exact = enumerate(compileBattleforge(scenario, profiles, new Map(), 'tables'), label);
+      expectSameProbabilities('target.woundsLost', exact.probabilities('target.woundsLost'), oracle.woundsLost, 1e-12);
+      expectSameProbabilities('target.modelsLost', exact.probabilities('target.modelsLost'), oracle.modelsLost, 1e-12);
     });
   });
 });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedDice, streamDice } from '../engine/dice/index.js';
 import { type Army, compileEpic, type Scenario, type ScenarioInput, scenarioSchema } from '../engine/epic/index.js';
 import { validateEpic } from '../engine/epic/validate.js';
-import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
+import { enumerate, expectSameProbabilities } from './helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost } from './helpers/exact-check.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
 import { type Distribution, mean, total, variance } from './helpers/distribution.js';
@@ -138,11 +138,8 @@ describe('a single Rally test (rulings §26)', () => {
 
   it('exact enumeration (sim/exact.ts) of each formation alone equals the hand-worked chance to 1e-12', () => {
     for (const { id, p, formation } of singles) {
-      const kernel = compileEpic(scenario([guard([formation])], 1), armies, 'tables');
-      const exact = exactDistributions(kernel, EXACT_BUDGET);
-      if (exact === undefined) throw new Error(`${id}: too many paths`);
-      const rallies = exact.probabilities[kernel.metrics.findIndex((metric) => metric.name === `${id}.rallies`)];
-      expect(Math.abs((rallies?.[1] ?? 0) - p), id).toBeLessThan(1e-12);
+      const rallies = enumerate(compileEpic(scenario([guard([formation])], 1), armies, 'tables'), id).probabilities(`${id}.rallies`);
+      expect(Math.abs((rallies[1] ?? 0) - p), id).toBeLessThan(1e-12);
     }
   });
 
@@ -289,15 +286,8 @@ describe('multi-turn chains: engine vs the Markov oracle', () => {
     { label: 'Marines and Orks, 1 turn', s: scenario([marines, orks], 1) },
   ];
   it.each(shortChains.map((chain) => [chain.label, chain] as const))('exact enumeration equals the Markov oracle (to 1e-9): %s', (label, { s }) => {
-    const kernel = compileEpic(s, armies, 'tables');
-    const exact = exactDistributions(kernel, EXACT_BUDGET);
-    if (exact === undefined) throw new Error(`${label}: too many paths`);
-    for (const [name, distribution] of exactEpic(s, armies)) {
-      const enumerated = exact.probabilities[kernel.metrics.findIndex((metric) => metric.name === name)] ?? new Float64Array();
-      for (let v = 0; v < Math.max(distribution.length, enumerated.length); v++) {
-        expect(Math.abs((enumerated[v] ?? 0) - (distribution[v] ?? 0)), `${label}: ${name} = ${v}`).toBeLessThan(1e-9);
-      }
-    }
+    const exact = enumerate(compileEpic(s, armies, 'tables'), label);
+    for (const [name, distribution] of exactEpic(s, armies)) expectSameProbabilities(`${label}: ${name}`, exact.probabilities(name), distribution, 1e-9);
   });
 
   chains.forEach(({ label, s, breaksAgain }, k) => {

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../bench/mulberry32.js';
 import { compileHeroic, type Unit } from '../engine/heroic/index.js';
 import { validateHeroic } from '../engine/heroic/validate.js';
-import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runTrials } from '../sim/run.js';
-import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
+import { enumerate, expectFitsExact } from './helpers/enumeration.js';
 import { attackScenario, type GroupInput, model, type OptionsInput, weapon } from './helpers/heroic-scenarios.js';
 
 /**
@@ -20,7 +19,6 @@ const SEED = 20261122;
 const SCENARIOS = 32;
 const TRIALS = 20_000;
 const ALPHA = 1e-6;
-const Z = 4;
 
 interface RandomCase {
   readonly label: string;
@@ -66,28 +64,11 @@ for (let k = 0; cases.length < SCENARIOS; k++) {
 describe('random single Attack Actions: exact enumeration against Monte Carlo rolling every die', () => {
   it.each(cases.map((c) => [c.label, c] as const))('%s', (_label, c) => {
     const scenario = attackScenario(c.label, c.attackers, c.defenders, c.options);
-    const exact = exactDistributions(compileHeroic(scenario, c.units, 'tables'), EXACT_BUDGET);
-    if (exact === undefined) throw new Error('too many paths');
+    const exact = enumerate(compileHeroic(scenario, c.units, 'tables'), c.label);
     const kernel = compileHeroic(scenario, c.units, 'dice');
     const tally = runTrials(kernel, { seed: SEED, trials: TRIALS });
     const setting = JSON.stringify({ units: c.units.map((unit) => [unit.def, unit.shield, unit.might, unit.weak, unit.resist, unit.immune, unit.weapons[0]?.atk]), attackers: c.attackers, defenders: c.defenders, options: c.options });
-    kernel.metrics.forEach((metric, m) => {
-      const p = exact.probabilities[m] as Float64Array;
-      const counts = tally.histogram(metric.name);
-      for (let v = 0; v < counts.length; v++) if ((counts[v] ?? 0) > 0) expect(p[v], `${metric.name} = ${v} happened but is impossible; ${setting}`).toBeGreaterThan(0);
-      const { statistic, df } = chiSquareFit(counts, p, TRIALS);
-      if (df >= 1) expect(statistic, `${metric.name}: χ² ${statistic.toFixed(1)} on ${df} df; ${setting}`).toBeLessThan(chiSquareCritical(ALPHA, df));
-      let mean = 0;
-      let second = 0;
-      p.forEach((q, v) => {
-        mean += q * v;
-        second += q * v * v;
-      });
-      let sum = 0;
-      counts.forEach((count, v) => (sum += count * v));
-      const standardError = Math.sqrt(Math.max(0, second - mean * mean) / TRIALS);
-      expect(Math.abs(sum / TRIALS - mean), `${metric.name}: mean; ${setting}`).toBeLessThanOrEqual(Z * standardError + 1e-12);
-    });
+    for (const metric of kernel.metrics) expectFitsExact(`${metric.name}; ${setting}`, tally.histogram(metric.name), exact.probabilities(metric.name), TRIALS, ALPHA);
   });
 
   it('most cases are informative: a metric with two or more outcomes of p > 1%, and more than a handful of paths', () => {
@@ -95,10 +76,9 @@ describe('random single Attack Actions: exact enumeration against Monte Carlo ro
     let paths = 0;
     for (const c of cases) {
       const kernel = compileHeroic(attackScenario(c.label, c.attackers, c.defenders, c.options), c.units, 'tables');
-      const exact = exactDistributions(kernel, EXACT_BUDGET);
-      if (exact === undefined) continue;
+      const exact = enumerate(kernel, c.label);
       paths += exact.paths;
-      if (exact.probabilities.some((p) => p.filter((q) => q > 0.01).length >= 2)) informative++;
+      if (kernel.metrics.some((metric) => exact.probabilities(metric.name).filter((q) => q > 0.01).length >= 2)) informative++;
     }
     expect(informative).toBeGreaterThanOrEqual(Math.ceil((SCENARIOS * 2) / 3));
     expect(paths).toBeGreaterThan(10 * SCENARIOS);

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileHeroic } from '../engine/heroic/index.js';
-import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runTrials } from '../sim/run.js';
 import { bernoulli, type Distribution, mean } from './helpers/distribution.js';
+import { enumerate, expectSameProbabilities } from './helpers/enumeration.js';
 import { type ExactCase, oneOnOne, volleyAtFormation, volleyAtModel } from './helpers/exact-cases.js';
 import { binomialTailAtLeast, binomialTailAtMost, type ExactComparison, expectMatchesExact } from './helpers/exact-check.js';
 import { attackScenario, model, type OptionsInput, weapon } from './helpers/heroic-scenarios.js';
@@ -360,15 +360,8 @@ describe('heroic single Attack Actions: exact enumeration equals the oracle', ()
   for (const exactCase of cases) {
     it(exactCase.label, () => {
       const scenario = attackScenario(exactCase.label, exactCase.attackers, exactCase.defenders, exactCase.options ?? {});
-      const kernel = compileHeroic(scenario, exactCase.units, 'tables');
-      const exact = exactDistributions(kernel, EXACT_BUDGET);
-      if (exact === undefined) throw new Error('too many paths');
-      for (const [metric, expected] of Object.entries(exactCase.expected)) {
-        const enumerated = exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === metric)] ?? new Float64Array(0);
-        for (let v = 0; v < Math.max(enumerated.length, expected.length); v++) {
-          expect(Math.abs((enumerated[v] ?? 0) - (expected[v] ?? 0)), `${metric} = ${v}`).toBeLessThan(1e-12);
-        }
-      }
+      const exact = enumerate(compileHeroic(scenario, exactCase.units, 'tables'), exactCase.label);
+      for (const [metric, expected] of Object.entries(exactCase.expected)) expectSameProbabilities(metric, exact.probabilities(metric), expected, 1e-12);
     });
   }
 });

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { streamDice } from '../engine/dice/index.js';
 import { compileWarmaster } from '../engine/warmaster/index.js';
 import type { Scenario, ScenarioInput } from '../engine/warmaster/schema.js';
-import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../sim/tally.js';
 import { chiSquareCritical, chiSquareFit } from './helpers/chi-square.js';
 import { total } from './helpers/distribution.js';
+import { enumerate, expectSameProbabilities } from './helpers/enumeration.js';
 import { expectMatchesExact } from './helpers/exact-check.js';
 import { armyUnits, warmasterScenario } from './helpers/warmaster-scenarios.js';
 import { exactRound1, type Round1Exact, takenPerDie } from './oracle/warmaster-exact.js';
@@ -308,15 +308,11 @@ describe('Warmaster round 1: exact enumeration of a one-round scenario equals th
   cases.forEach(({ label, scenario }) => {
     it(label, () => {
       const oracle = exactRound1(scenario, armyUnits());
-      const kernel = compileWarmaster({ ...scenario, maxRounds: 1 }, armyUnits(), 'tables');
-      const exact = exactDistributions(kernel, EXACT_BUDGET);
-      if (exact === undefined) throw new Error('too many paths');
-      const metric = (name: string) => exact.probabilities[kernel.metrics.findIndex((spec) => spec.name === name)] ?? new Float64Array(0);
-      const round1 = metric('round1');
-      for (const [value, p] of [[1, oracle.aWins], [2, oracle.bWins], [3, oracle.draw]] as const) expect(Math.abs((round1[value] ?? 0) - p), `round1 = ${value}`).toBeLessThan(1e-12);
-      const retreat = metric('retreat');
-      for (let v = 0; v < Math.max(retreat.length, oracle.retreat.length); v++) expect(Math.abs((retreat[v] ?? 0) - (oracle.retreat[v] ?? 0)), `retreat = ${v}`).toBeLessThan(1e-12);
-      expect(metric('rounds')[1]).toBe(1);
+      const exact = enumerate(compileWarmaster({ ...scenario, maxRounds: 1 }, armyUnits(), 'tables'), label);
+      // round1's values: 0 not fought, 1 side A, 2 side B, 3 draw.
+      expectSameProbabilities('round1', exact.probabilities('round1'), [0, oracle.aWins, oracle.bWins, oracle.draw], 1e-12);
+      expectSameProbabilities('retreat', exact.probabilities('retreat'), oracle.retreat, 1e-12);
+      expect(exact.probabilities('rounds')[1]).toBe(1);
     });
   });
 });

@@ -59,29 +59,44 @@ export function histogramMoments(counts: ArrayLike<number>): { mean: number; sd:
   return { mean, sd: Math.sqrt(Math.max(0, variance)), trials };
 }
 
-export function summarizeHistogram(name: string, kind: MetricKind, description: string, counts: ArrayLike<number>, labels?: readonly string[]): MetricSummary {
-  const { mean, sd, trials } = histogramMoments(counts);
+/**
+ * A metric's `distribution` (every label of a category or flag, the values with weight > 0 of a
+ * count) and, for a count, `atLeast` (P(X ≥ v), v = 1 … the largest value with weight), from
+ * per-value weights — counts of trials or exact probabilities — each entry made by `entry`.
+ */
+function entriesOf(
+  kind: MetricKind,
+  weights: ArrayLike<number>,
+  labels: readonly string[] | undefined,
+  entry: (value: number, weight: number, label: string | undefined) => ValueProbability,
+): { distribution: ValueProbability[]; atLeast: ValueProbability[] } {
   const distribution: ValueProbability[] = [];
   const atLeast: ValueProbability[] = [];
   const everyValue = kind === 'category' || kind === 'flag';
-  for (let v = 0; v < counts.length; v++) {
-    const count = counts[v] ?? 0;
-    if (count > 0 || everyValue) {
+  let largest = 0;
+  for (let v = 0; v < weights.length; v++) {
+    const weight = weights[v] ?? 0;
+    if (weight > 0) largest = v;
+    if (weight > 0 || everyValue) {
       const label = everyValue ? (labels?.[v] ?? (kind === 'flag' ? FLAG_LABELS[v] : undefined) ?? String(v)) : undefined;
-      distribution.push(probabilityOf(v, count, trials, label));
+      distribution.push(entry(v, weight, label));
     }
   }
   if (kind === 'count') {
-    let largestSeen = 0;
-    for (let v = 0; v < counts.length; v++) if ((counts[v] ?? 0) > 0) largestSeen = v;
     let tail = 0;
-    const tails = new Array<number>(largestSeen + 1).fill(0);
-    for (let v = largestSeen; v >= 1; v--) {
-      tail += counts[v] ?? 0;
+    const tails = new Array<number>(largest + 1).fill(0);
+    for (let v = largest; v >= 1; v--) {
+      tail += weights[v] ?? 0;
       tails[v] = tail;
     }
-    for (let v = 1; v <= largestSeen; v++) atLeast.push(probabilityOf(v, tails[v] ?? 0, trials, undefined));
+    for (let v = 1; v <= largest; v++) atLeast.push(entry(v, tails[v] ?? 0, undefined));
   }
+  return { distribution, atLeast };
+}
+
+export function summarizeHistogram(name: string, kind: MetricKind, description: string, counts: ArrayLike<number>, labels?: readonly string[]): MetricSummary {
+  const { mean, sd, trials } = histogramMoments(counts);
+  const { distribution, atLeast } = entriesOf(kind, counts, labels, (value, count, label) => probabilityOf(value, count, trials, label));
   const standardError = sd / Math.sqrt(trials);
   // A t interval (n − 1 df; the normal one at Monte Carlo sizes). Every metric lies in 0..max, so
   // its mean does too: clip to that range (which also bounds the unbounded interval of 1 trial).
@@ -108,31 +123,14 @@ export function summarizeExact(metrics: readonly MetricSpec[], probabilities: re
   return metrics.map((metric, m) => {
     const p = probabilities[m];
     if (p === undefined) throw new Error(`no distribution for metric ${metric.name}`);
-    const exactly = (value: number, probability: number, label: string | undefined): ValueProbability => {
-      const entry = { value, count: 0, probability, interval: { low: probability, high: probability } };
-      return label === undefined ? entry : { ...entry, label };
-    };
     let mean = 0;
     for (let v = 0; v < p.length; v++) mean += v * (p[v] as number);
     let variance = 0;
     for (let v = 0; v < p.length; v++) variance += (p[v] as number) * (v - mean) ** 2;
-    const everyValue = metric.kind === 'category' || metric.kind === 'flag';
-    const distribution: ValueProbability[] = [];
-    const atLeast: ValueProbability[] = [];
-    let largest = 0;
-    for (let v = 0; v < p.length; v++) {
-      if ((p[v] as number) > 0) largest = v;
-      if ((p[v] as number) > 0 || everyValue) {
-        const label = everyValue ? (metric.labels?.[v] ?? (metric.kind === 'flag' ? FLAG_LABELS[v] : undefined) ?? String(v)) : undefined;
-        distribution.push(exactly(v, p[v] as number, label));
-      }
-    }
-    if (metric.kind === 'count') {
-      let tail = 0;
-      const tails: number[] = [];
-      for (let v = largest; v >= 1; v--) tails[v] = tail += p[v] as number;
-      for (let v = 1; v <= largest; v++) atLeast.push(exactly(v, tails[v] ?? 0, undefined));
-    }
+    const { distribution, atLeast } = entriesOf(metric.kind, p, metric.labels, (value, probability, label) => {
+      const exactly = { value, count: 0, probability, interval: { low: probability, high: probability } };
+      return label === undefined ? exactly : { ...exactly, label };
+    });
     const sd = Math.sqrt(Math.max(0, variance));
     return { name: metric.name, kind: metric.kind, description: metric.description, trials: 0, mean, sd, standardError: 0, meanInterval: { low: mean, high: mean }, distribution, atLeast };
   });

@@ -3,10 +3,7 @@ import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus'
 import { describe, expect, it } from 'vitest';
 import {
   atLeast,
-  CHANCE_SCALE,
   D10Tests,
-  drawBelow,
-  happens,
   type FaceScore,
   POW6,
   PoolScorer,
@@ -130,45 +127,30 @@ describe('d10Packed and D10Tests', () => {
   });
 });
 
-describe('happens and drawBelow: chances on the 6¹² scale, drawn lazily', () => {
-  it('happens(p) occurs with probability p (within 4 SE over 400 000 draws) and never draws for 0 or 1', () => {
+describe('Dice.chance: chances on the 6¹² scale, drawn lazily', () => {
+  it('chance(p) holds with probability p (within 4 SE over 400 000 draws) and never draws for 0 or 1', () => {
     const dice = streamDice(SEED, 40);
     for (const p of [0.3, 0.5, 0.9]) {
       let hits = 0;
       const trials = 400_000;
-      for (let i = 0; i < trials; i++) if (happens(dice, p)) hits++;
+      for (let i = 0; i < trials; i++) if (dice.chance(p)) hits++;
       expect(Math.abs(hits / trials - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / trials));
     }
     const none = new ScriptedDice([]);
-    expect(happens(none, 0)).toBe(false);
-    expect(happens(none, 1)).toBe(true);
+    expect(none.chance(0)).toBe(false);
+    expect(none.chance(1)).toBe(true);
   });
 
   it('the second pool is drawn only on a tie, and settles it exactly', () => {
     // p = 0.5: the threshold is 6¹² / 2 = 23328 · 46656 + 0, so a first pool of 23328 ties it.
     const pool = (face: number) => Array.from({ length: 6 }, () => face);
     const below = new ScriptedDice(pool(1)); // first pool 0 < 23328
-    expect(happens(below, 0.5)).toBe(true);
+    expect(below.chance(0.5)).toBe(true);
     expect(below.remaining).toBe(0);
     // 23328 = 3 · 6⁵: faces (digit + 1) 1,1,1,1,1,4; the tie is decided by the second pool against 0: never below.
     const tie = new ScriptedDice([1, 1, 1, 1, 1, 4, ...pool(1)]);
-    expect(happens(tie, 0.5)).toBe(false);
+    expect(tie.chance(0.5)).toBe(false);
     expect(tie.remaining).toBe(0);
-  });
-
-  it('drawBelow samples a distribution with its probabilities (χ², 300 000 draws, α = 1e-6)', () => {
-    const probabilities = [0.3, 0.4, 0.3];
-    let cumulative = 0;
-    const thresholds = Float64Array.from(probabilities, (p, i) => (i === probabilities.length - 1 ? CHANCE_SCALE : Math.round((cumulative += p) * CHANCE_SCALE)));
-    const dice = streamDice(SEED, 41);
-    const counts = new Float64Array(3);
-    const draws = 300_000;
-    for (let i = 0; i < draws; i++) {
-      const k = drawBelow(dice, thresholds, 0, 3);
-      counts[k] = (counts[k] as number) + 1;
-    }
-    const statistic = probabilities.reduce((sum, p, k) => sum + ((counts[k] as number) - p * draws) ** 2 / (p * draws), 0);
-    expect(statistic).toBeLessThan(chiSquareCritical(ALPHA, 2));
   });
 });
 

@@ -1,4 +1,4 @@
-import { type D10Counter, D10TestTables, D10Tests, type Dice, happens } from '../dice/index.js';
+import { type D10Counter, D10TestTables, D10Tests, type Dice } from '../dice/index.js';
 import type { DrawMethod } from '../kernel.js';
 import type { CompiledScenario } from './compile.js';
 
@@ -13,11 +13,6 @@ import type { CompiledScenario } from './compile.js';
 export const FOCUS_BOTH = 3;
 export const FOCUS_ACCURACY = 1;
 export const FOCUS_STRENGTH = 2;
-
-/** A test on a D10 (rulings §19): ≤ target passes, a 1 always passes, a 10 always fails. */
-export function passes(face: number, target: number): boolean {
-  return face === 1 || (face !== 10 && face <= target);
-}
 
 export class Combat {
   protected readonly unitCount: number;
@@ -357,7 +352,7 @@ export class Combat {
     this.broken[unit] = 1;
     if (this.inMelee(unit)) this.leaveMelee(dice, unit);
     this.disengage(unit);
-    if (this.destroyed[unit] === 0 && happens(dice, this.scenario.options.surrender)) this.destroy(dice, unit);
+    if (this.destroyed[unit] === 0 && dice.chance(this.scenario.options.surrender)) this.destroy(dice, unit);
     else this.settle(unit);
   }
 

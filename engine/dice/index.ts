@@ -3,6 +3,6 @@ export { atLeast, type D10Counter, D10TestTables, D10Tests, type FaceScore, type
 export { ScriptedDice } from './scripted.js';
 export { StreamDice, seedGenerator, streamDice, streamGenerator } from './stream.js';
 export { RecordingDice } from './recording.js';
-export { CHANCE_SCALE, chanceDraw, chanceFromPools, drawBelow, happens } from './chance.js';
+export { chanceFromPools } from './chance.js';
 export { binomialTable, OutcomeTable, sumOfDiceTable, UNIT_ROUNDOFF } from './outcome-table.js';
 export { EnumeratingDice, TooManyOutcomesError } from './enumerating.js';

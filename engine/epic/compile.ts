@@ -1,15 +1,14 @@
-import { CHANCE_SCALE, OutcomeTable } from '../dice/index.js';
+import { OutcomeTable } from '../dice/index.js';
 import type { DrawMethod } from '../kernel.js';
 import type { Army, CountInput, EpicOptions, Scenario } from './schema.js';
 
 /**
  * A validated scenario as flat numbers: formations in file order (the first player's first), each
- * with its player, Initiative and inputs. A count distribution is stored as cumulative thresholds on
- * the 6¹² scale of `chanceDraw` (engine/dice/chance.ts): value k is drawn when the draw is below
- * the k-th threshold and not below the one before; a fixed count needs no draw.
+ * with its player, Initiative and inputs. A count distribution is an OutcomeTable, drawn with one
+ * `pick` (and walked branch by branch when enumerated); a fixed count needs no draw.
  */
 
-/** Inputs per formation, each a count: where its values and thresholds sit in `countValues`/`countThresholds`. */
+/** Inputs per formation, each a count: where its values sit in `countValues`, and its table in `countTables`. */
 export const MARKERS_PER_TURN = 0;
 export const UNITS_LOST_PER_TURN = 1;
 export const UNITS_LOST_WHILE_BROKEN = 2;
@@ -44,8 +43,7 @@ export interface CompiledScenario {
   /** countStart[formation × COUNT_INPUTS + input] .. countStart[… + 1]: that input's values and cumulative thresholds. */
   readonly countStart: Int32Array;
   readonly countValues: Int32Array;
-  readonly countThresholds: Float64Array;
-  /** Method `tables`: per formation × input, its distribution as a table to `pick` (null: a fixed count). */
+  /** Per formation × input, its distribution as a table to `pick` (null: a fixed count). */
   readonly countTables: readonly (OutcomeTable | null)[];
   readonly method: DrawMethod;
 }
@@ -66,19 +64,9 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
   const offTable = new Float64Array(count);
   const countStart = new Int32Array(count * COUNT_INPUTS + 1);
   const values: number[] = [];
-  const thresholds: number[] = [];
   const addCount = (input: CountInput) => {
-    if (typeof input === 'number') {
-      values.push(input);
-      thresholds.push(CHANCE_SCALE);
-      return;
-    }
-    let cumulative = 0;
-    input.forEach((entry, i) => {
-      cumulative += entry.p;
-      values.push(entry.value);
-      thresholds.push(i === input.length - 1 ? CHANCE_SCALE : Math.round(cumulative * CHANCE_SCALE));
-    });
+    if (typeof input === 'number') values.push(input);
+    else for (const entry of input) values.push(entry.value);
   };
   const countTables: (OutcomeTable | null)[] = [];
   const formations: CompiledFormation[] = [];
@@ -94,7 +82,8 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
     inputs.forEach((input, i) => {
       countStart[index * COUNT_INPUTS + i] = values.length;
       addCount(input);
-      countTables.push(typeof input === 'number' ? null : new OutcomeTable(input.map((entry) => entry.value), input.map((entry) => entry.p)));
+      // A single value (or a one-entry distribution) is fixed: nothing to draw.
+      countTables.push(typeof input === 'number' || input.length === 1 ? null : new OutcomeTable(input.map((entry) => entry.value), input.map((entry) => entry.p)));
     });
     formations.push({ id: formation.id, name: formation.name ?? formation.id, index, player: p });
   });
@@ -118,7 +107,6 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
     offTable,
     countStart,
     countValues: Int32Array.from(values),
-    countThresholds: Float64Array.from(thresholds),
     countTables,
     method,
   };

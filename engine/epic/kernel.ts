@@ -1,4 +1,4 @@
-import { type Dice, drawBelow, happens, type OutcomeTable } from '../dice/index.js';
+import type { Dice } from '../dice/index.js';
 import type { Kernel, MetricSpec } from '../kernel.js';
 import { COUNT_INPUTS, type CompiledScenario, MARKERS_PER_TURN, UNITS_LOST_PER_TURN, UNITS_LOST_WHILE_BROKEN, WITHDRAWAL_COST } from './compile.js';
 import { epicMetrics, FORMATION_WIDTH, formationMetricsStart, TURN_METRICS } from './metrics.js';
@@ -28,12 +28,12 @@ export class EpicKernel implements Kernel {
   /** Rallied in the current End phase (each formation tests once). */
   private readonly tested: Int32Array;
 
-  /** Method `tables`: count distributions drawn with one `pick` each (exact enumeration walks them). */
-  private readonly countTables: readonly (OutcomeTable | null)[] | null;
+  /** Method `tables`: a roll-off's winner drawn as a fair coin (the dice rolled otherwise). */
+  private readonly drawsTables: boolean;
 
   constructor(private readonly scenario: CompiledScenario) {
     this.metrics = epicMetrics(scenario);
-    this.countTables = scenario.method === 'tables' ? scenario.countTables : null;
+    this.drawsTables = scenario.method === 'tables';
     const count = scenario.formations.length;
     this.count = count;
     this.state = new Int32Array(8 * count);
@@ -73,20 +73,16 @@ export class EpicKernel implements Kernel {
     }
   }
 
-  /** A count input's value this turn: fixed, or drawn from its distribution. */
+  /** A count input's value this turn: fixed, or drawn from its distribution (not dice: one pick either way). */
   private draw(dice: Dice, formation: number, input: number): number {
-    const scenario = this.scenario;
-    const start = scenario.countStart[formation * COUNT_INPUTS + input]!;
-    const end = scenario.countStart[formation * COUNT_INPUTS + input + 1]!;
-    if (end - start === 1) return scenario.countValues[start]!;
-    const table = this.countTables?.[formation * COUNT_INPUTS + input];
-    if (table) return dice.pick(table);
-    return scenario.countValues[drawBelow(dice, scenario.countThresholds, start, end)]!;
+    const slot = formation * COUNT_INPUTS + input;
+    const table = this.scenario.countTables[slot];
+    return table ? dice.pick(table) : this.scenario.countValues[this.scenario.countStart[slot]!]!;
   }
 
   /** True with this turn's probability, drawing only when it is uncertain. */
   private holds(dice: Dice, probability: number): boolean {
-    return happens(dice, probability);
+    return dice.chance(probability);
   }
 
   private lose(formation: number, units: number): void {
@@ -125,7 +121,7 @@ export class EpicKernel implements Kernel {
     if (scenario.tie) {
       // Equal Strategy Ratings: a roll-off (re-rolled while equal) decides who rallies first; each
       // player wins it with probability 1/2, which is all the tables draw (enumeration stays finite).
-      if (this.countTables !== null) {
+      if (this.drawsTables) {
         player = dice.chance(0.5) ? 0 : 1;
       } else {
         let first = 0;

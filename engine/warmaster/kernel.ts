@@ -1,4 +1,4 @@
-import { type Dice, happens, type OutcomeTable, sumOfDiceTable } from '../dice/index.js';
+import { type Dice, type OutcomeTable, sumOfDiceTable } from '../dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import {
   ARTILLERY, type CompiledScenario, DEFENDED, F_ALWAYS_HITS_ON_4, F_ARMOUR_PIERCING, F_CHARGE_D6, F_CHARGING, F_CONFUSED, F_MUST_PURSUE, F_ONE_STAND_BONUS, F_REGENERATES, FORTIFIED, FRONT, NO_SAVE, OPEN,
@@ -532,7 +532,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
       if (scenario.type[unit] === ARTILLERY) {
         this.stands[unit] = 0; // retreating artillery is destroyed
         fate = 'artillery';
-      } else if (happens(dice, scenario.blockChance[unit] ?? 0)) {
+      } else if (dice.chance(scenario.blockChance[unit] ?? 0)) {
         this.stands[unit] = Math.max(0, stands - (scenario.blockStands[unit] ?? stands)); // outstanding hits stay
         fate = 'blocked';
       }
@@ -636,7 +636,7 @@ export class WarmasterKernel implements Kernel<WarmasterTraceEvent> {
     const reserve = reserves[cursor];
     if (advancers === 0 || reserve === undefined) return false;
     this.reserveCursor[loser] = cursor + 1;
-    if (!happens(dice, scenario.reserveChance[reserve] ?? 0)) return false;
+    if (!dice.chance(scenario.reserveChance[reserve] ?? 0)) return false;
     const chargeBonus = scenario.options.advanceChargeBonus && firstRound ? 1 : 0;
     for (let unit = 0; unit < units; unit++) {
       this.engaged[unit] = 0;

@@ -63,32 +63,23 @@ export class OutcomeTable {
     this.mask = (TWO_POW_32 / columns - 1) | 0;
     const capacity = TWO_POW_32 / columns;
     const weights = integerWeights(kept, columns);
-    const threshold = new Int32Array(columns);
-    const own = new Int32Array(columns).fill(keptValues[0] ?? 0);
-    const alias = new Int32Array(columns).fill(keptValues[0] ?? 0);
-    for (let c = 0; c < kept.length; c++) own[c] = keptValues[c] ?? 0;
-    // Vose: pair each under-full column with an over-full one, all in exact integer arithmetic.
+    // Column c: [threshold, own value, alias value, padding]; padding columns own (and alias) the first value.
+    const table = new Int32Array(4 * columns);
+    for (let c = 0; c < columns; c++) table[4 * c + 1] = table[4 * c + 2] = keptValues[c] ?? keptValues[0] ?? 0;
+    // Vose: pair each under-full column with an over-full one, all in exact integer arithmetic; a
+    // column left in either list is exactly full (integer weights lose nothing).
     const small: number[] = [];
     const large: number[] = [];
     weights.forEach((weight, c) => (weight < capacity ? small : large).push(c));
-    for (;;) {
-      const s = small.pop();
-      const l = large.pop();
-      if (s === undefined || l === undefined) {
-        for (const c of [...small, ...large, ...(s === undefined ? [] : [s]), ...(l === undefined ? [] : [l])]) {
-          if (weights[c] !== capacity) throw new Error('OutcomeTable: alias build lost weight'); // cannot happen with integer weights
-          threshold[c] = capacity;
-        }
-        break;
-      }
+    for (let s = small.pop(), l = large.pop(); s !== undefined && l !== undefined; s = small.pop(), l = large.pop()) {
       const weight = weights[s] as number;
-      threshold[s] = weight;
-      alias[s] = own[l] as number;
+      table[4 * s] = weight;
+      table[4 * s + 2] = table[4 * l + 1] as number;
       weights[l] = (weights[l] as number) - (capacity - weight);
       ((weights[l] as number) < capacity ? small : large).push(l);
     }
-    this.columns = new Int32Array(4 * columns);
-    for (let c = 0; c < columns; c++) this.columns.set([threshold[c] as number, own[c] as number, alias[c] as number], 4 * c);
+    for (let c = 0; c < columns; c++) if (weights[c] === capacity) table[4 * c] = capacity;
+    this.columns = table;
   }
 
   /** The probability with which a draw gives outcome `index`: its integer weight / 2³². */

@@ -16,12 +16,10 @@ const POOL = 46656;
 export function chanceFromPools(dice: Dice, probability: number): boolean {
   if (probability >= 1) return true;
   if (probability <= 0) return false;
-  return isBelow(dice, dice.d6Packed(6), probability * CHANCE_SCALE);
-}
-
-/** Is the 6¹²-scale draw whose first pool is `high` below `threshold`? Draws the second pool only on a tie. */
-function isBelow(dice: Dice, high: number, threshold: number): boolean {
+  // The draw's first pool against the threshold's; the second pool only on a tie.
+  const threshold = probability * CHANCE_SCALE;
   const thresholdHigh = Math.floor(threshold / POOL);
+  const high = dice.d6Packed(6);
   if (high !== thresholdHigh) return high < thresholdHigh;
   return dice.d6Packed(6) < threshold - thresholdHigh * POOL;
 }

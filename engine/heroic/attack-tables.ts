@@ -13,7 +13,12 @@ const MAX_DICE = 2 ** 20;
 const MAX_MODELS = 1024;
 
 export class AttackTables {
-  private readonly tables = new Map<number, OutcomeTable>();
+  /**
+   * Tables by shape (DEF, Weakness bonus, Shield dice), then by dice count: two small-integer
+   * look-ups, so a draw allocates nothing (one key of all five would exceed V8's small integers
+   * and box a number on every look-up).
+   */
+  private readonly tables = new Map<number, (OutcomeTable | undefined)[]>();
   private readonly saves: (OutcomeTable | undefined)[] = [];
 
   constructor(private readonly weaknessFirst: boolean) {}
@@ -25,13 +30,13 @@ export class AttackTables {
 
   /** The table of `dice` ATK dice against `def`, with Weakness `bonus` (0: none) and `shieldDice` Shield dice. */
   table(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {
-    const key = ((def * MAX_MODELS + bonus) * MAX_MODELS + shieldDice) * MAX_DICE + dice;
-    let table = this.tables.get(key);
-    if (table === undefined) {
-      table = this.build(def, dice, shieldDice, bonus);
-      this.tables.set(key, table);
+    const shape = (def * MAX_MODELS + bonus) * MAX_MODELS + shieldDice;
+    let byDice = this.tables.get(shape);
+    if (byDice === undefined) {
+      byDice = [];
+      this.tables.set(shape, byDice);
     }
-    return table;
+    return (byDice[dice] ??= this.build(def, dice, shieldDice, bonus));
   }
 
   private build(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {

@@ -16,7 +16,7 @@ import {
 } from '../engine/battleforge/units.js';
 
 /**
- * Reading the Battle Forge "Fantasy Realms" JSONs (see ../shared/data/README.md) into the project's
+ * Reading the Battle Forge "Fantasy Realms" JSONs (see data/battleforge/source/README.md) into the project's
  * format. Anything malformed is a problem naming the file and the JSON path (`units.x.models[0].
  * weapons[1]`); fields the converter does not know are problems too, so nothing is dropped
  * unnoticed — except the prose (descriptions, flavour, strategies, relics), left out on purpose.

@@ -5,7 +5,7 @@
  *   npx tsx scripts/convert-battleforge.ts [--check] [source-directory]
  *
  * Reads index.json and every faction it lists from the source directory (default
- * ../shared/data/battleforge-fantasy-realms from the repository root) and writes
+ * data/battleforge/source, the copy kept in the repository) and writes
  * data/battleforge/index.yaml, data/battleforge/factions/<faction>.yaml, data/battleforge/LICENSE
  * (the source's, copied) and the JSON Schemas schema/battleforge-units.schema.json and
  * schema/battleforge-index.schema.json. With --check it writes nothing and exits 1 if any of those
@@ -31,7 +31,7 @@ import { CORE_RULE_PARAMETERS, formatSourceProblem, isRecord, type Json, type So
 import { type GeneratedFiles, runConverter } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/battleforge-fantasy-realms');
+const DEFAULT_SOURCE = path.resolve(REPOSITORY, 'data/battleforge/source');
 const DATA_DIRECTORY = 'data/battleforge';
 const FACTIONS_DIRECTORY = `${DATA_DIRECTORY}/factions`;
 const INDEX_FILE = `${DATA_DIRECTORY}/index.yaml`;

@@ -3,8 +3,8 @@
  *
  *   npx tsx scripts/convert-warmaster.ts [--check] [source-directory]
  *
- * Reads every *.tsv in the source directory (default ../shared/data/warmaster-revolution from the
- * repository root), merges the hand-kept data/warmaster/combat-flags.yaml, and writes
+ * Reads every *.tsv in the source directory (default data/warmaster/source, the
+ * copy kept in the repository), merges the hand-kept data/warmaster/combat-flags.yaml, and writes
  * data/warmaster/armies/<army>.yaml, data/warmaster/regiments-of-renown-allies.yaml and
  * schema/warmaster-units.schema.json. With --check it writes nothing and exits 1 if any of those
  * files would change (for CI). Any fault in a source file stops it with `<file>: <where>: <what>`.
@@ -28,7 +28,7 @@ import { formatSourceProblem, parseAlliesTable, parseArmyTable, slug, type Sourc
 import { type GeneratedFiles, runConverter } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_SOURCE = path.resolve(REPOSITORY, '../shared/data/warmaster-revolution');
+const DEFAULT_SOURCE = path.resolve(REPOSITORY, 'data/warmaster/source');
 const ARMIES_DIRECTORY = 'data/warmaster/armies';
 const FLAGS_FILE = 'data/warmaster/combat-flags.yaml';
 const ALLIES_FILE = 'data/warmaster/regiments-of-renown-allies.yaml';

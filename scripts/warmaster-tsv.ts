@@ -1,7 +1,7 @@
 import { CHARACTER_TYPES, type Character, type CharacterType, type Troop, TROOP_TYPES, type TroopType, type WarmasterUnit } from '../engine/warmaster/units.js';
 
 /**
- * Parsing one warmaster.info army-list TSV (see ../shared/data/README.md for its quirks) into the
+ * Parsing one warmaster.info army-list TSV (see data/warmaster/source/README.md for its quirks) into the
  * project's unit rows. Structural faults — a wrong header, a short row, an unknown troop type, a
  * duplicate id — are problems that stop the conversion. A cell whose form is unknown is never
  * guessed at: its field is left null and the text kept verbatim in `raw`, with a warning.

@@ -9,7 +9,7 @@ import tQuantileOf from '@stdlib/stats-base-dists-t-quantile';
  * distribution functions, and its `probit` is a rational approximation good to ~1e-3). They come
  * from stdlib (@stdlib/stats-base-dists-*, @stdlib/math-base-special-gammainc: built on ports of
  * Boost.Math's incomplete beta and gamma functions, their inverses, and erf/erfinv), checked in
- * test/analysis-statistics.test.ts against published tables to 1e-9.
+ * test/analysis/statistics.test.ts against published tables to 1e-9.
  *
  * stdlib answers NaN to a bad argument; these wrappers throw a RangeError instead, so a bug in the
  * caller shows where it is rather than as a NaN in a report.

@@ -4,7 +4,7 @@ import { ShardPool } from '../sim/shard-pool.js';
 import type { ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { runInWorker } from './in-worker.js';
-import { benchScenarios, benchUnits, compileBenchScenario } from './scenarios.js';
+import { benchScenarios, benchUnits, compileBenchScenario } from '../test/heroic/bench-scenarios.js';
 import type { ShardsResult } from './worker.js';
 
 /**

@@ -22,7 +22,7 @@ const TARGET_ENGINE_OVER_NAIVE = 20;
 /** Issue 4: Warmaster engagements fought to the end of the chain, one core, per-die rolling. */
 const TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND = 3e6;
 const TARGET_WARMASTER_OVER_NAIVE = 20;
-/** Issue 5: six-round Battle Forge duels (bench/battleforge-scenarios.ts), one core, per-die rolling. */
+/** Issue 5: six-round Battle Forge duels (test/battleforge/bench-scenario.ts), one core, per-die rolling. */
 const TARGET_BATTLEFORGE_DUELS_PER_SECOND = 0.4e6;
 const TARGET_BATTLEFORGE_OVER_NAIVE = 20;
 /** "Flat": a few KB at most over the whole run. */

@@ -4,7 +4,7 @@ import { compileHeroic } from '../engine/heroic/index.js';
 import { type Scenario, scenarioSchema, type Unit, unitSchema } from '../engine/heroic/schema.js';
 import type { Kernel } from '../engine/kernel.js';
 import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
-import { benchUnits } from './scenarios.js';
+import { benchUnits } from '../test/heroic/bench-scenarios.js';
 
 /**
  * The worker side of the issue-9 rows (bench/tables.ts runs them, one fresh worker each): the pooled

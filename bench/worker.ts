@@ -7,13 +7,13 @@ import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
 import { runShard } from '../sim/shard-task.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
 import { Tally } from '../sim/tally.js';
-import { type BenchScenarioName, runNaive } from './naive-heroic.js';
-import { battleforgeBenchProfiles, battleforgeBenchScenario, compileBattleforgeBench } from './battleforge-scenarios.js';
-import { runNaiveBattleforge } from './naive-battleforge.js';
-import { runNaiveWarmaster } from './naive-warmaster.js';
-import { compileBenchScenario } from './scenarios.js';
+import { type BenchScenarioName, runNaive } from '../test/heroic/naive.js';
+import { battleforgeBenchProfiles, battleforgeBenchScenario, compileBattleforgeBench } from '../test/battleforge/bench-scenario.js';
+import { runNaiveBattleforge } from '../test/battleforge/naive.js';
+import { runNaiveWarmaster } from '../test/warmaster/naive.js';
+import { compileBenchScenario } from '../test/heroic/bench-scenarios.js';
 import { attackBatch, type ExactJob, type ExactResult, measureExact } from './table-rows.js';
-import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } from './warmaster-scenarios.js';
+import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } from '../test/warmaster/bench-scenario.js';
 
 /**
  * One bench measurement, run in its own worker thread (bench/run.ts starts one worker per
@@ -30,8 +30,8 @@ import { compileWarmasterBench, warmasterBenchScenario, warmasterBenchUnits } fr
 export type Implementation = 'engine' | 'naive' | 'dice' | 'table';
 
 /**
- * Throughput scenarios: the heroic ones, `warmaster` (bench/warmaster-scenarios.ts; one trial = one
- * engagement) and `battleforge` (bench/battleforge-scenarios.ts; one trial = one six-round duel).
+ * Throughput scenarios: the heroic ones, `warmaster` (test/warmaster/bench-scenario.ts; one trial = one
+ * engagement) and `battleforge` (test/battleforge/bench-scenario.ts; one trial = one six-round duel).
  */
 export type BenchScenario = BenchScenarioName | 'warmaster' | 'battleforge';
 

@@ -1,7 +1,7 @@
 /**
  * Pearson's χ² goodness-of-fit test against a uniform distribution, with its critical value computed
  * here (regularized incomplete gamma, Numerical Recipes §6.2: series below a + 1, Lentz's continued
- * fraction above) so a test can state any α. Checked in dice.test.ts against published tables.
+ * fraction above) so a test can state any α. Checked in test/dice/dice.test.ts against published tables.
  */
 
 /** Pearson's statistic for counts expected to be equal. */

@@ -28,7 +28,7 @@ import {
   type Weapon,
 } from '../engine/battleforge/units.js';
 import { CORE_RULE_PARAMETERS, formatSourceProblem, isRecord, type Json, type SourceProblem, SourceReader } from './battleforge-json.js';
-import { type GeneratedFiles, runConverter } from './generated-files.js';
+import { type GeneratedFiles, runConverter, type ScriptIo } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, 'data/battleforge/source');
@@ -219,7 +219,8 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   };
 }
 
-const main = (argv: readonly string[]): Promise<number> =>
+/** The command line (`npx tsx scripts/convert-battleforge.ts [--check] [source-directory]`); resolves to the exit status. */
+export const main = (argv: readonly string[], io?: ScriptIo): Promise<number> =>
   runConverter(
     {
       script: 'scripts/convert-battleforge.ts',
@@ -235,6 +236,7 @@ const main = (argv: readonly string[]): Promise<number> =>
       alsoWrote: `${INDEX_FILE}, ${LICENSE_FILE}, ${UNITS_SCHEMA_FILE} and ${INDEX_SCHEMA_FILE}`,
     },
     argv,
+    io,
   );
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -25,7 +25,7 @@ import {
   type WarmasterUnit,
 } from '../engine/warmaster/units.js';
 import { formatSourceProblem, parseAlliesTable, parseArmyTable, slug, type SourceProblem } from './warmaster-tsv.js';
-import { type GeneratedFiles, runConverter } from './generated-files.js';
+import { type GeneratedFiles, runConverter, type ScriptIo } from './generated-files.js';
 
 const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SOURCE = path.resolve(REPOSITORY, 'data/warmaster/source');
@@ -200,7 +200,8 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   return { files, warnings, armies: armies.size, units: unitCount };
 }
 
-const main = (argv: readonly string[]): Promise<number> =>
+/** The command line (`npx tsx scripts/convert-warmaster.ts [--check] [source-directory]`); resolves to the exit status. */
+export const main = (argv: readonly string[], io?: ScriptIo): Promise<number> =>
   runConverter(
     {
       script: 'scripts/convert-warmaster.ts',
@@ -214,6 +215,7 @@ const main = (argv: readonly string[]): Promise<number> =>
       warnings: (conversion: Conversion) => conversion.warnings.map(formatSourceProblem),
     },
     argv,
+    io,
   );
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

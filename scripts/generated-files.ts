@@ -24,11 +24,16 @@ async function staleFiles(repository: string, directory: string, files: Generate
   return present.map((name) => `${directory}/${name}`).filter((file) => file.endsWith('.yaml') && !files.has(file));
 }
 
+/** Files whose committed text differs from `files` (missing or changed); also used by scripts/docs-tables.ts. */
+export async function changedFiles(repository: string, files: GeneratedFiles): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [file, text] of files) if ((await readIfPresent(path.join(repository, file))) !== text) changed.push(file);
+  return changed;
+}
+
 /** Files that differ from what the conversion produces (missing, changed or stale). */
 async function outdatedFiles(repository: string, directory: string, files: GeneratedFiles): Promise<string[]> {
-  const outdated: string[] = [];
-  for (const [file, text] of files) if ((await readIfPresent(path.join(repository, file))) !== text) outdated.push(file);
-  return [...outdated, ...(await staleFiles(repository, directory, files))];
+  return [...(await changedFiles(repository, files)), ...(await staleFiles(repository, directory, files))];
 }
 
 /** Create a directory if missing (one level at a time: Node 20's recursive mkdir can spin under /proc). */
@@ -63,21 +68,36 @@ export interface Converter<Result extends { readonly files: GeneratedFiles }> {
   readonly warnings?: (result: Result) => readonly string[];
 }
 
+/** Where a converter prints: the process's streams, or a test's capture. */
+export interface ScriptIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const processIo: ScriptIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
 /**
  * `npx tsx <script> [--check] [source-directory]`: convert, then write the files, or with --check
  * exit 1 if the committed files differ. Returns the exit status.
  */
-export async function runConverter<Result extends { readonly files: GeneratedFiles }>(converter: Converter<Result>, argv: readonly string[]): Promise<number> {
+export async function runConverter<Result extends { readonly files: GeneratedFiles }>(
+  converter: Converter<Result>,
+  argv: readonly string[],
+  io: ScriptIo = processIo,
+): Promise<number> {
   const usage = `usage: npx tsx ${converter.script} [--check] [source-directory]`;
   const check = argv.includes('--check');
   const positional = argv.filter((argument) => !argument.startsWith('--'));
   const unknown = argv.filter((argument) => argument.startsWith('--') && argument !== '--check');
   if (argv.includes('--help')) {
-    process.stdout.write(`${usage}\n`);
+    io.stdout(`${usage}\n`);
     return 0;
   }
   if (unknown.length > 0 || positional.length > 1) {
-    process.stderr.write(`${usage}\n`);
+    io.stderr(`${usage}\n`);
     return 2;
   }
   let result: Result;
@@ -86,21 +106,21 @@ export async function runConverter<Result extends { readonly files: GeneratedFil
   } catch (error) {
     const problems = converter.sourceProblems(error);
     if (problems === undefined) throw error;
-    process.stderr.write(`${problems.message}\n${problems.count} problem(s): nothing written\n`);
+    io.stderr(`${problems.message}\n${problems.count} problem(s): nothing written\n`);
     return 1;
   }
-  for (const warning of converter.warnings?.(result) ?? []) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of converter.warnings?.(result) ?? []) io.stderr(`warning: ${warning}\n`);
   const summary = converter.summary(result);
   if (check) {
     const outdated = await outdatedFiles(converter.repository, converter.directory, result.files);
     if (outdated.length === 0) {
-      process.stdout.write(`up to date: ${summary}\n`);
+      io.stdout(`up to date: ${summary}\n`);
       return 0;
     }
-    process.stderr.write(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx ${converter.script}\n`);
+    io.stderr(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx ${converter.script}\n`);
     return 1;
   }
   await writeGeneratedFiles(converter.repository, converter.directory, result.files);
-  process.stdout.write(`wrote ${summary}, ${converter.alsoWrote}\n`);
+  io.stdout(`wrote ${summary}, ${converter.alsoWrote}\n`);
   return 0;
 }

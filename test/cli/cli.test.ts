@@ -7,7 +7,11 @@ import { main } from '../../cli/main.js';
 import { capture } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
-/** The CLI as a user runs it: `node bin/crucible.js …`, checking stdout, stderr and the exit status. */
+/**
+ * The CLI as a user runs it, checking stdout, stderr and the exit status: in process through
+ * `main(argv, io)` (the same code the binary runs), and once through `node bin/crucible.js` itself
+ * to check the binary's wiring: exit status, streams, no stack trace.
+ */
 
 const repository = REPOSITORY;
 const binary = path.join(repository, 'bin', 'crucible.js');
@@ -18,13 +22,21 @@ interface Result {
   readonly stderr: string;
 }
 
-function crucible(...args: string[]): Promise<Result> {
+/** `crucible …` as a child process. */
+function spawned(...args: string[]): Promise<Result> {
   return new Promise((resolve) => {
     execFile(process.execPath, [binary, ...args], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } }, (error, stdout, stderr) => {
       const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/** `crucible …` in this process, as the binary would run it (no CRUCIBLE_DEBUG). */
+async function crucible(...args: string[]): Promise<Result> {
+  const out = capture();
+  const status = await main(args, out.io, {});
+  return { status, ...out.output() };
 }
 
 const STACK_LINE = /^ {4}at /m;
@@ -62,7 +74,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('crucible (spawned)', () => {
+describe('bin/crucible.js (spawned)', () => {
+  it('--help exits 0 on stdout; a bad file exits 2 with the file and field on stderr and no stack trace', async () => {
+    const [help, invalid] = await Promise.all([spawned('--help'), spawned('validate', good, bad)]);
+    expect(help.status).toBe(0);
+    for (const word of ['run', 'validate', 'schema', 'Examples:', 'Exit status']) expect(help.stdout).toContain(word);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stdout).toBe(`ok ${good}\n`);
+    expect(invalid.stderr).toBe(`${bad}: sides[0].groups[0].models: must be an integer ≥ 1, got -2\n`);
+  });
+});
+
+describe('crucible', () => {
   it('--help lists every command with examples', async () => {
     const result = await crucible('--help');
     expect(result.status).toBe(0);

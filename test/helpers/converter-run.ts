@@ -2,20 +2,37 @@ import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { ScriptIo } from '../../scripts/generated-files.js';
 
-/** What a converter script did, run in a child process as CI runs it. */
+/** What a converter script did: its exit status and what it printed. */
 export interface ScriptRun {
   readonly status: number;
   readonly stdout: string;
   readonly stderr: string;
 }
 
+/** The script in a child process, as CI runs it (`npm run check:data`). */
 export function runScript(repository: string, script: string, ...args: string[]): Promise<ScriptRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', path.join(repository, script), ...args], { cwd: repository }, (error, stdout, stderr) => {
       resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });
+}
+
+/** The script's command line run in this process, its output captured (no process to start). */
+export async function runInProcess(main: (argv: readonly string[], io: ScriptIo) => Promise<number>, ...args: string[]): Promise<ScriptRun> {
+  let stdout = '';
+  let stderr = '';
+  const status = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { status, stdout, stderr };
 }
 
 /** A copy (under `scratch`) of the source directory with one file's text changed; the change must change something. */

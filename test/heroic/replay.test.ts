@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
@@ -281,14 +280,6 @@ describe('tracing changes no result', () => {
 const repository = REPOSITORY;
 const BUNDLED = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
 
-function crucible(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(repository, 'bin', 'crucible.js'), ...args], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } }, (error, stdout, stderr) => {
-      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
-
 async function inProcess(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -297,8 +288,8 @@ async function inProcess(...args: string[]): Promise<{ status: number; stdout: s
 }
 
 describe('crucible replay', () => {
-  it('prints the header, the rounds, the outcome and every metric (spawned)', async () => {
-    const result = await crucible('replay', BUNDLED, '--trial', '3');
+  it('prints the header, the rounds, the outcome and every metric', async () => {
+    const result = await inProcess('replay', BUNDLED, '--trial', '3');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     for (const text of ['seed     1', 'trial    3', 'engine heroic-', 'round 1\n', '  ogre (', ' attacks knights: ', 'outcome: ', 'metrics\n', '  knights.formationBroken']) {
@@ -306,8 +297,8 @@ describe('crucible replay', () => {
     }
   });
 
-  it('a bad --trial is exit 2 with a clear message and no stack trace (spawned)', async () => {
-    const result = await crucible('replay', BUNDLED, '--trial', '-1');
+  it('a bad --trial is exit 2 with a clear message and no stack trace', async () => {
+    const result = await inProcess('replay', BUNDLED, '--trial', '-1');
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('The trial must be a whole number from 0');

@@ -3,19 +3,26 @@ import { battleforgeBenchProfiles, battleforgeBenchScenario } from './bench-scen
 import { runNaiveBattleforge, WINNER } from './naive.js';
 import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../../engine/battleforge/index.js';
 import { runTrials } from '../../sim/run.js';
+import { trialsToCatch } from '../helpers/power.js';
 import { alignedCounts, expectSameDistribution } from '../helpers/two-sample.js';
 
 /**
  * Differential test: the Battle Forge engine and the deliberately naive implementation
  * (test/battleforge/naive.ts, written from the rules text, rulings §19–25 and the engine's README,
  * not from its code) are two independent readings of the same rules. For each scenario both play
- * 100k games (fixed seed 20261122, never picked to pass); the distributions of winner, rounds and
- * each side's models and Wounds lost must pass a two-sample χ² test at α = 1e-6 (sparse cells
- * pooled), and the means (for `winner`: each outcome's share) agree within 4 combined standard errors.
+ * games (fixed seed 20261122, never picked to pass); the distributions of winner, rounds and each
+ * side's models and Wounds lost must pass a two-sample χ² test at α = 1e-6 (sparse cells pooled),
+ * and the means (for `winner`: each outcome's share) agree within 4 combined standard errors.
+ *
+ * Power: a reading that moves any outcome's probability by 2 percentage points is caught with
+ * probability ≥ 0.99 (helpers/power.ts). The naive games are the slow side (~20× the engine's
+ * cost), so the engine plays 4 times as many: 31,268 naive and 125,072 engine games per scenario.
  */
 
 const SEED = 20261122;
-const TRIALS = 100_000;
+const ENGINE_PER_NAIVE = 4;
+const NAIVE_TRIALS = trialsToCatch({ shift: 0.02, referenceRatio: ENGINE_PER_NAIVE });
+const ENGINE_TRIALS = ENGINE_PER_NAIVE * NAIVE_TRIALS;
 const ALPHA = 1e-6;
 const METRICS = ['winner', 'rounds', 'A.modelsLost', 'B.modelsLost', 'A.woundsLost', 'B.woundsLost'] as const;
 
@@ -106,8 +113,8 @@ describe('battleforge engine and naive implementation agree', () => {
 
   for (const { name, scenario: input, profiles: units } of cases) {
     it(name, () => {
-      const tally = runTrials(compileBattleforge(input, units), { seed: SEED, trials: TRIALS });
-      const naive = runNaiveBattleforge(input, units, SEED, TRIALS);
+      const tally = runTrials(compileBattleforge(input, units), { seed: SEED, trials: ENGINE_TRIALS });
+      const naive = runNaiveBattleforge(input, units, SEED, NAIVE_TRIALS);
       for (const metric of METRICS) {
         const engineCounts = Array.from(tally.histogram(metric));
         const naiveCounts = alignedCounts(metric, engineCounts.length, naive.histograms[metric] ?? {});

@@ -9,6 +9,7 @@ import { binomialTailAtLeast, binomialTailAtMost } from '../helpers/exact-check.
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { type Distribution, mean, total, variance } from '../helpers/distribution.js';
 import { exactEpic, rallyChance } from './markov-oracle.js';
+import { trialsToCatch } from '../helpers/power.js';
 
 /**
  * Epic rallies, engine against the exact Markov oracle (test/epic/markov-oracle.ts, written from the rule
@@ -129,7 +130,8 @@ describe('a single Rally test (rulings §26)', () => {
   );
   const s = scenario([guard(singles.map(({ formation }) => formation))], 1);
   const exact = exactEpic(s, armies);
-  const TRIALS = 100_000;
+  // 25,015 trials catch a 2-point error in any formation's chance with probability ≥ 0.99 (helpers/power.ts).
+  const TRIALS = trialsToCatch({ shift: 0.02 });
 
   it('the oracle gives the hand-worked chances', () => {
     for (const { id, p } of singles) expect(exact.get(`${id}.rallies`)?.[1] ?? 0, id).toBeCloseTo(p, 14);
@@ -220,7 +222,8 @@ describe('rally order (rulings §28), scripted dice', () => {
 });
 
 describe('multi-turn chains: engine vs the Markov oracle', () => {
-  const TRIALS = 150_000;
+  // As above: a 2-point error in any outcome's probability is caught with probability ≥ 0.99.
+  const TRIALS = trialsToCatch({ shift: 0.02 });
   const guardCompany = (id: string, extra: Partial<FormationInput> = {}): FormationInput => ({
     id,
     units: 7,

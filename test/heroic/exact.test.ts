@@ -18,14 +18,17 @@ import {
   sumOfIndependent,
   type TargetProfile,
 } from './oracle.js';
+import { trialsToCatch } from '../helpers/power.js';
 
 /**
  * Single Attack Actions (mode `attack`) checked against the exact oracle in test/heroic/oracle.ts:
  * the whole distribution of each metric, value by value, and its mean (helpers/exact-check.ts).
  * One seed for every case, fixed before any result was seen: never tune it to make a case pass.
+ * Power: 25,015 trials per case catch a 2-percentage-point error in any outcome's probability
+ * with probability ≥ 0.99 (helpers/power.ts).
  */
 const SEED = 20261121;
-const TRIALS = 200_000;
+const TRIALS = trialsToCatch({ shift: 0.02 });
 
 const plain = (might: number): TargetProfile => ({ might, woundsTaken: 0, shield: false, resistant: false, invulnerable: false });
 const atLeast = (d: Distribution, from: number): number => d.slice(from).reduce((sum, p) => sum + p, 0);

@@ -2,15 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { runNaive } from './naive.js';
 import { compileBenchScenario } from './bench-scenarios.js';
 import { runTrials } from '../../sim/run.js';
+import { trialsToCatch } from '../helpers/power.js';
 
 /**
  * Differential test: the engine and the deliberately naive implementation of the bench scenarios
  * (test/heroic/naive.ts) are two independent readings of the same rules, so with independent
  * seeds their estimates must agree within sampling error; the pooled attack is also checked against
  * its exact mean. "Agree" = within 4 combined standard errors (a false alarm ~1 in 16,000).
+ * Power: a 2-percentage-point difference in P(knights win) is caught with probability ≥ 0.99
+ * (helpers/power.ts); the naive side is the slow one, so the engine runs 4 times its trials.
  */
 
-const TRIALS = 200_000;
+const ENGINE_PER_NAIVE = 4;
+const NAIVE_TRIALS = trialsToCatch({ shift: 0.02, referenceRatio: ENGINE_PER_NAIVE });
+const ENGINE_TRIALS = ENGINE_PER_NAIVE * NAIVE_TRIALS;
 const Z = 4;
 
 interface Estimate {
@@ -76,12 +81,12 @@ function exactPooledMean(): number {
 
 describe('engine and naive implementation agree', () => {
   it('pooled 12-die attack: mean Wounds, and the exact mean', () => {
-    const engineTally = runTrials(compileBenchScenario('pooled'), { seed: 20240611, trials: TRIALS });
-    const naive = runNaive('pooled', 977, TRIALS);
+    const engineTally = runTrials(compileBenchScenario('pooled'), { seed: 20240611, trials: ENGINE_TRIALS });
+    const naive = runNaive('pooled', 977, NAIVE_TRIALS);
     const engine = estimate(fromHistogram(engineTally.histogram('A.woundsDealt')));
     const naiveEstimate = estimate(fromRecord(naive.histograms['A.woundsDealt']));
-    expect(engineTally.trials).toBe(TRIALS);
-    expect(naive.trials).toBe(TRIALS);
+    expect(engineTally.trials).toBe(ENGINE_TRIALS);
+    expect(naive.trials).toBe(NAIVE_TRIALS);
     expectAgreement(engine, naiveEstimate);
 
     // Closed form without the MIGHT cap: 12 × 2/3 = 8 rolled, minus P(shield 5+ and ≥ 1 Wound).
@@ -93,8 +98,8 @@ describe('engine and naive implementation agree', () => {
   });
 
   it('engagement: P(knights win) and mean rounds', () => {
-    const engineTally = runTrials(compileBenchScenario('engagement'), { seed: 20240612, trials: TRIALS });
-    const naive = runNaive('engagement', 978, TRIALS);
+    const engineTally = runTrials(compileBenchScenario('engagement'), { seed: 20240612, trials: ENGINE_TRIALS });
+    const naive = runNaive('engagement', 978, NAIVE_TRIALS);
     const engineWinner = fromHistogram(engineTally.histogram('winner'));
     const naiveWinner = fromRecord(naive.histograms.winner);
     expectAgreement(estimate(indicator(engineWinner, 1)), estimate(indicator(naiveWinner, 1)));

@@ -7,6 +7,7 @@ import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
 import { enumerate, expectFitsExact } from '../helpers/enumeration.js';
+import { trialsToCatch } from '../helpers/power.js';
 import { expectSameDistribution } from '../helpers/two-sample.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -16,11 +17,14 @@ import { REPOSITORY } from '../helpers/repository.js';
  * from tables — and each metric's whole distribution must pass a χ² test against the exact one
  * (α = 1e-6) with its mean within 4 standard errors of the exact mean. Scenarios that are chains
  * (no exact answer) are run both ways against each other (two-sample χ² and means). Fixed seed
- * 20261122, never tuned.
+ * 20261122, never tuned. Power: either comparison catches a 2-percentage-point error in any
+ * outcome's probability with probability ≥ 0.99 (helpers/power.ts): 25,015 trials against an exact
+ * answer, 50,030 a side when two samples are compared.
  */
 const SEED = 20261122;
 const ALPHA = 1e-6;
-const TRIALS = 40_000;
+const TRIALS = trialsToCatch({ shift: 0.02 });
+const TWO_SAMPLE_TRIALS = trialsToCatch({ shift: 0.02, referenceRatio: 1 });
 const repository = REPOSITORY;
 
 /** The bundled scenarios that are single actions: every one must have an exact answer. */
@@ -95,7 +99,7 @@ describe('chains: tables and dice agree in distribution (two-sample χ² and mea
     const loaded = await load(name);
     const [dice, tables] = (['dice', 'tables'] as const).map((method, m) => {
       const kernel = compileSpec(kernelSpecOf(loaded, method));
-      return { kernel, tally: runTrials(kernel, { seed: SEED + m, trials: TRIALS }) };
+      return { kernel, tally: runTrials(kernel, { seed: SEED + m, trials: TWO_SAMPLE_TRIALS }) };
     });
     for (const metric of dice?.kernel.metrics ?? []) {
       expectSameDistribution(`${name} ${metric.name}`, Array.from(dice?.tally.histogram(metric.name) ?? []), Array.from(tables?.tally.histogram(metric.name) ?? []), ALPHA, metric.kind === 'category');

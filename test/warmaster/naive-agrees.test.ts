@@ -4,6 +4,7 @@ import { warmasterBenchScenario, warmasterBenchUnits } from './bench-scenario.js
 import type { WarmasterUnit } from '../../engine/warmaster/units.js';
 import { compileWarmaster, type Scenario } from '../../engine/warmaster/index.js';
 import { runTrials } from '../../sim/run.js';
+import { trialsToCatch } from '../helpers/power.js';
 import { alignedCounts, expectSameDistribution } from '../helpers/two-sample.js';
 import { armyUnits, warmasterScenario } from './scenarios.js';
 
@@ -11,14 +12,20 @@ import { armyUnits, warmasterScenario } from './scenarios.js';
  * Differential test: the Warmaster engine and the deliberately naive implementation
  * (test/warmaster/naive.ts, written from the rules text, rulings §12–18 and the engine's README,
  * not from its code) are two independent readings of the same rules. For each scenario both run
- * 150k engagements (fixed seed 20261122, never picked to pass); the distributions of winner,
- * rounds, retreat and each side's stands lost must pass a two-sample χ² test at α = 1e-6 (sparse
- * cells merged), and the means (for `winner`: each outcome's share) agree within 4 combined
- * standard errors.
+ * engagements (fixed seed 20261122, never picked to pass); the distributions of winner, rounds,
+ * retreat and each side's stands lost must pass a two-sample χ² test at α = 1e-6 (sparse cells
+ * merged), and the means (for `winner`: each outcome's share) agree within 4 combined standard
+ * errors.
+ *
+ * Power: a reading that moves any outcome's probability by 2 percentage points is caught with
+ * probability ≥ 0.99 (helpers/power.ts). The naive engagements are the slow side (~15× the
+ * engine's cost), so the engine runs 4 times as many: 31,268 naive and 125,072 engine engagements.
  */
 
 const SEED = 20261122;
-const TRIALS = 150_000;
+const ENGINE_PER_NAIVE = 4;
+const NAIVE_TRIALS = trialsToCatch({ shift: 0.02, referenceRatio: ENGINE_PER_NAIVE });
+const ENGINE_TRIALS = ENGINE_PER_NAIVE * NAIVE_TRIALS;
 const ALPHA = 1e-6;
 const METRICS = ['winner', 'rounds', 'retreat', 'A.standsLost', 'B.standsLost'] as const;
 
@@ -76,8 +83,8 @@ describe('warmaster engine and naive implementation agree', () => {
 
   for (const { name, scenario, units } of cases) {
     it(name, () => {
-      const tally = runTrials(compileWarmaster(scenario, units), { seed: SEED, trials: TRIALS });
-      const naive = runNaiveWarmaster(scenario, units, SEED, TRIALS);
+      const tally = runTrials(compileWarmaster(scenario, units), { seed: SEED, trials: ENGINE_TRIALS });
+      const naive = runNaiveWarmaster(scenario, units, SEED, NAIVE_TRIALS);
       for (const metric of METRICS) {
         const engineCounts = Array.from(tally.histogram(metric));
         const naiveCounts = alignedCounts(metric, engineCounts.length, naive.histograms[metric] ?? {});

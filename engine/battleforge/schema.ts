@@ -40,13 +40,13 @@ export const reactionsSchema = z.strictObject({
 });
 
 export const scenarioUnitSchema = z.strictObject({
-  id,
+  id: id.describe('unique in the scenario; names its metrics, e.g. bowmen.modelsLost'),
   unit: unitReference.describe('faction entry, e.g. "human_kingdoms/men_at_arms"'),
   name: z.string().min(1).optional().describe('shown in results (default: the faction\'s name)'),
   models: z
     .union([positiveInt, z.record(z.string().min(1), nonNegativeInt)])
     .optional()
-    .describe('models: a number (for a unit of one model type) or counts by model name (default: each type\'s minimum, at least 1)'),
+    .describe('a number (for a unit of one model type) or counts by model name (default: each type\'s minimum, at least 1)'),
   position: z.number().min(0).default(0).describe('inches forward of its side\'s line'),
   cover: z.enum(COVERS).default('none').describe('cover against shooting (Soft +1, Hard +2, Fortified +3, Negative −1 to Save; none at 3" or less)'),
   terrain: z.boolean().default(false).describe('attackers fight it across intervening terrain: −1 Strength'),
@@ -62,14 +62,16 @@ export const scenarioUnitSchema = z.strictObject({
 });
 
 export const sideSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().min(1).describe('labels the side in results; the two names must differ (they name the winner)'),
   plan: z.enum(PLANS).default('shoot-then-charge').describe('what its units do with their two actions'),
   rallyAt: positiveInt
     .optional()
     .describe('rally when shaken: with this much Shock or more after activation tests, the first action is Rally'),
   bid: nonNegativeInt.default(0).describe('Shock bid each round for the first activations (assigned to its units below half their Courage)'),
-  reactions: reactionsSchema.default({ toShooting: 'counter-attack', toFighting: 'counter-attack', toCharge: 'overwatch', beforeActivating: false }),
-  units: z.array(scenarioUnitSchema).min(1),
+  reactions: reactionsSchema
+    .default({ toShooting: 'counter-attack', toFighting: 'counter-attack', toCharge: 'overwatch', beforeActivating: false })
+    .describe('the reaction its units try to each kind of attack declared against them'),
+  units: z.array(scenarioUnitSchema).min(1).describe('its units, activated in file order'),
 });
 
 export const optionsSchema = z.strictObject({
@@ -89,21 +91,23 @@ export const optionsSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('battleforge'),
-  name: z.string().min(1),
-  description: z.string().optional(),
-  source: z.string().optional(),
+  ruleset: z.literal('battleforge').describe('the rule system: it decides the rest of the format'),
+  name: z.string().min(1).describe('shown in every result'),
+  description: z.string().optional().describe('the question the scenario answers'),
+  source: z.string().optional().describe('where the scenario comes from'),
   data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file'),
-  seed: z.number().int().min(0).max(4294967295).default(1),
-  trials: positiveInt.max(1e12).default(100000),
+  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
+  trials: positiveInt.max(1e12).default(100000).describe('number of simulated games (crucible run --trials overrides it)'),
   mode: z
     .enum(['game', 'attack'])
     .default('game')
     .describe('game: up to `rounds` rounds; attack: side A\'s first unit makes one attack (a Shoot, or a Fight when the sides start in contact) on side B\'s first unit, no reactions, then its Shock and break test'),
-  rounds: positiveInt.max(20).default(6).describe('game rounds (a scenario ends after round 6)'),
+  rounds: positiveInt.max(20).default(6).describe('rounds played at most (the rules end a game after round 6)'),
   distance: z.number().min(0).max(200).default(24).describe('inches between the two sides\' lines at the start'),
-  options: optionsSchema.default({ focusEvade: 'text', surrender: 0, failedReaction: 'spends-round', allocation: 'finish-damaged' }),
-  sides: z.array(sideSchema).length(2),
+  options: optionsSchema
+    .default({ focusEvade: 'text', surrender: 0, failedReaction: 'spends-round', allocation: 'finish-damaged' })
+    .describe('readings of the rules where the text leaves a gap'),
+  sides: z.array(sideSchema).length(2).describe('the two sides: A (first) and B'),
 });
 
 export type ScenarioUnit = z.output<typeof scenarioUnitSchema>;

@@ -27,10 +27,10 @@ export type CountInput = z.output<typeof countSchema>;
 export const eachTurnSchema = z.union([z.boolean(), chance]);
 
 export const formationSchema = z.strictObject({
-  id,
-  name: z.string().min(1).optional(),
+  id: id.describe('unique in the scenario; names its metrics, e.g. company.brokenAtEnd'),
+  name: z.string().min(1).optional().describe('a name for the reader'),
   units: positiveInt.max(100).describe('units in the formation at the start'),
-  initiative: z.number().int().min(1).max(6).optional().describe("the formation's Initiative (default: its army's), e.g. 2 for 2+"),
+  initiative: z.number().int().min(1).max(6).optional().describe("the formation's Initiative, e.g. 2 for 2+ (default: its army's)"),
   broken: z.boolean().default(false).describe('Broken at the start'),
   markers: nonNegativeInt.default(0).describe('Blast markers at the start (a Broken formation has none)'),
   enemyWithin30: eachTurnSchema.default(true).describe('enemy units within 30 cm at its rally: −1 (true, false or a probability each End phase)'),
@@ -42,9 +42,9 @@ export const formationSchema = z.strictObject({
 });
 
 export const playerSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().min(1).describe('the player\'s name'),
   army: id.describe('army id in the armies file (Strategy Rating and Initiative)'),
-  formations: z.array(formationSchema).min(1),
+  formations: z.array(formationSchema).min(1).describe('its formations, which rally in file order'),
 });
 
 export const optionsSchema = z.strictObject({
@@ -59,26 +59,29 @@ export const optionsSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('epic'),
-  name: z.string().min(1),
-  description: z.string().optional(),
-  source: z.string().optional(),
+  ruleset: z.literal('epic').describe('the rule system: it decides the rest of the format'),
+  name: z.string().min(1).describe('shown in every result'),
+  description: z.string().optional().describe('the question the scenario answers'),
+  source: z.string().optional().describe('where the scenario comes from'),
   armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file'),
-  seed: z.number().int().min(0).max(4294967295).default(1),
-  trials: positiveInt.max(1e12).default(100000),
+  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
+  trials: positiveInt.max(1e12).default(100000).describe('number of simulated battles (crucible run --trials overrides it)'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
-  options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }),
-  players: z.array(playerSchema).min(1).max(2),
+  options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }).describe('readings of the rules where the text leaves a gap'),
+  players: z.array(playerSchema).min(1).max(2).describe('one or two players'),
 });
 
 export const armySchema = z.strictObject({
-  id,
-  name: z.string().min(1),
-  strategyRating: z.number().int().min(1).max(5),
+  id: id.describe('how a player names its army, e.g. imperial-guard'),
+  name: z.string().min(1).describe('display name'),
+  strategyRating: z.number().int().min(1).max(5).describe('Strategy Rating: the player whose army\'s rating is higher rallies first'),
   initiative: z.number().int().min(1).max(6).describe('the usual formation Initiative: 2 means 2+'),
-  source: z.string().min(1),
+  source: z.string().min(1).describe('where the numbers come from'),
 });
-export const armiesFileSchema = z.strictObject({ note: z.string().optional(), armies: z.array(armySchema).min(1) });
+export const armiesFileSchema = z.strictObject({
+  note: z.string().optional().describe('free text, e.g. where the numbers come from'),
+  armies: z.array(armySchema).min(1).describe('the armies'),
+});
 
 export type Formation = z.output<typeof formationSchema>;
 export type Player = z.output<typeof playerSchema>;

@@ -14,41 +14,42 @@ const damageTag = z.string().min(1);
 
 export const weaponSetSchema = z
   .strictObject({
-    name: z.string().min(1),
-    type: z.enum(['melee', 'ranged', 'aoe']).describe('aoe: dice are rolled per model in the area'),
+    name: z.string().min(1).describe('unique within the unit'),
+    type: z.enum(['melee', 'ranged', 'aoe']).describe('aoe: the dice are rolled for each model in the area'),
     atk: nonNegativeInt.describe('ATK dice (AoE: dice per model in the area)'),
-    damage: z.array(damageTag).default([]).describe('damage types/sources, e.g. [Fire, Spells]'),
+    damage: z.array(damageTag).default([]).describe('damage types and sources, e.g. [Fire, Spells]'),
     indirect: z.boolean().default(false).describe('Indirect Engagement: rear ranks of a formation may attack with it'),
-    enemiesOnly: z.boolean().default(false).describe('AoE that spares allies in the area'),
+    enemiesOnly: z.boolean().default(false).describe('an AoE that spares allies in the area'),
   })
   .describe('A Weapon Set');
 
 export const unitSchema = z.strictObject({
-  id,
-  name: z.string().min(1),
+  id: id.describe('how scenarios refer to the unit, e.g. sylvan-knight'),
+  name: z.string().min(1).describe('display name'),
   madeUp: z.boolean().default(false).describe('profile invented by crucible (the game publishes none)'),
   heroic: z.boolean().default(false).describe('Hero, Heroic Mount or Heroic Beast: never in a formation'),
-  def: z.number().int().min(0).max(12),
-  shield: z.boolean().default(false).describe('DEF (S): Shield roll on 5+'),
-  might: positiveInt.max(100),
-  will: z.number().int().min(0).max(12),
-  dex: z.number().int().min(0).max(12).default(0),
+  def: z.number().int().min(0).max(12).describe('DEF: an ATK die succeeds on a roll ≥ DEF'),
+  shield: z.boolean().default(false).describe('DEF (S): Shield roll, 5+ ignores 1 Wound'),
+  might: positiveInt.max(100).describe('MIGHT: Wounds the model can take'),
+  will: z.number().int().min(0).max(12).describe('WILL: tests pass on D6 ≤ WILL'),
+  dex: z.number().int().min(0).max(12).default(0).describe('DEX: tests pass on D6 ≤ DEX (no rule crucible plays tests it)'),
   regenerates: z.boolean().default(false).describe('MIGHT (R): heals 1 Wound at the start of each activation'),
-  resist: z.array(damageTag).default([]),
-  weak: z.array(damageTag).default([]),
-  immune: z.array(damageTag).default([]).describe('Invulnerability'),
-  value: z.number().min(0).default(0).describe('points; the allocation policy spends cheap models first'),
-  weapons: z.array(weaponSetSchema).min(1),
+  resist: z.array(damageTag).default([]).describe('Resistance: damage types and sources it resists, e.g. [Frost]'),
+  weak: z.array(damageTag).default([]).describe('Weakness, e.g. [Fire]'),
+  immune: z.array(damageTag).default([]).describe('Invulnerability, e.g. [Poison]'),
+  // No engine reads it: a group's models are identical, so points cannot steer allocation (rulings §5).
+  value: z.number().min(0).default(0).describe('the unit\'s points, for the reader; no engine reads it (rosters give their own cost)'),
+  weapons: z.array(weaponSetSchema).min(1).describe('its weapon sets: a group uses the first unless it names another'),
 });
 
 export const unitsFileSchema = z.strictObject({
-  note: z.string().optional(),
-  units: z.array(unitSchema).min(1),
+  note: z.string().optional().describe('free text, e.g. where the profiles come from'),
+  units: z.array(unitSchema).min(1).describe('the unit profiles'),
 });
 
 export const splitSchema = z.strictObject({
   target: id.describe('group id of an engaged enemy'),
-  dice: positiveInt,
+  dice: positiveInt.describe('dice sent at that enemy'),
 });
 
 export const areaSchema = z.strictObject({
@@ -61,37 +62,40 @@ export const healSchema = z.strictObject({
 });
 
 export const groupSchema = z.strictObject({
-  id,
-  unit: id.describe('unit id in the units file'),
-  models: positiveInt.max(1000),
-  formation: z.boolean().default(false),
-  cards: z.array(positiveInt).optional().describe('combined formation: models taken from each card'),
+  id: id.describe('unique in the scenario; names its metrics, e.g. knights.woundsTaken'),
+  unit: id.describe('profile from the units file: a unit id'),
+  models: positiveInt.max(1000).describe('number of models'),
+  formation: z
+    .boolean()
+    .default(false)
+    .describe('a formation (≥ 3 models, not heroic) attacks as one Attack Action with its dice pooled; below 3 models it breaks'),
+  cards: z.array(positiveInt).optional().describe('combined formation: models taken from each card, e.g. [3, 1] (they must add up to models)'),
   exhausted: z.boolean().default(false).describe('a card of this group already acted: it skips its first activation'),
   weapon: z.string().min(1).optional().describe('weapon set name (default: the unit\'s first)'),
   frontRank: positiveInt.optional().describe('models in the first line: the only ones attacking in melee without Indirect Engagement'),
   brokenShield: z.boolean().default(false).describe('Broken Shield token: no Shield rolls'),
   charging: z.boolean().default(false).describe('starts unengaged: must pass a WILL test to charge a formation'),
   target: id.optional().describe('enemy group attacked (default: first enemy group with models left)'),
-  split: z.array(splitSchema).min(1).optional().describe('melee dice split between engaged targets, declared before rolling'),
-  area: z.array(areaSchema).min(1).optional().describe('AoE: models of each group inside the area'),
-  heal: healSchema.optional(),
+  split: z.array(splitSchema).min(1).optional().describe('one model\'s melee dice split between engaged enemies, declared before rolling'),
+  area: z.array(areaSchema).min(1).optional().describe('AoE: models of each group inside the area, allies too unless the weapon set is enemiesOnly (default: every model of the target group)'),
+  heal: healSchema.optional().describe('the Healing ability'),
   woundsTaken: nonNegativeInt.default(0).describe('Wounds each model already has at the start'),
 });
 
 export const sideSchema = z.strictObject({
-  name: z.string().min(1),
-  groups: z.array(groupSchema).min(1),
+  name: z.string().min(1).describe('labels the side in results; the two names must differ (they name the winner)'),
+  groups: z.array(groupSchema).min(1).describe('its groups of models, activated in file order'),
 });
 
 export const optionsSchema = z.strictObject({
   shieldRolls: z
     .enum(['every-model', 'allocated-models'])
     .default('every-model')
-    .describe('rulings §2: a formation rolls one Shield die per model, or only per model allocated Wounds'),
+    .describe('rulings §2: a formation target rolls one Shield die per model, or only for the models allocated Wounds'),
   formationWeakness: z
     .enum(['per-figure', 'per-successful-figure', 'once'])
     .default('per-figure')
-    .describe('rulings §3: Weakness bonus of a formation attack'),
+    .describe('rulings §3: Weakness bonus of a formation attack: +1 per attacking figure, per figure whose own dice succeeded, or +1 once'),
   order: z
     .enum(['weakness-then-shield', 'shield-then-weakness'])
     .default('weakness-then-shield')
@@ -99,7 +103,7 @@ export const optionsSchema = z.strictObject({
   chargeTest: z
     .enum(['at-least-will', 'exceeds-will'])
     .default('at-least-will')
-    .describe('rulings §7: a WILL test is needed when the formation has ≥ WILL models, or > WILL'),
+    .describe('rulings §7: a charging model tests WILL when the formation has ≥ WILL models, or only when it has more'),
   allocation: z
     .enum(['most-damaged', 'least-damaged'])
     .default('most-damaged')
@@ -107,26 +111,26 @@ export const optionsSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('heroic'),
-  name: z.string().min(1),
-  description: z.string().optional(),
+  ruleset: z.literal('heroic').describe('the rule system: it decides the rest of the format'),
+  name: z.string().min(1).describe('shown in every result'),
+  description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from, e.g. a worked example'),
   units: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
   mode: z
     .enum(['attack', 'engagement'])
     .default('engagement')
-    .describe('attack: the first side acts once; engagement: sides alternate until one is vanquished'),
-  rounds: positiveInt.max(1000).default(10),
-  seed: z.number().int().min(0).max(4294967295).default(1),
-  trials: positiveInt.max(1e12).default(100000),
+    .describe('attack: each group of the first side makes its Attack Action(s) once; engagement: the first side activates, then the second, round after round, until a side has no models left'),
+  rounds: positiveInt.max(1000).default(10).describe('round limit of an engagement'),
+  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
+  trials: positiveInt.max(1e12).default(100000).describe('number of simulated fights (crucible run --trials overrides it)'),
   options: optionsSchema.default({
     shieldRolls: 'every-model',
     formationWeakness: 'per-figure',
     order: 'weakness-then-shield',
     chargeTest: 'at-least-will',
     allocation: 'most-damaged',
-  }),
-  sides: z.array(sideSchema).length(2),
+  }).describe('readings of the rules where the texts leave a gap'),
+  sides: z.array(sideSchema).length(2).describe('the two sides; the first acts first'),
 });
 
 export type WeaponSet = z.output<typeof weaponSetSchema>;

@@ -46,12 +46,12 @@ export const blockedRetreatSchema = z.strictObject({
 export const POSITIONS = ['open', 'defended', 'fortified'] as const;
 
 export const scenarioUnitSchema = z.strictObject({
-  id,
+  id: id.describe('unique in the scenario; names its metrics (e.g. orcs.standsLost) and is what a contact\'s target names'),
   unit: unitReference.describe('army-list entry, e.g. "orcs/orc-warriors"'),
   name: z.string().min(1).optional().describe('shown in results (default: the army list\'s name)'),
   stands: positiveInt.optional().describe('stands at the start (default: the unit size)'),
   hits: nonNegativeInt.default(0).describe('outstanding hits at the start'),
-  charging: z.boolean().default(false).describe('charged this turn: +1 Attack against enemy in the open in round 1'),
+  charging: z.boolean().default(false).describe('charged this turn: +1 Attack (monsters and chariots +2) against enemy in the open in round 1'),
   irregular: z.boolean().default(false).describe('in irregular formation (infantry that charge it may pursue it although it is cavalry, chariots or flyers)'),
   position: z.enum(POSITIONS).optional().describe('open, defended (hit on 5+) or fortified (hit on 6); infantry and artillery only (default: open, or defended for units that always are)'),
   confused: z.boolean().default(false).describe('−1 Attack for every stand; cannot support'),
@@ -70,7 +70,7 @@ export const scenarioUnitSchema = z.strictObject({
   reserve: z
     .strictObject({ chance: chance.default(1).describe('probability that an advance can reach it') })
     .optional()
-    .describe('not in the first engagement: an enemy advance may meet it (reserves are met in file order)'),
+    .describe('not in the first engagement: an enemy advance may meet it, chance being the probability that the advance reaches it (reserves are met in file order)'),
   newContact: contactSchema
     .omit({ target: true })
     .optional()
@@ -81,12 +81,12 @@ export const WINNER_POLICIES = ['pursue', 'pursue-while-ahead', 'stand', 'fall-b
 export type WinnerPolicy = (typeof WINNER_POLICIES)[number];
 
 export const sideSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().min(1).describe('labels the side in results; the two names must differ (they name the winner)'),
   policy: z
     .enum(WINNER_POLICIES)
     .default('pursue')
     .describe('the winner\'s choice: pursue (or advance) whenever allowed; pursue-while-ahead: only while its side has lost no more stands than the enemy in this engagement; stand; fall-back'),
-  units: z.array(scenarioUnitSchema).min(1),
+  units: z.array(scenarioUnitSchema).min(1).describe('its units, army-list entries'),
 });
 
 export const optionsSchema = z.strictObject({
@@ -101,24 +101,26 @@ export const optionsSchema = z.strictObject({
   advanceChargeBonus: z
     .boolean()
     .default(false)
-    .describe('the text\'s optional rule: a unit that destroyed its enemy in round 1 gets the charge bonus when it advances'),
+    .describe('rulings §17: the text\'s optional rule: a unit that destroyed its enemy in round 1 gets the charge bonus when it advances'),
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('warmaster'),
-  name: z.string().min(1),
-  description: z.string().optional(),
+  ruleset: z.literal('warmaster').describe('the rule system: it decides the rest of the format'),
+  name: z.string().min(1).describe('shown in every result'),
+  description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
   armies: z.string().default('../armies').describe('directory of army files, relative to the scenario file'),
-  seed: z.number().int().min(0).max(4294967295).default(1),
-  trials: positiveInt.max(1e12).default(100000),
+  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
+  trials: positiveInt.max(1e12).default(100000).describe('number of simulated engagements (crucible run --trials overrides it)'),
   maxTurns: positiveInt.max(50).default(6).describe('combat phases fought at most: an engagement still unresolved then is reported unresolved'),
   maxRounds: positiveInt
     .max(100)
     .optional()
     .describe('combat rounds fought at most: after that round\'s result and retreat (or draw) the engagement stops, with no pursuit or advance; 1 makes the scenario a single round, which `crucible run` answers exactly'),
-  options: optionsSchema.default({ casualties: 'keep-fighting', shootingCasualties: 'before-combat', advanceChargeBonus: false }),
-  sides: z.array(sideSchema).length(2),
+  options: optionsSchema
+    .default({ casualties: 'keep-fighting', shootingCasualties: 'before-combat', advanceChargeBonus: false })
+    .describe('readings of the rules where the text leaves a gap'),
+  sides: z.array(sideSchema).length(2).describe('the two sides'),
 });
 
 export type Contact = z.output<typeof contactSchema>;

@@ -152,7 +152,7 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
     group.modles = group.models;
     delete group.models;
     const lines = await expectProblem(await writeScenario(scenario), 'sides[0].groups[0].modles', 'unknown field "modles" (did you mean "models"?)');
-    expect(lines).toContainEqual(expect.stringContaining('sides[0].groups[0].models: missing required field "models" (an integer from 1 to 1000)'));
+    expect(lines).toContainEqual(expect.stringContaining('sides[0].groups[0].models: missing required field "models" (an integer from 1 to 1000: number of models)'));
   });
 
   it('a negative model count', async () => {

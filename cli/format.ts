@@ -10,7 +10,7 @@ export interface RunReport {
   readonly file: string;
   readonly ruleset: string;
   readonly engineVersion: string;
-  /** Heroic scenarios' mode (attack or engagement); other rulesets have none. */
+  /** The scenario's mode where its ruleset has one: heroic attack or engagement, Battle Forge game or attack. */
   readonly mode?: string;
   /** `exact`: every outcome enumerated; `mc`: Monte Carlo drawing from tables; `mc-dice`: rolling every die. */
   readonly method: RunMethod;

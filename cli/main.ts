@@ -6,7 +6,7 @@ import { registerAnalysis } from './commands/analyze.js';
 import { registerReplay } from './commands/replay.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
-import { schemaCommand } from './commands/schema.js';
+import { SCHEMA_FILES, schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
 
 /**
@@ -44,10 +44,10 @@ function buildProgram(io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number
       'after',
       `
 Examples:
-  $ crucible run data/heroic/scenarios                 simulate every bundled scenario
+  $ crucible run data/heroic/scenarios                 simulate every bundled heroic scenario
   $ crucible run my-fight.yaml --trials 1e6 --seed 7   one scenario, more trials, another seed
   $ crucible run data/heroic/scenarios --json > out.json
-  $ crucible validate data/heroic                      check scenario and units files
+  $ crucible validate data/heroic/scenarios            check scenarios and the units files they use
   $ crucible schema --out schema                       write JSON Schemas for editors
 
 Exit status: 0 ok, 2 bad input (files or options), 130 interrupted (Ctrl-C; 143: SIGTERM),
@@ -77,10 +77,15 @@ Examples:
   program
     .command('schema')
     .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
-    .option('-o, --out <dir>', 'directory to write heroic-scenario.schema.json and heroic-units.schema.json into', 'schema')
+    .option('-o, --out <dir>', 'directory to write the schema files into', 'schema')
     .addHelpText(
       'after',
       `
+Writes into <dir>:
+${SCHEMA_FILES.map((file) => `  ${file.name.padEnd(36)}${file.title}`).join('\n')}
+The army and faction files' schemas (warmaster-units, battleforge-units, battleforge-index) are
+written with the data, by npm run data:warmaster and npm run data:battleforge.
+
 To use a schema in an editor with the YAML language server (e.g. VS Code's YAML extension), start
 the file with a comment pointing at it, relative to the file:
   # yaml-language-server: $schema=../../../schema/heroic-scenario.schema.json

@@ -41,6 +41,9 @@ export type ScenarioOutcome =
   | { readonly kind: 'interrupted'; readonly trialsDone: number; readonly trialsPlanned: number }
   | { readonly kind: 'failed'; readonly message: string };
 
+/** The scenario's mode for the report, where its ruleset has one (heroic attack/engagement, Battle Forge game/attack). */
+const modeOf = (scenario: LoadedScenario['scenario']): { mode?: string } => ('mode' in scenario ? { mode: scenario.mode } : {});
+
 /** How often a running checkpoint is rewritten (and on the first shard, and at the end). */
 const CHECKPOINT_EVERY_MILLISECONDS = 2000;
 
@@ -127,7 +130,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
       file,
       ruleset: kernel.ruleset,
       engineVersion: kernel.engineVersion,
-      ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
+      ...modeOf(scenario),
       method: run.method === 'tables' ? 'mc' : 'mc-dice',
       seed: run.seed,
       trials: outcome.tally.trials,
@@ -158,7 +161,7 @@ export function exactReport(loaded: LoadedScenario, budget: ExactBudget): RunRep
     file: exact.file,
     ruleset: exact.ruleset,
     engineVersion: exact.engineVersion,
-    ...(scenario.ruleset === 'heroic' ? { mode: scenario.mode } : {}),
+    ...modeOf(scenario),
     method: 'exact',
     exact: { paths: exact.paths, errorBound: exact.errorBound },
     seed: scenario.seed,

@@ -42,7 +42,7 @@ export function parseTrialIndex(text: string): number {
 interface Replay {
   readonly file: string;
   readonly scenario: string;
-  /** Heroic scenarios' mode; other rulesets have none. */
+  /** The scenario's mode where its ruleset has one (heroic, Battle Forge). */
   readonly mode?: string;
   readonly ruleset: string;
   readonly scenarioTrials: number;
@@ -78,7 +78,8 @@ async function replayFile(file: string, options: ReplayOptions): Promise<Replay>
   // Battle Forge and Epic trials have no event trace yet: the replay shows the trial's metrics.
   const kernel = loaded.ruleset === 'epic' ? compileEpic(loaded.scenario, loaded.armies, draw) : compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers, draw);
   const replayed = replayTrial(kernel, seed, trial);
-  return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: [`(no event trace for ${kernel.ruleset} trials yet)`] };
+  const mode = loaded.ruleset === 'battleforge' ? { mode: loaded.scenario.mode } : {};
+  return { ...common, ...mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: [`(no event trace for ${kernel.ruleset} trials yet)`] };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */

@@ -1,5 +1,6 @@
 import type { PowerProfile, UnitProfile } from './profile.js';
-import { COVERS, PLANS, type BattleforgeOptions, type Scenario, SHOOTING_REACTIONS, CHARGE_REACTIONS } from './schema.js';
+import type { BattleforgeOptions, Scenario } from './schema.js';
+import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
 /**
  * A validated scenario flattened into small integer ids: units in file order (side A's first),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
 /**
  * The Battle Forge scenario format. No table geometry: units stand on one line between the two
@@ -16,18 +17,7 @@ export const unitReference = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]*\/[a-z0-9][a-z0-9_-]*$/, 'must be "<faction>/<unit id>", e.g. "human_kingdoms/men_at_arms"');
 
-export const COVERS = ['none', 'soft', 'hard', 'fortified', 'negative'] as const;
-export type Cover = (typeof COVERS)[number];
-
-/**
- * Plans: what a unit does with its two actions (engine/battleforge/README.md, "Plans"). Every plan
- * fights when the unit is engaged in melee.
- */
-export const PLANS = ['shoot-and-hold', 'focus-then-shoot', 'move-and-shoot', 'shoot-then-charge', 'charge-and-fight', 'hold-for-overwatch', 'evade-and-shoot'] as const;
-export type Plan = (typeof PLANS)[number];
-
-export const SHOOTING_REACTIONS = ['none', 'counter-attack', 'dodge', 'escape'] as const;
-export const CHARGE_REACTIONS = ['none', 'overwatch', 'escape'] as const;
+export { COVERS, type Cover, PLANS, type Plan, SHOOTING_REACTIONS, CHARGE_REACTIONS } from './terms.js';
 
 export const reactionsSchema = z.strictObject({
   toShooting: z.enum(SHOOTING_REACTIONS).default('counter-attack').describe('reaction tried when a Shoot action is declared against the unit'),

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -68,6 +68,15 @@ export interface Converter<Result extends { readonly files: GeneratedFiles }> {
   readonly warnings?: (result: Result) => readonly string[];
 }
 
+/** Why `directory` cannot be read as a folder, or undefined when it can. */
+async function notADirectory(directory: string): Promise<string | undefined> {
+  try {
+    return (await stat(directory)).isDirectory() ? undefined : 'not a directory';
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ENOENT' ? 'no such directory' : (error as Error).message;
+  }
+}
+
 /** Where a converter prints: the process's streams, or a test's capture. */
 export interface ScriptIo {
   readonly stdout: (text: string) => void;
@@ -100,9 +109,15 @@ export async function runConverter<Result extends { readonly files: GeneratedFil
     io.stderr(`${usage}\n`);
     return 2;
   }
+  const source = path.resolve(positional[0] ?? converter.defaultSource);
+  const missing = await notADirectory(source);
+  if (missing !== undefined) {
+    io.stderr(`${source}: (root): ${missing}: give the folder of source files\n${usage}\n`);
+    return 2;
+  }
   let result: Result;
   try {
-    result = await converter.convert(path.resolve(positional[0] ?? converter.defaultSource));
+    result = await converter.convert(source);
   } catch (error) {
     const problems = converter.sourceProblems(error);
     if (problems === undefined) throw error;

@@ -289,6 +289,14 @@ describe('scripts/convert-warmaster.ts', () => {
     expect((await converter('--check')).status).toBe(0);
   });
 
+  it('a source folder that is missing or a file is exit 2, named, with the usage and no stack trace', async () => {
+    const missing = path.join(scratch, 'no-such-folder');
+    const result = await converter('--check', missing);
+    expect(result).toEqual({ status: 2, stdout: '', stderr: `${missing}: (root): no such directory: give the folder of source files\nusage: npx tsx scripts/convert-warmaster.ts [--check] [source-directory]\n` });
+    const file = path.join(sourceDirectory, 'empire.tsv');
+    expect((await converter(file)).stderr).toContain(`${file}: (root): not a directory`);
+  });
+
   it('a broken row stops it, naming file, line and column', async () => {
     const source = await sourcesWith('orcs.tsv', (text) => text.replace('Trolls\tInfantry', 'Trolls\tInfantrie'));
     const result = await converter('--check', source);

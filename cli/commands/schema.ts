@@ -6,6 +6,7 @@ import { scenarioSchema as warmasterScenarioSchema } from '../../engine/warmaste
 import { scenarioSchema as battleforgeScenarioSchema } from '../../engine/battleforge/schema.js';
 import { armiesFileSchema as epicArmiesSchema, scenarioSchema as epicScenarioSchema } from '../../engine/epic/schema.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
+import { variantsSchema } from '../../sim/scenario-patch.js';
 import { EXIT_OK, type Io } from './io.js';
 
 /**
@@ -14,14 +15,21 @@ import { EXIT_OK, type Io } from './io.js';
  * hover text (the zod descriptions) and typo squiggles in VS Code's YAML extension.
  * io 'input': the schema describes what a person writes (fields with defaults are optional).
  */
+/**
+ * A scenario file as written: its rule system's format plus the `variants` any scenario file may
+ * declare for `crucible compare` (read apart by sim/scenario-file.ts, so not in the formats).
+ */
+const scenarioFile = (schema: z.ZodObject): z.ZodObject =>
+  schema.extend({ variants: variantsSchema.optional().describe('named sets of field changes, compared with crucible compare --variant <name>') });
+
 export const SCHEMA_FILES = [
-  { name: 'heroic-scenario.schema.json', title: 'crucible heroic scenario', schema: scenarioSchema },
+  { name: 'heroic-scenario.schema.json', title: 'crucible heroic scenario', schema: scenarioFile(scenarioSchema) },
   { name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema },
   // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
-  { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: warmasterScenarioSchema },
+  { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: scenarioFile(warmasterScenarioSchema) },
   // Likewise battleforge-units and battleforge-index (scripts/convert-battleforge.ts).
-  { name: 'battleforge-scenario.schema.json', title: 'crucible battleforge scenario', schema: battleforgeScenarioSchema },
-  { name: 'epic-scenario.schema.json', title: 'crucible epic rally scenario', schema: epicScenarioSchema },
+  { name: 'battleforge-scenario.schema.json', title: 'crucible battleforge scenario', schema: scenarioFile(battleforgeScenarioSchema) },
+  { name: 'epic-scenario.schema.json', title: 'crucible epic rally scenario', schema: scenarioFile(epicScenarioSchema) },
   { name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: epicArmiesSchema },
 ] as const;
 

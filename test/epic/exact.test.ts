@@ -8,11 +8,11 @@ import { enumerate, expectSameProbabilities } from '../helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost } from '../helpers/exact-check.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { type Distribution, mean, total, variance } from '../helpers/distribution.js';
-import { exactEpic, rallyChance } from './markov-oracle.js';
+import { exactEpic, rallyChance } from './oracle.js';
 import { trialsToCatch } from '../helpers/power.js';
 
 /**
- * Epic rallies, engine against the exact Markov oracle (test/epic/markov-oracle.ts, written from the rule
+ * Epic rallies, engine against the exact Markov oracle (test/epic/oracle.ts, written from the rule
  * text, rulings §26–28 and the README's step order, not from the engine) and against hand-worked
  * answers: single Rally tests (Monte Carlo within 4 SE), the marker arithmetic and the FAQ with
  * scripted dice, and multi-turn chains (Pearson χ² over each metric's whole distribution at

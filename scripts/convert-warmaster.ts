@@ -191,11 +191,11 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
     // The schema is the contract: a generated file that breaks it is a converter bug.
     const checked = armyFileSchema.safeParse(content);
     if (!checked.success) throw new Error(`${army}: generated data breaks the schema: ${checked.error.message}`);
-    files.set(`${ARMIES_DIRECTORY}/${army}.yaml`, yamlText(generatedHeader(`warmaster-revolution/${army}.tsv`, ARMY_FACTS), content));
+    files.set(`${ARMIES_DIRECTORY}/${army}.yaml`, yamlText(generatedHeader(`data/warmaster/source/${army}.tsv`, ARMY_FACTS), content));
     unitCount += units.length;
   }
   regimentsOfRenownAlliesSchema.parse(allies);
-  files.set(ALLIES_FILE, yamlText(generatedHeader(`warmaster-revolution/${ALLIES_TABLE}`, ALLIES_FACTS), allies));
+  files.set(ALLIES_FILE, yamlText(generatedHeader(`data/warmaster/source/${ALLIES_TABLE}`, ALLIES_FACTS), allies));
   files.set(SCHEMA_FILE, armyFileJsonSchemaText());
   return { files, warnings, armies: armies.size, units: unitCount };
 }

@@ -8,7 +8,6 @@ import { SHARD_TRIALS } from '../../sim/run.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
-import { shardCount } from '../../sim/shards.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { exactReport, type RunPlan, runScenario } from '../run-scenario.js';
@@ -35,7 +34,7 @@ export type MethodOption = (typeof METHODS)[number];
 
 /** `--max-trials` when not given: ~10 minutes of a typical scenario on 2 cores. */
 export const DEFAULT_MAX_TRIALS = 1e9;
-/** Without --workers, runs of fewer shards stay on the main thread: starting a pool costs more than it saves. */
+/** Without --workers, runs of fewer trials than this many full shards stay on the main thread: starting a pool costs more than it saves. */
 export const MIN_SHARDS_FOR_POOL = 4;
 
 /**
@@ -122,7 +121,8 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   const pool = new ShardPool(options.workers ?? availableParallelism());
   const executorFor = (trials: number): ShardExecutor => {
     if (options.workers === 0) return inProcess;
-    return options.workers === undefined && shardCount(trials) < MIN_SHARDS_FOR_POOL ? inProcess : pool;
+    // As the help says: a run under MIN_SHARDS_FOR_POOL full shards is not worth starting workers for.
+    return options.workers === undefined && trials < MIN_SHARDS_FOR_POOL * SHARD_TRIALS ? inProcess : pool;
   };
   const interrupts = listenForInterrupts(
     io,
@@ -246,7 +246,7 @@ thread unless --workers is given (starting workers costs a few hundred ms).
 On a terminal, stderr shows a progress bar (trials done, trials/s, time left); timings and the
 progress bar are left out with --quiet or --json, and never go to stdout.
 
-Ctrl-C stops a run after the shards in flight (twice: at once). With --checkpoint <file>, the work
+Ctrl-C stops a run after the shards in flight (twice: drops them; three times: at once). With --checkpoint <file>, the work
 done is saved there (atomically, every few seconds and on Ctrl-C) and the same command resumes it,
 ending with exactly the numbers of an uninterrupted run. A checkpoint of another scenario, seed,
 trial count or engine version is refused. Exit status 130 means interrupted (143: by SIGTERM).

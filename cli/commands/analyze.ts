@@ -97,11 +97,12 @@ function balanceRow(result: BalanceResult): Record<string, unknown> {
 }
 
 export function registerAnalysis(program: Command, io: Io): void {
-  const common = (command: Command) =>
-    command
-      .addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed))
-      .addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers))
-      .option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
+  const common = (command: Command, { workers = true } = {}) => {
+    command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
+    // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
+    if (workers) command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
+    return command.option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
+  };
 
   common(
     program
@@ -110,6 +111,7 @@ export function registerAnalysis(program: Command, io: Io): void {
       .argument('<scenario>', 'a scenario file that declares `variants`')
       .requiredOption('--variant <name...>', 'one variant (against the scenario as written) or two')
       .addOption(new Option('-n, --trials <count>', 'trials (default: the scenario\'s)').argParser(parseTrials)),
+    { workers: false },
   ).action(async (file: string, options: Common & { variant: string[] }) => {
     if (options.variant.length > 2) throw new InvalidArgumentError('--variant takes one or two names');
     const [first, second] = options.variant;

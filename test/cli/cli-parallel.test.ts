@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { capture } from '../helpers/capture.js';
+import { capture, type CliRun, runCli } from '../helpers/capture.js';
 import { ENGAGEMENT_FILE } from '../helpers/sharded.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -19,12 +19,6 @@ const repository = REPOSITORY;
 const binary = path.join(repository, 'bin', 'crucible.js');
 const STACK_LINE = /^ {4}at /m;
 
-interface Result {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 let directory: string;
 beforeAll(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-cli-parallel-'));
@@ -34,15 +28,11 @@ afterAll(async () => {
 });
 
 /** `crucible run` in this process: the same main() bin/crucible.js calls, without a process to start. */
-async function inProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  const run = capture();
-  const status = await main(args, run.io, env);
-  return { status, ...run.output() };
-}
+const inProcess = runCli;
 
 /** Runs whose output several tests compare against, each run once (every run with workers starts a pool). */
-const reference = new Map<string, Promise<Result>>();
-function referenceRun(args: readonly string[]): Promise<Result> {
+const reference = new Map<string, Promise<CliRun>>();
+function referenceRun(args: readonly string[]): Promise<CliRun> {
   const key = args.join(' ');
   const cached = reference.get(key) ?? inProcess(args);
   reference.set(key, cached);

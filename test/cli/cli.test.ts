@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { capture } from '../helpers/capture.js';
+import { capture, type CliRun, runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -16,14 +16,8 @@ import { REPOSITORY } from '../helpers/repository.js';
 const repository = REPOSITORY;
 const binary = path.join(repository, 'bin', 'crucible.js');
 
-interface Result {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** `crucible …` as a child process. */
-function spawned(...args: string[]): Promise<Result> {
+function spawned(...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, [binary, ...args], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } }, (error, stdout, stderr) => {
       const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -33,11 +27,7 @@ function spawned(...args: string[]): Promise<Result> {
 }
 
 /** `crucible …` in this process, as the binary would run it (no CRUCIBLE_DEBUG). */
-async function crucible(...args: string[]): Promise<Result> {
-  const out = capture();
-  const status = await main(args, out.io, {});
-  return { status, ...out.output() };
-}
+const crucible = (...args: string[]): Promise<CliRun> => runCli(args);
 
 const STACK_LINE = /^ {4}at /m;
 
@@ -189,11 +179,7 @@ describe('main (in process)', () => {
 
   describe('--method', () => {
     const attack = path.join(repository, 'data/heroic/scenarios/sylvan-knights-formation.yaml');
-    const run = async (...args: string[]) => {
-      const out = capture();
-      const status = await main(['run', ...args], out.io, {});
-      return { status, ...out.output() };
-    };
+    const run = (...args: string[]) => runCli(['run', ...args]);
 
     it('auto answers a single attack exactly: "method exact", the paths, the error bound, no seed or trials', async () => {
       const result = await run(attack, '--quiet');

@@ -3,13 +3,10 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { ScriptIo } from '../../scripts/generated-files.js';
+import { capture, type CliRun } from './capture.js';
 
 /** What a converter script did: its exit status and what it printed. */
-export interface ScriptRun {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type ScriptRun = CliRun;
 
 /** The script in a child process, as CI runs it (`npm run check:data`). */
 export function runScript(repository: string, script: string, ...args: string[]): Promise<ScriptRun> {
@@ -22,17 +19,9 @@ export function runScript(repository: string, script: string, ...args: string[])
 
 /** The script's command line run in this process, its output captured (no process to start). */
 export async function runInProcess(main: (argv: readonly string[], io: ScriptIo) => Promise<number>, ...args: string[]): Promise<ScriptRun> {
-  let stdout = '';
-  let stderr = '';
-  const status = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { status, stdout, stderr };
+  const { io, output } = capture();
+  const status = await main(args, io);
+  return { status, ...output() };
 }
 
 /** A copy (under `scratch`) of the source directory with one file's text changed; the change must change something. */

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Tally } from '../../sim/tally.js';
 import { type Distribution, mean, total, variance } from './distribution.js';
+import { CHECK_Z } from './power.js';
 
 /**
  * Compare a Monte Carlo histogram with an exact distribution, value by value and on the mean.
@@ -12,7 +13,7 @@ import { type Distribution, mean, total, variance } from './distribution.js';
  * (3.17·10⁻⁵). Either way an impossible value (p = 0) must never appear. The mean must lie within
  * 4 standard errors, the SE computed from the exact variance.
  */
-const Z = 4;
+const Z = CHECK_Z;
 const ONE_SIDED_TAIL_AT_Z = 3.167e-5; // 1 − Φ(4)
 const NORMAL_APPROXIMATION_MIN_COUNT = 25;
 const EXACT_TOTAL_TOLERANCE = 1e-12;

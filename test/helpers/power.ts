@@ -17,7 +17,7 @@ import { chiSquareCritical, chiSquareFit, chiSquareSurvival } from './chi-square
  * distribution at once; its power for a single shifted cell is of the same order.
  */
 
-/** The checks' threshold, in standard errors. */
+/** The checks' threshold, in standard errors: two-sample.ts and exact-check.ts read it from here. */
 export const CHECK_Z = 4;
 
 export interface PowerTarget {
@@ -33,11 +33,6 @@ export interface PowerTarget {
 export function trialsToCatch({ shift, power = 0.99, referenceRatio = Number.POSITIVE_INFINITY }: PowerTarget): number {
   const spread = ((CHECK_Z + normalQuantile(power)) * 0.5) / shift;
   return Math.ceil(spread * spread * (1 + 1 / referenceRatio));
-}
-
-/** The shift in any outcome's probability that a check of `trials` against `referenceTrials` catches with `power`. */
-export function shiftCaught(trials: number, referenceTrials = Number.POSITIVE_INFINITY, power = 0.99): number {
-  return (CHECK_Z + normalQuantile(power)) * 0.5 * Math.sqrt(1 / trials + 1 / referenceTrials);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { chiSquareCritical } from './chi-square.js';
+import { CHECK_Z } from './power.js';
 
 /**
  * Comparing two Monte Carlo histograms of the same metric (an engine and an independent
@@ -9,7 +10,7 @@ import { chiSquareCritical } from './chi-square.js';
 
 /** Cells with fewer trials than this (both samples together) are pooled. */
 const MIN_CELL = 20;
-const Z = 4;
+const Z = CHECK_Z;
 
 /** Two-sample χ² over the same cells: Σ (a·√(Nb/Na) − b·√(Na/Nb))² / (a + b), df = cells − 1. */
 export function twoSampleChiSquare(a: readonly number[], b: readonly number[]): { statistic: number; df: number } {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { type CliRun, runCli } from '../helpers/capture.js';
 import { chanceFromPools, type Dice, type OutcomeTable, ScriptedDice, StreamDice, streamGenerator, unpackDie } from '../../engine/dice/index.js';
 import { compileHeroic, compileScenario, type Scenario, scenarioSchema, type Unit } from '../../engine/heroic/index.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
@@ -280,12 +280,7 @@ describe('tracing changes no result', () => {
 const repository = REPOSITORY;
 const BUNDLED = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
 
-async function inProcess(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const status = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) }, {});
-  return { status, stdout, stderr };
-}
+const inProcess = (...args: string[]): Promise<CliRun> => runCli(args);
 
 describe('crucible replay', () => {
   it('prints the header, the rounds, the outcome and every metric', async () => {

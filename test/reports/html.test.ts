@@ -4,10 +4,9 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeHistogram } from '../../analysis/summary.js';
-import { main } from '../../cli/main.js';
 import { distributionChart } from '../../reports/charts.js';
 import { type ReportPage, readManifest, writePage } from '../../reports/page.js';
-import { capture } from '../helpers/capture.js';
+import { type CliRun, runCli } from '../helpers/capture.js';
 
 /** The offline HTML report: pages, charts, assets, the index, and `crucible report`. */
 
@@ -201,11 +200,7 @@ describe('writePage', () => {
   });
 });
 
-async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const { io, output } = capture();
-  const status = await main(args, io, {});
-  return { status, ...output() };
-}
+const cli = (...args: string[]): Promise<CliRun> => runCli(args);
 
 describe('crucible report', () => {
   let saved: string;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEROIC_ENGINE_VERSION } from '../../engine/heroic/index.js';
-import { main } from '../../cli/main.js';
+import { runCli } from '../helpers/capture.js';
 import { halfWidths } from '../../analysis/precision.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../../sim/checkpoint.js';
 import { InputError } from '../../sim/errors.js';
@@ -163,19 +163,7 @@ describe('refused checkpoints', () => {
 
   it('the CLI refuses a mismatched or damaged checkpoint: exit 2, one line naming the file, no stack', async () => {
     const checkpoint = path.join(directory, 'cli.json');
-    const run = async (...args: string[]) => {
-      let stdout = '';
-      let stderr = '';
-      const status = await main(['run', ENGAGEMENT_FILE, '--checkpoint', checkpoint, '--trials', '70000', '--quiet', ...args], {
-        stdout: (text) => {
-          stdout += text;
-        },
-        stderr: (text) => {
-          stderr += text;
-        },
-      });
-      return { status, stdout, stderr };
-    };
+    const run = (...args: string[]) => runCli(['run', ENGAGEMENT_FILE, '--checkpoint', checkpoint, '--trials', '70000', '--quiet', ...args]);
     const first = await run('--seed', '5');
     expect(first.status).toBe(0);
     const rerun = await run('--seed', '5');

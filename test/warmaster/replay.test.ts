@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { runCli } from '../helpers/capture.js';
 import { ScriptedDice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import { compileScenario } from '../../engine/warmaster/compile.js';
 import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
@@ -134,13 +134,7 @@ describe('every kind of step shows up in the traces', () => {
 
 describe('crucible replay on a Warmaster scenario', () => {
   it('prints the rounds, the outcome and every metric', async () => {
-    let stdout = '';
-    let stderr = '';
-    const status = await main(
-      ['replay', path.join(repository, 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml'), '--trial', '1'],
-      { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) },
-      {},
-    );
+    const { status, stdout, stderr } = await runCli(['replay', path.join(repository, 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml'), '--trial', '1']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
     for (const text of ['engine warmaster-', 'round 1 (turn 1', 'knights, 3 stands front at 4 → orcs: 12 dice hit on 4+', 'result ', 'outcome: ', 'metrics\n', 'orc-support.destroyedInRound']) {

@@ -1,6 +1,6 @@
 import { OutcomeTable } from '../dice/index.js';
 import type { DrawMethod } from '../kernel.js';
-import type { Army, CountInput, EpicOptions, Scenario } from './schema.js';
+import type { Army, CountInput, EpicOptions, Rules, Scenario } from './schema.js';
 
 /**
  * A validated scenario as flat numbers: formations in file order (the first player's first), each
@@ -27,9 +27,19 @@ export interface CompiledScenario {
   readonly playerNames: readonly string[];
   readonly turns: number;
   readonly options: EpicOptions;
+  /** The rule text's numbers (schema.ts `rulesSchema`): every roll, modifier and marker count reads them. */
+  readonly rules: Rules;
+  /**
+   * The die of a Rally test and of a roll-off when it is not a D6 (`rules.dieSides`): its faces 1..n
+   * as a uniform table, drawn with one `pick` (and enumerated face by face); null for the text's D6,
+   * rolled with `d6()`, so the default draws the very random numbers it always has.
+   */
+  readonly dieTable: OutcomeTable | null;
   readonly formations: readonly CompiledFormation[];
   /** Players in rally order (highest Strategy Rating first); `tie`: equal ratings, decided by a roll-off each End phase. */
   readonly rallyOrder: Int32Array;
+  /** Per player, its army's Strategy Rating (shown in traces). */
+  readonly strategyRatings: Int32Array;
   readonly tie: boolean;
   // Per formation.
   readonly player: Int32Array;
@@ -50,8 +60,16 @@ export interface CompiledScenario {
 
 const eachTurn = (value: boolean | number): number => (value === true ? 1 : value === false ? 0 : value);
 
+/** The die `Dice` rolls as such (`d6()`): the text's, so its draws stay those of a D6. */
+const D6 = 6;
+function dieTable(sides: number): OutcomeTable | null {
+  if (sides === D6) return null;
+  const faces = Array.from({ length: sides }, (_, face) => face + 1);
+  return new OutcomeTable(faces, faces.map(() => 1 / sides));
+}
+
 /** `armies`: the armies file's entries by id (validate.ts has checked every id exists). */
-export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>, method: DrawMethod = 'dice'): CompiledScenario {
+export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>, method: DrawMethod): CompiledScenario {
   const declared = scenario.players.flatMap((player, p) => player.formations.map((formation) => ({ formation, p, army: armies.get(player.army) })));
   const count = declared.length;
   const perFormation = () => new Int32Array(count);
@@ -95,8 +113,11 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
     playerNames: scenario.players.map((entry) => entry.name),
     turns: scenario.turns,
     options: scenario.options,
+    rules: scenario.rules,
+    dieTable: dieTable(scenario.rules.dieSides),
     formations,
     rallyOrder: Int32Array.from(order),
+    strategyRatings: Int32Array.from(ratings),
     tie: ratings.length === 2 && ratings[0] === ratings[1] && scenario.options.firstInRallyTie === 'roll-off',
     player,
     units,

@@ -1,22 +1,33 @@
 import type { Dice } from '../dice/index.js';
-import type { Kernel, MetricSpec } from '../kernel.js';
+import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
+import { StateLayout } from '../state-layout.js';
 import { COUNT_INPUTS, type CompiledScenario, MARKERS_PER_TURN, UNITS_LOST_PER_TURN, UNITS_LOST_WHILE_BROKEN, WITHDRAWAL_COST } from './compile.js';
 import { epicMetrics, FORMATION_WIDTH, formationMetricsStart, TURN_METRICS } from './metrics.js';
+import type { Rules } from './schema.js';
+import { type EpicTraceEvent, EpicTracer } from './trace.js';
 
 export const EPIC_ENGINE_VERSION = 'epic-1.0.0';
+
+/** Method `tables`' roll-off: either player wins it with probability 1/2, by symmetry, whatever the die. */
+const FAIR_COIN = 0.5;
 
 /**
  * One trial = `turns` turns of a few formations (README "A turn"): the Action phase's inputs —
  * Blast markers, units lost, breaking and its withdrawal — then the End phase's rallies in Strategy
- * Rating order, alternating between the players. State is typed-array views over one buffer, reset
- * by one `set`; nothing is allocated per trial.
+ * Rating order, alternating between the players. Every number of the rule text is read from
+ * `scenario.rules` (schema.ts `rulesSchema`). State is typed-array views over one buffer, reset by
+ * one `set`; nothing is allocated per trial.
+ *
+ * Tracing (`setTrace`, `crucible replay`): each step reports via `this.tracer?.…`, a single null
+ * check when no sink is set (its arguments are not even evaluated then); the tracer, not the
+ * kernel, builds the event objects, and a traced trial draws exactly what an untraced one does.
  */
-export class EpicKernel implements Kernel {
+export class EpicKernel implements Kernel<EpicTraceEvent> {
   readonly ruleset = 'epic';
   readonly engineVersion = EPIC_ENGINE_VERSION;
   readonly metrics: readonly MetricSpec[];
   private readonly count: number;
-  private readonly state: Int32Array;
+  private readonly layout: StateLayout<'units' | 'broken' | 'markers' | 'unitsLost' | 'turnsBroken' | 'rallies' | 'breaks' | 'tested'>;
   private readonly template: Int32Array;
   private readonly units: Int32Array;
   private readonly broken: Int32Array;
@@ -27,6 +38,8 @@ export class EpicKernel implements Kernel {
   private readonly breaks: Int32Array;
   /** Rallied in the current End phase (each formation tests once). */
   private readonly tested: Int32Array;
+  private readonly rules: Rules;
+  private tracer: EpicTracer | null = null;
 
   /** Method `tables`: a roll-off's winner drawn as a fair coin (the dice rolled otherwise). */
   private readonly drawsTables: boolean;
@@ -34,32 +47,39 @@ export class EpicKernel implements Kernel {
   constructor(private readonly scenario: CompiledScenario) {
     this.metrics = epicMetrics(scenario);
     this.drawsTables = scenario.method === 'tables';
+    this.rules = scenario.rules;
     const count = scenario.formations.length;
     this.count = count;
-    this.state = new Int32Array(8 * count);
-    let offset = 0;
-    const view = () => this.state.subarray(offset, (offset += count));
-    this.units = view();
-    this.broken = view();
-    this.markers = view();
-    this.unitsLost = view();
-    this.turnsBroken = view();
-    this.rallies = view();
-    this.breaks = view();
-    this.tested = view();
+    this.layout = new StateLayout({ units: count, broken: count, markers: count, unitsLost: count, turnsBroken: count, rallies: count, breaks: count, tested: count });
+    ({
+      units: this.units,
+      broken: this.broken,
+      markers: this.markers,
+      unitsLost: this.unitsLost,
+      turnsBroken: this.turnsBroken,
+      rallies: this.rallies,
+      breaks: this.breaks,
+      tested: this.tested,
+    } = this.layout.views);
     this.units.set(scenario.units);
     this.broken.set(scenario.broken);
     this.markers.set(scenario.markers);
-    this.template = this.state.slice();
+    this.template = this.layout.snapshot();
+  }
+
+  setTrace(sink: TraceSink<EpicTraceEvent> | null): void {
+    this.tracer = sink === null ? null : new EpicTracer(this.scenario, { units: this.units, broken: this.broken, markers: this.markers, unitsLost: this.unitsLost }, sink);
   }
 
   trial(dice: Dice, row: Int32Array): void {
-    this.state.set(this.template);
+    this.layout.reset(this.template);
     const scenario = this.scenario;
     for (let turn = 1; turn <= scenario.turns; turn++) {
+      this.tracer?.turn(turn);
       for (let formation = 0; formation < this.count; formation++) this.actionPhase(dice, formation);
       row[TURN_METRICS + turn - 1] = this.endPhase(dice);
     }
+    this.tracer?.end();
     const start = formationMetricsStart(scenario);
     for (let formation = 0; formation < this.count; formation++) {
       const base = start + formation * FORMATION_WIDTH;
@@ -85,32 +105,54 @@ export class EpicKernel implements Kernel {
     return dice.chance(probability);
   }
 
-  private lose(formation: number, units: number): void {
+  /** One die of the rules (`rules.dieSides`): a D6 rolled as such, another die as a uniform pick. */
+  private roll(dice: Dice): number {
+    const table = this.scenario.dieTable;
+    return table === null ? dice.d6() : dice.pick(table);
+  }
+
+  /** Loses up to `units`; returns how many it lost. */
+  private lose(formation: number, units: number): number {
     const lost = Math.min(units, this.units[formation]!);
     this.units[formation] = this.units[formation]! - lost;
     this.unitsLost[formation] = this.unitsLost[formation]! + lost;
+    return lost;
+  }
+
+  private withdraw(dice: Dice, formation: number): void {
+    const lost = this.lose(formation, this.draw(dice, formation, WITHDRAWAL_COST));
+    this.tracer?.withdrawal(formation, lost);
   }
 
   /**
    * The Action phase, as the scenario gives it (rulings §28): a Broken formation cannot activate and
    * loses its units for the turn; another loses units, takes its Blast markers, and breaks when they
-   * reach its units — losing its markers (option `markersOnBreak`) and withdrawing.
+   * reach `breakMarkersPerUnit` per unit — losing its markers (option `markersOnBreak`) and withdrawing.
    */
   private actionPhase(dice: Dice, formation: number): void {
     if (this.units[formation] === 0) return;
     if (this.broken[formation] === 1) {
       this.turnsBroken[formation] = this.turnsBroken[formation]! + 1;
-      this.lose(formation, this.draw(dice, formation, UNITS_LOST_WHILE_BROKEN));
+      const lost = this.lose(formation, this.draw(dice, formation, UNITS_LOST_WHILE_BROKEN));
+      this.tracer?.action(formation, true, lost, 0);
       return;
     }
-    this.lose(formation, this.draw(dice, formation, UNITS_LOST_PER_TURN));
-    if (this.units[formation] === 0) return;
-    this.markers[formation] = this.markers[formation]! + this.draw(dice, formation, MARKERS_PER_TURN);
-    if (this.markers[formation]! < this.units[formation]!) return;
+    const lost = this.lose(formation, this.draw(dice, formation, UNITS_LOST_PER_TURN));
+    if (this.units[formation] === 0) {
+      this.tracer?.action(formation, false, lost, 0);
+      return;
+    }
+    const taken = this.draw(dice, formation, MARKERS_PER_TURN);
+    this.markers[formation] = this.markers[formation]! + taken;
+    this.tracer?.action(formation, false, lost, taken);
+    const breaksAt = this.units[formation]! * this.rules.breakMarkersPerUnit;
+    if (this.markers[formation]! < breaksAt) return;
     this.broken[formation] = 1;
     this.breaks[formation] = this.breaks[formation]! + 1;
-    if (this.scenario.options.markersOnBreak === 'removed') this.markers[formation] = 0;
-    this.lose(formation, this.draw(dice, formation, WITHDRAWAL_COST));
+    const removes = this.scenario.options.markersOnBreak === 'removed';
+    this.tracer?.breaks(formation, breaksAt, removes ? this.markers[formation]! : 0);
+    if (removes) this.markers[formation] = 0;
+    this.withdraw(dice, formation);
   }
 
   /** The End phase: rallies in Strategy Rating order, alternating between players. Returns how many rallied. */
@@ -122,18 +164,20 @@ export class EpicKernel implements Kernel {
       // Equal Strategy Ratings: a roll-off (re-rolled while equal) decides who rallies first; each
       // player wins it with probability 1/2, which is all the tables draw (enumeration stays finite).
       if (this.drawsTables) {
-        player = dice.chance(0.5) ? 0 : 1;
+        player = dice.chance(FAIR_COIN) ? 0 : 1;
       } else {
         let first = 0;
         let second = 0;
         while (first === second) {
-          first = dice.d6();
-          second = dice.d6();
+          first = this.roll(dice);
+          second = this.roll(dice);
+          this.tracer?.rollOff(first, second);
         }
         player = first > second ? 0 : 1;
       }
     }
     const players = scenario.playerNames.length;
+    this.tracer?.endPhase(player);
     let rallied = 0;
     for (;;) {
       let next = this.nextToRally(player);
@@ -156,27 +200,33 @@ export class EpicKernel implements Kernel {
   }
 
   /**
-   * A Rally test (rulings §26–27): D6 − 2 if Broken − 1 if enemy within 30 cm (never off the table)
-   * ≥ Initiative. Passed: a Broken formation is no longer Broken and gains a marker per unit; then
-   * half the markers go, rounded up. Failed: a Broken formation withdraws; another keeps its markers.
+   * A Rally test (rulings §26–27): a die + the Broken modifier + the enemy-within-30-cm modifier
+   * (never off the table) ≥ Initiative. Passed: a Broken formation is no longer Broken and gains
+   * `markersPerUnitOnRally` markers per unit; then ⌈markers ÷ rallyRemovalDivisor⌉ go. Failed: a
+   * Broken formation withdraws; another keeps its markers.
    */
   private rally(dice: Dice, formation: number): boolean {
     const scenario = this.scenario;
+    const rules = this.rules;
     this.tested[formation] = 1;
     const broken = this.broken[formation] === 1;
     const offTable = this.holds(dice, scenario.offTable[formation]!);
     const enemyNear = !offTable && this.holds(dice, scenario.enemyWithin30[formation]!);
-    const score = dice.d6() - (broken ? 2 : 0) - (enemyNear ? 1 : 0);
-    if (score < scenario.initiative[formation]!) {
-      if (broken) this.lose(formation, this.draw(dice, formation, WITHDRAWAL_COST));
+    const face = this.roll(dice);
+    const score = face + (broken ? rules.brokenModifier : 0) + (enemyNear ? rules.enemyWithin30Modifier : 0);
+    const passed = score >= scenario.initiative[formation]!;
+    this.tracer?.rally(formation, broken, face, offTable, enemyNear, score, passed);
+    if (!passed) {
+      if (broken) this.withdraw(dice, formation);
       return false;
     }
-    if (broken) {
-      this.broken[formation] = 0;
-      this.markers[formation] = this.markers[formation]! + this.units[formation]!;
-    }
-    this.markers[formation] = this.markers[formation]! - Math.ceil(this.markers[formation]! / 2);
+    const added = broken ? this.units[formation]! * rules.markersPerUnitOnRally : 0;
+    if (broken) this.broken[formation] = 0;
+    this.markers[formation] = this.markers[formation]! + added;
+    const removed = Math.ceil(this.markers[formation]! / rules.rallyRemovalDivisor);
+    this.markers[formation] = this.markers[formation]! - removed;
     this.rallies[formation] = this.rallies[formation]! + 1;
+    this.tracer?.rallied(formation, broken, added, removed);
     return true;
   }
 }

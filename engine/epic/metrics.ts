@@ -7,13 +7,20 @@ export const TURN_METRICS = 0;
 export const FORMATION_WIDTH = 7;
 export const formationMetricsStart = (scenario: CompiledScenario): number => TURN_METRICS + scenario.turns;
 
-/** The most Blast markers a formation can hold: its start, a rallied Broken formation's units, and each turn's most. */
+/**
+ * The most Blast markers a formation can hold: its start, plus C = units × markersPerUnitOnRally ×
+ * (rallyRemovalDivisor − 1), plus each turn's most. Only the Action phase adds markers beyond a
+ * rally's; a Broken formation's rally turns m into at most (m + units × perUnit)(d − 1)/d, which
+ * stays at or below any bound B ≥ C. At the text's values C is the formation's units.
+ */
 function maxMarkers(scenario: CompiledScenario, formation: number): number {
   const start = scenario.countStart[formation * COUNT_INPUTS + MARKERS_PER_TURN]!;
   const end = scenario.countStart[formation * COUNT_INPUTS + MARKERS_PER_TURN + 1]!;
   let most = 0;
   for (let k = start; k < end; k++) most = Math.max(most, scenario.countValues[k]!);
-  return scenario.markers[formation]! + scenario.units[formation]! + scenario.turns * most;
+  const { markersPerUnitOnRally, rallyRemovalDivisor } = scenario.rules;
+  const rallied = scenario.units[formation]! * markersPerUnitOnRally * (rallyRemovalDivisor - 1);
+  return scenario.markers[formation]! + rallied + scenario.turns * most;
 }
 
 export function epicMetrics(scenario: CompiledScenario): MetricSpec[] {

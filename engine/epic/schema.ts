@@ -58,6 +58,55 @@ export const optionsSchema = z.strictObject({
     .describe('rulings §28: who rallies first when both armies have the same Strategy Rating'),
 });
 
+/**
+ * The rule text's numbers (Rally formations, and rulings §26–28), each defaulting to the printed
+ * value: the kernel, its tables and exact enumeration all read them from here (compile.ts).
+ */
+export const rulesSchema = z.strictObject({
+  dieSides: z
+    .number()
+    .int()
+    .min(2)
+    .max(20)
+    .default(6)
+    .describe('sides of the die a Rally test rolls, and of the roll-off for equal Strategy Ratings: 6 for the text\'s D6 (Rally formations; rulings §26, §28)'),
+  brokenModifier: z
+    .number()
+    .int()
+    .min(-20)
+    .max(20)
+    .default(-2)
+    .describe('added to the Rally test of a Broken formation, in die faces (Rally Test Modifiers table: −2; rulings §26)'),
+  enemyWithin30Modifier: z
+    .number()
+    .int()
+    .min(-20)
+    .max(20)
+    .default(-1)
+    .describe('added to a Rally test with enemy units within 30 cm, in die faces; never off the table (Rally Test Modifiers table: −1; FAQ; rulings §26)'),
+  markersPerUnitOnRally: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(1)
+    .describe('Blast markers a Broken formation takes per unit when it rallies, before half are removed (Rally formations: "as many Blast markers as there are units"; rulings §27)'),
+  rallyRemovalDivisor: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(2)
+    .describe('a passed Rally test removes ⌈Blast markers ÷ this⌉: 2 for the text\'s "half, rounding fractions up"; 1 removes them all (Rally formations; rulings §27)'),
+  breakMarkersPerUnit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(1)
+    .describe('a formation breaks when its Blast markers reach this many per unit: 1 for markers = units (rulings §28)'),
+});
+
 export const scenarioSchema = z.strictObject({
   ruleset: z.literal('epic').describe('the rule system: it decides the rest of the format'),
   name: z.string().min(1).describe('shown in every result'),
@@ -68,6 +117,7 @@ export const scenarioSchema = z.strictObject({
   trials: positiveInt.max(1e12).default(100000).describe('number of simulated battles (crucible run --trials overrides it)'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
   options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }).describe('readings of the rules where the text leaves a gap'),
+  rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),
   players: z.array(playerSchema).min(1).max(2).describe('one or two players'),
 });
 
@@ -86,6 +136,7 @@ export const armiesFileSchema = z.strictObject({
 export type Formation = z.output<typeof formationSchema>;
 export type Player = z.output<typeof playerSchema>;
 export type EpicOptions = z.output<typeof optionsSchema>;
+export type Rules = z.output<typeof rulesSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Army = z.output<typeof armySchema>;

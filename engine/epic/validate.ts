@@ -24,8 +24,10 @@ export function validateEpic(scenario: Scenario, armies: ReadonlyMap<string, Arm
       if (formation.broken && formation.markers > 0 && scenario.options.markersOnBreak === 'removed') {
         issues.push({ path: [...path, 'markers'], message: 'a Broken formation has no Blast markers (they went when it broke; option markersOnBreak: kept allows them)' });
       }
-      if (!formation.broken && formation.markers >= formation.units) {
-        issues.push({ path: [...path, 'markers'], message: `${formation.markers} Blast markers on ${formation.units} units would already have broken it: set broken: true, or fewer markers` });
+      // It breaks at rules.breakMarkersPerUnit markers per unit (rulings §28).
+      const breaksAt = formation.units * scenario.rules.breakMarkersPerUnit;
+      if (!formation.broken && formation.markers >= breaksAt) {
+        issues.push({ path: [...path, 'markers'], message: `${formation.markers} Blast markers on ${formation.units} units would already have broken it (it breaks at ${breaksAt}): set broken: true, or fewer markers` });
       }
       const counts: [string, CountInput][] = [
         ['markersPerTurn', formation.markersPerTurn],

@@ -50,7 +50,8 @@ class HalfChanceDice extends ScriptedDice {
 
 /** One trial on scripted dice, every face used; the row by metric name. */
 function scripted(s: Scenario, faces: number[] | ScriptedDice): Record<string, number> {
-  const kernel = compileEpic(s, armies);
+  // Method dice: the roll-off's faces are scripted (compileEpic's default is tables).
+  const kernel = compileEpic(s, armies, 'dice');
   const row = new Int32Array(kernel.metrics.length);
   const dice = Array.isArray(faces) ? new ScriptedDice(faces) : faces;
   kernel.trial(dice, row);
@@ -59,7 +60,7 @@ function scripted(s: Scenario, faces: number[] | ScriptedDice): Record<string, n
 }
 
 function monteCarlo(s: Scenario, stream: number, trials: number): Tally {
-  const kernel = compileEpic(s, armies);
+  const kernel = compileEpic(s, armies, 'dice');
   const tally = new Tally(kernel.metrics);
   runWithDice(kernel, streamDice(SEED, stream), trials, tally);
   return tally;

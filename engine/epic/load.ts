@@ -1,0 +1,26 @@
+import type { DataFiles, LoadResult } from '../rule-system.js';
+import { type Army, armiesFileSchema, type Scenario } from './schema.js';
+import { validateEpic } from './validate.js';
+
+/** The armies an Epic scenario's players use, by id (plain JSON: sent to workers). */
+export interface EpicRefs {
+  readonly armies: Readonly<Record<string, Army>>;
+}
+
+/** Loading an Epic rally scenario: the armies file it names, then the checks of validate.ts. */
+export async function loadEpic(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<EpicRefs>> {
+  const armiesFile = files.resolve(file, scenario.armies);
+  const inputs = [file, armiesFile];
+  const parsed = await files.read(armiesFile);
+  if (!parsed.ok) {
+    const [first] = parsed.problems;
+    if (first?.message === 'file not found') return { inputs, problems: [{ file, path: 'armies', message: `armies file not found: ${armiesFile}` }] };
+    return { inputs, problems: parsed.problems };
+  }
+  const { value, problems } = files.check(armiesFile, armiesFileSchema, parsed.data);
+  if (value === undefined) return { inputs, problems };
+  const armies = new Map(value.armies.map((army) => [army.id, army]));
+  const issues = validateEpic(scenario, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  if (issues.length > 0) return { inputs, problems: issues };
+  return { refs: { armies: Object.fromEntries(scenario.players.map((player) => [player.army, armies.get(player.army) as Army])) }, inputs, problems: [] };
+}

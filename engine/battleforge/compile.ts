@@ -1,6 +1,6 @@
 import type { PowerProfile, UnitProfile } from './profile.js';
-import type { BattleforgeOptions, Scenario } from './schema.js';
-import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
+import type { BattleforgeOptions, Rules, Scenario } from './schema.js';
+import { CHARGE_REACTIONS, codeOf, type Cover, FOCUS_BOTH, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
 /**
  * A validated scenario flattened into small integer ids: units in file order (side A's first),
@@ -9,7 +9,21 @@ import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js'
  * last), or the best Save first.
  */
 
-export const COVER_BONUS: Readonly<Record<(typeof COVERS)[number], number>> = { none: 0, soft: 1, hard: 2, fortified: 3, negative: -1 };
+/** A cover's Save bonus against shooting (Cover; rulings §20), from the scenario's rules. */
+export function coverBonus(cover: Cover, rules: Rules): number {
+  switch (cover) {
+    case 'none':
+      return 0;
+    case 'soft':
+      return rules.softCover;
+    case 'hard':
+      return rules.hardCover;
+    case 'fortified':
+      return rules.fortifiedCover;
+    case 'negative':
+      return rules.negativeCover;
+  }
+}
 
 export interface CompiledUnit {
   readonly id: string;
@@ -26,6 +40,8 @@ export interface CompiledScenario {
   readonly rounds: number;
   readonly distance: number;
   readonly options: BattleforgeOptions;
+  /** The rule text's numbers (schema.ts `rulesSchema`): every roll, modifier and limit reads them. */
+  readonly rules: Rules;
   readonly units: readonly CompiledUnit[];
   /** Per side: bid; reactions to a Shoot, a Fight, a Charge (indexes into the schema's lists); react before activating (1/0). */
   readonly bid: Int32Array;
@@ -44,6 +60,10 @@ export interface CompiledScenario {
   readonly plan: Int32Array;
   /** Rally first with this much Shock or more; 0: never. */
   readonly rallyAt: Int32Array;
+  /** Inches a passed Rush adds: `rushPercent` of the lead type's Movement, rounded down (Rushing). */
+  readonly rush: Int32Array;
+  /** The most Shock bidding may leave on the unit: strictly below `bidLimitPercent` of its Courage (Shock Limit; rulings §25). */
+  readonly bidCap: Int32Array;
   /** Model types [start, end) and the type whose characteristics the unit's own tests use. */
   readonly typeStart: Int32Array;
   readonly typeEnd: Int32Array;
@@ -64,6 +84,7 @@ export interface CompiledScenario {
   readonly powerHits: Int32Array;
   readonly powerAp: Int32Array;
   readonly powerShock: Int32Array;
+  readonly powerName: readonly string[];
   // Per model type.
   readonly typeUnit: Int32Array;
   readonly typeCount: Int32Array;
@@ -80,6 +101,7 @@ export interface CompiledScenario {
   readonly weaponStart: Int32Array;
   readonly weaponEnd: Int32Array;
   // Per weapon.
+  readonly weaponName: readonly string[];
   readonly weaponType: Int32Array;
   /** Dice per model: attacks × copies. */
   readonly weaponDice: Int32Array;
@@ -107,12 +129,13 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
   const u = {
     side: perUnit(), cover: perUnit(), terrain: perUnit(), startShock: perUnit(), startFocus: perUnit(), startEvade: perUnit(), plan: perUnit(), rallyAt: perUnit(),
     typeStart: perUnit(), typeEnd: perUnit(), leadType: perUnit(), models: perUnit(), woundsTotal: perUnit(), multiWound: perUnit(),
-    hasMelee: perUnit(), hasRanged: perUnit(), powerSlots: perUnit(), powerStart: perUnit(), powerEnd: perUnit(),
+    hasMelee: perUnit(), hasRanged: perUnit(), powerSlots: perUnit(), powerStart: perUnit(), powerEnd: perUnit(), rush: perUnit(), bidCap: perUnit(),
   };
+  const rules = scenario.rules;
   const knownPowers: PowerProfile[] = [];
   const place = new Float64Array(unitCount);
   const types: { unit: number; count: number; hasCharacteristics: boolean; movement: number; accuracy: number; strength: number; save: number; meleeSave: number; initiative: number; courage: number; wounds: number; weaponStart: number; weaponEnd: number }[] = [];
-  const weapons: { type: number; dice: number; ap: number; melee: boolean; short: number; long: number }[] = [];
+  const weapons: { name: string; type: number; dice: number; ap: number; melee: boolean; short: number; long: number }[] = [];
   const units: CompiledUnit[] = [];
 
   declared.forEach(({ unit, side, sideIndex }, index) => {
@@ -129,12 +152,12 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
       );
     u.side[index] = sideIndex;
     place[index] = sideIndex === 0 ? unit.position : scenario.distance - unit.position;
-    u.cover[index] = COVER_BONUS[unit.cover];
+    u.cover[index] = coverBonus(unit.cover, rules);
     u.terrain[index] = unit.terrain ? 1 : 0;
     u.startShock[index] = unit.shock;
-    u.startFocus[index] = unit.focus ? 3 : 0; // both stats (FOCUS_BOTH): a stated Focus applies to the attack made
+    u.startFocus[index] = unit.focus ? FOCUS_BOTH : 0; // a stated Focus applies to the attack made, whichever stat
     u.startEvade[index] = unit.evade ? 1 : 0;
-    u.plan[index] = PLANS.indexOf(unit.plan ?? side.plan);
+    u.plan[index] = codeOf(PLANS, unit.plan ?? side.plan);
     u.rallyAt[index] = unit.rallyAt ?? side.rallyAt ?? 0;
     u.typeStart[index] = types.length;
     let lead = -1;
@@ -148,7 +171,7 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
       const weaponStart = weapons.length;
       if (model.hasCharacteristics) {
         for (const weapon of model.weapons) {
-          weapons.push({ type, dice: weapon.attacks * weapon.copies, ap: weapon.ap, melee: weapon.melee, short: weapon.short, long: weapon.long });
+          weapons.push({ name: weapon.name, type, dice: weapon.attacks * weapon.copies, ap: weapon.ap, melee: weapon.melee, short: weapon.short, long: weapon.long });
           if (weapon.melee) u.hasMelee[index] = 1;
           else u.hasRanged[index] = 1;
         }
@@ -168,7 +191,13 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
       knownPowers.push(power);
     }
     u.powerEnd[index] = knownPowers.length;
-    u.leadType[index] = lead < 0 ? (u.typeStart[index] ?? 0) : lead;
+    const leadType = lead < 0 ? (u.typeStart[index] ?? 0) : lead;
+    u.leadType[index] = leadType;
+    const leadModel = types[leadType];
+    // Whole inches and Shock: integer arithmetic, so the text's "half" is exact (⌊M·50/100⌋ = ⌊M/2⌋).
+    u.rush[index] = Math.floor(((leadModel?.movement ?? 0) * rules.rushPercent) / 100);
+    // The largest s with s < Courage × p / 100, i.e. s·100 < Courage·p: −1 when no Shock fits.
+    u.bidCap[index] = Math.floor(((leadModel?.courage ?? 0) * rules.bidLimitPercent - 1) / 100);
     units.push({ id: unit.id, name: unit.name ?? profile.name, index, side: sideIndex, profile });
   });
 
@@ -182,11 +211,12 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
     rounds: scenario.rounds,
     distance: scenario.distance,
     options: scenario.options,
+    rules,
     units,
     bid: sideArray((side) => side.bid),
-    reactToShoot: sideArray((side) => SHOOTING_REACTIONS.indexOf(side.reactions.toShooting)),
-    reactToFight: sideArray((side) => SHOOTING_REACTIONS.indexOf(side.reactions.toFighting)),
-    reactToCharge: sideArray((side) => CHARGE_REACTIONS.indexOf(side.reactions.toCharge)),
+    reactToShoot: sideArray((side) => codeOf(SHOOTING_REACTIONS, side.reactions.toShooting)),
+    reactToFight: sideArray((side) => codeOf(SHOOTING_REACTIONS, side.reactions.toFighting)),
+    reactToCharge: sideArray((side) => codeOf(CHARGE_REACTIONS, side.reactions.toCharge)),
     reactBeforeActivating: sideArray((side) => (side.reactions.beforeActivating ? 1 : 0)),
     ...u,
     place,
@@ -203,11 +233,13 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
     wounds: typeArray('wounds'),
     weaponStart: typeArray('weaponStart'),
     weaponEnd: typeArray('weaponEnd'),
+    powerName: knownPowers.map((power) => power.name),
     powerCast: Int32Array.from(knownPowers, (power) => power.cast),
     powerRange: Float64Array.from(knownPowers, (power) => power.range),
     powerHits: Int32Array.from(knownPowers, (power) => power.hits),
     powerAp: Int32Array.from(knownPowers, (power) => power.ap),
     powerShock: Int32Array.from(knownPowers, (power) => power.shock),
+    weaponName: weapons.map((weapon) => weapon.name),
     weaponType: Int32Array.from(weapons, (weapon) => weapon.type),
     weaponDice: Int32Array.from(weapons, (weapon) => weapon.dice),
     weaponAp: Int32Array.from(weapons, (weapon) => weapon.ap),

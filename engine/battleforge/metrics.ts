@@ -14,15 +14,19 @@ export const UNIT_WIDTH = 5;
 export const WINNER_NONE = 2;
 
 /**
- * A bound on a unit's Shock at the end: what it started with plus, each round, its side's bid
- * (below half Courage), 1 per attack against it (each enemy unit: a shot, a fight, a free fight, an
- * overwatch, a counter attack, free attacks as it leaves melee), 1 per unit destroyed near it, a failed
- * reaction and a failed rush.
+ * A bound on a unit's Shock at the end: what it started with plus, each round, what bidding may
+ * leave on it (compile.ts bidCap), and Shock from events, each worth at most the largest of the
+ * rules' Shock amounts (1 by the text; a miscast's counts as two events): per enemy unit up to 6
+ * attacks against it (a shot, a fight, a free fight, an overwatch, a counter attack, free attacks as
+ * it leaves melee) with their failed reactions, 1 per unit destroyed near it, a failed reaction and
+ * a failed Rush per action.
  */
 function maxShock(scenario: CompiledScenario, unit: number): number {
-  const courage = scenario.courage[scenario.leadType[unit] ?? 0] ?? 10;
+  const rules = scenario.rules;
+  const perEvent = Math.max(1, rules.shockWhenHit, rules.shockFromDestroyed, rules.failedReactionShock, rules.failedRushShock, Math.ceil(rules.miscastShock / 2));
   const enemies = scenario.units.filter((other) => other.side !== scenario.side[unit]).length;
-  return (scenario.startShock[unit] ?? 0) + scenario.rounds * (Math.ceil(courage / 2) + 6 * enemies + scenario.units.length + 2);
+  const bidding = Math.max(0, (scenario.bidCap[unit] ?? 0) + 1);
+  return (scenario.startShock[unit] ?? 0) + scenario.rounds * (bidding + perEvent * (6 * enemies + scenario.units.length + rules.actionsPerActivation));
 }
 
 export function battleforgeMetrics(scenario: CompiledScenario): MetricSpec[] {

@@ -80,12 +80,60 @@ export const optionsSchema = z.strictObject({
     .describe('rulings §20: the defender gives hits to damaged models first, or to the model with the best Save first'),
 });
 
+/** A count of Shock, dice faces or inches a knob may be set to: small and whole. */
+const knob = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/**
+ * The core rules' numbers (wargame-engine/battle-forge `data/rules.md`; rulings §19–25), each
+ * defaulting to the printed value. compile.ts hands them to the kernel as `CompiledScenario.rules`
+ * (and folds the cover bonuses, Rush, bid limit into per-unit numbers): the dice, the outcome tables
+ * and exact enumeration all read the same values. Cross-field checks are in validate.ts.
+ */
+export const rulesSchema = z.strictObject({
+  autoPassFace: knob(1, 9)
+    .default(1)
+    .describe('a D10 showing this or less passes every test and save whatever the modifiers, in D10 faces (Dice And Modifiers: "Rolls of 1 are automatically passed"; rulings §19)'),
+  autoFailFace: knob(2, 10)
+    .default(10)
+    .describe('a D10 showing this or more fails every test and save whatever the modifiers, and miscasts a power, in D10 faces (Dice And Modifiers; Save Rolls: Automatic Failures; Using Powers; rulings §19)'),
+  longRangePenalty: knob(0, 9).default(1).describe('Accuracy lost shooting beyond a weapon\'s short band, in D10 faces (Long Range: −1)'),
+  focusBonus: knob(0, 9).default(1).describe('Accuracy and Strength a Focus adds to the unit\'s next attack, in D10 faces (Focus: +1; rulings §24)'),
+  evadePenalty: knob(0, 9).default(1).describe('Accuracy and Strength lost by an attack on a unit that spends its Evade, in D10 faces (Evade: −1; rulings §24)'),
+  terrainPenalty: knob(0, 9).default(1).describe('Strength lost fighting across intervening terrain, in D10 faces (Intervening Terrain: −1)'),
+  softCover: knob(-9, 9).default(1).describe('Save bonus of Soft cover against shooting, in D10 faces (Soft Cover: +1)'),
+  hardCover: knob(-9, 9).default(2).describe('Save bonus of Hard cover against shooting, in D10 faces (Hard Cover: +2)'),
+  fortifiedCover: knob(-9, 9).default(3).describe('Save bonus of Fortified cover against shooting, in D10 faces (Fortified Cover: +3)'),
+  negativeCover: knob(-9, 9).default(-1).describe('Save bonus (a negative one) of Negative cover against shooting, in D10 faces (Negative Cover: −1)'),
+  pointBlankRange: z.number().min(0).max(48).default(3).describe('at this many inches or less a shot or power ignores cover (Point Blank Range: 3")'),
+  accuracyPerShock: knob(0, 9).default(1).describe('Accuracy lost per Shock, in D10 faces (Effects of Shock: −1; rulings §21)'),
+  strengthPerShock: knob(0, 9).default(1).describe('Strength lost per Shock, in D10 faces (Effects of Shock: −1; rulings §21)'),
+  movementPerShock: knob(0, 12).default(1).describe('Movement lost per Shock, in inches (Effects of Shock: −1; rulings §21)'),
+  initiativePerShock: knob(0, 9).default(1).describe('Initiative lost per Shock, in D10 faces (Effects of Shock: −1; rulings §21)'),
+  shockWhenHit: knob(0, 10).default(1).describe('Shock a unit gains from an attack that hits it, however many hits (Gaining Shock: a Shock when hit, "a maximum of one Shock" per unit attacking; rulings §21)'),
+  shockFromDestroyed: knob(0, 10).default(1).describe('Shock each unit gains when a unit near it is destroyed (Gaining Shock; rulings §21)'),
+  destroyedShockRange: z.number().min(0).max(48).default(3).describe('how near, in inches, a destroyed unit gives Shock (Gaining Shock: "within 3\"")'),
+  failedReactionShock: knob(0, 10).default(1).describe('Shock a unit takes when it fails a reaction\'s Initiative test (Making A Reaction: 1 Shock; rulings §23)'),
+  failedRushShock: knob(0, 10).default(1).describe('Shock a unit takes at the end of its move when it fails a Rush (Rushing: "takes a Shock")'),
+  miscastShock: knob(0, 10).default(2).describe('Shock a caster gains when its power roll is an automatic failure (Using Powers: "On a roll of a 10 … 2 Shock")'),
+  stopPowerRange: z.number().min(0).max(200).default(24).describe('how near, in inches, an enemy caster may try to stop a power (Stopping Powers: "within 24\"")'),
+  rushPercent: knob(0, 200).default(50).describe('a passed Rush adds this % of the Movement characteristic, rounded down, to the charge (Rushing: "half its movement characteristic rounded down")'),
+  heavyLossPercent: knob(0, 100).default(50).describe('a unit that loses more than this % of its models (of its Wounds, for Wounds(x) models) in one attack takes a break test (Break Tests: "more than half"; rulings §22)'),
+  bidLimitPercent: knob(0, 200).default(50).describe('bid Shock may be given to a unit only while its Shock stays strictly below this % of its Courage (Shock Limit: "below half their Courage"; rulings §25)'),
+  actionsPerActivation: knob(1, 4).default(2).describe('actions a unit takes when activated; a third or fourth follows its plan\'s second-action choice (Actions Phase: "two actions")'),
+  closestApproach: z.number().min(0).max(12).default(1).describe('a Move or a charge that falls short stops this many inches from the enemy (Movement: "not within 1\" … unless charging")'),
+  woundsPerHit: knob(1, 10).default(1).describe('Wounds an unsaved hit takes from the model it is given to; more than the model has are lost with it (Save Rolls: "lose 1 wound")'),
+});
+
 export const scenarioSchema = z.strictObject({
   ruleset: z.literal('battleforge').describe('the rule system: it decides the rest of the format'),
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
   data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file'),
+  units: z
+    .record(z.string().regex(/^[a-z0-9_-]+\/[a-z0-9_-]+$/, 'must be <faction>/<unit id>'), z.record(z.string(), z.unknown()))
+    .default({})
+    .describe('changes to units\' combat profiles by <faction>/<unit id>, models and weapons by name (e.g. { "human/men-at-arms": { models: { Soldier: { save: 4 } } } }): tried without editing the faction files'),
   seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
   trials: positiveInt.max(1e12).default(100000).describe('number of simulated games (crucible run --trials overrides it)'),
   mode: z
@@ -97,11 +145,13 @@ export const scenarioSchema = z.strictObject({
   options: optionsSchema
     .default({ focusEvade: 'text', surrender: 0, failedReaction: 'spends-round', allocation: 'finish-damaged' })
     .describe('readings of the rules where the text leaves a gap'),
+  rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),
   sides: z.array(sideSchema).length(2).describe('the two sides: A (first) and B'),
 });
 
 export type ScenarioUnit = z.output<typeof scenarioUnitSchema>;
 export type Side = z.output<typeof sideSchema>;
 export type BattleforgeOptions = z.output<typeof optionsSchema>;
+export type Rules = z.output<typeof rulesSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;

@@ -4,8 +4,8 @@ import type { PowerProfile, UnitProfile } from './profile.js';
 import type { Plan, Scenario } from './schema.js';
 
 /**
- * Checks zod cannot make alone: faction references, model names and counts, ids, and plans a unit
- * can carry out. compileScenario assumes these hold. Paths are inside the scenario file.
+ * Checks zod cannot make alone: faction references, model names and counts, ids, plans a unit
+ * can carry out, and rule knobs that must agree with each other. compileScenario assumes these hold. Paths are inside the scenario file.
  */
 
 const RANGED_PLANS: readonly Plan[] = ['shoot-and-hold', 'focus-then-shoot', 'move-and-shoot', 'evade-and-shoot'];
@@ -29,6 +29,10 @@ export function validateBattleforge(
   const [first, second] = scenario.sides;
   if (first !== undefined && second !== undefined && first.name === second.name) {
     issues.push({ path: ['sides', 1, 'name'], message: `both sides are named ${quote(first.name)}: give them different names (they label the winner)` });
+  }
+  const { autoPassFace, autoFailFace } = scenario.rules;
+  if (autoPassFace >= autoFailFace) {
+    issues.push({ path: ['rules', 'autoFailFace'], message: `${autoFailFace} is not above rules.autoPassFace (${autoPassFace}): a face cannot both always pass and always fail (rulings §19)` });
   }
   scenario.sides.forEach((side, s) => {
     if (side.name === 'none') issues.push({ path: ['sides', s, 'name'], message: '"none" is the label of "no winner": choose another side name' });

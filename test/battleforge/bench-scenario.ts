@@ -78,6 +78,7 @@ export const battleforgeBenchScenario: Scenario = scenarioSchema.parse({
   ],
 });
 
+/** Per die (method `dice`), as every engine row of the bench rolls (bench/README.md). */
 export function compileBattleforgeBench(): Kernel {
-  return compileBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles);
+  return compileBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, new Map(), 'dice');
 }

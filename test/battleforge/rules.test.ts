@@ -33,7 +33,7 @@ const one = (id: string, ref: string, more: Partial<UnitInput> = {}): UnitInput[
 
 function scripted(distance: number, a: SideInput, b: SideInput, faces: readonly number[]) {
   const scenario = scenarioSchema.parse({ ruleset: 'battleforge', name: 'scripted', mode: 'game', rounds: 1, distance, sides: [a, b] });
-  const kernel = compileBattleforge(scenario, profiles);
+  const kernel = compileBattleforge(scenario, profiles, new Map(), 'dice'); // every die scripted: method dice
   const row = new Int32Array(kernel.metrics.length);
   const dice = new ScriptedDice(faces);
   kernel.trial(dice, row);

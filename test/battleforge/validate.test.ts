@@ -69,6 +69,12 @@ describe('battleforge scenario problems', () => {
     await expectProblem(same, 'sides[1].name', 'both sides are named "Humans"');
   });
 
+  it('rule knobs: out of range, misspelt, or an automatic pass not below the automatic failure', async () => {
+    await expectProblem({ ...validScenario(), rules: { autoFailFace: 11 } }, 'rules.autoFailFace', '10');
+    await expectProblem({ ...validScenario(), rules: { shockPerHit: 2 } }, 'rules.shockPerHit', 'unknown field "shockPerHit"');
+    await expectProblem({ ...validScenario(), rules: { autoPassFace: 6, autoFailFace: 6 } }, 'rules.autoFailFace', 'is not above rules.autoPassFace (6)');
+  });
+
   it('the data: a missing directory is named', async () => {
     await expectProblem({ ...validScenario(), data: path.join(directory(), 'nowhere') }, 'data', 'Battle Forge data not found');
   });

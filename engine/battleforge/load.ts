@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { mergeOverride } from '../overrides.js';
+import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
+import type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
+import type { Scenario } from './schema.js';
+import { type CombatModel, combatModels, type FactionFile, factionFileSchema, type IndexFile, indexFileSchema, weaponTable } from './units.js';
+import { saveBonuses } from './save-rules.js';
+import { validateBattleforge } from './validate.js';
+
+/** The combat profiles and powers a Battle Forge scenario uses, keyed `<faction>/<id>` (plain JSON: sent to workers). */
+export interface BattleforgeRefs {
+  readonly profiles: Readonly<Record<string, UnitProfile>>;
+  readonly powers: Readonly<Record<string, PowerProfile>>;
+}
+
+const count = z.number().int().min(0);
+const weaponProfileSchema = z.strictObject({
+  name: z.string().min(1),
+  attacks: count.max(100),
+  copies: count.max(100),
+  ap: count.max(10),
+  melee: z.boolean(),
+  short: z.number().min(0).max(200),
+  long: z.number().min(0).max(200),
+});
+const modelProfileSchema = z.strictObject({
+  name: z.string().min(1),
+  count: count.max(1000),
+  hasCharacteristics: z.boolean(),
+  movement: count.max(20),
+  accuracy: count.max(10),
+  strength: count.max(10),
+  save: count.max(10),
+  meleeSave: count.max(10).optional(),
+  initiative: count.max(10),
+  courage: count.max(10),
+  wounds: z.number().int().min(1).max(100),
+  weapons: z.array(weaponProfileSchema),
+});
+/** A combat profile as the engine reads it (profile.ts), checked after a scenario's `units:` changes. */
+const unitProfileSchema = z.strictObject({
+  reference: z.string(),
+  name: z.string().min(1),
+  models: z.array(modelProfileSchema).min(1),
+  powerSlots: count.max(10).optional(),
+});
+
+/** A power the engine casts: one whose effect the converter read as hits or Shock; undefined otherwise. */
+function powerProfile(power: IndexFile['powers'][number]): PowerProfile | undefined {
+  if (power.attack !== undefined) return { name: power.name, cast: power.charge, range: power.attack.range, hits: power.attack.hits, ap: power.attack.ap, shock: 0 };
+  if (power.shock !== undefined && power.range !== undefined) return { name: power.name, cast: power.charge, range: power.range, hits: 0, ap: 0, shock: power.shock };
+  return undefined;
+}
+
+/**
+ * A weapon as the engine uses it: for each way of attacking (melee, ranged) the first profile of
+ * that kind, since a weapon's profiles are alternatives (a thrown and a held javelin).
+ */
+function weaponProfiles(model: CombatModel): WeaponProfile[] {
+  const seen = new Set<string>();
+  const weapons: WeaponProfile[] = [];
+  for (const weapon of model.weapons) {
+    const key = `${weapon.id}:${weapon.melee ? 'melee' : 'ranged'}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const long = weapon.long ?? weapon.short ?? 0;
+    weapons.push({ name: weapon.profile === null ? weapon.name : `${weapon.name} (${weapon.profile})`, attacks: weapon.attacks, copies: weapon.count, ap: weapon.ap, melee: weapon.melee, short: weapon.short ?? long, long });
+  }
+  return weapons;
+}
+
+/** A faction unit's combat profile: each model type at its minimum count (at least one model in the unit). */
+export function unitProfile(faction: string, unit: FactionFile['units'][number], weapons: ReturnType<typeof weaponTable>): UnitProfile {
+  const models = combatModels(unit, weapons);
+  const anyMinimum = models.some((model) => model.min > 0);
+  const profiles = models.map((model, m): ModelProfile => {
+    // Armour and shields: the model's and unit's rules and its weapons' (a Shield is a weapon with the `shield` rule).
+    const bonus = saveBonuses([...model.rules, ...model.weapons.flatMap((weapon) => weapon.rules)].map((rule) => rule.id));
+    return {
+    name: model.name,
+    count: anyMinimum ? model.min : m === 0 ? 1 : 0,
+    hasCharacteristics: model.canBeAssignedHits,
+    movement: model.stats.movement ?? 0,
+    accuracy: model.stats.accuracy ?? 0,
+    strength: model.stats.strength ?? 0,
+    save: (model.stats.save ?? 0) + bonus.shooting,
+    // Only where it differs (a buckler): a `units:` change of `save` then changes both.
+    ...(bonus.melee === bonus.shooting ? {} : { meleeSave: (model.stats.save ?? 0) + bonus.melee }),
+    initiative: model.stats.initiative ?? 0,
+    courage: model.stats.courage ?? 0,
+    wounds: model.wounds,
+    weapons: weaponProfiles(model),
+    };
+  });
+  const slots = Math.max(0, ...models.flatMap((model) => model.rules.filter((rule) => rule.id === 'power' && typeof rule.x === 'number').map((rule) => Number(rule.x))));
+  return { reference: `${faction}/${unit.id}`, name: unit.name, models: profiles, powerSlots: slots };
+}
+
+/**
+ * Loading a Battle Forge scenario: the data's index.yaml and the faction files its units name
+ * (`<faction>/<unit>` → `<data>/factions/<faction>.yaml`), each checked against its format; then
+ * the units' combat profiles and the scenario's references (validate.ts).
+ */
+export async function loadBattleforge(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<BattleforgeRefs>> {
+  const directory = files.resolve(file, scenario.data);
+  const indexFile = files.join(directory, 'index.yaml');
+  const factionsDirectory = files.join(directory, 'factions');
+  const listing = await files.list(factionsDirectory);
+  if (listing === undefined) return { inputs: [file], problems: [{ file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` }] };
+  const factionIds = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+  const problems: Problem[] = [];
+  const inputs = [file, indexFile];
+  const { value: index, problems: indexProblems } = await files.readChecked(indexFile, indexFileSchema);
+  problems.push(...indexProblems);
+  if (index === undefined || problems.length > 0) return { inputs, problems };
+
+  const wanted = [...new Set([...scenario.sides.flatMap((side) => side.units.map((unit) => unit.unit)), ...Object.keys(scenario.units)].map((reference) => reference.split('/')[0] ?? ''))].filter((id) => factionIds.includes(id)).sort();
+  const profiles = new Map<string, UnitProfile>();
+  const powers = new Map<string, IndexFile['powers'][number]>();
+  for (const faction of wanted) {
+    const factionFile = files.join(factionsDirectory, `${faction}.yaml`);
+    inputs.push(factionFile);
+    const { value: parsed, problems: factionProblems } = await files.readChecked(factionFile, factionFileSchema);
+    problems.push(...factionProblems);
+    if (parsed === undefined) continue;
+    const weapons = weaponTable(index, parsed);
+    for (const unit of parsed.units) profiles.set(`${faction}/${unit.id}`, unitProfile(faction, unit, weapons));
+    for (const power of [...index.powers, ...parsed.powers]) powers.set(`${faction}/${power.id}`, power);
+  }
+  // The scenario's `units:` changes, laid over the combat profiles (models and weapons by name: engine/overrides.ts).
+  for (const [reference, override] of Object.entries(scenario.units)) {
+    const merged = mergeOverride(profiles.get(reference) ?? { reference, name: reference }, { ...override, reference });
+    const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
+    problems.push(...found);
+    if (value !== undefined) profiles.set(reference, value as UnitProfile);
+  }
+  if (problems.length > 0) return { inputs, problems };
+  const castable = new Map<string, PowerProfile>();
+  for (const [key, power] of powers) {
+    const profile = powerProfile(power);
+    if (profile !== undefined) castable.set(key, profile);
+  }
+  const issues = validateBattleforge(scenario, profiles, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  if (issues.length > 0) return { inputs, problems: issues };
+  const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, profiles.get(unit.unit) as UnitProfile] as const)));
+  const usedPowers = Object.fromEntries(scenario.sides.flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`))).map((key) => [key, castable.get(key) as PowerProfile] as const));
+  return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [] };
+}

@@ -18,6 +18,8 @@ export class AttackActions {
   declare protected readonly immune: Uint8Array;
   declare protected readonly weak: Uint8Array;
   declare protected readonly resist: Uint8Array;
+  /** Whether the target rolls its Shield: read only through `rollsShield`. */
+  declare private readonly shieldRolls: Uint8Array;
   declare protected readonly shieldScorer: PoolRoller;
   /** Method tables: each Attack Action's Wounds after Weakness and Shield in one pick. */
   declare protected readonly attackTables: AttackTables | null;
@@ -53,6 +55,10 @@ export class AttackActions {
   declare protected readonly weaknessFirst: boolean;
   declare protected readonly weaknessMode: number; // 0 per figure, 1 per successful figure, 2 once
   declare protected readonly mostDamagedFirst: boolean;
+  // The rule texts' constants (rules:), read in the hot path (rulings §3, §8).
+  declare protected readonly weaknessWounds: number;
+  declare protected readonly resistanceWounds: number;
+  declare protected readonly formationMinimum: number;
 
   constructor(scenario: CompiledScenario) {
     this.scenario = scenario;
@@ -61,8 +67,9 @@ export class AttackActions {
     this.immune = scenario.immune;
     this.weak = scenario.weak;
     this.resist = scenario.resist;
+    this.shieldRolls = scenario.shieldRolls;
     this.shieldScorer = scenario.shieldScorer;
-    this.attackTables = scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield') : null;
+    this.attackTables = scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield', scenario.rules) : null;
     const models = scenario.modelCount;
     const groups = this.groupCount;
     const sizes = [models, models, models, models, groups, groups, groups, groups, groups, 2, 2, 2, 2];
@@ -100,6 +107,14 @@ export class AttackActions {
     this.weaknessFirst = options.order === 'weakness-then-shield';
     this.weaknessMode = options.formationWeakness === 'per-figure' ? 0 : options.formationWeakness === 'per-successful-figure' ? 1 : 2;
     this.mostDamagedFirst = options.allocation === 'most-damaged';
+    this.weaknessWounds = scenario.rules.weaknessBonus;
+    this.resistanceWounds = scenario.rules.resistanceReduction;
+    this.formationMinimum = scenario.rules.formationMinimum;
+  }
+
+  /** Shield Roll: does the target of `cell` ([attacker × target]) roll its Shield? The only test of it (rulings §2). */
+  private rollsShield(cell: number): boolean {
+    return this.shieldRolls[cell] === 1;
   }
 
   protected reset(): void {
@@ -114,7 +129,7 @@ export class AttackActions {
       if (this.alive[m] === 0) continue;
       hit++;
       const cell = group.index * this.groupCount + target;
-      const whole = this.drawnWhole(dice, targetGroup, cell, group.atk, targetGroup.shielded ? 1 : 0, 1);
+      const whole = this.drawnWhole(dice, targetGroup, cell, group.atk, this.rollsShield(cell) ? 1 : 0, this.weaknessWounds);
       if (whole >= 0) {
         this.tracer?.attack(group, attacker, 1, targetGroup, m, whole, group.atk, true);
         if (this.immune[cell] === 0) this.takeWounds(group, targetGroup, m, whole, cell);
@@ -122,7 +137,7 @@ export class AttackActions {
       }
       const rolled = targetGroup.woundScorer.roll(dice, group.atk);
       this.tracer?.attack(group, attacker, 1, targetGroup, m, rolled, group.atk, false);
-      this.woundModel(dice, group, targetGroup, m, rolled, 1);
+      this.woundModel(dice, group, targetGroup, m, rolled, this.weaknessWounds);
     }
     this.checkFormation(target);
   }
@@ -133,24 +148,25 @@ export class AttackActions {
     const cell = group.index * this.groupCount + target;
     const scorer = targetGroup.woundScorer;
     let rolled: number;
-    let weaknessBonus = 1;
+    // Figures adding Weakness: 1, every figure, or those whose own dice succeeded (rulings §3).
+    let weakFigures = 1;
     if (figures > 1 && this.weaknessMode === 1 && this.weak[cell] === 1) {
-      // Keep dice grouped by figure so only figures whose own dice succeeded add +1 (rulings §3).
+      // Keep dice grouped by figure so only figures whose own dice succeeded add to it (rulings §3).
       rolled = 0;
-      weaknessBonus = 0;
+      weakFigures = 0;
       const perFigure = diceCount / figures;
       for (let f = 0; f < figures; f++) {
         const wounds = scorer.roll(dice, perFigure);
         this.tracer?.figureRolled(wounds);
         rolled += wounds;
-        if (wounds > 0) weaknessBonus++;
+        if (wounds > 0) weakFigures++;
       }
     } else {
-      if (figures > 1 && this.weaknessMode === 0) weaknessBonus = figures;
+      if (figures > 1 && this.weaknessMode === 0) weakFigures = figures;
       const formation = this.inFormation[target] === 1;
       // A formation's Shield dice, one per model (option every-model); per allocated model they are rolled in allocation.
-      const shieldDice = !targetGroup.shielded ? 0 : !formation ? 1 : this.shieldEveryModel ? (this.aliveCount[target] as number) : 0;
-      const whole = this.drawnWhole(dice, targetGroup, cell, diceCount, shieldDice, weaknessBonus);
+      const shieldDice = !this.rollsShield(cell) ? 0 : !formation ? 1 : this.shieldEveryModel ? (this.aliveCount[target] as number) : 0;
+      const whole = this.drawnWhole(dice, targetGroup, cell, diceCount, shieldDice, weakFigures * this.weaknessWounds);
       if (whole >= 0) {
         this.tracer?.attack(group, model, figures, targetGroup, -1, whole, diceCount, true);
         if (this.immune[cell] === 1) return;
@@ -161,8 +177,9 @@ export class AttackActions {
       rolled = scorer.roll(dice, diceCount);
     }
     this.tracer?.attack(group, model, figures, targetGroup, -1, rolled, diceCount, false);
-    if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, weaknessBonus);
-    else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, weaknessBonus);
+    const bonus = weakFigures * this.weaknessWounds;
+    if (this.inFormation[target] === 1) this.woundFormation(dice, group, targetGroup, rolled, bonus);
+    else this.woundModel(dice, group, targetGroup, this.pickModel(targetGroup, true), rolled, bonus);
   }
 
   /**
@@ -179,13 +196,13 @@ export class AttackActions {
   }
 
   /** Weakness (+bonus when ≥ 1 Wound was rolled) and the single Shield roll, in the optioned order (rulings §2–4). */
-  private weaknessAndShield(dice: Dice, target: CompiledGroup, wounds: number, weak: boolean, bonus: number): number {
+  private weaknessAndShield(dice: Dice, target: CompiledGroup, cell: number, wounds: number, weak: boolean, bonus: number): number {
     let w = wounds;
     if (this.weaknessFirst && weak && w > 0) w = this.weakness(target, w, bonus);
-    if (target.shielded && w > 0) {
-      // One die on 5+: a pool of one (the same draw as a D6 when rolled; one pick from a table).
+    if (this.rollsShield(cell) && w > 0) {
+      // One die: a pool of one (the same draw as a D6 when rolled; one pick from a table).
       const saved = this.shieldScorer.roll(dice, 1);
-      w -= saved;
+      w = saved < w ? w - saved : 0;
       this.tracer?.shield(target, -1, saved, w);
     }
     if (!this.weaknessFirst && weak && w > 0) w = this.weakness(target, w, bonus);
@@ -202,16 +219,17 @@ export class AttackActions {
   private woundModel(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, model: number, rolled: number, bonus: number): void {
     const cell = group.index * this.groupCount + targetGroup.index;
     if (this.immune[cell] === 1 || model < 0) return;
-    this.takeWounds(group, targetGroup, model, this.weaknessAndShield(dice, targetGroup, rolled, this.weak[cell] === 1, bonus), cell);
+    this.takeWounds(group, targetGroup, model, this.weaknessAndShield(dice, targetGroup, cell, rolled, this.weak[cell] === 1, bonus), cell);
   }
 
   /** A single model takes Wounds left after Weakness and Shield: Resistance, then the cap at MIGHT. */
   private takeWounds(group: CompiledGroup, targetGroup: CompiledGroup, model: number, wounds: number, cell: number): void {
     if (model < 0) return;
     let w = wounds;
-    if (this.resist[cell] === 1 && w > 0) {
-      w--;
-      this.tracer?.resistance(targetGroup, model, w);
+    if (this.resist[cell] === 1 && w > 0 && this.resistanceWounds > 0) {
+      const ignored = w < this.resistanceWounds ? w : this.resistanceWounds;
+      w -= ignored;
+      this.tracer?.resistance(targetGroup, model, ignored, w);
     }
     if (w > 0) this.inflict(group, targetGroup, model, w);
   }
@@ -227,7 +245,7 @@ export class AttackActions {
     const weak = this.weak[cell] === 1;
     let w = rolled;
     if (this.weaknessFirst && weak && w > 0) w = this.weakness(targetGroup, w, bonus);
-    if (targetGroup.shielded && this.shieldEveryModel && w > 0) {
+    if (this.rollsShield(cell) && this.shieldEveryModel && w > 0) {
       const saves = this.shieldScorer.roll(dice, this.aliveCount[targetGroup.index] as number);
       w = saves < w ? w - saves : 0;
       this.tracer?.shield(targetGroup, -1, saves, w);
@@ -242,8 +260,8 @@ export class AttackActions {
    * allocated Wounds, its Resistance ignoring one Wound (rulings §2–5).
    */
   private allocate(dice: Dice, group: CompiledGroup, targetGroup: CompiledGroup, wounds: number, cell: number): void {
-    const resist = this.resist[cell] === 1;
-    const shieldPerModel = targetGroup.shielded && !this.shieldEveryModel;
+    const resist = this.resist[cell] === 1 && this.resistanceWounds > 0;
+    const shieldPerModel = this.rollsShield(cell) && !this.shieldEveryModel;
     let w = wounds;
     const stamp = ++this.attackStamp;
     while (w > 0 && (this.aliveCount[targetGroup.index] as number) > 0) {
@@ -251,13 +269,14 @@ export class AttackActions {
       if (shieldPerModel && this.shieldStamp[model] !== stamp) {
         this.shieldStamp[model] = stamp;
         const saved = this.shieldScorer.roll(dice, 1);
-        w -= saved;
+        w = saved < w ? w - saved : 0;
         this.tracer?.shield(targetGroup, model, saved, w);
         if (w === 0) break;
       }
       if (resist) {
-        w--;
-        this.tracer?.resistance(targetGroup, model, w);
+        const ignored = w < this.resistanceWounds ? w : this.resistanceWounds;
+        w -= ignored;
+        this.tracer?.resistance(targetGroup, model, ignored, w);
         if (w === 0) break;
       }
       const dealt = Math.min(w, targetGroup.might - (this.wounds[model] as number));
@@ -297,9 +316,9 @@ export class AttackActions {
     this.tracer?.wound(targetGroup, model, wounds, dealt);
   }
 
-  /** Breaking a Formation: below 3 models it is broken at once (rulings §8). */
+  /** Breaking a Formation: below rules.formationMinimum (3) models it is broken at once (rulings §8). */
   protected checkFormation(g: number): void {
-    if (this.inFormation[g] === 1 && (this.aliveCount[g] as number) < 3) {
+    if (this.inFormation[g] === 1 && (this.aliveCount[g] as number) < this.formationMinimum) {
       this.inFormation[g] = 0;
       this.formationBroken[g] = 1;
       this.tracer?.formationBroken(g);

@@ -1,13 +1,16 @@
 import { binomialTable, OutcomeTable, sumOfDiceTable, UNIT_ROUNDOFF } from '../dice/index.js';
-import { woundFaceScore } from './compile.js';
+import { shieldFaceScore, woundFaceScore } from './compile.js';
+import type { Rules } from './schema.js';
 
 /**
  * Method `tables`: an Attack Action's Wounds after Weakness and the Shield roll, drawn in one pick
  * (issue 9's one draw per attack). Rulings §1–4 in order: the ATK dice's Wounds R (the n-fold
  * convolution of one die's Wounds against DEF); Weakness adds `bonus` when R ≥ 1 (before the
  * Shield, or after it with option `order: shield-then-weakness`); the Shield rolls `shieldDice`
- * dice on 5+ when ≥ 1 Wound is left, each success cancelling one. Resistance and allocation come
- * after, in the kernel, which reads only this total. Tables are built on first use and kept.
+ * dice when ≥ 1 Wound is left, each success cancelling rules.shieldWounds. Every number comes from
+ * the compiled rules (the same face scores the dice path rolls), so the methods cannot disagree.
+ * Resistance and allocation come after, in the kernel, which reads only this total. Tables are
+ * built on first use and kept.
  */
 const MAX_DICE = 2 ** 20;
 const MAX_MODELS = 1024;
@@ -21,7 +24,19 @@ export class AttackTables {
   private readonly tables = new Map<number, (OutcomeTable | undefined)[]>();
   private readonly saves: (OutcomeTable | undefined)[] = [];
 
-  constructor(private readonly weaknessFirst: boolean) {}
+  /** P(one Shield die succeeds): its succeeding faces of 6 (2/6 = 1/3 at the printed 5+). */
+  private readonly saveChance: number;
+  /** Wounds one successful Shield die ignores. */
+  private readonly saveWounds: number;
+
+  constructor(
+    private readonly weaknessFirst: boolean,
+    private readonly rules: Rules,
+  ) {
+    const shieldFaces = shieldFaceScore(rules);
+    this.saveChance = shieldFaces.filter((score) => score > 0).length / 6;
+    this.saveWounds = rules.shieldWounds;
+  }
 
   /** Can this attack be drawn whole? (Pools beyond the key's range are rolled as two picks instead.) */
   fits(dice: number, shieldDice: number, bonus: number): boolean {
@@ -40,8 +55,9 @@ export class AttackTables {
   }
 
   private build(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {
-    const rolled = sumOfDiceTable(woundFaceScore(def), dice);
-    const saves = shieldDice > 0 ? (this.saves[shieldDice] ??= binomialTable(shieldDice, 1 / 3)) : null;
+    const rolled = sumOfDiceTable(woundFaceScore(def, this.rules), dice);
+    const saves = shieldDice > 0 ? (this.saves[shieldDice] ??= binomialTable(shieldDice, this.saveChance)) : null;
+    const saveWounds = this.saveWounds;
     const final = new Float64Array((rolled.values[rolled.values.length - 1] as number) + bonus + 1);
     const weaknessFirst = this.weaknessFirst;
     for (let i = 0; i < rolled.values.length; i++) {
@@ -50,7 +66,7 @@ export class AttackTables {
       const afterWeakness = weaknessFirst && r > 0 ? r + bonus : r;
       const outcomes = saves === null || afterWeakness === 0 ? 1 : saves.values.length;
       for (let j = 0; j < outcomes; j++) {
-        const saved = saves === null || afterWeakness === 0 ? 0 : (saves.values[j] as number);
+        const saved = saves === null || afterWeakness === 0 ? 0 : (saves.values[j] as number) * saveWounds;
         const q = saves === null || afterWeakness === 0 ? p : p * (saves.probabilities[j] as number);
         const w = afterWeakness > saved ? afterWeakness - saved : 0;
         const wounds = !weaknessFirst && w > 0 ? w + bonus : w;

@@ -1,6 +1,6 @@
 import { atLeast, type FaceScore, type PoolRoller, poolRoller } from '../dice/index.js';
 import type { DrawMethod } from '../kernel.js';
-import type { Group, HeroicOptions, Scenario, Unit, WeaponSet } from './schema.js';
+import { type Group, type HeroicOptions, PRINTED_RULES, type Rules, type Scenario, type Unit, type WeaponSet } from './schema.js';
 
 /**
  * A validated scenario flattened into small integer ids and numbers, so the kernel's hot loop reads
@@ -50,6 +50,8 @@ export interface CompiledScenario {
   readonly mode: 'attack' | 'engagement';
   readonly rounds: number;
   readonly options: HeroicOptions;
+  /** The rule texts' constants (`rules:`): the one source every method's dice and tables read. */
+  readonly rules: Rules;
   readonly sideNames: readonly [string, string];
   readonly groups: readonly CompiledGroup[];
   readonly modelCount: number;
@@ -57,14 +59,28 @@ export interface CompiledScenario {
   readonly immune: Uint8Array;
   readonly weak: Uint8Array;
   readonly resist: Uint8Array;
-  /** Shield rolls succeed on 5+ (Shield Roll). */
+  /**
+   * 1 when the target rolls its Shield against the attacker's Attack Actions: a DEF (S) model without
+   * a Broken Shield token (Shield Roll). The one place that decides it: attack-action.ts only reads it.
+   */
+  readonly shieldRolls: Uint8Array;
+  /** Wounds one Shield die ignores: rules.shieldWounds on rules.shieldSave+ (Shield Roll, rulings §2). */
   readonly shieldScorer: PoolRoller;
   readonly method: DrawMethod;
 }
 
-/** Per-face Wounds against a DEF: rulings §1. Faces are indexed 0..5 for 1..6. */
-export function woundFaceScore(def: number): FaceScore {
-  return [1, 2, 3, 4, 5, 6].map((face) => (face === 6 ? 2 : face >= def ? 1 : 0)) as unknown as FaceScore;
+/**
+ * Per-face Wounds against a DEF (rulings §1): a face ≥ DEF scores 1, a Critical Hit (a face ≥
+ * criticalFace, 6 printed) always succeeds and scores 1 + criticalBonus. Faces are indexed 0..5 for 1..6.
+ */
+export function woundFaceScore(def: number, rules: Pick<Rules, 'criticalFace' | 'criticalBonus'> = PRINTED_RULES): FaceScore {
+  const critical = 1 + rules.criticalBonus;
+  return [1, 2, 3, 4, 5, 6].map((face) => (face >= rules.criticalFace ? critical : face >= def ? 1 : 0)) as unknown as FaceScore;
+}
+
+/** Per-face Wounds one Shield die ignores: shieldWounds on shieldSave or more (Shield Roll, rulings §2). */
+export function shieldFaceScore(rules: Pick<Rules, 'shieldSave' | 'shieldWounds'>): FaceScore {
+  return atLeast(rules.shieldSave).map((success) => success * rules.shieldWounds) as unknown as FaceScore;
 }
 
 function weaponOf(unit: Unit, name: string | undefined): WeaponSet {
@@ -78,7 +94,8 @@ function sharesTag(weapon: WeaponSet, tags: readonly string[]): boolean {
 }
 
 /** `method`: pools rolled die by die, or their totals drawn from exact tables (engine/kernel.ts). */
-export function compileScenario(scenario: Scenario, units: readonly Unit[], method: DrawMethod = 'dice'): CompiledScenario {
+export function compileScenario(scenario: Scenario, units: readonly Unit[], method: DrawMethod): CompiledScenario {
+  const rules = scenario.rules;
   const unitById = new Map(units.map((unit) => [unit.id, unit]));
   const declared: { group: Group; side: number }[] = [];
   scenario.sides.forEach((side, sideIndex) => {
@@ -95,7 +112,7 @@ export function compileScenario(scenario: Scenario, units: readonly Unit[], meth
   const scorerFor = (def: number): PoolRoller => {
     let scorer = scorers.get(def);
     if (scorer === undefined) {
-      scorer = poolRoller(woundFaceScore(def), method);
+      scorer = poolRoller(woundFaceScore(def, rules), method);
       scorers.set(def, scorer);
     }
     return scorer;
@@ -142,12 +159,14 @@ export function compileScenario(scenario: Scenario, units: readonly Unit[], meth
   const immune = new Uint8Array(count * count);
   const weak = new Uint8Array(count * count);
   const resist = new Uint8Array(count * count);
+  const shieldRolls = new Uint8Array(count * count);
   for (const attacker of groups) {
     for (const target of groups) {
       const cell = attacker.index * count + target.index;
       immune[cell] = sharesTag(attacker.weapon, target.unit.immune) ? 1 : 0;
       weak[cell] = sharesTag(attacker.weapon, target.unit.weak) ? 1 : 0;
       resist[cell] = sharesTag(attacker.weapon, target.unit.resist) ? 1 : 0;
+      shieldRolls[cell] = target.shielded ? 1 : 0;
     }
   }
 
@@ -157,13 +176,15 @@ export function compileScenario(scenario: Scenario, units: readonly Unit[], meth
     mode: scenario.mode,
     rounds: scenario.mode === 'attack' ? 1 : scenario.rounds,
     options: scenario.options,
+    rules,
     sideNames: [sideA?.name ?? 'A', sideB?.name ?? 'B'],
     groups,
     modelCount: first,
     immune,
     weak,
     resist,
-    shieldScorer: poolRoller(atLeast(5), method),
+    shieldRolls,
+    shieldScorer: poolRoller(shieldFaceScore(rules), method),
     method,
   };
 }

@@ -26,6 +26,9 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
   declare private readonly rounds: number;
   /** Option chargeTest (rulings §7). */
   declare private readonly chargeAtEquality: boolean;
+  /** rules.regenerationHeal and rules.chargeTorment (rulings §9, §7). */
+  declare private readonly regenerationHeal: number;
+  declare private readonly chargeTorment: number;
 
   constructor(scenario: CompiledScenario) {
     super(scenario);
@@ -37,6 +40,8 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     this.sidesActing = scenario.mode === 'attack' ? 1 : 2;
     this.rounds = scenario.rounds;
     this.chargeAtEquality = scenario.options.chargeTest === 'at-least-will';
+    this.regenerationHeal = scenario.rules.regenerationHeal;
+    this.chargeTorment = scenario.rules.chargeTorment;
   }
 
   setTrace(sink: TraceSink<HeroicTraceEvent> | null): void {
@@ -79,12 +84,15 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     const activation = this.activations[g] as number;
     this.activations[g] = activation + 1;
     this.tracer?.activation(group);
-    // Healing: (R) heals 1 Wound at the start of each activation (rulings §9).
-    if (group.regenerates) {
+    // Healing: (R) heals rules.regenerationHeal (1) Wound at the start of each activation (rulings §9).
+    const heal = this.regenerationHeal;
+    if (group.regenerates && heal > 0) {
       for (let m = group.first; m < group.first + group.count; m++) {
-        if (this.alive[m] === 1 && (this.wounds[m] as number) > 0) {
-          this.wounds[m] = (this.wounds[m] as number) - 1;
-          this.tracer?.regeneration(group, m);
+        const wounds = this.wounds[m] as number;
+        if (this.alive[m] === 1 && wounds > 0) {
+          const healed = wounds < heal ? wounds : heal;
+          this.wounds[m] = wounds - healed;
+          this.tracer?.regeneration(group, m, healed);
         }
       }
     }
@@ -108,7 +116,7 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
 
   /**
    * Single Model vs Formation: a model must pass a WILL test (D6 ≤ WILL) to charge a formation of
-   * ≥ WILL models (rulings §7); failing wastes the move, and a Heroic model gains 1 Torment.
+   * ≥ WILL models (rulings §7); failing wastes the move, and a Heroic model gains rules.chargeTorment (1) Torment.
    */
   private charges(dice: Dice, group: CompiledGroup, model: number, target: number): boolean {
     if (this.engaged[model] === 1 || group.weaponType !== WEAPON_MELEE) return true;
@@ -118,7 +126,7 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     if (testNeeded) this.tracer?.willTest(group, model, target, !refused);
     if (refused) {
       this.chargesRefused[group.side] = (this.chargesRefused[group.side] as number) + 1;
-      if (group.heroic) this.torment[group.side] = (this.torment[group.side] as number) + 1;
+      if (group.heroic) this.torment[group.side] = (this.torment[group.side] as number) + this.chargeTorment;
       return false;
     }
     this.engaged[model] = 1;

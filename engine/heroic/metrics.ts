@@ -22,13 +22,14 @@ export const SIDE_SLOT_WIDTH = 4;
 export const GROUP_SLOT_WIDTH = 4;
 
 /**
- * The most Wounds a group can take in one trial: every model's MIGHT, plus what Regeneration and
- * Healing can give back each round (rulings §9), which can then be taken again.
+ * The most Wounds a group can take in one trial: every model's MIGHT, plus what Regeneration
+ * (rules.regenerationHeal per model) and Healing can give back each round (rulings §9), which can
+ * then be taken again.
  */
 function maxWoundsTaken(scenario: CompiledScenario, groupIndex: number): number {
   const group = scenario.groups[groupIndex];
   if (group === undefined) return 0;
-  const perRound = (group.regenerates ? group.count : 0) + group.heal;
+  const perRound = (group.regenerates ? group.count * scenario.rules.regenerationHeal : 0) + group.heal;
   return group.count * group.might + scenario.rounds * perRound;
 }
 
@@ -60,7 +61,7 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
     sideGroups(side).reduce((sum, group) => sum + (group.charging ? group.count * scenario.rounds : 0), 0);
   const charges = (side: number) => chargeTries(side) > 0;
   sideMetric(2, 'chargesRefused', 'failed WILL tests to charge a formation', chargeTries, charges);
-  sideMetric(3, 'torment', 'Torment gained by Heroic models failing a charge WILL test', chargeTries, charges);
+  sideMetric(3, 'torment', 'Torment gained by Heroic models failing a charge WILL test', (side) => chargeTries(side) * scenario.rules.chargeTorment, charges);
 
   const groupSlots = new Int32Array(scenario.groups.length * GROUP_SLOT_WIDTH);
   for (const group of scenario.groups) {
@@ -76,7 +77,7 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
         kind: 'flag',
         max: 1,
         labels: ['no', 'yes'],
-        description: `formation ${group.id} fell below 3 models`,
+        description: `formation ${group.id} fell below ${scenario.rules.formationMinimum} models`,
       });
     }
     groupSlots.set([start, start + 1, start + 2, group.formation ? start + 3 : -1], group.index * GROUP_SLOT_WIDTH);

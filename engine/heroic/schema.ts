@@ -29,11 +29,11 @@ export const unitSchema = z.strictObject({
   madeUp: z.boolean().default(false).describe('profile invented by crucible (the game publishes none)'),
   heroic: z.boolean().default(false).describe('Hero, Heroic Mount or Heroic Beast: never in a formation'),
   def: z.number().int().min(0).max(12).describe('DEF: an ATK die succeeds on a roll ≥ DEF'),
-  shield: z.boolean().default(false).describe('DEF (S): Shield roll, 5+ ignores 1 Wound'),
+  shield: z.boolean().default(false).describe('DEF (S): Shield roll, a D6 of rules.shieldSave or more (5+) ignores rules.shieldWounds (1) Wound'),
   might: positiveInt.max(100).describe('MIGHT: Wounds the model can take'),
   will: z.number().int().min(0).max(12).describe('WILL: tests pass on D6 ≤ WILL'),
   dex: z.number().int().min(0).max(12).default(0).describe('DEX: tests pass on D6 ≤ DEX (no rule crucible plays tests it)'),
-  regenerates: z.boolean().default(false).describe('MIGHT (R): heals 1 Wound at the start of each activation'),
+  regenerates: z.boolean().default(false).describe('MIGHT (R): heals rules.regenerationHeal (1) Wound at the start of each activation'),
   resist: z.array(damageTag).default([]).describe('Resistance: damage types and sources it resists, e.g. [Frost]'),
   weak: z.array(damageTag).default([]).describe('Weakness, e.g. [Fire]'),
   immune: z.array(damageTag).default([]).describe('Invulnerability, e.g. [Poison]'),
@@ -68,7 +68,7 @@ export const groupSchema = z.strictObject({
   formation: z
     .boolean()
     .default(false)
-    .describe('a formation (≥ 3 models, not heroic) attacks as one Attack Action with its dice pooled; below 3 models it breaks'),
+    .describe('a formation (≥ rules.formationMinimum models, 3 by default, not heroic) attacks as one Attack Action with its dice pooled; below that it breaks'),
   cards: z.array(positiveInt).optional().describe('combined formation: models taken from each card, e.g. [3, 1] (they must add up to models)'),
   exhausted: z.boolean().default(false).describe('a card of this group already acted: it skips its first activation'),
   weapon: z.string().min(1).optional().describe('weapon set name (default: the unit\'s first)'),
@@ -110,12 +110,55 @@ export const optionsSchema = z.strictObject({
     .describe('rulings §5: which formation model the defender allocates Wounds to first'),
 });
 
+/**
+ * Every number the rule texts fix, as a knob defaulting to the printed value (README.md, "Rule
+ * constants"). compile.ts reads them once; the dice, the outcome tables and exact enumeration all
+ * use what it compiles, so a changed value changes every method alike.
+ */
+const knob = (min: number, max: number, printed: number) => z.number().int().min(min).max(max).default(printed);
+
+export const rulesSchema = z.strictObject({
+  criticalFace: knob(1, 7, 6).describe(
+    'D6 face from which an ATK die is a Critical Hit: it always succeeds and scores criticalBonus more Wounds; 7: no criticals (Attack Action, "Attack vs Deflection Check": natural 6; rulings §1)',
+  ),
+  criticalBonus: knob(0, 10, 1).describe('Wounds a Critical Hit scores on top of its 1 (Attack Action, "Attack vs Deflection Check": "an additional Wound"; rulings §1)'),
+  shieldSave: knob(1, 7, 5).describe('D6 face from which a Shield die succeeds; 7: never (Attack Action, "Shield Roll": 5+; rulings §2)'),
+  shieldWounds: knob(1, 10, 1).describe('Wounds one successful Shield die ignores: a single model\'s roll, or one formation model\'s (Attack Action, "Shield Roll": 1; rulings §2)'),
+  weaknessBonus: knob(0, 10, 1).describe(
+    'Wounds Weakness adds to an Attack Action that scored at least 1: once for a single attacker, per figure for a formation per option formationWeakness (Attack Action, "Resistance and Weakness"; Dynamic Formations, "Formation Resistance and Weaknesses": +1; rulings §3)',
+  ),
+  resistanceReduction: knob(0, 10, 1).describe(
+    'Wounds Resistance ignores per Attack Action, never below 0; against a formation, per model allocated Wounds (Attack Action, "Resistance and Weakness"; Dynamic Formations, "Formation Resistance and Weaknesses": 1; rulings §3)',
+  ),
+  regenerationHeal: knob(0, 100, 1).describe('Wounds a MIGHT (R) model heals at the start of each of its activations (Attack Action, "Healing": a Wound; rulings §9)'),
+  formationMinimum: knob(2, 1000, 3).describe(
+    'fewest models of a formation: a group declared in formation needs this many, and one left with fewer is broken at once (Dynamic Formations, "Formation Requirements": 3; rulings §8)',
+  ),
+  chargeTorment: knob(0, 10, 1).describe('Torment a Heroic model gains for failing the WILL test to charge a formation (Dynamic Formations, "Single Model vs Formation": 1; rulings §7)'),
+});
+
+/**
+ * `units:` in a scenario: fields laid over a units file profile, keyed by its id (engine/overrides.ts),
+ * or a complete profile under a new id. Checked as a unit once merged.
+ */
+export const unitOverridesSchema = z.record(id, z.record(z.string(), z.unknown()));
+
+/** The older form `units: <file>` names the units file (now `unitsFile`). */
+export const upgradeHeroicScenario = (data: unknown): unknown => {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const { units, ...rest } = data as Record<string, unknown>;
+  return typeof units === 'string' && !('unitsFile' in rest) ? { ...rest, unitsFile: units } : data;
+};
+
 export const scenarioSchema = z.strictObject({
   ruleset: z.literal('heroic').describe('the rule system: it decides the rest of the format'),
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from, e.g. a worked example'),
-  units: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
+  unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
+  units: unitOverridesSchema
+    .default({})
+    .describe('changes to the units file\'s profiles by unit id (e.g. { ogre: { def: 5 } }), or whole new units: tried without editing the units file'),
   mode: z
     .enum(['attack', 'engagement'])
     .default('engagement')
@@ -130,6 +173,7 @@ export const scenarioSchema = z.strictObject({
     chargeTest: 'at-least-will',
     allocation: 'most-damaged',
   }).describe('readings of the rules where the texts leave a gap'),
+  rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),
   sides: z.array(sideSchema).length(2).describe('the two sides; the first acts first'),
 });
 
@@ -139,6 +183,9 @@ export type UnitsFile = z.output<typeof unitsFileSchema>;
 export type Group = z.output<typeof groupSchema>;
 export type Side = z.output<typeof sideSchema>;
 export type HeroicOptions = z.output<typeof optionsSchema>;
+export type Rules = z.output<typeof rulesSchema>;
+/** The rule texts' own values (every knob at its default). */
+export const PRINTED_RULES: Rules = rulesSchema.parse({});
 export type Scenario = z.output<typeof scenarioSchema>;
 /** A scenario as written (defaults not yet applied). */
 export type ScenarioInput = z.input<typeof scenarioSchema>;

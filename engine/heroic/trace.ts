@@ -14,9 +14,9 @@ export type HeroicTraceEvent =
   | { readonly type: 'activation'; readonly group: string; readonly unit: string; readonly side: number; readonly models: number; readonly formation: boolean }
   /** A combined formation whose card already acted skips its first activation (rulings §8). */
   | { readonly type: 'exhausted'; readonly group: string }
-  /** Regeneration (R) healed 1 Wound at the start of the activation (rulings §9). */
-  | { readonly type: 'regeneration'; readonly group: string; readonly model: number; readonly wounds: number; readonly might: number }
-  /** A single model's WILL test to charge a formation (rulings §6–7): passes on `roll` ≤ `will`. */
+  /** Regeneration (R) healed `healed` Wounds (rules.regenerationHeal at most) at the start of the activation (rulings §9). */
+  | { readonly type: 'regeneration'; readonly group: string; readonly model: number; readonly healed: number; readonly wounds: number; readonly might: number }
+  /** A single model's WILL test to charge a formation (rulings §6–7): passes on `roll` ≤ `will`; `tormentGained` by a Heroic model failing it. */
   | {
       readonly type: 'willTest';
       readonly group: string;
@@ -27,6 +27,7 @@ export type HeroicTraceEvent =
       readonly roll: number;
       readonly passed: boolean;
       readonly torment: boolean;
+      readonly tormentGained: number;
     }
   /**
    * ATK dice of one Attack Action, or for an AoE of one model in the area (`targetModel`).
@@ -55,9 +56,13 @@ export type HeroicTraceEvent =
       readonly invulnerable: boolean;
     }
   | { readonly type: 'weakness'; readonly target: string; readonly bonus: number; readonly wounds: number }
-  /** Shield roll(s) on 5+: `model` null for the whole target (a single model, or one die per model of a formation). */
+  /**
+   * Shield roll(s) on rules.shieldSave+: `model` null for the whole target (a single model, or one die per
+   * model of a formation); `saves`: the Wounds they ignore (rules.shieldWounds per success).
+   */
   | { readonly type: 'shield'; readonly target: string; readonly model: number | null; readonly faces: readonly number[]; readonly saves: number; readonly wounds: number }
-  | { readonly type: 'resistance'; readonly target: string; readonly model: number; readonly wounds: number }
+  /** Resistance ignored `ignored` Wounds (rules.resistanceReduction at most; rulings §3). */
+  | { readonly type: 'resistance'; readonly target: string; readonly model: number; readonly ignored: number; readonly wounds: number }
   /** Wounds applied to one model (`lost`: beyond its MIGHT, rulings §5). */
   | {
       readonly type: 'wound';
@@ -69,7 +74,8 @@ export type HeroicTraceEvent =
       readonly might: number;
       readonly vanquished: boolean;
     }
-  | { readonly type: 'formationBroken'; readonly group: string; readonly models: number }
+  /** A formation left with fewer than `minimum` (rules.formationMinimum) models broke (rulings §8). */
+  | { readonly type: 'formationBroken'; readonly group: string; readonly models: number; readonly minimum: number }
   | { readonly type: 'heal'; readonly group: string; readonly model: number; readonly healed: number; readonly wounds: number; readonly might: number }
   /** `winner`: 0 none, 1 or 2 the side (as the `winner` metric); `modelsLeft` per side. */
   | { readonly type: 'end'; readonly rounds: number; readonly winner: number; readonly winnerName: string | null; readonly modelsLeft: readonly [number, number] };
@@ -137,9 +143,9 @@ export class HeroicTracer {
     this.sink.event({ type: 'exhausted', group: group.id });
   }
 
-  regeneration(group: CompiledGroup, model: number): void {
+  regeneration(group: CompiledGroup, model: number, healed: number): void {
     const wounds = this.count(this.state.wounds, model);
-    this.sink.event({ type: 'regeneration', group: group.id, model: model - group.first + 1, wounds, might: group.might });
+    this.sink.event({ type: 'regeneration', group: group.id, model: model - group.first + 1, healed, wounds, might: group.might });
   }
 
   /** Called right after the test's D6, which is the last face drawn. */
@@ -147,7 +153,8 @@ export class HeroicTracer {
     const roll = this.faces().at(-1) ?? 0;
     const targetModels = this.count(this.state.aliveCount, target);
     const torment = !passed && group.heroic;
-    this.sink.event({ type: 'willTest', group: group.id, model: model - group.first + 1, target: this.id(target), targetModels, will: group.will, roll, passed, torment });
+    const tormentGained = torment ? this.scenario.rules.chargeTorment : 0;
+    this.sink.event({ type: 'willTest', group: group.id, model: model - group.first + 1, target: this.id(target), targetModels, will: group.will, roll, passed, torment, tormentGained });
   }
 
   /** Per-successful-figure Weakness: one figure's dice scored `wounds`. */
@@ -197,8 +204,8 @@ export class HeroicTracer {
     this.sink.event({ type: 'shield', target: target.id, model: model1, faces: this.faces(), saves, wounds });
   }
 
-  resistance(target: CompiledGroup, model: number, wounds: number): void {
-    this.sink.event({ type: 'resistance', target: target.id, model: model - target.first + 1, wounds });
+  resistance(target: CompiledGroup, model: number, ignored: number, wounds: number): void {
+    this.sink.event({ type: 'resistance', target: target.id, model: model - target.first + 1, ignored, wounds });
   }
 
   /** `wounds` allocated to `model`, of which it took `dealt` (the rest beyond its MIGHT). */
@@ -216,7 +223,8 @@ export class HeroicTracer {
   }
 
   formationBroken(group: number): void {
-    this.sink.event({ type: 'formationBroken', group: this.id(group), models: this.count(this.state.aliveCount, group) });
+    const minimum = this.scenario.rules.formationMinimum;
+    this.sink.event({ type: 'formationBroken', group: this.id(group), models: this.count(this.state.aliveCount, group), minimum });
   }
 
   heal(group: CompiledGroup, model: number, healed: number): void {
@@ -275,9 +283,9 @@ export function describeHeroicEvent(event: HeroicTraceEvent): readonly [number, 
     case 'exhausted':
       return [2, 'exhausted: a card of this combined formation already acted, so it does not act (rulings §8)'];
     case 'regeneration':
-      return [2, `Regeneration: ${event.group} #${event.model} heals 1 Wound (${event.wounds}/${event.might})`];
+      return [2, `Regeneration: ${event.group} #${event.model} heals ${wounds(event.healed)} (${event.wounds}/${event.might})`];
     case 'willTest': {
-      const outcome = event.passed ? 'charges' : `refuses to charge${event.torment ? ' (+1 Torment)' : ''}`;
+      const outcome = event.passed ? 'charges' : `refuses to charge${event.torment ? ` (+${event.tormentGained} Torment)` : ''}`;
       const test = `WILL test (needs ≤ ${event.will}) to charge ${event.target} (formation of ${event.targetModels})`;
       return [2, `${event.group} #${event.model} ${test}: rolled ${event.roll} → ${outcome}`];
     }
@@ -292,13 +300,13 @@ export function describeHeroicEvent(event: HeroicTraceEvent): readonly [number, 
       return [3, `Shield${whose}: ${dice} saves ${event.saves} → ${wounds(event.wounds)}${event.model === null ? '' : ' left'}`];
     }
     case 'resistance':
-      return [3, `Resistance of ${event.target} #${event.model} ignores 1 Wound → ${wounds(event.wounds)} left`];
+      return [3, `Resistance of ${event.target} #${event.model} ignores ${wounds(event.ignored)} → ${wounds(event.wounds)} left`];
     case 'wound': {
       const lost = event.lost > 0 ? `; ${wounds(event.lost)} beyond MIGHT lost` : '';
       return [3, `${event.target} #${event.model} takes ${wounds(event.wounds)} (${event.total}/${event.might})${event.vanquished ? ' — vanquished' : ''}${lost}`];
     }
     case 'formationBroken':
-      return [3, `${event.group}: formation broken, ${plural(event.models, 'model')} left (fewer than 3)`];
+      return [3, `${event.group}: formation broken, ${plural(event.models, 'model')} left (fewer than ${event.minimum})`];
     case 'heal':
       return [2, `Healing: ${event.group} #${event.model} heals ${wounds(event.healed)} (${event.wounds}/${event.might})`];
     case 'end':

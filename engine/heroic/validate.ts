@@ -1,5 +1,5 @@
 import { quote, quotedList, unknownNameHint, type ValidationIssue } from '../validation.js';
-import type { Group, Scenario, Unit, WeaponSet } from './schema.js';
+import { type Group, PRINTED_RULES, type Scenario, type Unit, type WeaponSet } from './schema.js';
 
 export { closestNames, type ValidationIssue } from '../validation.js';
 
@@ -72,7 +72,7 @@ export function validateHeroic(scenario: Scenario, units: readonly Unit[]): Vali
       if (unit === undefined) {
         issues.push({ path: [...path, 'unit'], message: `unknown unit ${quote(group.unit)}${unknownNameHint(group.unit, knownUnitIds, 'units')}` });
       }
-      checkFormation(group, unit, path, issues);
+      checkFormation(group, unit, scenario.rules.formationMinimum, path, issues);
       checkTargets(group, s, path, groupCheck);
       if (unit !== undefined) checkUnitDependent(group, unit, s, path, groupCheck);
     });
@@ -80,10 +80,12 @@ export function validateHeroic(scenario: Scenario, units: readonly Unit[]): Vali
   return issues;
 }
 
-function checkFormation(group: Group, unit: Unit | undefined, path: Path, issues: ValidationIssue[]): void {
+function checkFormation(group: Group, unit: Unit | undefined, minimum: number, path: Path, issues: ValidationIssue[]): void {
   if (group.formation) {
-    if (group.models < 3) {
-      issues.push({ path: [...path, 'formation'], message: `a formation needs at least 3 models (rulings §8); this group has ${group.models}` });
+    if (group.models < minimum) {
+      // rules.formationMinimum: 3 as printed (rulings §8); the message names the knob only when changed.
+      const knob = minimum === PRINTED_RULES.formationMinimum ? '' : ', rules.formationMinimum';
+      issues.push({ path: [...path, 'formation'], message: `a formation needs at least ${minimum} models (rulings §8${knob}); this group has ${group.models}` });
     }
     if (unit?.heroic === true) {
       issues.push({

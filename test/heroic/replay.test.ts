@@ -8,7 +8,7 @@ import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/tr
 import { validateHeroic } from '../../engine/heroic/validate.js';
 import { replayTrial, shardGenerator } from '../../sim/replay.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../../sim/run.js';
-import { loadHeroicScenarioFile } from '../../sim/scenario-file.js';
+import { loadHeroicScenarioFile } from '../helpers/heroic-scenario.js';
 import { Tally } from '../../sim/tally.js';
 import { engagementScenario, type GroupInput, model, type OptionsInput, weapon } from './scenarios.js';
 import { REPOSITORY } from '../helpers/repository.js';
@@ -79,7 +79,7 @@ const SCENARIOS: readonly Scenario[] = [
 ];
 
 const SEED = 2024;
-const heroicKernel = (scenario: Scenario): HeroicKernel => new HeroicKernel(compileScenario(scenario, UNITS));
+const heroicKernel = (scenario: Scenario): HeroicKernel => new HeroicKernel(compileScenario(scenario, UNITS, 'dice'));
 
 /** The rows a run with `seed` tallies for the trials in `wanted`, shard by shard as runTrials runs them. */
 function runRows(kernel: HeroicKernel, seed: number, wanted: readonly number[]): Map<number, Int32Array> {
@@ -128,7 +128,7 @@ describe('replayTrial reproduces the run', () => {
 
   it('through the generic Kernel that compileHeroic returns, too', () => {
     const scenario = SCENARIOS[0] as Scenario;
-    const replay = replayTrial(compileHeroic(scenario, UNITS), SEED, 12);
+    const replay = replayTrial(compileHeroic(scenario, UNITS, 'dice'), SEED, 12);
     expect(Array.from(replay.row)).toEqual(Array.from(replayTrial(heroicKernel(scenario), SEED, 12).row));
     expect(replay.events.length).toBeGreaterThan(2);
   });

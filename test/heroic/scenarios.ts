@@ -12,6 +12,8 @@ import {
 /** Inline heroic units and scenarios for tests, validated by the real schemas (never data files). */
 export type GroupInput = ScenarioInput['sides'][number]['groups'][number];
 export type OptionsInput = NonNullable<ScenarioInput['options']>;
+/** The rule texts' constants (`rules:`); every one left out keeps its printed value. */
+export type RulesInput = NonNullable<ScenarioInput['rules']>;
 type WeaponInput = UnitInput['weapons'][number];
 
 export const SIDE_NAMES = ['Attackers', 'Defenders'] as const;
@@ -33,12 +35,14 @@ export function attackScenario(
   attackers: GroupInput[],
   defenders: GroupInput[],
   options: OptionsInput = {},
+  rules: RulesInput = {},
 ): Scenario {
   return scenarioSchema.parse({
     ruleset: 'heroic',
     name,
     mode: 'attack',
     options,
+    rules,
     sides: [
       { name: SIDE_NAMES[0], groups: attackers },
       { name: SIDE_NAMES[1], groups: defenders },
@@ -53,6 +57,7 @@ export function engagementScenario(
   first: GroupInput[],
   second: GroupInput[],
   options: OptionsInput = {},
+  rules: RulesInput = {},
 ): Scenario {
   return scenarioSchema.parse({
     ruleset: 'heroic',
@@ -60,6 +65,7 @@ export function engagementScenario(
     mode: 'engagement',
     rounds,
     options,
+    rules,
     sides: [
       { name: SIDE_NAMES[0], groups: first },
       { name: SIDE_NAMES[1], groups: second },
@@ -76,9 +82,12 @@ export interface ScriptedTrial {
   readonly winner: string | undefined;
 }
 
-/** Run one trial with forced dice (ScriptedDice throws if the kernel asks for an unscripted roll). */
+/**
+ * Run one trial with forced dice (ScriptedDice throws if the kernel asks for an unscripted roll).
+ * Method dice, whatever the default: scripted faces are single dice, not totals drawn from tables.
+ */
 export function scriptedTrial(scenario: Scenario, units: readonly Unit[], faces: readonly number[]): ScriptedTrial {
-  const kernel = compileHeroic(scenario, units);
+  const kernel = compileHeroic(scenario, units, 'dice');
   const dice = new ScriptedDice(faces);
   const row = new Int32Array(kernel.metrics.length);
   kernel.trial(dice, row);

@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import { type Scenario, scenarioSchema, type Unit, unitsFileSchema } from '../../engine/heroic/schema.js';
 import { closestNames, validateHeroic, validateUnits } from '../../engine/heroic/validate.js';
 import { formatPath, InputError } from '../../sim/errors.js';
-import { findScenarioFiles, loadHeroicScenarioFile, loadUnitsFile } from '../../sim/scenario-file.js';
+import { findScenarioFiles } from '../../sim/scenario-file.js';
+import { loadHeroicScenarioFile, loadUnitsFile } from '../helpers/heroic-scenario.js';
 
 /** Every bad input a user can write must end as an InputError naming the file, the field and the fault. */
 
@@ -101,7 +102,8 @@ describe('loadHeroicScenarioFile: valid files', () => {
     expect(loaded.unitsFile).toBe(path.join(root, 'units.yaml'));
     expect(loaded.scenario.rounds).toBe(10);
     expect(loaded.scenario.sides[0]?.groups[0]?.woundsTaken).toBe(0);
-    expect(loaded.units.map((unit) => unit.id)).toEqual(['sylvan-knight', 'ogre', 'hero', 'mage']);
+    // Only the profiles the scenario fields: what workers receive and results hash as the units used.
+    expect(loaded.units.map((unit) => unit.id)).toEqual(['sylvan-knight', 'ogre']);
   });
 
   it('reads JSON scenarios too', async () => {
@@ -109,10 +111,27 @@ describe('loadHeroicScenarioFile: valid files', () => {
     expect((await loadHeroicScenarioFile(file)).scenario.name).toBe('Knights vs Ogre');
   });
 
-  it('follows the units field relative to the scenario file', async () => {
+  it('follows the unitsFile field relative to the scenario file (and the older `units: <file>` form)', async () => {
     await writeFile(path.join(root, 'scenarios', 'local-units.json'), JSON.stringify(UNITS));
-    const file = await writeScenario({ ...validScenario(), units: 'local-units.json' });
-    expect((await loadHeroicScenarioFile(file)).unitsFile).toBe(path.join(root, 'scenarios', 'local-units.json'));
+    for (const field of ['unitsFile', 'units']) {
+      const file = await writeScenario({ ...validScenario(), [field]: 'local-units.json' });
+      expect((await loadHeroicScenarioFile(file)).unitsFile).toBe(path.join(root, 'scenarios', 'local-units.json'));
+    }
+  });
+
+  it('lays a scenario\'s units: changes over the units file (weapons by name), and adds new units', async () => {
+    const sides = [
+      { name: 'Knights', groups: [{ id: 'knights', unit: 'sylvan-knight', models: 3, formation: true }] },
+      { name: 'Ogre', groups: [{ id: 'ogre', unit: 'ogre', models: 1 }] },
+    ];
+    const changed = await loadHeroicScenarioFile(await writeScenario({ ...validScenario(), sides, units: { ogre: { def: 6, weapons: { Club: { atk: 9 } } } } }));
+    const ogre = changed.units.find((unit) => unit.id === 'ogre');
+    expect([ogre?.def, ogre?.might, ogre?.weapons.map((weapon) => [weapon.name, weapon.atk])]).toEqual([6, 8, [['Club', 9]]]);
+    const twin = { name: 'Twin', def: 4, might: 2, will: 4, weapons: [{ name: 'Lance', type: 'melee', atk: 3 }] };
+    const added = await loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { twin }, sides: [sides[0], { name: 'Twins', groups: [{ id: 'twins', unit: 'twin', models: 2 }] }] }));
+    expect(added.units.map((unit) => unit.id)).toEqual(['sylvan-knight', 'twin']);
+    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { ogre: { def: 'high' } } }))).rejects.toThrow(/units\.ogre\.def: /);
+    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { newcomer: { def: 4 } } }))).rejects.toThrow(/units\.newcomer\.name: /);
   });
 });
 
@@ -122,9 +141,9 @@ describe('loadHeroicScenarioFile: file-level problems', () => {
     await expectProblem(file, '(root)', 'file not found');
   });
 
-  it('a missing units file is the scenario\'s "units" field', async () => {
-    const file = await writeScenario({ ...validScenario(), units: '../nowhere.yaml' });
-    await expectProblem(file, 'units', 'units file not found');
+  it('a missing units file is the scenario\'s "unitsFile" field', async () => {
+    const file = await writeScenario({ ...validScenario(), unitsFile: '../nowhere.yaml' });
+    await expectProblem(file, 'unitsFile', 'units file not found');
   });
 
   it('malformed YAML gives line and column', async () => {
@@ -160,7 +179,8 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
   });
 
   it('a wrong or missing ruleset', async () => {
-    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer" (one of "heroic", "warmaster", "battleforge", "epic")');
+    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer": no such module or package from');
+    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', '(the built-ins "heroic", "warmaster", "battleforge", "epic", or a plugin module\'s path');
     const { ruleset: _, ...withoutRuleset } = validScenario();
     await expectProblem(await writeScenario(withoutRuleset), 'ruleset', 'missing: say which rules the scenario uses');
   });

@@ -24,3 +24,13 @@ export { matchups, type MatchupCell, type MatchupOptions } from './analysis/matc
 export { balance, BALANCE_TARGETS, type BalanceOptions, type BalanceResult } from './analysis/balance.js';
 export { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from './analysis/tables.js';
 export { summarize, type MetricSummary } from './analysis/summary.js';
+
+// Writing a rule system (docs/plugins.md, examples/homebrew/README.md): the descriptor, the kernel
+// contract, the dice, and the built-ins listed the same way.
+export { type DataFiles, defineRuleSystem, type KernelModule, type LoadResult, type Problem, type RuleSystem, type ScenarioBase, type SchemaFile } from './engine/rule-system.js';
+export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricSpec, type TraceSink } from './engine/kernel.js';
+export { mergeOverride } from './engine/overrides.js';
+export { StateLayout } from './engine/state-layout.js';
+export * as dice from './engine/dice/index.js';
+export { RULE_SYSTEMS } from './engine/rulesets.js';
+export { provenanceOf, type RulesProvenance } from './sim/provenance.js';

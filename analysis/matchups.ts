@@ -1,3 +1,4 @@
+import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError } from '../sim/errors.js';
 import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
@@ -35,8 +36,12 @@ export interface MatchupOptions {
 
 /** Side A's name: the label of its wins in the `winner` metric. */
 export function sideAName(loaded: LoadedScenario): string {
-  if (loaded.ruleset === 'epic') throw new InputError([{ file: loaded.file, path: 'ruleset', message: 'an epic scenario has no sides to win: matchups need heroic, warmaster or battleforge' }]);
-  return loaded.scenario.sides[0]?.name ?? '';
+  const sides = loaded.system.sides?.(loaded.scenario);
+  if (sides === undefined) {
+    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');
+    throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
+  }
+  return sides[0];
 }
 
 /** P(side A wins) from a run, by the win metric's side-A label. */

@@ -1,4 +1,5 @@
-import type { DrawMethod, MetricSpec } from '../engine/kernel.js';
+import { DEFAULT_DRAW_METHOD, type DrawMethod, type MetricSpec } from '../engine/kernel.js';
+import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
 import { AUTO_BUDGET, type ExactBudget, exactDistributions } from '../sim/exact.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
@@ -27,11 +28,9 @@ export interface ScenarioRunOptions {
   readonly method?: DrawMethod;
 }
 
-export interface ScenarioResult {
+export interface ScenarioResult extends RulesProvenance {
   readonly scenario: string;
   readonly file: string;
-  readonly ruleset: string;
-  readonly engineVersion: string;
   readonly seed: number;
   readonly trials: number;
   readonly metrics: readonly MetricSpec[];
@@ -42,7 +41,7 @@ export interface ScenarioResult {
 const DEFAULT_MAX_TRIALS = 100_000_000;
 
 export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOptions = {}): Promise<ScenarioResult> {
-  const spec = kernelSpecOf(loaded, options.method ?? 'tables');
+  const spec = kernelSpecOf(loaded, options.method ?? DEFAULT_DRAW_METHOD);
   const kernel = compileSpec(spec);
   const seed = options.seed ?? loaded.scenario.seed;
   const precision = options.precision;
@@ -65,8 +64,7 @@ export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOp
   return {
     scenario: loaded.scenario.name,
     file: loaded.file,
-    ruleset: kernel.ruleset,
-    engineVersion: kernel.engineVersion,
+    ...provenanceOf(loaded),
     seed,
     trials: outcome.tally.trials,
     metrics: kernel.metrics,
@@ -76,11 +74,9 @@ export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOp
 }
 
 /** A scenario evaluated exactly: every path of one trial enumerated (sim/exact.ts). */
-export interface ExactScenarioResult {
+export interface ExactScenarioResult extends RulesProvenance {
   readonly scenario: string;
   readonly file: string;
-  readonly ruleset: string;
-  readonly engineVersion: string;
   readonly metrics: readonly MetricSpec[];
   /** Per metric, P(value = v) for v = 0..max. */
   readonly probabilities: readonly Float64Array[];
@@ -102,8 +98,7 @@ export function exactScenario(loaded: LoadedScenario, budget: ExactBudget = AUTO
   return {
     scenario: loaded.scenario.name,
     file: loaded.file,
-    ruleset: kernel.ruleset,
-    engineVersion: kernel.engineVersion,
+    ...provenanceOf(loaded),
     metrics: kernel.metrics,
     probabilities: exact.probabilities,
     paths: exact.paths,

@@ -4,6 +4,7 @@ import { ShardPool } from '../sim/shard-pool.js';
 import type { ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { runInWorker } from './in-worker.js';
+import { heroic } from '../engine/heroic/index.js';
 import { benchScenarios, benchUnits, compileBenchScenario } from '../test/heroic/bench-scenarios.js';
 import type { ShardsResult } from './worker.js';
 
@@ -63,7 +64,7 @@ class MeteredExecutor implements ShardExecutor {
 
 const engagementPlan = (trials: number) => {
   const kernel = compileBenchScenario(SCENARIO);
-  const spec = serializeKernelSpec({ ruleset: 'heroic', scenario: benchScenarios[SCENARIO], units: benchUnits, method: 'dice' });
+  const spec = serializeKernelSpec({ ruleset: heroic.id, version: heroic.version, scenario: benchScenarios[SCENARIO], refs: { units: benchUnits }, method: 'dice', kernelModule: heroic.kernelModule });
   return { spec, metrics: kernel.metrics, seed: SEED, trials };
 };
 

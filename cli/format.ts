@@ -1,17 +1,14 @@
 import type { Interval } from '../analysis/intervals.js';
 import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
+import { provenanceLines, type RulesProvenance } from '../sim/provenance.js';
 
 /**
  * Plain-text rendering of a run. Everything here is a pure function of its inputs (no locale, no
  * clock), so the same run prints the same bytes on every machine.
  */
-export interface RunReport {
+export interface RunReport extends RulesProvenance {
   readonly scenario: string;
   readonly file: string;
-  readonly ruleset: string;
-  readonly engineVersion: string;
-  /** The scenario's mode where its ruleset has one: heroic attack or engagement, Battle Forge game or attack. */
-  readonly mode?: string;
   /** `exact`: every outcome enumerated; `mc`: Monte Carlo drawing from tables; `mc-dice`: rolling every die. */
   readonly method: RunMethod;
   /** Exact runs: how many paths one trial can take, and the bound on every probability's error. */
@@ -167,6 +164,7 @@ export function formatRunReport(report: RunReport): string {
     report.scenario,
     `  file     ${report.file}`,
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
+    ...provenanceLines(report, '  '),
     ...(report.exact === undefined
       ? [`  method   ${report.method === 'mc' ? 'Monte Carlo (outcomes drawn from exact tables)' : 'Monte Carlo (every die rolled)'}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
       : [`  method   exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
@@ -189,6 +187,9 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     ruleset: report.ruleset,
     engineVersion: report.engineVersion,
     ...(report.mode === undefined ? {} : { mode: report.mode }),
+    ...(report.plugin === undefined ? {} : { plugin: report.plugin }),
+    ...(report.rulesChanged === undefined ? {} : { rulesChanged: report.rulesChanged }),
+    unitsDigest: report.unitsDigest,
     method: report.method,
     ...(report.exact === undefined ? { seed: report.seed, trials: report.trials } : { exact: report.exact }),
     ...(report.precision === undefined ? {} : { precision: report.precision }),

@@ -78,6 +78,7 @@ Examples:
     .command('schema')
     .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
     .option('-o, --out <dir>', 'directory to write the schema files into', 'schema')
+    .option('--plugin <module>', "a plugin rule system's module (e.g. ./examples/homebrew/index.ts): write its schemas instead of the built-ins'")
     .addHelpText(
       'after',
       `
@@ -92,10 +93,11 @@ the file with a comment pointing at it, relative to the file:
 
 Examples:
   $ crucible schema
-  $ crucible schema --out /tmp/schemas`,
+  $ crucible schema --out /tmp/schemas
+  $ crucible schema --plugin ./examples/homebrew/index.ts --out examples/homebrew/schema`,
     )
-    .action(async (options: { out: string }) => {
-      setStatus(await schemaCommand(options.out, io));
+    .action(async (options: { out: string; plugin?: string }) => {
+      setStatus(await schemaCommand(options.out, io, options.plugin));
     });
 
   registerReplay(program);

@@ -3,6 +3,7 @@ import { exactScenario } from '../analysis/run.js';
 import { summarize } from '../analysis/summary.js';
 import type { DrawMethod } from '../engine/kernel.js';
 import type { ExactBudget } from '../sim/exact.js';
+import { provenanceOf } from '../sim/provenance.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
@@ -41,9 +42,6 @@ export type ScenarioOutcome =
   | { readonly kind: 'interrupted'; readonly trialsDone: number; readonly trialsPlanned: number }
   | { readonly kind: 'failed'; readonly message: string };
 
-/** The scenario's mode for the report, where its ruleset has one (heroic attack/engagement, Battle Forge game/attack). */
-const modeOf = (scenario: LoadedScenario['scenario']): { mode?: string } => ('mode' in scenario ? { mode: scenario.mode } : {});
-
 /** How often a running checkpoint is rewritten (and on the first shard, and at the end). */
 const CHECKPOINT_EVERY_MILLISECONDS = 2000;
 
@@ -77,6 +75,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     engineVersion: kernel.engineVersion,
     seed: run.seed,
     plan: plan.kind === 'trials' ? { trials: plan.trials } : { precision: plan.precision, maxTrials: plan.maxTrials },
+    ...(run.loaded.plugin === undefined ? {} : { plugin: run.loaded.plugin }),
   };
   const checkpointFile = run.checkpointFile;
   const resumeFrom = checkpointFile === undefined ? undefined : await loadCheckpoint(checkpointFile, identity, kernel.metrics);
@@ -128,9 +127,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     const report: RunReport = {
       scenario: scenario.name,
       file,
-      ruleset: kernel.ruleset,
-      engineVersion: kernel.engineVersion,
-      ...modeOf(scenario),
+      ...provenanceOf(run.loaded),
       method: run.method === 'tables' ? 'mc' : 'mc-dice',
       seed: run.seed,
       trials: outcome.tally.trials,
@@ -159,9 +156,7 @@ export function exactReport(loaded: LoadedScenario, budget: ExactBudget): RunRep
   return {
     scenario: exact.scenario,
     file: exact.file,
-    ruleset: exact.ruleset,
-    engineVersion: exact.engineVersion,
-    ...modeOf(scenario),
+    ...provenanceOf(loaded),
     method: 'exact',
     exact: { paths: exact.paths, errorBound: exact.errorBound },
     seed: scenario.seed,

@@ -60,6 +60,7 @@ export const RULESET_DOCS: readonly RulesetDocs[] = [
       table('area', heroic.areaSchema, 'area entry', 'area entries'),
       table('heal', heroic.healSchema, 'heal entry', 'heal entries'),
       table('options', heroic.optionsSchema, 'options', 'options'),
+      table('rules', heroic.rulesSchema, 'rules', 'rules'),
     ],
   },
   {
@@ -75,6 +76,7 @@ export const RULESET_DOCS: readonly RulesetDocs[] = [
       table('blocked retreat', warmaster.blockedRetreatSchema),
       table('combat flags', combatFlagsSchema, 'combat flags', 'combat flags'),
       table('options', warmaster.optionsSchema, 'options', 'options'),
+      table('rules', warmaster.rulesSchema, 'rules', 'rules'),
     ],
   },
   {
@@ -87,6 +89,7 @@ export const RULESET_DOCS: readonly RulesetDocs[] = [
       table('reactions', battleforge.reactionsSchema, 'reactions', 'reactions'),
       table('unit', battleforge.scenarioUnitSchema),
       table('options', battleforge.optionsSchema, 'options', 'options'),
+      table('rules', battleforge.rulesSchema, 'rules', 'rules'),
     ],
   },
   {
@@ -97,6 +100,7 @@ export const RULESET_DOCS: readonly RulesetDocs[] = [
       table('player', epic.playerSchema),
       table('formation', epic.formationSchema),
       table('options', epic.optionsSchema, 'options', 'options'),
+      table('rules', epic.rulesSchema, 'rules', 'rules'),
       table('armies file', epic.armiesFileSchema),
       table('army', epic.armySchema, 'army', 'armies'),
     ],

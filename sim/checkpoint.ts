@@ -27,6 +27,14 @@ export interface RunIdentity {
   readonly plan: RunPlanIdentity;
   /** Outcomes drawn from tables (`mc`) or every die rolled (`mc-dice`): other random numbers. */
   readonly method: 'mc' | 'mc-dice';
+  /** A plugin rule system's id, version and code hash (sim/rule-systems.ts): other code, other rules. */
+  readonly plugin?: PluginIdentity;
+}
+
+export interface PluginIdentity {
+  readonly id: string;
+  readonly version: string;
+  readonly codeHash: string;
 }
 
 export type RunPlanIdentity = { readonly trials: number } | { readonly precision: number; readonly maxTrials: number };
@@ -41,6 +49,7 @@ const checkpointSchema = z.strictObject({
   version: z.literal(VERSION),
   scenario: z.strictObject({ name: z.string(), digest: hex64 }),
   engineVersion: z.string(),
+  plugin: z.strictObject({ id: z.string(), version: z.string(), codeHash: hex64 }).optional(),
   seed: count,
   // Checkpoints written before methods existed rolled every die.
   method: z.enum(['mc', 'mc-dice']).default('mc-dice'),
@@ -65,6 +74,7 @@ function documentOf(identity: RunIdentity, snapshot: RunSnapshot): CheckpointDoc
     version: VERSION,
     scenario: { name: identity.scenarioName, digest: identity.scenarioDigest },
     engineVersion: identity.engineVersion,
+    ...(identity.plugin === undefined ? {} : { plugin: { id: identity.plugin.id, version: identity.plugin.version, codeHash: identity.plugin.codeHash } }),
     seed: identity.seed,
     method: identity.method,
     shardTrials: SHARD_TRIALS,
@@ -163,8 +173,16 @@ function mismatches(file: string, document: CheckpointDocument, identity: RunIde
   const differs = (path: string, message: string): void => {
     problems.push({ file, path, message: `${message}; use another --checkpoint file, or delete this one to start over` });
   };
-  // The digest covers the method too: name the method when that is what differs.
-  if (document.method !== identity.method) differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
+  const plugin = (entry: PluginIdentity | undefined): string => (entry === undefined ? 'no plugin' : `plugin ${entry.id} ${entry.version} (code sha256 ${entry.codeHash.slice(0, 12)}…)`);
+  const pluginDiffers = plugin(document.plugin) !== plugin(identity.plugin);
+  if (pluginDiffers) {
+    const changed = document.plugin !== undefined && document.plugin.id === identity.plugin?.id ? ': the plugin\'s code has changed since' : '';
+    differs('plugin', `checkpoint made with ${plugin(document.plugin)}, this run uses ${plugin(identity.plugin)}${changed}`);
+  }
+  // The digest covers the method and a plugin's code too: name those when they are what differs.
+  if (pluginDiffers) {
+    // Named above.
+  } else if (document.method !== identity.method) differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
   else if (document.scenario.digest !== identity.scenarioDigest) {
     differs(
       'scenario',

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
+import type { DataFiles } from '../engine/rule-system.js';
 import { formatPath, type InputProblem, ROOT_PATH } from './errors.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -110,3 +111,30 @@ export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string
   const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath(issue.path), message: issue.message }));
   return { problems };
 }
+
+/** The file access a rule system's loader is given (engine/rule-system.ts): this module over the file system. */
+export const fileSystemData: DataFiles = {
+  read: readDataFile,
+  async readChecked(file, schema) {
+    const parsed = await readDataFile(file);
+    if (!parsed.ok) return { problems: [...parsed.problems] };
+    return parseWith(schema, file, parsed.data);
+  },
+  check(file, schema, data, at = []) {
+    if (at.length === 0) return parseWith(schema, file, data);
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data, problems: [] };
+    const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
+    return { problems };
+  },
+  async list(directory) {
+    try {
+      return (await readdir(directory)).sort();
+    } catch {
+      return undefined;
+    }
+  },
+  resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference)),
+  join: (...parts) => path.join(...parts),
+  formatPath,
+};

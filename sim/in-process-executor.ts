@@ -15,11 +15,12 @@ export class InProcessExecutor implements ShardExecutor {
 
   async run(task: ShardTask): Promise<ShardResult> {
     await new Promise((resolve) => setImmediate(resolve));
-    if (this.kernel?.digest !== task.specDigest) this.kernel = { digest: task.specDigest, kernel: compileKernelSpec(task.specJson) };
+    if (this.kernel?.digest !== task.specDigest) this.kernel = { digest: task.specDigest, kernel: await compileKernelSpec(task.specJson) };
+    const { kernel } = this.kernel;
     // The main thread cannot end itself like a worker: every injected fault throws here.
     const fault = faultFor(task);
     if (fault !== undefined) throw new Error(`injected test fault (${fault.kind}) in shard ${task.shard}, attempt ${task.attempt}`);
-    return runShard(this.kernel.kernel, this.cursor, task.seed, task.shard, task.trials);
+    return runShard(kernel, this.cursor, task.seed, task.shard, task.trials);
   }
 
   async close(): Promise<void> {}

@@ -1,92 +1,74 @@
 import { createHash } from 'node:crypto';
-import { compileScenario as compileHeroicScenario } from '../engine/heroic/compile.js';
-import { HeroicKernel } from '../engine/heroic/kernel.js';
-import type { Scenario as HeroicScenario, Unit } from '../engine/heroic/schema.js';
-import type { DrawMethod, Kernel } from '../engine/kernel.js';
-import { compileScenario as compileWarmasterScenario } from '../engine/warmaster/compile.js';
-import { WarmasterKernel } from '../engine/warmaster/kernel.js';
-import type { Scenario as WarmasterScenario } from '../engine/warmaster/schema.js';
-import type { WarmasterUnit } from '../engine/warmaster/units.js';
-import { compileScenario as compileBattleforgeScenario } from '../engine/battleforge/compile.js';
-import { BattleforgeKernel } from '../engine/battleforge/kernel.js';
-import type { PowerProfile, UnitProfile } from '../engine/battleforge/profile.js';
-import type { Scenario as BattleforgeScenario } from '../engine/battleforge/schema.js';
-import { compileScenario as compileEpicScenario } from '../engine/epic/compile.js';
-import { EpicKernel } from '../engine/epic/kernel.js';
-import type { Army, Scenario as EpicScenario } from '../engine/epic/schema.js';
+import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../engine/kernel.js';
+import { loadedKernelModule, loadKernelModule } from './rule-systems.js';
 import type { LoadedScenario } from './scenario-file.js';
 
 /**
- * What a worker thread needs to build a kernel: the validated scenario and its units, as JSON. The
- * JSON crosses to workers as one string (a copy, no object graph to clone) with every shard, and
- * its SHA-256 `digest` names the scenario: workers cache the compiled kernel under it, and a
- * checkpoint records it to refuse being resumed with another scenario or units file. It hashes
- * the parsed content, not the file bytes, so editing a comment does not orphan a checkpoint,
- * while any change that can alter a result (a profile in the units file included) does.
+ * What a worker thread needs to build a kernel: the rule system's kernel module, the validated
+ * scenario and what it refers to (units, army entries), as JSON. The JSON crosses to workers as one
+ * string (a copy, no object graph to clone) with every shard, and its SHA-256 `digest` names the
+ * run's inputs: workers cache the compiled kernel under it, and a checkpoint records it to refuse
+ * being resumed with another scenario, other units, other rule knobs or other plugin code. It hashes
+ * the parsed content, not the file bytes, so editing a comment does not orphan a checkpoint, while
+ * any change that can alter a result does. The kernel module's location is left out of the digest:
+ * moving the repository does not change a result.
  */
-export type KernelSpec = (
-  | { readonly ruleset: 'heroic'; readonly scenario: HeroicScenario; readonly units: readonly Unit[] }
-  | { readonly ruleset: 'warmaster'; readonly scenario: WarmasterScenario; readonly units: readonly (readonly [string, WarmasterUnit])[] }
-  | {
-      readonly ruleset: 'battleforge';
-      readonly scenario: BattleforgeScenario;
-      readonly profiles: readonly (readonly [string, UnitProfile])[];
-      readonly powers: readonly (readonly [string, PowerProfile])[];
-    }
-  | { readonly ruleset: 'epic'; readonly scenario: EpicScenario; readonly armies: readonly (readonly [string, Army])[] }
-) & {
+export interface KernelSpec {
+  readonly ruleset: string;
+  readonly version: string;
+  /** A plugin's code hash (engine/rule-system.ts): other code, other digest. */
+  readonly codeHash?: string;
+  readonly scenario: unknown;
+  readonly refs: unknown;
   /** Dice rolled one by one, or each action's outcome drawn from its exact table (the default). */
   readonly method: DrawMethod;
-};
+  /** URL of the module exporting `compile` (RuleSystem.kernelModule). */
+  readonly kernelModule: string;
+}
 
-/**
- * The spec of a loaded scenario (a Warmaster one carries the army-list entries it names). Runs
- * draw from tables unless asked for dice (`--method mc-dice`): the same distributions, faster.
- */
-export function kernelSpecOf(loaded: LoadedScenario, method: DrawMethod = 'tables'): KernelSpec {
-  switch (loaded.ruleset) {
-    case 'heroic':
-      return { ruleset: 'heroic', scenario: loaded.scenario, units: loaded.units, method };
-    case 'warmaster':
-      return { ruleset: 'warmaster', scenario: loaded.scenario, units: [...loaded.units], method };
-    case 'battleforge':
-      return { ruleset: 'battleforge', scenario: loaded.scenario, profiles: [...loaded.profiles], powers: [...loaded.powers], method };
-    case 'epic':
-      return { ruleset: 'epic', scenario: loaded.scenario, armies: [...loaded.armies], method };
-  }
+/** The spec of a loaded scenario, drawn with `method` (DEFAULT_DRAW_METHOD unless asked: `--method mc-dice`). */
+export function kernelSpecOf(loaded: LoadedScenario, method: DrawMethod = DEFAULT_DRAW_METHOD): KernelSpec {
+  return {
+    ruleset: loaded.ruleset,
+    version: loaded.system.version,
+    ...(loaded.plugin === undefined ? {} : { codeHash: loaded.plugin.codeHash }),
+    scenario: loaded.scenario,
+    refs: loaded.refs,
+    method,
+    kernelModule: loaded.system.kernelModule,
+  };
 }
 
 export interface SerializedKernelSpec {
   readonly json: string;
-  /** SHA-256 of `json`, hex. */
+  /** SHA-256 of `json` without the kernel module's location, hex. */
   readonly digest: string;
 }
 
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
-  const json = JSON.stringify(spec);
-  return { json, digest: createHash('sha256').update(json).digest('hex') };
+  const { kernelModule, ...content } = spec;
+  return { json: JSON.stringify(spec), digest: sha256(JSON.stringify(content)) };
 }
+
+
+
 
 /**
- * The kernel of a spec: what `compileHeroic` / `compileWarmaster` do, imported from their modules
- * rather than the rulesets' index.ts, because the indexes also load the zod schemas, which cost a
- * worker ~0.3 s to start. The spec is not validated again: it was made from a scenario that
- * already passed validation.
+ * The kernel of a spec, on a thread that has loaded its rule system (loading a scenario does; a
+ * worker calls `compileKernelSpec`). The spec is not validated again: it was made from a scenario
+ * that already passed validation.
  */
 export function compileSpec(spec: KernelSpec): Kernel {
-  switch (spec.ruleset) {
-    case 'heroic':
-      return new HeroicKernel(compileHeroicScenario(spec.scenario, spec.units, spec.method));
-    case 'warmaster':
-      return new WarmasterKernel(compileWarmasterScenario(spec.scenario, new Map(spec.units)), spec.method);
-    case 'battleforge':
-      return new BattleforgeKernel(compileBattleforgeScenario(spec.scenario, new Map(spec.profiles), new Map(spec.powers)), spec.method);
-    case 'epic':
-      return new EpicKernel(compileEpicScenario(spec.scenario, new Map(spec.armies), spec.method));
-  }
+  const module = loadedKernelModule(spec.kernelModule);
+  if (module === undefined) throw new Error(`the kernel module of rule system ${spec.ruleset} is not loaded on this thread (loading its scenario loads it)`);
+  return module.compile(spec.scenario, spec.refs, spec.method);
 }
 
-/** Rebuild the kernel from `serializeKernelSpec(…).json` (in a worker). */
-export function compileKernelSpec(json: string): Kernel {
-  return compileSpec(JSON.parse(json) as KernelSpec);
+/** Rebuild the kernel from `serializeKernelSpec(…).json` (in a worker: imports only the kernel module). */
+export async function compileKernelSpec(json: string): Promise<Kernel> {
+  const spec = JSON.parse(json) as KernelSpec;
+  const module = await loadKernelModule(spec.kernelModule);
+  return module.compile(spec.scenario, spec.refs, spec.method);
 }

@@ -1,74 +1,47 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { scenarioSchema, type Scenario, type Unit, unitsFileSchema } from '../engine/heroic/schema.js';
-import { validateHeroic, validateUnits } from '../engine/heroic/validate.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
-import { type LoadedBattleforgeScenario, loadBattleforgeScenario } from './battleforge-file.js';
-import { type LoadedEpicScenario, loadEpicScenario } from './epic-file.js';
-import { type LoadedWarmasterScenario, loadWarmasterScenario } from './warmaster-file.js';
-
-export { SCENARIO_EXTENSIONS } from './data-file.js';
-import { fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+import type { RuleSystem, ScenarioBase } from '../engine/rule-system.js';
+import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
 import { applyFields, type Variant, variantsSchema } from './scenario-patch.js';
 
+export { SCENARIO_EXTENSIONS } from './data-file.js';
+
 /**
- * Reading scenario and units files from disk. Every problem a user can cause — a missing file,
- * broken YAML, a wrong field, a unit id that does not exist — ends as an InputError naming the
- * file and the field, and listing every problem found, so one run shows everything to fix.
+ * Reading scenario files from disk, for any rule system: the file, its `variants`, the rule system
+ * it names (engine/rulesets.ts, or a plugin module), that system's schema, then its loader for
+ * what the scenario refers to. Every problem a user can cause — a missing file, broken YAML, a
+ * wrong field, a unit id that does not exist — ends as an InputError naming the file and the
+ * field, and listing every problem found, so one run shows everything to fix.
  */
-export interface LoadedHeroicScenario {
-  readonly ruleset: 'heroic';
+export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Refs = unknown> {
+  /** The rule system's id. */
+  readonly ruleset: string;
+  readonly system: RuleSystem<Scenario, Refs>;
+  /** Set when the rule system is a plugin: its module, version and code hash. */
+  readonly plugin?: PluginInfo;
   /** The scenario file, as given. */
   readonly file: string;
   /** Every file the scenario was read from (the scenario's first). */
   readonly inputs: readonly string[];
-  /** The units file it uses, relative to the same place as `file`. */
-  readonly unitsFile: string;
   readonly scenario: Scenario;
-  readonly units: readonly Unit[];
+  /** What the kernel needs besides the scenario (units, army entries…), as the loader found it: plain JSON. */
+  readonly refs: Refs;
 }
 
-/** A scenario of any ruleset, told apart by `ruleset`. */
-export type LoadedScenario = LoadedHeroicScenario | LoadedWarmasterScenario | LoadedBattleforgeScenario | LoadedEpicScenario;
+/** The rule system whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml. */
+const dataFileSystem = (file: string): RuleSystem | undefined => RULE_SYSTEMS.find((system) => system.dataFile?.names.test(path.basename(file)));
 
-const DEFAULT_UNITS_FILE = '../units.yaml';
+/** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
+export const isUnitsFileName = (file: string): boolean => dataFileSystem(file) !== undefined;
 
-/** Files named units.* (units.yaml, units.json) hold unit profiles rather than a scenario. */
-export const isUnitsFileName = (file: string): boolean => /^units\.[^.]+$/i.test(path.basename(file));
-
-
-/** The units file a scenario names, as a path usable from here (relative stays relative). */
-function unitsFilePath(scenarioFile: string, reference: string): string {
-  return path.isAbsolute(reference) ? reference : path.join(path.dirname(scenarioFile), reference);
+/** Check a data file on its own (`crucible validate data/heroic/units.yaml`). */
+export async function checkDataFile(file: string): Promise<void> {
+  const problems = (await dataFileSystem(file)?.dataFile?.check(file, fileSystemData)) ?? [];
+  if (problems.length > 0) throw new InputError([...problems]);
 }
-
-/** Load, parse and check a units file on its own. */
-export async function loadUnitsFile(file: string): Promise<readonly Unit[]> {
-  const result = await readUnits(file, file, []);
-  if (result.problems.length > 0) throw new InputError(result.problems);
-  return result.units ?? [];
-}
-
-/**
- * Problems of a units file. A missing units file is the scenario's problem (its `units` field
- * points nowhere), so `referencedFrom` names the scenario file and the field.
- */
-async function readUnits(file: string, referencedFrom: string, referencePath: readonly PropertyKey[]): Promise<{ units?: Unit[]; problems: InputProblem[] }> {
-  const parsed = await readDataFile(file);
-  if (!parsed.ok) {
-    const [first] = parsed.problems;
-    if (referencedFrom !== file && first?.path === ROOT_PATH && first.message === 'file not found') {
-      return { problems: [{ file: referencedFrom, path: formatPath(referencePath), message: `units file not found: ${file}` }] };
-    }
-    return { problems: parsed.problems };
-  }
-  const { value, problems } = parseWith(unitsFileSchema, file, parsed.data);
-  if (value === undefined) return { problems };
-  const issues = validateUnits(value.units).map((issue) => ({ file, path: formatPath(issue.path), message: issue.message }));
-  return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
-}
-
-const RULESETS = ['heroic', 'warmaster', 'battleforge', 'epic'];
 
 /**
  * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
@@ -76,6 +49,13 @@ const RULESETS = ['heroic', 'warmaster', 'battleforge', 'epic'];
  */
 export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
   return loadScenarioData(file, (await readScenarioData(file)).data);
+}
+
+/** `loadScenarioFile` for a caller that needs one rule system's scenario (another is an InputError). */
+export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(file: string, system: RuleSystem<Scenario, Refs>): Promise<LoadedScenario<Scenario, Refs>> {
+  const loaded = await loadScenarioFile(file);
+  if (loaded.system !== (system as RuleSystem)) throw new InputError([{ file, path: 'ruleset', message: `expected a ${system.id} scenario, not ${loaded.ruleset}` }]);
+  return loaded as unknown as LoadedScenario<Scenario, Refs>;
 }
 
 /**
@@ -99,19 +79,24 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
   return { data: rest, variants: value };
 }
 
-/** Load scenario data (already read from `file`, maybe changed): dispatch on its ruleset and check it all. */
+/** Load scenario data (already read from `file`, maybe changed): find its rule system and check it all. */
 export async function loadScenarioData(file: string, data: unknown): Promise<LoadedScenario> {
-  // Anything but a mapping goes to the heroic schema, which says what the file should be.
-  const mapping = typeof data === 'object' && data !== null && !Array.isArray(data);
-  const ruleset = mapping ? (data as Record<string, unknown>).ruleset : 'heroic';
-  if (ruleset === 'warmaster') return loadWarmasterScenario(file, data);
-  if (ruleset === 'battleforge') return loadBattleforgeScenario(file, data);
-  if (ruleset === 'epic') return loadEpicScenario(file, data);
-  if (ruleset !== 'heroic') {
-    const message = ruleset === undefined ? 'missing: say which rules the scenario uses' : `unknown ruleset ${JSON.stringify(ruleset)}`;
-    throw new InputError([{ file, path: 'ruleset', message: `${message} (one of ${RULESETS.map((name) => JSON.stringify(name)).join(', ')})` }]);
+  if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
+  if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
+  const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset);
+  // A plugin is named by its module; its schema knows it by id.
+  const named = plugin === undefined ? data : { ...data, ruleset: system.id };
+  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
+  if (scenario === undefined) throw new InputError(problems);
+  const base = scenario as Record<string, unknown>;
+  if (typeof base.name !== 'string' || typeof base.seed !== 'number' || typeof base.trials !== 'number') {
+    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers, with defaults)` }]);
   }
-  return loadHeroicScenario(file, data);
+  const result = await system.load(scenario as unknown as ScenarioBase, file, fileSystemData);
+  if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
+  // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
+  await loadKernelModule(system.kernelModule);
+  return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
 }
 
 /**
@@ -133,34 +118,6 @@ export async function loadScenarioChanged(file: string, change: { readonly varia
   const patched = applyFields(file, data, fields, change.variant === undefined ? ROOT_PATH : 'variants');
   if (patched.problems.length > 0) throw new InputError(patched.problems);
   return loadScenarioData(file, patched.data);
-}
-
-/** `loadScenarioFile` for a caller that needs a heroic scenario (any other ruleset is an InputError). */
-export async function loadHeroicScenarioFile(file: string): Promise<LoadedHeroicScenario> {
-  const loaded = await loadScenarioFile(file);
-  if (loaded.ruleset !== 'heroic') throw new InputError([{ file, path: 'ruleset', message: `expected a heroic scenario, not ${loaded.ruleset}` }]);
-  return loaded;
-}
-
-async function loadHeroicScenario(file: string, data: unknown): Promise<LoadedHeroicScenario> {
-  const { value: scenario, problems } = parseWith(scenarioSchema, file, data);
-
-  // Read the units file even when the scenario has problems, so both sets are reported at once.
-  const rawUnits = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).units : undefined;
-  const reference = scenario?.units ?? (rawUnits === undefined ? DEFAULT_UNITS_FILE : rawUnits);
-  let units: readonly Unit[] | undefined;
-  let unitsFile = '';
-  if (typeof reference === 'string') {
-    unitsFile = unitsFilePath(file, reference);
-    const loaded = await readUnits(unitsFile, file, ['units']);
-    units = loaded.units;
-    problems.push(...loaded.problems);
-  }
-  if (scenario !== undefined && units !== undefined) {
-    for (const issue of validateHeroic(scenario, units)) problems.push({ file, path: formatPath(issue.path), message: issue.message });
-  }
-  if (problems.length > 0 || scenario === undefined || units === undefined) throw new InputError(problems);
-  return { ruleset: 'heroic', file, inputs: [file, unitsFile], unitsFile, scenario, units };
 }
 
 /**

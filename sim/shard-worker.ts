@@ -12,8 +12,8 @@ import { StreamCursor } from './stream-cursor.js';
 let cached: { readonly digest: string; readonly kernel: Kernel } | undefined;
 const cursor = new StreamCursor();
 
-function kernelFor(task: ShardTask): Kernel {
-  if (cached?.digest !== task.specDigest) cached = { digest: task.specDigest, kernel: compileKernelSpec(task.specJson) };
+async function kernelFor(task: ShardTask): Promise<Kernel> {
+  if (cached?.digest !== task.specDigest) cached = { digest: task.specDigest, kernel: await compileKernelSpec(task.specJson) };
   return cached.kernel;
 }
 
@@ -37,7 +37,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export async function runShardTask(task: ShardTask): Promise<ShardResult> {
   await nextTurn();
-  const kernel = kernelFor(task);
+  const kernel = await kernelFor(task);
   const fault = faultFor(task);
   if (fault?.kind === 'throw') throw new Error(`injected test fault: shard ${task.shard} throws on attempt ${task.attempt}`);
   if (fault?.kind === 'exit') {

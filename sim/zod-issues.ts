@@ -37,14 +37,14 @@ function descriptionAt(root: z.ZodType, path: readonly PropertyKey[]): string | 
   let schema = childSchema(schemaAt(root, path.slice(0, -1)), key);
   while (schema !== undefined) {
     if (schema.description !== undefined) return schema.description;
-    schema = schema instanceof z.ZodDefault || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : undefined;
+    schema = schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : undefined;
   }
   return undefined;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let inner = schema;
-  while (inner instanceof z.ZodDefault || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
   return inner;
 }
 
@@ -92,7 +92,7 @@ function expectation(schema: z.ZodType | undefined, expected: string): string {
   if (schema instanceof z.ZodLiteral) return [...schema.values].map((value) => JSON.stringify(value)).join(' or ');
   if (schema instanceof z.ZodObject) {
     const fields = Object.entries(schema.shape as Record<string, z.ZodType>);
-    const required = fields.filter(([, field]) => !(field instanceof z.ZodDefault || field instanceof z.ZodOptional)).map(([name]) => name);
+    const required = fields.filter(([, field]) => !(field instanceof z.ZodDefault || field instanceof z.ZodPrefault || field instanceof z.ZodOptional)).map(([name]) => name);
     return `a mapping of fields (${required.join(', ')}${required.length < fields.length ? ', …' : ''})`;
   }
   const words: Record<string, string> = {

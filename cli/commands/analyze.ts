@@ -7,7 +7,9 @@ import { loadRoster } from '../../analysis/roster.js';
 import { type SweepAxis, sweep, sweepTable } from '../../analysis/sweep.js';
 import { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from '../../analysis/tables.js';
 import { parseCommandLineValue } from '../../sim/scenario-patch.js';
+import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
+import type { ShardExecutor } from '../../sim/shard-task.js';
 import { groupThousands, percent } from '../format.js';
 import type { Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers } from './options.js';
@@ -64,7 +66,9 @@ export function comparisonTable(result: ComparisonResult) {
   );
 }
 
-async function withPool<T>(workers: number | undefined, work: (pool: ShardPool) => Promise<T>): Promise<T> {
+async function withPool<T>(workers: number | undefined, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
+  // -w 0: the main thread, as for run.
+  if (workers === 0) return work(new InProcessExecutor());
   const pool = new ShardPool(workers ?? availableParallelism());
   try {
     return await work(pool);

@@ -1,13 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { compileScenario as compileHeroicScenario } from '../../engine/heroic/compile.js';
-import { HeroicKernel } from '../../engine/heroic/kernel.js';
-import { formatHeroicTrace } from '../../engine/heroic/trace.js';
-import { compileBattleforge } from '../../engine/battleforge/index.js';
-import { compileEpic } from '../../engine/epic/index.js';
 import type { MetricSpec } from '../../engine/kernel.js';
-import { compileScenario as compileWarmasterScenario } from '../../engine/warmaster/compile.js';
-import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
-import { formatWarmasterTrace } from '../../engine/warmaster/trace.js';
+import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
+import { provenanceLines, provenanceOf, type RulesProvenance } from '../../sim/provenance.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { MAX_REPLAY_TRIAL, type ReplayedTrial, replayTrial } from '../../sim/replay.js';
 import { isUnitsFileName, loadScenarioFile } from '../../sim/scenario-file.js';
@@ -52,34 +46,22 @@ interface Replay {
   readonly replayed: ReplayedTrial<unknown>;
   /** The events as text, one line each. */
   readonly eventLines: readonly string[];
+  readonly provenance: RulesProvenance;
 }
 
 async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
   if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
   const loaded = await loadScenarioFile(file);
-  const { scenario } = loaded;
+  const { scenario, system } = loaded;
   const seed = options.seed ?? scenario.seed;
   const trial = options.trial ?? 0;
   const method = options.method ?? 'mc';
-  const draw = method === 'mc' ? 'tables' : 'dice';
-  const common = { file, scenario: scenario.name, scenarioTrials: scenario.trials, method };
-  // Each ruleset's own kernel rather than the generic Kernel: its trace events have a known type.
-  if (loaded.ruleset === 'heroic') {
-    const kernel = new HeroicKernel(compileHeroicScenario(loaded.scenario, loaded.units, draw));
-    const replayed = replayTrial(kernel, seed, trial);
-    const metrics = kernel.metrics;
-    return { ...common, mode: loaded.scenario.mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics, replayed, eventLines: formatHeroicTrace(replayed.events) };
-  }
-  if (loaded.ruleset === 'warmaster') {
-    const kernel = new WarmasterKernel(compileWarmasterScenario(loaded.scenario, loaded.units), draw);
-    const replayed = replayTrial(kernel, seed, trial);
-    return { ...common, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: formatWarmasterTrace(replayed.events) };
-  }
-  // Battle Forge and Epic trials have no event trace yet: the replay shows the trial's metrics.
-  const kernel = loaded.ruleset === 'epic' ? compileEpic(loaded.scenario, loaded.armies, draw) : compileBattleforge(loaded.scenario, loaded.profiles, loaded.powers, draw);
+  const kernel = compileSpec(kernelSpecOf(loaded, method === 'mc' ? 'tables' : 'dice'));
   const replayed = replayTrial(kernel, seed, trial);
-  const mode = loaded.ruleset === 'battleforge' ? { mode: loaded.scenario.mode } : {};
-  return { ...common, ...mode, ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines: [`(no event trace for ${kernel.ruleset} trials yet)`] };
+  const mode = system.mode?.(scenario);
+  // A rule system without a trace still replays: the trial's metrics are shown.
+  const eventLines = system.formatTrace === undefined ? [`(the ${loaded.ruleset} rule system has no event trace: the trial's metrics follow)`] : system.formatTrace(replayed.events);
+  return { file, scenario: scenario.name, scenarioTrials: scenario.trials, method, ...(mode === undefined ? {} : { mode }), ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines, provenance: provenanceOf(loaded) };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */
@@ -95,6 +77,7 @@ export function formatReplay(replay: Replay): string {
     `${replay.scenario} — replay of one trial`,
     `  file     ${replay.file}`,
     `  ruleset  ${replay.ruleset} (engine ${replay.engineVersion})${replay.mode === undefined ? '' : `, mode ${replay.mode}`}`,
+    ...provenanceLines(replay.provenance, '  '),
     `  method   ${replay.method === 'mc' ? 'mc (each action\'s total drawn from its table: no faces; --method mc-dice shows them)' : 'mc-dice (every die rolled)'}`,
     `  seed     ${replayed.seed}`,
     `  trial    ${replayed.trial} (trial ${replayed.trialInShard} of shard ${replayed.shard}${beyond})`,
@@ -114,6 +97,9 @@ export function replayJson(replay: Replay): Record<string, unknown> {
     ruleset: replay.ruleset,
     engineVersion: replay.engineVersion,
     ...(replay.mode === undefined ? {} : { mode: replay.mode }),
+    ...(replay.provenance.plugin === undefined ? {} : { plugin: replay.provenance.plugin }),
+    ...(replay.provenance.rulesChanged === undefined ? {} : { rulesChanged: replay.provenance.rulesChanged }),
+    unitsDigest: replay.provenance.unitsDigest,
     method: replay.method,
     seed: replayed.seed,
     trial: replayed.trial,

@@ -61,6 +61,10 @@ const runFields = {
   ruleset: z.string(),
   engineVersion: z.string(),
   mode: z.string().optional(),
+  // Provenance (sim/provenance.ts); results saved before it existed have none.
+  rulesChanged: z.record(z.string(), z.unknown()).optional(),
+  unitsDigest: z.string().optional(),
+  plugin: z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() }).optional(),
 };
 const exactResultSchema = z.object({
   ...runFields,
@@ -292,14 +296,20 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
   const methods: string[] = [];
   if (sampled > 0) methods.push(`${sampled === results.length ? 'Probabilities' : 'Monte Carlo probabilities'} are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.`);
   for (const result of results) {
-    const rules = `${result.scenario}: ${result.ruleset} rules (engine ${result.engineVersion})${result.mode === undefined ? '' : `, mode ${result.mode}`}`;
+    const changed = Object.entries(result.rulesChanged ?? {}).map(([name, value]) => `${name} ${JSON.stringify(value)}`);
+    const rules = [
+      `${result.scenario}: ${result.ruleset} rules (engine ${result.engineVersion})${result.mode === undefined ? '' : `, mode ${result.mode}`}`,
+      result.plugin === undefined ? '' : `, a plugin (${result.plugin.module}, version ${result.plugin.version}, code sha256 ${result.plugin.codeHash.slice(0, 12)})`,
+      changed.length === 0 ? '' : `, with rule constants changed from the text: ${changed.join(', ')}`,
+    ].join('');
+    const units = result.unitsDigest === undefined ? '' : ` Unit profiles used: sha256 ${result.unitsDigest.slice(0, 12)}.`;
     if (isExact(result)) {
-      methods.push(`${rules}. Probabilities are exact (every path of one trial enumerated, float64, within ${bound(result)}; ${groupThousands(result.exact.paths)} paths): nothing was sampled, so there are no intervals or trial counts.`);
+      methods.push(`${rules}. Probabilities are exact (every path of one trial enumerated, float64, within ${bound(result)}; ${groupThousands(result.exact.paths)} paths): nothing was sampled, so there are no intervals or trial counts.${units}`);
     } else {
       const how = result.precision === undefined
         ? `a fixed ${groupThousands(result.trials)} trials`
         : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
-      methods.push(`${rules}, ${MONTE_CARLO[result.method ?? 'unknown']}, seed ${result.seed}, ${how}.`);
+      methods.push(`${rules}, ${MONTE_CARLO[result.method ?? 'unknown']}, seed ${result.seed}, ${how}.${units}`);
     }
     const notes = await scenarioNotes(result);
     if (notes.options !== undefined) methods.push(notes.options);

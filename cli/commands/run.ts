@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
-import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
+import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
+import { parseCommandLineValue } from '../../sim/scenario-patch.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
@@ -25,6 +26,8 @@ export interface RunOptions {
   readonly json?: boolean;
   readonly quiet?: boolean;
   readonly method?: MethodOption;
+  /** `--set path=value`: fields changed in every scenario before it is checked (a stat, a rule knob). */
+  readonly set?: readonly (readonly [string, unknown])[];
 }
 
 /** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
@@ -41,7 +44,7 @@ export const MIN_SHARDS_FOR_POOL = 4;
  * Load every scenario first, so a typo in the last file is reported before minutes of simulation
  * of the first ones; all problems of all files are reported together.
  */
-export async function loadAll(paths: readonly string[]): Promise<LoadedScenario[]> {
+export async function loadAll(paths: readonly string[], fields: readonly (readonly [string, unknown])[] = []): Promise<LoadedScenario[]> {
   const files = await findScenarioFiles(paths);
   const loaded: LoadedScenario[] = [];
   const problems: InputProblem[] = [];
@@ -51,7 +54,7 @@ export async function loadAll(paths: readonly string[]): Promise<LoadedScenario[
       continue;
     }
     try {
-      loaded.push(await loadScenarioFile(file));
+      loaded.push(fields.length === 0 ? await loadScenarioFile(file) : await loadScenarioChanged(file, { fields }));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
@@ -59,6 +62,13 @@ export async function loadAll(paths: readonly string[]): Promise<LoadedScenario[
   }
   if (problems.length > 0) throw new InputError(problems);
   return loaded;
+}
+
+/** One `--set path=value` (repeatable): the value as JSON where it parses (numbers, true, lists), else text. */
+function parseFieldValue(text: string, previous: (readonly [string, unknown])[] = []): (readonly [string, unknown])[] {
+  const equals = text.indexOf('=');
+  if (equals <= 0 || equals === text.length - 1) throw new InvalidArgumentError(`--set wants <path>=<value>, e.g. rules.shieldSave=4; got ${JSON.stringify(text)}.`);
+  return [...previous, [text.slice(0, equals).trim(), parseCommandLineValue(text.slice(equals + 1).trim())]];
 }
 
 /**
@@ -104,7 +114,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   }
   // auto: exact when a trial has few paths, unless a Monte Carlo run was asked for.
   const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined);
-  const loaded = await loadAll(paths);
+  const loaded = await loadAll(paths, options.set);
   if (options.checkpoint !== undefined && loaded.length !== 1) {
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
@@ -227,6 +237,7 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
         .conflicts('trials'),
     )
     .addOption(new Option('--max-trials <count>', `with --precision: stop there even if not precise enough (default: ${groupThousands(DEFAULT_MAX_TRIALS)})`).argParser(parseTrials))
+    .option('--set <path=value>', 'change a field of the scenario for this run, e.g. rules.shieldSave=4 or units.ogre.def=5 (repeat for several)', parseFieldValue)
     .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it')
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')

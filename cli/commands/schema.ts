@@ -1,10 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { scenarioSchema, unitsFileSchema } from '../../engine/heroic/schema.js';
-import { scenarioSchema as warmasterScenarioSchema } from '../../engine/warmaster/schema.js';
-import { scenarioSchema as battleforgeScenarioSchema } from '../../engine/battleforge/schema.js';
-import { armiesFileSchema as epicArmiesSchema, scenarioSchema as epicScenarioSchema } from '../../engine/epic/schema.js';
+import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
+import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { resolveRuleSystem } from '../../sim/rule-systems.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { variantsSchema } from '../../sim/scenario-patch.js';
 import { EXIT_OK, type Io } from './io.js';
@@ -22,16 +22,14 @@ import { EXIT_OK, type Io } from './io.js';
 const scenarioFile = (schema: z.ZodObject): z.ZodObject =>
   schema.extend({ variants: variantsSchema.optional().describe('named sets of field changes, compared with crucible compare --variant <name>') });
 
-export const SCHEMA_FILES = [
-  { name: 'heroic-scenario.schema.json', title: 'crucible heroic scenario', schema: scenarioFile(scenarioSchema) },
-  { name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema },
-  // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
-  { name: 'warmaster-scenario.schema.json', title: 'crucible warmaster scenario', schema: scenarioFile(warmasterScenarioSchema) },
-  // Likewise battleforge-units and battleforge-index (scripts/convert-battleforge.ts).
-  { name: 'battleforge-scenario.schema.json', title: 'crucible battleforge scenario', schema: scenarioFile(battleforgeScenarioSchema) },
-  { name: 'epic-scenario.schema.json', title: 'crucible epic rally scenario', schema: scenarioFile(epicScenarioSchema) },
-  { name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: epicArmiesSchema },
-] as const;
+/** The JSON Schema files of a rule system: its scenario format (with variants), then its data files'. */
+export const schemaFilesOf = (system: RuleSystem): SchemaFile[] => [
+  { name: `${system.id}-scenario.schema.json`, title: `crucible ${system.id} scenario`, schema: scenarioFile(system.scenarioSchema) },
+  ...(system.dataSchemas ?? []),
+];
+
+/** The built-in rule systems' schema files, in the order of engine/rulesets.ts. */
+export const SCHEMA_FILES: readonly SchemaFile[] = RULE_SYSTEMS.flatMap(schemaFilesOf);
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {
   const { $schema, ...rest } = z.toJSONSchema(schema, { io: 'input' });
@@ -50,9 +48,32 @@ async function ensureDirectory(directory: string): Promise<void> {
   }
 }
 
-export async function schemaCommand(outDirectory: string, io: Io): Promise<number> {
+/**
+ * A plugin's schema files. Its scenarios name it by module path, not by id, so the written schema
+ * takes any text for `ruleset`.
+ */
+async function pluginSchemaFiles(plugin: string): Promise<SchemaFile[]> {
+  // A path typed without ./ (examples/homebrew/index.ts) is still a path when it exists.
+  const module = !/^[./]/.test(plugin) && !path.isAbsolute(plugin) && existsSync(plugin) ? `./${plugin}` : plugin;
+  let system: RuleSystem;
+  try {
+    ({ system } = await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module));
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(error.problems.map((problem) => ({ ...problem, file: '--plugin', path: plugin })));
+  }
+  const byModule = system.scenarioSchema.extend({ ruleset: z.string().min(1).describe(`the plugin module, relative to the scenario file (rule system ${system.id})`) });
+  return schemaFilesOf({ ...system, scenarioSchema: byModule });
+}
+
+/**
+ * Write the schema files into `outDirectory`: the built-ins', or with `plugin` (a module path, as a
+ * scenario's `ruleset:` names it, relative to the current directory) that plugin's.
+ */
+export async function schemaCommand(outDirectory: string, io: Io, plugin?: string): Promise<number> {
+  const files = plugin === undefined ? SCHEMA_FILES : await pluginSchemaFiles(plugin);
   await ensureDirectory(outDirectory);
-  for (const { name, title, schema } of SCHEMA_FILES) {
+  for (const { name, title, schema } of files) {
     const file = path.join(outDirectory, name);
     try {
       await writeFile(file, jsonSchemaText(title, schema));

@@ -1,5 +1,5 @@
 import { InputError } from '../../sim/errors.js';
-import { findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioFile, loadUnitsFile, readScenarioData } from '../../sim/scenario-file.js';
+import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 
 /** Check every file; print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
@@ -15,7 +15,7 @@ export async function validateCommand(paths: readonly string[], io: Io): Promise
   }
   for (const file of files) {
     try {
-      if (isUnitsFileName(file)) await loadUnitsFile(file);
+      if (isUnitsFileName(file)) await checkDataFile(file);
       else {
         await loadScenarioFile(file);
         // Every variant must make a valid scenario too.

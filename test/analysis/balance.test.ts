@@ -112,7 +112,7 @@ describe('matchups', () => {
       const { file, data } = matchupScenario(roster, entryA, entryB);
       const loaded = await loadScenarioData(file, data);
       const result = await runScenario(loaded, { trials, seed: 20261123 });
-      const sideB = loaded.ruleset === 'battleforge' ? loaded.scenario.sides[1]?.name : undefined;
+      const sideB = loaded.system.sides?.(loaded.scenario)?.[1];
       return result.summary.find((metric) => metric.name === 'winner')?.distribution.find((entry) => entry.label === sideB)?.probability ?? Number.NaN;
     };
     const se = (p: number, q: number) => Math.sqrt((p * (1 - p)) / trials + (q * (1 - q)) / trials);

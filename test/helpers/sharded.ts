@@ -1,8 +1,8 @@
 import { ShardPool } from '../../sim/shard-pool.js';
 import { compileHeroic } from '../../engine/heroic/index.js';
 import type { Kernel } from '../../engine/kernel.js';
-import { type SerializedKernelSpec, serializeKernelSpec } from '../../sim/kernel-spec.js';
-import { loadHeroicScenarioFile } from '../../sim/scenario-file.js';
+import { kernelSpecOf, type SerializedKernelSpec, serializeKernelSpec } from '../../sim/kernel-spec.js';
+import { loadHeroicScenarioFile } from './heroic-scenario.js';
 
 /** The bundled Knights-vs-Ogre engagement, as the sharded runner takes it. */
 export const ENGAGEMENT_FILE = new URL('../../data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', import.meta.url).pathname;
@@ -13,8 +13,8 @@ export interface ShardedFixture {
 }
 
 export async function engagementFixture(): Promise<ShardedFixture> {
-  const { scenario, units } = await loadHeroicScenarioFile(ENGAGEMENT_FILE);
-  return { kernel: compileHeroic(scenario, units, 'tables'), spec: serializeKernelSpec({ ruleset: 'heroic', scenario, units, method: 'tables' }) };
+  const loaded = await loadHeroicScenarioFile(ENGAGEMENT_FILE);
+  return { kernel: compileHeroic(loaded.scenario, loaded.units, 'tables'), spec: serializeKernelSpec(kernelSpecOf(loaded, 'tables')) };
 }
 
 /** The bytes of a tally's cells: "byte-identical" compared literally. */

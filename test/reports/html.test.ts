@@ -247,6 +247,7 @@ describe('crucible report', () => {
     expect(provenance).toContain(`<td>—</td><td>exact: ${paths} paths</td>`);
     expect(provenance).not.toMatch(/<td class="num">0<\/td>/);
     expect(provenance).toMatch(/<li>Three Sylvan Knights in formation attack an Ogre: heroic rules \(engine [^)]+\), mode attack\. Probabilities are exact \(every path of one trial enumerated, float64, within ±[\d.e-]+; \d+ paths\)/);
+    expect(provenance).toMatch(/nothing was sampled, so there are no intervals or trial counts\. Unit profiles used: sha256 [0-9a-f]{12}\.<\/li>/);
     expect(provenance).not.toMatch(/Wilson|Monte Carlo/);
     const charted = document.metrics.filter((metric) => metric.kind !== 'count');
     expect(html.match(/<figure class="chart"/g)).toHaveLength(charted.length);

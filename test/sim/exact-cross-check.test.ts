@@ -1,3 +1,4 @@
+import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ const SINGLE_ACTIONS = [
   'warmaster/knights-charge-supported-orcs-first-round',
 ];
 
-const bundled = ['heroic', 'warmaster', 'battleforge', 'epic'].flatMap((ruleset) =>
+const bundled = RULE_SYSTEMS.map((system) => system.id).flatMap((ruleset) =>
   readdirSync(path.join(repository, 'data', ruleset, 'scenarios'))
     .filter((name) => name.endsWith('.yaml'))
     .map((name) => `${ruleset}/${name.replace(/\.yaml$/, '')}`),

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { compileHeroic } from '../../engine/heroic/index.js';
 import { InputError } from '../../sim/errors.js';
 import { runTrials } from '../../sim/run.js';
-import { loadHeroicScenarioFile } from '../../sim/scenario-file.js';
+import { loadHeroicScenarioFile } from '../helpers/heroic-scenario.js';
 
 /**
  * Property: whatever a user writes, loadHeroicScenarioFile either returns a scenario the engine can run,

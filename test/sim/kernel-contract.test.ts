@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { RULE_SYSTEMS as REGISTERED } from '../../engine/rulesets.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Dice, streamDice } from '../../engine/dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec } from '../../engine/kernel.js';
@@ -43,7 +44,7 @@ import { REPOSITORY } from '../helpers/repository.js';
  * it would catch it. Seeds are fixed (the project's 20261122), chosen before any result was seen.
  *
  * Adding a rule system: one entry in RULE_SYSTEMS (its kernel is built through sim/kernel-spec.ts,
- * which any ruleset needs anyway to be run).
+ * which any ruleset needs anyway to be run); a test fails until every listed rule system has one.
  */
 
 interface ScenarioChoice {
@@ -69,14 +70,14 @@ const RULE_SYSTEMS: readonly RuleSystem[] = [
   // One round of a supported charge, `maxRounds: 1`: 2,719 paths.
   { ruleset: 'warmaster', action: { file: 'knights-charge-supported-orcs-first-round' }, chain: { file: 'knights-charge-supported-orcs' }, traces: true },
   // Ten Bowmen's one volley at long range (`mode: attack`): 1,474 paths. Chain: powers, Overwatch, six rounds.
-  { ruleset: 'battleforge', action: { file: 'bowmen-hold-vs-orc-charge', set: [['mode', 'attack']] }, chain: { file: 'battlemage-vs-orc-warriors' }, traces: false },
+  { ruleset: 'battleforge', action: { file: 'bowmen-hold-vs-orc-charge', set: [['mode', 'attack']] }, chain: { file: 'battlemage-vs-orc-warriors' }, traces: true },
   // One turn; both players Space Marines, so equal Strategy Ratings make the End phase open with a
   // roll-off — the one place where dice (D6 pairs re-rolled on ties) and tables (a fair coin) draw differently: 7,776 paths.
   {
     ruleset: 'epic',
     action: { file: 'marines-vs-orks-under-fire', set: [['turns', 1], ['players[1].army', 'space-marines']] },
     chain: { file: 'marines-vs-orks-under-fire' },
-    traces: false,
+    traces: true,
   },
 ];
 
@@ -122,6 +123,10 @@ interface Fixture {
   /** The action's exact distributions (property 4 computes them; 5 and the broken-kernel checks reuse them). */
   exact?: ExactDistributions | undefined;
 }
+
+it('covers every rule system engine/rulesets.ts lists (a plugin runs the same checks: test/examples)', () => {
+  expect(RULE_SYSTEMS.map((system) => system.ruleset)).toEqual(REGISTERED.map((system) => system.id));
+});
 
 describe.each(RULE_SYSTEMS)('kernel contract: $ruleset', (system) => {
   const fixture = {} as Fixture;

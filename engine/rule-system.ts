@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+import type { DrawMethod, Kernel } from './kernel.js';
+
+/**
+ * What a rule system is to the rest of crucible: one descriptor, exported by its folder's index.ts
+ * (or by a user's plugin module) and reached only through the list in engine/rulesets.ts (plugins
+ * join when a scenario names them). sim/, analysis/, cli/ and reports/ know a rule system by this
+ * interface alone, so the four built-ins use exactly the API a plugin uses. The engine stays pure:
+ * every file a rule system reads comes through the `DataFiles` it is handed.
+ *
+ * The trial loop is the rule system's own (`Kernel.trial`, engine/kernel.ts); exact enumeration,
+ * workers, checkpoints, statistics and reports work for any kernel keeping that contract.
+ */
+
+/** A problem with a user's input: `<file>: <path>: <message>` (the path as `sides[0].units[1]`). */
+export interface Problem {
+  readonly file: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The fields every scenario has, whatever its rule system (each schema adds its own). */
+export interface ScenarioBase {
+  readonly ruleset: string;
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly seed: number;
+  readonly trials: number;
+}
+
+/** A file read and parsed, or what stopped it (syntax errors with line and column). */
+export type ParsedFile = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: readonly Problem[] };
+
+/** The I/O a rule system's loader is given (sim/ provides it over the file system). */
+export interface DataFiles {
+  /** Read a YAML or JSON file (by extension) into plain data. */
+  read(file: string): Promise<ParsedFile>;
+  /** Read a file and check it against `schema`: its value, or every problem found, field by field. */
+  readChecked<Schema extends z.ZodType>(file: string, schema: Schema): Promise<{ value?: z.output<Schema>; problems: Problem[] }>;
+  /** Check data already read (e.g. a unit defined inline in a scenario) against `schema`. */
+  check<Schema extends z.ZodType>(file: string, schema: Schema, data: unknown, at?: readonly (string | number)[]): { value?: z.output<Schema>; problems: Problem[] };
+  /** The names in `directory`, sorted; undefined when it cannot be read. */
+  list(directory: string): Promise<readonly string[] | undefined>;
+  /** `reference` as written in `fromFile`: relative to that file's folder unless absolute. */
+  resolve(fromFile: string, reference: string): string;
+  /** Path parts joined with the platform's separator. */
+  join(...parts: readonly string[]): string;
+  /** `['sides', 0, 'unit']` → `sides[0].unit` (the form every problem's path takes). */
+  formatPath(path: readonly PropertyKey[]): string;
+}
+
+/** What a loader found: the data the kernel needs (plain JSON: it is sent to worker threads and hashed), or why not. */
+export interface LoadResult<Refs> {
+  readonly refs?: Refs;
+  /** Every file read (the scenario's first), for provenance. */
+  readonly inputs: readonly string[];
+  readonly problems: readonly Problem[];
+}
+
+/** A schema written as a JSON Schema file for editors by `crucible schema`. */
+export interface SchemaFile {
+  /** e.g. `heroic-units.schema.json` */
+  readonly name: string;
+  readonly title: string;
+  readonly schema: z.ZodType;
+}
+
+/** The module `kernelModule` names exports this: it should not load zod (a worker thread imports only it). */
+export interface KernelModule<Scenario = never, Refs = never, Event = unknown> {
+  compile(scenario: Scenario, refs: Refs, method: DrawMethod): Kernel<Event>;
+}
+
+export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs = unknown, Event = unknown> {
+  /** The `ruleset:` a scenario names it by (a plugin: any id not taken by a built-in). */
+  readonly id: string;
+  /** Its engine version: recorded in every result and checkpoint (its kernels report the same). */
+  readonly version: string;
+  /** One line for people: the rules it plays. */
+  readonly title: string;
+  /** The scenario format: a strict object with `ruleset: z.literal(id)`, name, seed, trials. */
+  readonly scenarioSchema: z.ZodObject;
+  /**
+   * The rule text's constants (the scenario's `rules:` block), each defaulting to the printed value;
+   * results record the ones a scenario changes.
+   */
+  readonly rulesSchema?: z.ZodObject;
+  /** Its data files' formats (units, armies…), written out by `crucible schema`. */
+  readonly dataSchemas?: readonly SchemaFile[];
+  /** Older forms of the scenario format rewritten to the current one, before it is checked. */
+  upgrade?(data: unknown): unknown;
+  /**
+   * Data files `crucible validate` checks on their own (heroic's units.yaml): their file names, and
+   * the check, which returns every problem found.
+   */
+  readonly dataFile?: { readonly names: RegExp; check(file: string, files: DataFiles): Promise<readonly Problem[]> };
+  /** Read what a valid-shaped scenario refers to (units, army lists) and check it all. */
+  load(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<Refs>>;
+  /** URL (`new URL('./x.ts', import.meta.url).href`) of the module exporting `compile` (a KernelModule). */
+  readonly kernelModule: string;
+  /** A traced trial's events as lines of text (kernels with `setTrace`). */
+  formatTrace?(events: readonly Event[]): string[];
+  /** The scenario's mode, where the rule system has several (heroic attack/engagement…). */
+  mode?(scenario: Scenario): string | undefined;
+  /** The names of the two sides a `winner` metric tells apart; undefined: the scenario has no sides to win. */
+  sides?(scenario: Scenario): readonly [string, string] | undefined;
+}
+
+/** Identity, for type inference: `export default defineRuleSystem({ … })` checks the descriptor against its own types. */
+export function defineRuleSystem<Scenario extends ScenarioBase, Refs, Event>(system: RuleSystem<Scenario, Refs, Event>): RuleSystem<Scenario, Refs, Event> {
+  return system;
+}

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { PluginInfo } from './rule-systems.js';
+import type { LoadedScenario } from './scenario-file.js';
+
+/**
+ * What a result records about the rules and data it was computed with, beyond the scenario's name,
+ * seed and trials: the rule system and engine version, its mode, every rule knob the scenario sets
+ * to other than the text's value, a hash of the units actually used (after any `units:` changes),
+ * and a plugin's module, version and code hash. Two results with the same provenance were computed
+ * by the same rules on the same profiles.
+ */
+export interface RulesProvenance {
+  readonly ruleset: string;
+  readonly engineVersion: string;
+  /** The scenario's mode where its rule system has several (heroic attack/engagement, Battle Forge game/attack). */
+  readonly mode?: string;
+  /** Rule knobs (`rules:`) set to other than the text's value, with their value. */
+  readonly rulesChanged?: Readonly<Record<string, unknown>>;
+  /** SHA-256 of the units, army entries or profiles the kernel read (hex). */
+  readonly unitsDigest: string;
+  readonly plugin?: PluginInfo;
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+/** The knobs of `rules` that differ from the rule system's defaults (the text's values). */
+export function rulesChanged(loaded: LoadedScenario): Record<string, unknown> {
+  const schema = loaded.system.rulesSchema;
+  const rules = (loaded.scenario as unknown as { rules?: unknown }).rules;
+  if (schema === undefined || rules === null || typeof rules !== 'object') return {};
+  const defaults = schema.parse({}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(rules).filter(([name, value]) => json(value) !== json(defaults[name])));
+}
+
+export function provenanceOf(loaded: LoadedScenario): RulesProvenance {
+  const mode = loaded.system.mode?.(loaded.scenario);
+  const changed = rulesChanged(loaded);
+  return {
+    ruleset: loaded.ruleset,
+    engineVersion: loaded.system.version,
+    ...(mode === undefined ? {} : { mode }),
+    ...(Object.keys(changed).length === 0 ? {} : { rulesChanged: changed }),
+    unitsDigest: createHash('sha256').update(json(loaded.refs)).digest('hex'),
+    ...(loaded.plugin === undefined ? {} : { plugin: loaded.plugin }),
+  };
+}
+
+/** Provenance as lines of a text report (after `ruleset …`): what differs from the built-in rules as printed. */
+export function provenanceLines(provenance: RulesProvenance, indent: string): string[] {
+  const lines: string[] = [];
+  if (provenance.plugin !== undefined) {
+    lines.push(`${indent}plugin   ${provenance.plugin.module} (${provenance.plugin.id} ${provenance.plugin.version}, code sha256 ${provenance.plugin.codeHash.slice(0, 12)})`);
+  }
+  const changed = Object.entries(provenance.rulesChanged ?? {});
+  if (changed.length > 0) lines.push(`${indent}rules    changed from the text: ${changed.map(([name, value]) => `${name} ${json(value)}`).join(', ')}`);
+  lines.push(`${indent}units    sha256 ${provenance.unitsDigest.slice(0, 12)} (the profiles used)`);
+  return lines;
+}

@@ -29,7 +29,7 @@ export { summarize, type MetricSummary } from './analysis/summary.js';
 // contract, the dice, and the built-ins listed the same way.
 export { type DataFiles, defineRuleSystem, type KernelModule, type LoadResult, type Problem, type RuleSystem, type ScenarioBase, type SchemaFile } from './engine/rule-system.js';
 export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricSpec, type TraceSink } from './engine/kernel.js';
-export { mergeOverride } from './engine/overrides.js';
+export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * as dice from './engine/dice/index.js';
 export { RULE_SYSTEMS } from './engine/rulesets.js';

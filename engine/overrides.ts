@@ -1,3 +1,5 @@
+import type { Problem } from './rule-system.js';
+
 /**
  * A scenario's `units:` block: changes to the bundled units' stats, or whole new units, written in
  * the scenario (or reached by `--set units.<id>.<field>=…`) instead of in a copy of the data folder.
@@ -44,4 +46,26 @@ export function mergeOverride(base: unknown, override: unknown): unknown {
     merged[key] = mergeOverride(base[key], value);
   }
   return merged;
+}
+
+/**
+ * A scenario's `units:` changes applied to a rule system's entries (keyed as the scenario names
+ * them): each merged onto its entry, or onto nothing for a new one, with `identity(key)` laid on
+ * top (the entry's id fields follow its key), then checked whole by `check` — so a bad change is a
+ * problem of the scenario's `units.<key>.<field>`. Entries keep their order; new ones come last.
+ */
+export function applyOverrides<Entry>(
+  entries: ReadonlyMap<string, Entry>,
+  overrides: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  identity: (key: string) => Readonly<Record<string, unknown>>,
+  check: (key: string, merged: unknown) => { readonly value?: Entry; readonly problems: readonly Problem[] },
+): { entries: Map<string, Entry>; problems: Problem[] } {
+  const result = new Map(entries);
+  const problems: Problem[] = [];
+  for (const [key, override] of Object.entries(overrides)) {
+    const checked = check(key, mergeOverride(result.get(key) ?? {}, { ...override, ...identity(key) }));
+    problems.push(...checked.problems);
+    if (checked.value !== undefined) result.set(key, checked.value);
+  }
+  return { entries: result, problems };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mergeOverride } from '../overrides.js';
+import { applyOverrides } from '../overrides.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
 import type { Scenario } from './schema.js';
@@ -128,21 +128,20 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
     for (const power of [...index.powers, ...parsed.powers]) powers.set(`${faction}/${power.id}`, power);
   }
   // The scenario's `units:` changes, laid over the combat profiles (models and weapons by name: engine/overrides.ts).
-  for (const [reference, override] of Object.entries(scenario.units)) {
-    const merged = mergeOverride(profiles.get(reference) ?? { reference, name: reference }, { ...override, reference });
+  const changed = applyOverrides(profiles, scenario.units, (reference) => ({ reference }), (reference, merged) => {
     const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
-    problems.push(...found);
-    if (value !== undefined) profiles.set(reference, value as UnitProfile);
-  }
+    return { ...(value === undefined ? {} : { value: value as UnitProfile }), problems: found };
+  });
+  problems.push(...changed.problems);
   if (problems.length > 0) return { inputs, problems };
   const castable = new Map<string, PowerProfile>();
   for (const [key, power] of powers) {
     const profile = powerProfile(power);
     if (profile !== undefined) castable.set(key, profile);
   }
-  const issues = validateBattleforge(scenario, profiles, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  const issues = validateBattleforge(scenario, changed.entries, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
-  const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, profiles.get(unit.unit) as UnitProfile] as const)));
+  const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)));
   const usedPowers = Object.fromEntries(scenario.sides.flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`))).map((key) => [key, castable.get(key) as PowerProfile] as const));
   return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [] };
 }

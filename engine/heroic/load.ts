@@ -1,4 +1,4 @@
-import { mergeOverride } from '../overrides.js';
+import { applyOverrides } from '../overrides.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import { type Scenario, type Unit, unitSchema, unitsFileSchema } from './schema.js';
 import { validateHeroic, validateUnits } from './validate.js';
@@ -27,28 +27,15 @@ export async function readUnits(files: DataFiles, file: string, referencedFrom?:
   return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
 }
 
-/** The units file's profiles with the scenario's `units:` changes laid over them (engine/overrides.ts). */
-function withOverrides(scenario: Scenario, file: string, units: readonly Unit[], files: DataFiles): { units: Unit[]; problems: Problem[] } {
-  const result = [...units];
-  const problems: Problem[] = [];
-  for (const [id, override] of Object.entries(scenario.units)) {
-    const index = result.findIndex((unit) => unit.id === id);
-    const checked = files.check(file, unitSchema, mergeOverride(result[index] ?? {}, { ...override, id }), ['units', id]);
-    problems.push(...checked.problems);
-    if (checked.value === undefined) continue;
-    if (index < 0) result.push(checked.value);
-    else result[index] = checked.value;
-  }
-  return { units: result, problems };
-}
-
 /** The scenario's units file and `units:` changes, then the scenario's references and rules (validate.ts). */
 export async function loadHeroic(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<HeroicRefs>> {
   const unitsFile = files.resolve(file, scenario.unitsFile);
   const inputs = [file, unitsFile];
   const read = await readUnits(files, unitsFile, file);
   if (read.units === undefined) return { inputs, problems: read.problems };
-  const { units, problems } = withOverrides(scenario, file, read.units, files);
+  const changed = applyOverrides(new Map(read.units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
+  const { problems } = changed;
+  const units = [...changed.entries.values()];
   if (problems.length > 0) return { inputs, problems };
   const issues = validateHeroic(scenario, units).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };

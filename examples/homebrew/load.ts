@@ -1,4 +1,4 @@
-import { mergeOverride } from '../../engine/overrides.js';
+import { applyOverrides } from '../../engine/overrides.js';
 import type { DataFiles, LoadResult, Problem } from '../../engine/rule-system.js';
 import { type Scenario, type Unit, unitSchema, unitsFileSchema } from './schema.js';
 
@@ -31,21 +31,6 @@ export async function readUnits(files: DataFiles, file: string, referencedFrom?:
   return problems.length > 0 ? { problems } : { units: value.units, problems };
 }
 
-/** The profiles with the scenario's `units:` changes merged in (engine/overrides.ts), each checked as a whole unit. */
-function withOverrides(scenario: Scenario, file: string, units: readonly Unit[], files: DataFiles): { units: Unit[]; problems: Problem[] } {
-  const result = [...units];
-  const problems: Problem[] = [];
-  for (const [id, override] of Object.entries(scenario.units)) {
-    const index = result.findIndex((unit) => unit.id === id);
-    const checked = files.check(file, unitSchema, mergeOverride(result[index] ?? {}, { ...override, id }), ['units', id]);
-    problems.push(...checked.problems);
-    if (checked.value === undefined) continue;
-    if (index < 0) result.push(checked.value);
-    else result[index] = checked.value;
-  }
-  return { units: result, problems };
-}
-
 const quoted = (names: readonly string[]): string => names.map((name) => JSON.stringify(name)).join(', ');
 
 export async function loadHomebrew(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<HomebrewRefs>> {
@@ -53,7 +38,10 @@ export async function loadHomebrew(scenario: Scenario, file: string, files: Data
   const inputs = [file, unitsFile];
   const read = await readUnits(files, unitsFile, file);
   if (read.units === undefined) return { inputs, problems: read.problems };
-  const { units, problems } = withOverrides(scenario, file, read.units, files);
+  // The scenario's `units:` changes, each merged unit checked again (engine/overrides.ts).
+  const changed = applyOverrides(new Map(read.units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
+  const { problems } = changed;
+  const units = [...changed.entries.values()];
   if (problems.length > 0) return { inputs, problems };
   const byId = new Map(units.map((unit) => [unit.id, unit]));
   const known = quoted(units.map((unit) => unit.id));

@@ -1,5 +1,6 @@
 import { atLeast, PoolScorer } from '../dice/index.js';
-import type { Contact, Scenario, ScenarioUnit, WarmasterOptions } from './schema.js';
+import { CONTACT_KINDS, codeOf, DEFENDED, FLANK, FRONT, OPEN, POSITIONS, REAR, WINNER_POLICIES } from './codes.js';
+import type { Contact, Rules, Scenario, ScenarioUnit, WarmasterOptions } from './schema.js';
 import { TROOP_TYPES, type TroopType } from './troop-types.js';
 import type { CombatFlags, Troop, WarmasterUnit } from './units.js';
 
@@ -15,17 +16,6 @@ export const CAVALRY = TROOP_TYPES.indexOf('cavalry');
 export const CHARIOT = TROOP_TYPES.indexOf('chariot');
 export const MONSTER = TROOP_TYPES.indexOf('monster');
 export const ARTILLERY = TROOP_TYPES.indexOf('artillery');
-
-export const OPEN = 0;
-export const DEFENDED = 1;
-export const FORTIFIED = 2;
-
-/** Contact kinds, in the order stands fill them. */
-export const FRONT = 0;
-export const CORNER = 1;
-export const FLANK = 2;
-export const REAR = 3;
-const KIND_ORDER: readonly (keyof Omit<Contact, 'target'>)[] = ['front', 'corner', 'flank', 'rear'];
 
 /** Unit flag bits (the army list's flags, the scenario's additions and what the type implies). */
 export const F_TERROR = 1 << 0;
@@ -72,8 +62,14 @@ export interface CompiledScenario {
   /** Rounds fought at most (0: no limit but maxTurns). */
   readonly maxRounds: number;
   readonly options: WarmasterOptions;
+  /** The rule text's constants (`rules:`): what the arrays below do not already hold is read from here. */
+  readonly rules: Rules;
+  /** Option `casualties: keep-supports` (rulings §14). */
+  readonly keepSupports: boolean;
+  /** Option `shootingCasualties: before-combat` (rulings §15). */
+  readonly shootingCasualtiesFirst: boolean;
   readonly units: readonly CompiledUnit[];
-  /** Per side: winner's policy index into WINNER_POLICIES. */
+  /** Per side: the winner's policy code (codes.ts). */
   readonly policy: Int32Array;
   // Per unit.
   readonly side: Int32Array;
@@ -102,7 +98,8 @@ export interface CompiledScenario {
   readonly shotTarget: Int32Array;
   readonly shotDice: Int32Array;
   readonly shotHitOn: Int32Array;
-  readonly shotOneWorse: Int32Array;
+  /** Faces the shots make the target's Armour worse (0: none). */
+  readonly shotArmourWorse: Int32Array;
   readonly shoots: Int32Array;
   /** Contact groups of the first engagement [start, end), and against a new enemy [start, end) (`newContact`). */
   readonly groupStart: Int32Array;
@@ -117,11 +114,11 @@ export interface CompiledScenario {
   readonly groupKind: Int32Array;
   readonly groupStands: Int32Array;
   // Modifiers that never change during a trial, precomputed (rulings §12).
-  /** Per group: −1 for flank and rear stands. */
+  /** Per group: −flankRearPenalty for flank and rear stands. */
   readonly groupModifier: Int32Array;
-  /** Per group: +1 in an engagement's first round for front stands of a firstRoundFrontBonus unit. */
+  /** Per group: +firstRoundFrontBonusAttacks in an engagement's first round for front stands of a firstRoundFrontBonus unit. */
   readonly groupFirstRoundBonus: Int32Array;
-  /** Per attacker × target: terrifying target −1, confused −1, bonusAttackVsMonsters +1. */
+  /** Per attacker × target: terrifying target −terrorPenalty, confused −confusedPenalty, bonusAttackVsMonsters +vsMonstersBonusAttacks. */
   readonly pairModifier: Int32Array;
   /** Per attacker × target: 1 when the target counts as defended against this unit's charge (cavalry or chariots on defendedVsMountedChargeFront, not flanked). */
   readonly bracedAgainst: Int32Array;
@@ -132,8 +129,16 @@ export interface CompiledScenario {
    */
   readonly pursuable: Int32Array;
   readonly pursuableAfterCharge: Int32Array;
-  /** Per unit: its charge bonus in the open (0 with noChargeBonus, 2 for monsters and chariots). */
+  /** Per unit: its charge bonus in the open (0 with noChargeBonus; chargeBonus, plus monsterChariotChargeBonus for monsters and chariots). */
   readonly chargeBonus: Int32Array;
+  /** Per unit: D6 it adds to its Attacks when it charges enemy in the open (chargeBonusD6; none with noChargeBonus). */
+  readonly chargeDice: Int32Array;
+  /** Per unit: Attacks it adds to one stand (bonusAttackOnOneStand). */
+  readonly oneStandBonus: Int32Array;
+  /** Per unit: faces its close-combat attacks make the target's Armour worse (armourPiercing; 0: none). */
+  readonly armourWorse: Int32Array;
+  /** Per unit: outstanding hits it regenerates after each round's casualties (regenerates; 0: none). */
+  readonly regeneration: Int32Array;
   /** PoolScorer for "D6 ≥ face", indexed by face 2..6 (hits and saves). */
   readonly atLeastScorers: readonly PoolScorer[];
 }
@@ -184,10 +189,11 @@ export const contactList = (unit: ScenarioUnit): readonly Contact[] =>
 export const startingStands = (unit: ScenarioUnit, troop: Troop): number => unit.stands ?? troop.unitSize;
 
 export const startingPosition = (unit: ScenarioUnit, flags: CombatFlags): number =>
-  unit.position === 'fortified' ? FORTIFIED : unit.position === 'defended' || (unit.position === undefined && flags.alwaysDefended === true) ? DEFENDED : OPEN;
+  unit.position !== undefined ? codeOf(POSITIONS, unit.position) : flags.alwaysDefended === true ? DEFENDED : OPEN;
 
 /** Compile a validated scenario; `units` maps `<army>/<unit id>` to the army lists' entries. */
 export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>): CompiledScenario {
+  const rules = scenario.rules;
   const declared = scenario.sides.flatMap((side, sideIndex) => side.units.map((unit) => ({ unit, sideIndex })));
   const indexOf = new Map(declared.map(({ unit }, index) => [unit.id, index]));
   const count = declared.length;
@@ -197,7 +203,7 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     stands: perUnit(), startHits: perUnit(), position: perUnit(), characterBonus: perUnit(), supports: perUnit(),
     supporting: perUnit().fill(-1), blockChance: new Float64Array(count), blockStands: perUnit(), retreatTerrain: perUnit(),
     reserveOrder: perUnit().fill(-1), reserveChance: new Float64Array(count), shotTarget: perUnit().fill(-1),
-    shotDice: perUnit(), shotHitOn: perUnit(), shotOneWorse: perUnit(), shoots: perUnit(),
+    shotDice: perUnit(), shotHitOn: perUnit(), shotArmourWorse: perUnit(), shoots: perUnit(),
     groupStart: perUnit(), groupEnd: perUnit(), newGroupStart: perUnit(), newGroupEnd: perUnit(),
   };
   const groups: { unit: number; target: number; kind: number; stands: number }[] = [];
@@ -209,8 +215,8 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     return entry;
   };
   const addGroups = (unitIndex: number, contacts: readonly Contact[]) => {
-    for (let kind = 0; kind < KIND_ORDER.length; kind++) {
-      const key = KIND_ORDER[kind] as keyof Omit<Contact, 'target'>;
+    for (let kind = 0; kind < CONTACT_KINDS.length; kind++) {
+      const key = CONTACT_KINDS[kind] as keyof Omit<Contact, 'target'>;
       for (const contact of contacts) {
         if (contact[key] === 0) continue;
         const target = contact.target === undefined ? -1 : (indexOf.get(contact.target) ?? -1);
@@ -246,13 +252,14 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
       reserves[sideIndex]?.push(index);
     }
     if (unit.shootsAtChargers !== undefined) {
-      const shooting = unit.shootsAtChargers === true ? { hitOn: 4 } : unit.shootsAtChargers;
+      const shooting = unit.shootsAtChargers === true ? {} : unit.shootsAtChargers;
       compiled.shoots[index] = 1;
       compiled.shotTarget[index] = 'target' in shooting && shooting.target !== undefined ? (indexOf.get(shooting.target) ?? -1) : -1;
       compiled.shotDice[index] = ('attacks' in shooting ? shooting.attacks : undefined) ?? (troop.shootingAttacks ?? 0) * (compiled.stands[index] ?? 0);
-      compiled.shotHitOn[index] = shooting.hitOn;
+      // A charger is in the open (Defended & fortified troops): 4+ unless the scenario says.
+      compiled.shotHitOn[index] = ('hitOn' in shooting ? shooting.hitOn : undefined) ?? rules.hitOnOpen;
       const oneWorse = 'armourOneWorse' in shooting ? shooting.armourOneWorse : undefined;
-      compiled.shotOneWorse[index] = (oneWorse ?? flags.shotsMakeArmourOneWorse === true) ? 1 : 0;
+      compiled.shotArmourWorse[index] = (oneWorse ?? flags.shotsMakeArmourOneWorse === true) ? rules.armourOneWorseFaces : 0;
     }
     compiled.groupStart[index] = groups.length;
     addGroups(index, contacts);
@@ -286,9 +293,9 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     const mounted = compiled.type[attacker] === CAVALRY || compiled.type[attacker] === CHARIOT;
     for (let target = 0; target < count; target++) {
       const targetFlags = flagsOf(target);
-      let modifier = (flags & F_CONFUSED) !== 0 ? -1 : 0;
-      if ((targetFlags & F_TERROR) !== 0 && (flags & (F_TERROR | F_IMMUNE_TO_TERROR)) === 0) modifier--;
-      if ((flags & F_VS_MONSTERS) !== 0 && compiled.type[target] === MONSTER) modifier++;
+      let modifier = (flags & F_CONFUSED) !== 0 ? -rules.confusedPenalty : 0;
+      if ((targetFlags & F_TERROR) !== 0 && (flags & (F_TERROR | F_IMMUNE_TO_TERROR)) === 0) modifier -= rules.terrorPenalty;
+      if ((flags & F_VS_MONSTERS) !== 0 && compiled.type[target] === MONSTER) modifier += rules.vsMonstersBonusAttacks;
       pairModifier[attacker * count + target] = modifier;
       const braced = mounted && (targetFlags & (F_DEFENDED_VS_MOUNTED_CHARGE | F_FLANKED)) === F_DEFENDED_VS_MOUNTED_CHARGE;
       bracedAgainst[attacker * count + target] = braced ? 1 : 0;
@@ -308,21 +315,30 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     maxTurns: scenario.maxTurns,
     maxRounds: scenario.maxRounds ?? 0,
     options: scenario.options,
+    rules,
+    keepSupports: scenario.options.casualties === 'keep-supports',
+    shootingCasualtiesFirst: scenario.options.shootingCasualties === 'before-combat',
     units: compiledUnits,
-    policy: Int32Array.from(scenario.sides, (side) => ['pursue', 'pursue-while-ahead', 'stand', 'fall-back'].indexOf(side.policy)),
+    policy: Int32Array.from(scenario.sides, (side) => codeOf(WINNER_POLICIES, side.policy)),
     ...compiled,
     reserves,
     groupUnit: groupArray('unit'),
     groupTarget: groupArray('target'),
     groupKind: groupArray('kind'),
     groupStands: groupArray('stands'),
-    groupModifier: Int32Array.from(groups, (group) => (group.kind === FLANK || group.kind === REAR ? -1 : 0)),
-    groupFirstRoundBonus: Int32Array.from(groups, (group) => (group.kind === FRONT && (flagsOf(group.unit) & F_FIRST_ROUND_FRONT) !== 0 ? 1 : 0)),
+    groupModifier: Int32Array.from(groups, (group) => (group.kind === FLANK || group.kind === REAR ? -rules.flankRearPenalty : 0)),
+    groupFirstRoundBonus: Int32Array.from(groups, (group) => (group.kind === FRONT && (flagsOf(group.unit) & F_FIRST_ROUND_FRONT) !== 0 ? rules.firstRoundFrontBonusAttacks : 0)),
     pairModifier,
     bracedAgainst,
     pursuable,
     pursuableAfterCharge,
-    chargeBonus: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_NO_CHARGE_BONUS) !== 0 ? 0 : (flagsOf(unit) & F_BIG_CHARGE) !== 0 ? 2 : 1)),
+    chargeBonus: Int32Array.from({ length: count }, (_, unit) =>
+      (flagsOf(unit) & F_NO_CHARGE_BONUS) !== 0 ? 0 : rules.chargeBonus + ((flagsOf(unit) & F_BIG_CHARGE) !== 0 ? rules.monsterChariotChargeBonus : 0),
+    ),
+    chargeDice: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & (F_CHARGE_D6 | F_NO_CHARGE_BONUS)) === F_CHARGE_D6 ? rules.chargeBonusD6Dice : 0)),
+    oneStandBonus: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ONE_STAND_BONUS) !== 0 ? rules.oneStandBonusAttacks : 0)),
+    armourWorse: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ARMOUR_PIERCING) !== 0 ? rules.armourOneWorseFaces : 0)),
+    regeneration: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_REGENERATES) !== 0 ? rules.regenerationHits : 0)),
     atLeastScorers: [0, 1, 2, 3, 4, 5, 6].map((face) => new PoolScorer(atLeast(Math.max(face, 1)))),
   };
 }

@@ -1,17 +1,36 @@
-import type { DrawMethod, Kernel } from '../kernel.js';
+import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
+import { defineRuleSystem } from '../rule-system.js';
 import { compileScenario } from './compile.js';
-import { WarmasterKernel } from './kernel.js';
-import type { Scenario } from './schema.js';
+import { WARMASTER_ENGINE_VERSION, WarmasterKernel } from './kernel.js';
+import { loadWarmaster, type WarmasterRefs } from './load.js';
+import { rulesSchema, type Scenario, scenarioSchema } from './schema.js';
+import { formatWarmasterTrace, type WarmasterTraceEvent } from './trace.js';
 import type { WarmasterUnit } from './units.js';
 
 export { type CompiledScenario, compileScenario } from './compile.js';
 export { WARMASTER_ENGINE_VERSION } from './kernel.js';
+export type { WarmasterRefs } from './load.js';
 export * from './schema.js';
+
+/** The Warmaster Revolution combat rules (retreat, pursuit and advance chains), as engine/rulesets.ts lists them. */
+export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTraceEvent>({
+  id: 'warmaster',
+  version: WARMASTER_ENGINE_VERSION,
+  title: 'Warmaster Revolution combat: rounds, retreats, pursuit and advances',
+  scenarioSchema,
+  rulesSchema,
+  // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
+  load: loadWarmaster,
+  kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
+  formatTrace: formatWarmasterTrace,
+  sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],
+});
+export default warmaster;
 
 /**
  * Compile a validated Warmaster scenario into a kernel. `units` maps `<army>/<unit id>` to the army
  * lists' entries (validate.ts reports what makes a scenario invalid).
  */
-export function compileWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, method: DrawMethod = 'dice'): Kernel {
+export function compileWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, method: DrawMethod = DEFAULT_DRAW_METHOD): Kernel {
   return new WarmasterKernel(compileScenario(scenario, units), method);
 }

@@ -25,19 +25,20 @@ export const ROUND_NOT_FOUGHT = 0;
 /** A round won by side s is recorded as 1 + s; a draw as ROUND_DRAW. */
 export const ROUND_DRAW = 3;
 
-/** Rounds an engagement can last: two per turn, for the first engagement and each reserve met. */
+/** Rounds an engagement can last: rules.roundsPerTurn per turn, for the first engagement and each reserve met. */
 export function maxRounds(scenario: CompiledScenario): number {
   const engagements = 1 + (scenario.reserves[0]?.length ?? 0) + (scenario.reserves[1]?.length ?? 0);
-  return 2 * scenario.maxTurns * engagements;
+  return scenario.rules.roundsPerTurn * scenario.maxTurns * engagements;
 }
 
-/** The largest difference of combat results: every hit any unit could take plus every support. */
+/** The longest retreat: the largest difference of combat results (every hit any unit could take plus every support) in cm, or the minimum. */
 function maxRetreat(scenario: CompiledScenario): number {
+  const rules = scenario.rules;
   let total = 0;
   for (let unit = 0; unit < scenario.units.length; unit++) {
-    total += (scenario.stands[unit] ?? 0) * (scenario.hitsPerStand[unit] ?? 0) + (scenario.supports[unit] ?? 0);
+    total += (scenario.stands[unit] ?? 0) * (scenario.hitsPerStand[unit] ?? 0) + (scenario.supports[unit] ?? 0) * rules.supportBonus;
   }
-  return total;
+  return Math.max(rules.minimumRetreat, total * rules.retreatCmPerHit);
 }
 
 export function warmasterMetrics(scenario: CompiledScenario): MetricSpec[] {
@@ -69,7 +70,7 @@ export function warmasterMetrics(scenario: CompiledScenario): MetricSpec[] {
     metrics.push(
       { name: `${key}.standsLost`, kind: 'count', max: stands, description: `stands lost (${name})` },
       { name: `${key}.unitsDestroyed`, kind: 'count', max: units.length, description: `units destroyed (${name})` },
-      { name: `${key}.fallBack`, kind: 'count', max: 18, description: `3D6 cm it may fall back after a draw or as a winner falling back; 0 if it did not (${name})` },
+      { name: `${key}.fallBack`, kind: 'count', max: 6 * scenario.rules.fallBackDice, description: `${scenario.rules.fallBackDice}D6 cm it may fall back after a draw or as a winner falling back; 0 if it did not (${name})` },
     );
   });
   for (const unit of scenario.units) {

@@ -1,6 +1,7 @@
 import { type Dice, RecordingDice } from '../dice/index.js';
 import type { TraceSink } from '../kernel.js';
-import type { CompiledScenario } from './compile.js';
+import { CONTACT_KINDS } from './codes.js';
+import { type CompiledScenario, NO_SAVE } from './compile.js';
 
 /**
  * Trace events of the Warmaster kernel: what one traced trial did, in order (`crucible replay`).
@@ -10,7 +11,8 @@ import type { CompiledScenario } from './compile.js';
 export type WarmasterTraceEvent =
   | { readonly type: 'shooting'; readonly shooter: string; readonly target: string; readonly dice: number; readonly hitOn: number; readonly saveOn: number | null; readonly faces: readonly number[]; readonly hits: number; readonly taken: number }
   | { readonly type: 'round'; readonly round: number; readonly turn: number; readonly roundOfEngagement: number }
-  | { readonly type: 'chargeDice'; readonly unit: string; readonly face: number }
+  /** `face`: the Attacks the charge dice add (their total, when rules.chargeBonusD6Dice is more than 1). */
+  | { readonly type: 'chargeDice'; readonly unit: string; readonly dice: number; readonly face: number }
   | {
       readonly type: 'attack';
       readonly unit: string;
@@ -28,15 +30,14 @@ export type WarmasterTraceEvent =
       readonly taken: number;
     }
   | { readonly type: 'result'; readonly round: number; readonly results: readonly [number, number]; readonly supports: readonly [number, number]; readonly outcome: string }
-  | { readonly type: 'casualties'; readonly unit: string; readonly hits: number; readonly removed: number; readonly outstanding: number; readonly regenerated: boolean; readonly destroyed: boolean }
+  /** `regenerated`: outstanding hits regenerated after the stands were removed (rulings §18). */
+  | { readonly type: 'casualties'; readonly unit: string; readonly hits: number; readonly removed: number; readonly outstanding: number; readonly regenerated: number; readonly destroyed: boolean }
   | { readonly type: 'retreat'; readonly unit: string; readonly cm: number; readonly destroyed: 'artillery' | 'blocked' | null; readonly standsLost: number }
   | { readonly type: 'pursue'; readonly unit: string; readonly targets: readonly string[] }
   | { readonly type: 'unresolved'; readonly turn: number }
   | { readonly type: 'fallBack'; readonly side: string; readonly faces: readonly number[]; readonly cm: number }
   | { readonly type: 'advance'; readonly units: readonly string[]; readonly reserve: string }
   | { readonly type: 'end'; readonly winner: string; readonly rounds: number; readonly turns: number };
-
-const CONTACT_NAMES = ['front', 'corner', 'flank', 'rear'] as const;
 
 /** Builds the events; the kernel calls it only when a sink is set (one null check otherwise). */
 export class WarmasterTracer {
@@ -61,35 +62,39 @@ export class WarmasterTracer {
     return this.scenario.units[unit]?.id ?? `#${unit}`;
   }
 
-  private saveOn(target: number, oneWorse: boolean): number | null {
-    const save = (this.scenario.armour[target] ?? 7) + (oneWorse ? 1 : 0);
-    return save <= 6 ? save : null;
+  /** The target's save, its Armour `armourWorse` faces worse; null: none. */
+  private saveOn(target: number, armourWorse: number): number | null {
+    const save = (this.scenario.armour[target] ?? NO_SAVE) + armourWorse;
+    return save < NO_SAVE ? save : null;
   }
 
-  shooting(shooter: number, target: number, dice: number, hitOn: number, oneWorse: boolean, hits: number, taken: number): void {
-    this.sink.event({ type: 'shooting', shooter: this.id(shooter), target: this.id(target), dice, hitOn, saveOn: this.saveOn(target, oneWorse), faces: this.faces(), hits, taken });
+  shooting(shooter: number, target: number, dice: number, hitOn: number, armourWorse: number, hits: number, taken: number): void {
+    this.sink.event({ type: 'shooting', shooter: this.id(shooter), target: this.id(target), dice, hitOn, saveOn: this.saveOn(target, armourWorse), faces: this.faces(), hits, taken });
   }
 
   round(round: number, turn: number, roundOfEngagement: number): void {
     this.sink.event({ type: 'round', round, turn, roundOfEngagement });
   }
 
-  chargeDice(unit: number): void {
-    this.sink.event({ type: 'chargeDice', unit: this.id(unit), face: this.faces()[0] ?? 0 });
+  /** The last `dice` faces rolled were the charge dice. */
+  chargeDice(unit: number, dice: number): void {
+    const faces = this.faces();
+    const face = faces.slice(-dice).reduce((total, one) => total + one, 0);
+    this.sink.event({ type: 'chargeDice', unit: this.id(unit), dice, face });
   }
 
-  attack(unit: number, target: number, group: number, stands: number, perStand: number, dice: number, lastDitch: boolean, hitOn: number, oneWorse: boolean, hits: number, taken: number): void {
+  attack(unit: number, target: number, group: number, stands: number, perStand: number, dice: number, lastDitch: boolean, hitOn: number, armourWorse: number, hits: number, taken: number): void {
     this.sink.event({
       type: 'attack',
       unit: this.id(unit),
       target: this.id(target),
       stands,
-      contact: CONTACT_NAMES[this.scenario.groupKind[group] ?? 0] ?? 'front',
+      contact: CONTACT_KINDS[this.scenario.groupKind[group] ?? 0] ?? 'front',
       perStand,
       dice,
       lastDitch,
       hitOn,
-      saveOn: this.saveOn(target, oneWorse),
+      saveOn: this.saveOn(target, armourWorse),
       faces: this.faces(),
       hits,
       taken,
@@ -100,7 +105,7 @@ export class WarmasterTracer {
     this.sink.event({ type: 'result', round, results: [result0, result1], supports: [supports0, supports1], outcome });
   }
 
-  casualties(unit: number, hits: number, removed: number, outstanding: number, regenerated: boolean, destroyed: boolean): void {
+  casualties(unit: number, hits: number, removed: number, outstanding: number, regenerated: number, destroyed: boolean): void {
     this.sink.event({ type: 'casualties', unit: this.id(unit), hits, removed, outstanding, regenerated, destroyed });
   }
 
@@ -146,7 +151,7 @@ export function describeWarmasterEvent(event: WarmasterTraceEvent): readonly [nu
     case 'round':
       return [0, `round ${event.round} (turn ${event.turn}, round ${event.roundOfEngagement} of the engagement)`];
     case 'chargeDice':
-      return [1, `${event.unit} charges: +${event.face} Attacks (D6)`];
+      return [1, `${event.unit} charges: +${event.face} Attacks (${event.dice === 1 ? '' : event.dice}D6)`];
     case 'attack': {
       const who = event.lastDitch ? `${event.unit}, ${plural(event.stands, 'stand')} at 0 (the last-ditch die)` : `${event.unit}, ${plural(event.stands, 'stand')} ${event.contact} at ${event.perStand}`;
       const saves = event.saveOn === null ? 'no save' : `saves on ${event.saveOn}+`;
@@ -158,7 +163,7 @@ export function describeWarmasterEvent(event: WarmasterTraceEvent): readonly [nu
       return [1, `result ${a}–${b} (supports ${supportA}–${supportB}): ${event.outcome}`];
     }
     case 'casualties': {
-      const after = event.destroyed ? 'destroyed' : `${plural(event.outstanding, 'hit')} carried${event.regenerated ? ' after regenerating 1' : ''}`;
+      const after = event.destroyed ? 'destroyed' : `${plural(event.outstanding, 'hit')} carried${event.regenerated > 0 ? ` after regenerating ${event.regenerated}` : ''}`;
       return [1, `${event.unit}: ${plural(event.hits, 'hit')} → ${plural(event.removed, 'stand')} removed, ${after}`];
     }
     case 'retreat': {

@@ -1,5 +1,6 @@
 import { quote, unknownNameHint, type ValidationIssue } from '../validation.js';
-import { contactList, effectiveFlags, FORTIFIED, OPEN, startingPosition, startingStands } from './compile.js';
+import { FORTIFIED, OPEN } from './codes.js';
+import { contactList, effectiveFlags, startingPosition, startingStands } from './compile.js';
 import type { Contact, Scenario, ScenarioUnit } from './schema.js';
 import type { Troop, WarmasterUnit } from './units.js';
 

@@ -285,7 +285,7 @@ describe('Warmaster round 1: engine vs the exact oracle', () => {
   cases.forEach(({ label, scenario }, k) => {
     it(label, () => {
       const exact = exactRound1(scenario, armyUnits());
-      const kernel = compileWarmaster(scenario, armyUnits());
+      const kernel = compileWarmaster(scenario, armyUnits(), 'dice');
       const tally = new Tally(kernel.metrics);
       runWithDice(kernel, streamDice(SEED, k), TRIALS, tally);
 

@@ -31,6 +31,51 @@ import { binomial, convolve, type Distribution, mixture, pointMass } from '../he
  *   or when every losing unit is destroyed (the engine's `retreat` metric).
  */
 
+/**
+ * The numbers of the text this oracle reads, named as the scenario's `rules:` knobs so a test can set
+ * one; the values are the text's own (combat.adoc), typed here, not read from the engine.
+ */
+export interface OracleRules {
+  readonly hitOnOpen: number;
+  readonly hitOnDefended: number;
+  readonly hitOnFortified: number;
+  readonly chargeBonus: number;
+  readonly monsterChariotChargeBonus: number;
+  readonly terrorPenalty: number;
+  readonly flankRearPenalty: number;
+  readonly confusedPenalty: number;
+  readonly lastDitchDice: number;
+  readonly armourOneWorseFaces: number;
+  readonly supportBonus: number;
+  readonly retreatCmPerHit: number;
+  readonly minimumRetreat: number;
+  readonly oneStandBonusAttacks: number;
+  readonly firstRoundFrontBonusAttacks: number;
+  readonly vsMonstersBonusAttacks: number;
+  readonly chargeBonusD6Dice: number;
+}
+
+/** 4+ / 5+ / 6 to hit, +1 charging (+2 monsters and chariots), −1 terror, flank or rear, confused, one last-ditch die, Armour one worse, +1 per support, 1 cm per hit and at least 1 cm, the army lists' +1s and +D6. */
+export const TEXT_RULES: OracleRules = {
+  hitOnOpen: 4,
+  hitOnDefended: 5,
+  hitOnFortified: 6,
+  chargeBonus: 1,
+  monsterChariotChargeBonus: 1,
+  terrorPenalty: 1,
+  flankRearPenalty: 1,
+  confusedPenalty: 1,
+  lastDitchDice: 1,
+  armourOneWorseFaces: 1,
+  supportBonus: 1,
+  retreatCmPerHit: 1,
+  minimumRetreat: 1,
+  oneStandBonusAttacks: 1,
+  firstRoundFrontBonusAttacks: 1,
+  vsMonstersBonusAttacks: 1,
+  chargeBonusD6Dice: 1,
+};
+
 export interface Round1Exact {
   readonly aWins: number;
   readonly bWins: number;
@@ -73,7 +118,7 @@ function troopOf(units: ReadonlyMap<string, WarmasterUnit>, reference: string): 
   return unit;
 }
 
-function describeUnits(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>): UnitInfo[] {
+function describeUnits(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, rules: OracleRules): UnitInfo[] {
   const specs = scenario.sides.flatMap((side, s) => side.units.filter((u) => u.reserve === undefined).map((spec) => ({ spec, side: s })));
   const firstEnemy = (side: number): number => specs.findIndex((u) => u.side !== side);
   return specs.map(({ spec, side }, index) => {
@@ -99,25 +144,26 @@ function describeUnits(scenario: Scenario, units: ReadonlyMap<string, WarmasterU
       flags,
       terrifying,
       open: position === 'open',
-      hitOn: position === 'fortified' ? 6 : position === 'defended' ? 5 : 4,
+      hitOn: position === 'fortified' ? rules.hitOnFortified : position === 'defended' ? rules.hitOnDefended : rules.hitOnOpen,
       startStands: spec.stands ?? troop.unitSize,
       hitsPerStand: troop.hits,
       contacts,
-      oneStandBonus: characterBonus + (flags.bonusAttackOnOneStand === true ? 1 : 0),
+      oneStandBonus: characterBonus + (flags.bonusAttackOnOneStand === true ? rules.oneStandBonusAttacks : 0),
     };
   });
 }
 
-/** P(a hit is taken) per die: hit on `hitOn`+, then not saved on `armour`+ (one worse if `worse`). */
-export function takenPerDie(hitOn: number, armour: number | null, worse: boolean): number {
-  const save = armour === null ? 7 : armour + (worse ? 1 : 0);
+/** P(a hit is taken) per die: hit on `hitOn`+, then not saved on `armour`+ (`faces` worse if `worse`). */
+export function takenPerDie(hitOn: number, armour: number | null, worse: boolean, faces = 1): number {
+  const save = armour === null ? 7 : armour + (worse ? faces : 0);
   return ((7 - hitOn) / 6) * (1 - Math.max(0, 7 - save) / 6);
 }
 
 interface Group {
   readonly target: number;
   readonly dice: number;
-  readonly d6: boolean;
+  /** D6 rolled and added to `dice` (chargeBonusD6). */
+  readonly d6: number;
   readonly q: number;
 }
 
@@ -128,12 +174,12 @@ interface Filled {
 }
 
 /** README steps 1–3 for one unit with `stands` left: its contact groups' dice, and its supports. */
-function fill(u: UnitInfo, all: readonly UnitInfo[], stands: number): Filled {
+function fill(u: UnitInfo, all: readonly UnitInfo[], stands: number, rules: OracleRules): Filled {
   let left = stands;
   let bonusLeft = true;
   let d6Left = u.flags.chargeBonusD6 === true;
   const dice = u.contacts.map((): number => 0);
-  const d6 = u.contacts.map((): boolean => false);
+  const d6 = u.contacts.map((): number => 0);
   let fighting = 0;
   let frontStands = 0;
   let firstGroup = -1;
@@ -150,12 +196,12 @@ function fill(u: UnitInfo, all: readonly UnitInfo[], stands: number): Filled {
       const charge = u.spec.charging && u.flags.noChargeBonus !== true && target.open;
       const bigCharger = u.troop.type === 'monster' || u.troop.type === 'chariot' || u.flags.monsterChargeBonus === true;
       let attack = u.troop.attacks ?? 0;
-      if (charge) attack += bigCharger ? 2 : 1;
-      if (target.terrifying && !u.terrifying && u.flags.immuneToTerror !== true) attack -= 1;
-      if (kind === 'flank' || kind === 'rear') attack -= 1;
-      if (u.spec.confused) attack -= 1;
-      if (kind === 'front' && u.flags.firstRoundFrontBonus === true) attack += 1;
-      if (u.flags.bonusAttackVsMonsters === true && target.troop.type === 'monster') attack += 1;
+      if (charge) attack += rules.chargeBonus + (bigCharger ? rules.monsterChariotChargeBonus : 0);
+      if (target.terrifying && !u.terrifying && u.flags.immuneToTerror !== true) attack -= rules.terrorPenalty;
+      if (kind === 'flank' || kind === 'rear') attack -= rules.flankRearPenalty;
+      if (u.spec.confused) attack -= rules.confusedPenalty;
+      if (kind === 'front' && u.flags.firstRoundFrontBonus === true) attack += rules.firstRoundFrontBonusAttacks;
+      if (u.flags.bonusAttackVsMonsters === true && target.troop.type === 'monster') attack += rules.vsMonstersBonusAttacks;
       let total = Math.max(0, attack) * places;
       if (bonusLeft) {
         total += Math.max(0, attack + u.oneStandBonus) - Math.max(0, attack);
@@ -163,26 +209,34 @@ function fill(u: UnitInfo, all: readonly UnitInfo[], stands: number): Filled {
       }
       dice[g] = (dice[g] as number) + total;
       if (charge && d6Left) {
-        d6[g] = true;
+        d6[g] = rules.chargeBonusD6Dice;
         d6Left = false;
       }
     });
   }
-  const anyD6 = d6.some((x) => x);
-  if (fighting > 0 && !anyD6 && !dice.some((d) => d > 0)) dice[firstGroup] = 1; // last-ditch die
+  const anyD6 = d6.some((x) => x > 0);
+  if (fighting > 0 && !anyD6 && !dice.some((d) => d > 0)) dice[firstGroup] = rules.lastDitchDice; // the last-ditch die
   const supportStands = Math.min(u.spec.supports, left);
   const groups = u.contacts.map((c, g) => {
     const target = all[c.targetIndex] as UnitInfo;
-    const hitOn = u.flags.alwaysHitsOn4 === true ? 4 : target.hitOn;
-    return { target: c.targetIndex, dice: dice[g] as number, d6: d6[g] as boolean, q: takenPerDie(hitOn, target.troop.armour, u.spec.armourPiercing) };
+    const hitOn = u.flags.alwaysHitsOn4 === true ? rules.hitOnOpen : target.hitOn;
+    return { target: c.targetIndex, dice: dice[g] as number, d6: d6[g] as number, q: takenPerDie(hitOn, target.troop.armour, u.spec.armourPiercing, rules.armourOneWorseFaces) };
   });
   return { groups, frontStands, supportStands };
 }
 
 function groupHits(group: Group): Distribution {
-  if (!group.d6) return binomial(group.dice, group.q);
+  if (group.d6 === 0) return binomial(group.dice, group.q);
+  // The D6s' total, then a mixture of binomials over it.
+  let total: Distribution = pointMass(0);
+  for (let die = 0; die < group.d6; die++) total = convolve(total, Float64Array.from([0, 1, 1, 1, 1, 1, 1], (x) => x / 6));
   let d: Distribution = new Float64Array(1);
-  for (let k = 1; k <= 6; k++) d = mixture(1 / k, binomial(group.dice + k, group.q), d); // uniform over k = 1..6
+  let seen = 0;
+  total.forEach((p, k) => {
+    if (p === 0) return;
+    seen += p;
+    d = mixture(p / seen, binomial(group.dice + k, group.q), d);
+  });
   return d;
 }
 
@@ -213,8 +267,8 @@ function cappedAt(d: Distribution, cap: number): Distribution {
 }
 
 /** Round 1 given the state after shooting: adds p·(outcome) into `acc`. */
-function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a: number; b: number; draw: number; retreat: number[] }): void {
-  const filled = all.map((u) => fill(u, all, state.stands[u.index] as number));
+function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a: number; b: number; draw: number; retreat: number[] }, rules: OracleRules): void {
+  const filled = all.map((u) => fill(u, all, state.stands[u.index] as number, rules));
   // Retarget groups whose target has no stands left (README step 1) to the first enemy with stands.
   const hitsOn = all.map(() => pointMass(0));
   filled.forEach((f, i) =>
@@ -241,7 +295,7 @@ function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a
         : all.findIndex((v) => v.spec.id === supportedId);
     const v = all[supported];
     if (v === undefined || v.troop.type !== 'infantry' || (filled[v.index]?.frontStands ?? 0) === 0) return;
-    supports[u.side] = (supports[u.side] as number) + f.supportStands;
+    supports[u.side] = (supports[u.side] as number) + f.supportStands * rules.supportBonus;
   });
   // Per side: the law of (result, all enemy units destroyed).
   const joints = [0, 1].map((side) => {
@@ -266,7 +320,7 @@ function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a
       else {
         if (ra > rb) acc.a += p;
         else acc.b += p;
-        retreat = Math.max(1, Math.ceil(Math.abs(ra - rb) / (losingUnits[ra > rb ? 1 : 0] as number)));
+        retreat = Math.max(rules.minimumRetreat, Math.ceil((Math.abs(ra - rb) * rules.retreatCmPerHit) / (losingUnits[ra > rb ? 1 : 0] as number)));
       }
       acc.retreat[retreat] = (acc.retreat[retreat] ?? 0) + p;
     }
@@ -279,11 +333,11 @@ interface Shot {
   readonly hits: Distribution;
 }
 
-function shots(all: readonly UnitInfo[]): Shot[] {
+function shots(all: readonly UnitInfo[], rules: OracleRules): Shot[] {
   return all.flatMap((u) => {
     const spec = u.spec.shootsAtChargers;
     if (spec === undefined) return [];
-    const options = spec === true ? { hitOn: 4 } : spec;
+    const options = spec === true ? {} : spec;
     const targetIndex =
       options.target !== undefined
         ? all.findIndex((t) => t.spec.id === options.target)
@@ -292,13 +346,14 @@ function shots(all: readonly UnitInfo[]): Shot[] {
     if (target === undefined) throw new Error(`${u.spec.id}: no charger to shoot at`);
     const dice = options.attacks ?? (u.troop.shootingAttacks ?? 0) * u.startStands;
     const worse = options.armourOneWorse ?? u.flags.shotsMakeArmourOneWorse === true;
-    return [{ shooter: u.index, target: targetIndex, hits: binomial(dice, takenPerDie(options.hitOn, target.troop.armour, worse)) }];
+    // A charger is in the open: hit as the open unless the scenario says otherwise.
+    return [{ shooter: u.index, target: targetIndex, hits: binomial(dice, takenPerDie(options.hitOn ?? rules.hitOnOpen, target.troop.armour, worse, rules.armourOneWorseFaces)) }];
   });
 }
 
-/** The exact distribution of round 1 of `scenario`'s engagement. */
-export function exactRound1(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>): Round1Exact {
-  const all = describeUnits(scenario, units);
+/** The exact distribution of round 1 of `scenario`'s engagement, with the text's numbers or `rules`. */
+export function exactRound1(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, rules: OracleRules = TEXT_RULES): Round1Exact {
+  const all = describeUnits(scenario, units, rules);
   const acc = { a: 0, b: 0, draw: 0, retreat: [] as number[] };
   const beforeCombat = scenario.options.shootingCasualties === 'before-combat';
   const start: State = {
@@ -307,11 +362,11 @@ export function exactRound1(scenario: Scenario, units: ReadonlyMap<string, Warma
     pending: all.map(() => 0),
     shootingScore: all.map(() => 0),
   };
-  const pending = shots(all);
+  const pending = shots(all, rules);
   const step = (i: number, state: State, weight: number): void => {
     const shot = pending[i];
     if (shot === undefined) {
-      combat(all, state, weight, acc);
+      combat(all, state, weight, acc, rules);
       return;
     }
     const t = all[shot.target] as UnitInfo;

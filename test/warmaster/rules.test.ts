@@ -183,7 +183,7 @@ describe('modifiers and the last-ditch die, counted in dice rolled', () => {
 
 /** Over many seeded trials: after `side` wins round 1 with the loser still standing, is round 2 fought? */
 function pursuesAfterWinning(input: ScenarioInput['sides'], side: number, trials = 4000): { won: number; pursued: number } {
-  const kernel = compileWarmaster(warmasterScenario({ sides: input }), armyUnits());
+  const kernel = compileWarmaster(warmasterScenario({ sides: input }), armyUnits(), 'dice');
   const names = kernel.metrics.map((metric) => metric.name);
   const at = (name: string) => names.indexOf(name);
   const loser = input[1 - side]?.units[0]?.id ?? '';

@@ -32,7 +32,7 @@ export interface ScriptedWarmasterTrial {
 }
 
 export function scriptedWarmasterTrial(scenario: Scenario, faces: readonly number[]): ScriptedWarmasterTrial {
-  const kernel = compileWarmaster(scenario, armyUnits());
+  const kernel = compileWarmaster(scenario, armyUnits(), 'dice');
   const dice = new ScriptedDice(faces);
   const row = new Int32Array(kernel.metrics.length);
   kernel.trial(dice, row);

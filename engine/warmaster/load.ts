@@ -1,0 +1,45 @@
+import { applyOverrides } from '../overrides.js';
+import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
+import type { Scenario } from './schema.js';
+import { armyFileSchema, type WarmasterUnit, warmasterUnitSchema } from './units.js';
+import { validateWarmaster } from './validate.js';
+
+/** The army-list entries a Warmaster scenario fields, keyed `<army>/<unit id>` (plain JSON: sent to workers). */
+export interface WarmasterRefs {
+  readonly units: Readonly<Record<string, WarmasterUnit>>;
+}
+
+const armyOf = (reference: string): string => reference.split('/')[0] ?? '';
+
+/**
+ * Loading a Warmaster scenario: the army files its units name (`<army>/<unit>` →
+ * `<armies>/<army>.yaml`), each checked against the army file format; the scenario's `units:`
+ * changes laid over their entries (engine/overrides.ts); then the scenario's references and rules
+ * (validate.ts).
+ */
+export async function loadWarmaster(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<WarmasterRefs>> {
+  const directory = files.resolve(file, scenario.armies);
+  const listing = await files.list(directory);
+  if (listing === undefined) return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
+  const armies = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+
+  const references = scenario.sides.flatMap((side) => side.units.flatMap((unit) => [unit.unit, ...unit.characters]));
+  const wanted = [...new Set([...references, ...Object.keys(scenario.units)].map(armyOf))].filter((army) => armies.includes(army)).sort();
+  const units = new Map<string, WarmasterUnit>();
+  const inputs = [file];
+  const problems: Problem[] = [];
+  for (const army of wanted) {
+    const armyFile = files.join(directory, `${army}.yaml`);
+    inputs.push(armyFile);
+    const { value, problems: armyProblems } = await files.readChecked(armyFile, armyFileSchema);
+    problems.push(...armyProblems);
+    for (const unit of value?.units ?? []) units.set(`${army}/${unit.id}`, unit);
+  }
+  const changed = applyOverrides(units, scenario.units, (reference) => ({ id: reference.split('/').slice(1).join('/') }), (reference, merged) => files.check(file, warmasterUnitSchema, merged, ['units', reference]));
+  problems.push(...changed.problems);
+  if (problems.length > 0) return { inputs, problems };
+  const issues = validateWarmaster(scenario, changed.entries, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  if (issues.length > 0) return { inputs, problems: issues };
+  // Only what the scenario fields: the spec sent to workers (and hashed for checkpoints) stays small.
+  return { refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) }, inputs, problems: [] };
+}

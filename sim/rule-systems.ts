@@ -141,7 +141,8 @@ export async function resolveRuleSystem(file: string, ruleset: unknown): Promise
   if (loaded.plugin !== undefined && now !== loaded.plugin.codeHash) {
     throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: its code changed on disk after this process loaded it (code sha256 ${loaded.plugin.codeHash.slice(0, 12)}… → ${now.slice(0, 12)}…); run it in a new process` }]);
   }
-  return loaded;
+  // The same module may be named differently by another scenario (another relative path): each names it its own way.
+  return loaded.plugin === undefined ? loaded : { system: loaded.system, plugin: { ...loaded.plugin, module: ruleset } };
 }
 
 const kernelModules = new Map<string, KernelModule<unknown, unknown>>();

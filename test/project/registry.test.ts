@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
-import { descriptorProblems } from '../../sim/rule-systems.js';
+import { descriptorProblems, resolveRuleSystem } from '../../sim/rule-systems.js';
 import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
 
 /**
@@ -45,5 +45,14 @@ describe('one registry of rule systems', () => {
       .filter((file) => !file.startsWith('test/'))
       .filter((file) => /from '\.\/(heroic|warmaster|battleforge|epic)\/index\.js'/.test(readFileSync(path.join(REPOSITORY, file), 'utf8')));
     expect(importers).toEqual(['engine/rulesets.ts']);
+  });
+
+  it('a plugin named two ways (two scenarios, two relative paths) is one module, recorded as each scenario names it', async () => {
+    const example = path.join(REPOSITORY, 'examples', 'homebrew');
+    const fromScenarios = await resolveRuleSystem(path.join(example, 'scenarios', 'volley.yaml'), '../index.ts');
+    const fromRoot = await resolveRuleSystem(path.join(REPOSITORY, 'x.yaml'), './examples/homebrew/index.ts');
+    expect(fromRoot.system).toBe(fromScenarios.system);
+    expect([fromScenarios.plugin?.module, fromRoot.plugin?.module]).toEqual(['../index.ts', './examples/homebrew/index.ts']);
+    expect(fromRoot.plugin?.codeHash).toBe(fromScenarios.plugin?.codeHash);
   });
 });

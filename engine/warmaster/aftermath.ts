@@ -37,15 +37,18 @@ export class Aftermath extends Round {
   }
 
   /**
-   * The loser's units retreat (rulings §16): the difference of the results, in cm per hit, divided
-   * among the losing units, rounded up, at least the minimum. Returns the distance in cm (0 if none
-   * was left to retreat).
+   * How far the loser retreats (rulings §16): the difference of the results, in cm per hit, divided
+   * among the losing units, rounded up, and at least the minimum.
    */
+  private retreatDistance(winner: number, loser: number): number {
+    const difference = (this.result[winner] ?? 0) - (this.result[loser] ?? 0);
+    return Math.max(this.minimumRetreat, Math.ceil((difference * this.retreatCmPerHit) / (this.losingUnits[loser] ?? 1)));
+  }
+
+  /** The loser's units retreat (rulings §16). Returns the distance in cm (0 if none was left to retreat). */
   protected retreat(dice: Dice, winner: number, loser: number): number {
     const scenario = this.scenario;
-    const losingUnits = this.losingUnits[loser] ?? 1;
-    const difference = (this.result[winner] ?? 0) - (this.result[loser] ?? 0);
-    const distance = Math.max(this.minimumRetreat, Math.ceil((difference * this.retreatCmPerHit) / losingUnits));
+    const distance = this.retreatDistance(winner, loser);
     let retreated = 0;
     for (let unit = 0; unit < this.unitCount; unit++) {
       this.retreated[unit] = -1;

@@ -37,8 +37,8 @@ function trialLayout(units: number, groups: number) {
 export class EngagementState {
   protected readonly scenario: CompiledScenario;
   protected readonly unitCount: number;
-  /** The whole state (engine/state-layout.ts), and its value at the start of a trial. */
-  private readonly buffer: Int32Array;
+  private readonly layout: ReturnType<typeof trialLayout>;
+  /** The state at the start of a trial. */
   private readonly template: Int32Array;
   // Per unit.
   protected readonly stands: Int32Array;
@@ -86,9 +86,8 @@ export class EngagementState {
     const units = scenario.units.length;
     const groups = scenario.groupUnit.length;
     this.unitCount = units;
-    const layout = trialLayout(units, groups);
-    this.buffer = layout.buffer;
-    const state = layout.views;
+    this.layout = trialLayout(units, groups);
+    const state = this.layout.views;
     this.stands = state.stands;
     this.hits = state.hits;
     this.engaged = state.engaged;
@@ -115,7 +114,7 @@ export class EngagementState {
       this.groupTo[unit] = scenario.groupEnd[unit] ?? 0;
     }
     this.targetNow.set(scenario.groupTarget);
-    this.template = layout.snapshot();
+    this.template = this.layout.snapshot();
     this.roundHits = new Int32Array(units);
     this.capacity = new Int32Array(units);
     this.supportsNow = new Int32Array(units);
@@ -126,8 +125,7 @@ export class EngagementState {
 
   /** The start of a trial: the scenario's starting state, no round fought. */
   protected resetState(): void {
-    // layout.reset's one copy, made here: the trial's hot path then makes no call for it.
-    this.buffer.set(this.template);
+    this.layout.reset(this.template);
     this.roundNumber = 0;
   }
 

@@ -1,7 +1,7 @@
 /**
  * What the Battle Forge engine needs of a unit, whatever file it came from: each model type's
  * characteristics (the core rules' names), Wounds(x), and its weapons resolved to numbers. The
- * loader (sim/battleforge-file.ts) builds these from the faction files in data/battleforge/;
+ * loader (engine/battleforge/load.ts) builds these from the faction files in data/battleforge/;
  * tests build them inline. No zod here: workers compile kernels from profiles without loading it.
  */
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
       template: {
         ruleset: 'heroic',
         name: '$A vs $B',
-        units: 'units.yaml',
+        unitsFile: 'units.yaml',
         mode: 'attack',
         sides: [
           { name: 'A: $A', groups: [{ id: 'a', unit: '$A', models: '$A.count', target: 'b' }] },

@@ -8,7 +8,7 @@ import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
  * repository (such as the sibling `shared` folder the project was once built beside), whether code
  * reads it or a comment or a link cites it. Every relative path that climbs (`../…`) must land
  * inside the repository from the file's own folder, or — for the paths an example or a generated
- * file gives relative to another file (`units: ../units.yaml` in a scenario, a schema comment in an
+ * file gives relative to another file (`unitsFile: ../units.yaml` in a scenario, a schema comment in an
  * army file) — name an existing file or folder of the repository from some folder in it.
  */
 

@@ -71,7 +71,7 @@ export interface KernelModule<Scenario = never, Refs = never, Event = unknown> {
 }
 
 export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs = unknown, Event = unknown> {
-  /** The `ruleset:` a scenario names it by (a plugin: any id not taken by a built-in). */
+  /** The `ruleset:` a scenario names it by (a plugin: an id no built-in has). */
   readonly id: string;
   /** Its engine version: recorded in every result and checkpoint (its kernels report the same). */
   readonly version: string;

@@ -174,14 +174,10 @@ function mismatches(file: string, document: CheckpointDocument, identity: RunIde
     problems.push({ file, path, message: `${message}; use another --checkpoint file, or delete this one to start over` });
   };
   const plugin = (entry: PluginIdentity | undefined): string => (entry === undefined ? 'no plugin' : `plugin ${entry.id} ${entry.version} (code sha256 ${entry.codeHash.slice(0, 12)}…)`);
-  const pluginDiffers = plugin(document.plugin) !== plugin(identity.plugin);
-  if (pluginDiffers) {
+  // The digest covers the method and a plugin's code too: name whichever of those differs, else the scenario.
+  if (plugin(document.plugin) !== plugin(identity.plugin)) {
     const changed = document.plugin !== undefined && document.plugin.id === identity.plugin?.id ? ': the plugin\'s code has changed since' : '';
     differs('plugin', `checkpoint made with ${plugin(document.plugin)}, this run uses ${plugin(identity.plugin)}${changed}`);
-  }
-  // The digest covers the method and a plugin's code too: name those when they are what differs.
-  if (pluginDiffers) {
-    // Named above.
   } else if (document.method !== identity.method) differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
   else if (document.scenario.digest !== identity.scenarioDigest) {
     differs(

@@ -103,12 +103,12 @@ function parseYaml(file: string, text: string): Parsed {
   }
 }
 
-/** zod-parse `data`, turning every issue into a problem of `file`. */
-export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown): { value?: z.output<Schema>; problems: InputProblem[] } {
-  if (data === null || data === undefined) return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
+/** zod-parse `data`, turning every issue into a problem of `file`; `at`: where `data` sits in the file. */
+export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown, at: readonly PropertyKey[] = []): { value?: z.output<Schema>; problems: InputProblem[] } {
+  if (at.length === 0 && (data === null || data === undefined)) return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data, problems: [] };
-  const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath(issue.path), message: issue.message }));
+  const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
   return { problems };
 }
 
@@ -120,13 +120,7 @@ export const fileSystemData: DataFiles = {
     if (!parsed.ok) return { problems: [...parsed.problems] };
     return parseWith(schema, file, parsed.data);
   },
-  check(file, schema, data, at = []) {
-    if (at.length === 0) return parseWith(schema, file, data);
-    const result = schema.safeParse(data);
-    if (result.success) return { value: result.data, problems: [] };
-    const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
-    return { problems };
-  },
+  check: (file, schema, data, at = []) => parseWith(schema, file, data, at),
   async list(directory) {
     try {
       return (await readdir(directory)).sort();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/capture.js';
-import { chanceFromPools, type Dice, type OutcomeTable, ScriptedDice, StreamDice, streamGenerator, unpackDie } from '../../engine/dice/index.js';
+import { type Dice, RecordingDice, ScriptedDice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import { compileHeroic, compileScenario, type Scenario, scenarioSchema, type Unit } from '../../engine/heroic/index.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
 import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/trace.js';
@@ -149,38 +149,6 @@ describe('replayTrial reproduces the run', () => {
   });
 });
 
-/** Dice that log every face they hand out, packed pools unpacked die by die. */
-class FaceLog implements Dice {
-  readonly faces: number[] = [];
-  constructor(private readonly inner: Dice) {}
-  d6(): number {
-    const face = this.inner.d6();
-    this.faces.push(face);
-    return face;
-  }
-  d10(): number {
-    const face = this.inner.d10();
-    this.faces.push(face);
-    return face;
-  }
-  d10Packed(n: number): number {
-    const packed = this.inner.d10Packed(n);
-    for (let i = 0, rest = packed; i < n; i++, rest = Math.floor(rest / 10)) this.faces.push((rest % 10) + 1);
-    return packed;
-  }
-  d6Packed(n: number): number {
-    const packed = this.inner.d6Packed(n);
-    for (let i = 0; i < n; i++) this.faces.push(unpackDie(packed, i));
-    return packed;
-  }
-  chance(probability: number): boolean {
-    return chanceFromPools(this, probability);
-  }
-  pick(table: OutcomeTable): number {
-    return this.inner.pick(table);
-  }
-}
-
 /** Every face a trace reports, in the order it reports them. */
 function reportedFaces(events: readonly HeroicTraceEvent[]): number[] {
   return events.flatMap((event) => (event.type === 'attack' || event.type === 'shield' ? [...event.faces] : event.type === 'willTest' ? [event.roll] : []));
@@ -201,11 +169,13 @@ describe('the trace reports exactly the dice the kernel draws', () => {
     const stream = new StreamDice(streamGenerator(SEED, 0));
     const untracedRow = new Int32Array(kernel.metrics.length);
     for (let t = 0; t < 300; t++) {
-      const log = new FaceLog(stream);
+      // The recorder the tracer itself reads through: every face, packed pools unpacked die by die.
+      const log = new RecordingDice(stream);
       kernel.trial(log, untracedRow);
-      const script = new ScriptedDice(log.faces);
+      const faces = log.take();
+      const script = new ScriptedDice(faces);
       const { events, row } = tracedTrial(kernel, script);
-      expect(reportedFaces(events)).toEqual(log.faces);
+      expect(reportedFaces(events)).toEqual(faces);
       expect(script.remaining).toBe(0);
       expect(Array.from(row)).toEqual(Array.from(untracedRow));
     }

@@ -1,0 +1,49 @@
+import { availableParallelism } from 'node:os';
+import { type Command, Option } from 'commander';
+import { InProcessExecutor } from '../../sim/in-process-executor.js';
+import { ShardPool } from '../../sim/shard-pool.js';
+import type { ShardExecutor } from '../../sim/shard-task.js';
+import type { Io } from './io.js';
+import { parseSeed, parseWorkers } from './options.js';
+
+/** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
+
+export interface Common {
+  readonly seed?: number;
+  readonly trials?: number;
+  readonly workers?: number;
+  readonly out?: string;
+  readonly json?: boolean;
+}
+
+/** The options every analysis command takes: seed, workers (unless it runs on one thread) and --out. */
+export function common(command: Command, { workers = true } = {}): Command {
+  command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
+  // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
+  if (workers) command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
+  return command.option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
+}
+
+export async function withPool<T>(workers: number | undefined, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
+  // -w 0: the main thread, as for run.
+  if (workers === 0) return work(new InProcessExecutor());
+  const pool = new ShardPool(workers ?? availableParallelism());
+  try {
+    return await work(pool);
+  } finally {
+    await pool.close(false);
+  }
+}
+
+/** "12/400 pairings, 0:34 left" on the terminal stream, rewritten in place. */
+export function progressLine(io: Io, what: string): (done: number, total: number) => void {
+  const started = Date.now();
+  const stream = io.progressStream;
+  return (done, total) => {
+    if (stream === undefined) return;
+    const elapsed = (Date.now() - started) / 1000;
+    const left = done > 0 ? Math.round((elapsed / done) * (total - done)) : 0;
+    stream.write(`\r${done}/${total} ${what}, ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left   ${done === total ? '\n' : ''}`);
+  };
+}
+

@@ -1,57 +1,166 @@
+import type { MetricKind, MetricSpec } from '../engine/kernel.js';
+import { InputError } from '../sim/errors.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
-import { runPaired, runUnpaired } from '../sim/paired-run.js';
-import { loadScenarioChanged } from '../sim/scenario-file.js';
-import { comparePaired, type PairedChannelComparison } from './paired.js';
+import { commonMetrics, runPaired, runUnpaired } from '../sim/paired-run.js';
+import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
+import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../sim/scenario-file.js';
+import { type FieldLabel, fieldLabel, outcomeTitle } from './field-labels.js';
+import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from './paired.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from './summary.js';
 
 /**
- * Comparing two variants of a scenario (`crucible compare`): each is the scenario with a variant's
- * field changes applied (or none: the scenario as written), run trial by trial on the same dice
- * (common random numbers), so the difference in each outcome is measured with far less noise than
- * two separate runs. Each channel says how many more trials an unpaired comparison would need.
+ * Comparing two variants of a scenario (`crucible compare`): the baseline — the scenario as written,
+ * or the first variant named — and a variant, each the scenario with its field changes applied, run
+ * trial by trial on the same dice (common random numbers, sim/paired-run.ts). The baseline draws
+ * exactly as `crucible run` does with the same seed, trials and method, so its column is the run's;
+ * every difference is variant − baseline, so a change that helps an outcome shows positive.
+ *
+ * Each outcome is what a report shows of a metric: a count's mean, a flag's "yes", or one label
+ * of a category — never a mean of a category's codes. It carries both variants' estimates, the
+ * paired difference with its 95% t interval and p-value, and how many times more trials an
+ * unpaired comparison would need for the same precision.
  */
+export const AS_WRITTEN = '(as written)';
+
+/** A field a variant changes, in words. */
+export interface FieldChange {
+  readonly field: FieldLabel;
+  readonly value: unknown;
+}
+
+export interface ComparedVariant extends RulesProvenance {
+  /** The variant's name; AS_WRITTEN for the scenario without changes. */
+  readonly name: string;
+  readonly asWritten: boolean;
+  readonly description?: string;
+  readonly changes: readonly FieldChange[];
+}
+
+export interface ComparedOutcome {
+  readonly metric: string;
+  readonly kind: MetricKind;
+  /** The metric's own description. */
+  readonly description: string;
+  /** The outcome in words, e.g. "Side whose enemies were all vanquished: Sylvan Knights". */
+  readonly title: string;
+  /** A category's label (with its code in `value`), or "yes" for a flag; absent for a count. */
+  readonly label?: string;
+  readonly value?: number;
+  /** A probability (a label, a flag) or a count's mean. */
+  readonly measure: 'probability' | 'mean';
+  readonly baseline: VariantMean;
+  readonly variant: VariantMean;
+  /** variant − baseline, paired trial by trial. */
+  readonly difference: PairedDifference;
+  readonly pairedStandardError: number;
+  readonly unpairedStandardError: number;
+  /** (var(baseline) + var(variant)) / var(difference): ∞ when pairing removed all the noise. */
+  readonly unpairedTrialsFactor: number;
+  /** 0 in every trial of both variants: a label neither reached, a count that was always 0. */
+  readonly neverSeen: boolean;
+}
+
 export interface ComparisonResult {
   readonly file: string;
   readonly scenario: string;
+  readonly description?: string;
   readonly ruleset: string;
   readonly engineVersion: string;
-  /** The variants' names; "(as written)" for the scenario without changes. */
-  readonly a: string;
-  readonly b: string;
+  readonly method: MonteCarloMethod;
   readonly seed: number;
   readonly trials: number;
+  /** False only when asked (to measure what pairing saves): the variant on other dice. */
   readonly paired: boolean;
-  readonly channels: readonly PairedChannelComparison[];
+  readonly baseline: ComparedVariant;
+  readonly variant: ComparedVariant;
+  /** Every metric both variants report, or those `metrics` named; in the kernel's order. */
+  readonly metrics: readonly string[];
+  readonly outcomes: readonly ComparedOutcome[];
 }
-
-export const AS_WRITTEN = '(as written)';
 
 export interface CompareOptions {
   readonly seed?: number;
   readonly trials?: number;
-  /** false: independent dice for each variant (to measure what pairing saves). Default true. */
+  /** Monte Carlo from exact tables (`mc`, the default, as for `crucible run`) or every die rolled. */
+  readonly method?: MonteCarloMethod;
+  /** Only these metrics (by name); an unknown name is an InputError listing the metrics. */
+  readonly metrics?: readonly string[];
+  /** false: independent dice for the variant (to measure what pairing saves). Default true. */
   readonly paired?: boolean;
+  readonly onProgress?: (trialsDone: number, trialsPlanned: number) => void;
 }
 
-/** Compare variant `a` (undefined: the scenario as written) with variant `b` of the scenario in `file`. */
-export async function compareVariants(file: string, a: string | undefined, b: string, options: CompareOptions = {}): Promise<ComparisonResult> {
-  const loadedA = await loadScenarioChanged(file, a === undefined ? {} : { variant: a });
-  const loadedB = await loadScenarioChanged(file, { variant: b });
-  const kernelA = compileSpec(kernelSpecOf(loadedA));
-  const kernelB = compileSpec(kernelSpecOf(loadedB));
-  const seed = options.seed ?? loadedA.scenario.seed;
-  const trials = options.trials ?? loadedA.scenario.trials;
+async function describeVariant(file: string, name: string | undefined, loaded: LoadedScenario, asWritten: LoadedScenario): Promise<ComparedVariant> {
+  const provenance = provenanceOf(loaded);
+  if (name === undefined) return { name: AS_WRITTEN, asWritten: true, changes: [], ...provenance };
+  const declared = (await readScenarioData(file)).variants.find((variant) => variant.name === name);
+  const changes = Object.entries(declared?.set ?? {}).map(([path, value]) => ({ field: fieldLabel(asWritten, path), value }));
+  return { name, asWritten: false, ...(declared?.description === undefined ? {} : { description: declared.description }), changes, ...provenance };
+}
+
+/** The metric names asked for, checked against those the comparison has (every one, in order, by default). */
+function chosenMetrics(file: string, available: readonly MetricSpec[], asked: readonly string[] | undefined): string[] {
+  const names = available.map((metric) => metric.name);
+  if (asked === undefined) return names;
+  const unknown = asked.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw InputError.at(file, '--metric', `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this comparison; its metrics are ${names.join(', ')}`);
+  }
+  return names.filter((name) => asked.includes(name));
+}
+
+/** Compare `variantName` with `baselineName` (undefined: the scenario as written) of the scenario in `file`. */
+export async function compareVariants(file: string, baselineName: string | undefined, variantName: string, options: CompareOptions = {}): Promise<ComparisonResult> {
+  const asWritten = await loadScenarioChanged(file, {});
+  const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName });
+  const variantLoaded = await loadScenarioChanged(file, { variant: variantName });
+  const method = options.method ?? DEFAULT_MONTE_CARLO;
+  const baselineKernel = compileSpec(kernelSpecOf(baselineLoaded, drawMethodOf(method)));
+  const variantKernel = compileSpec(kernelSpecOf(variantLoaded, drawMethodOf(method)));
+  const seed = options.seed ?? baselineLoaded.scenario.seed;
+  const trials = options.trials ?? baselineLoaded.scenario.trials;
   const paired = options.paired ?? true;
-  const tally = (paired ? runPaired : runUnpaired)(kernelA, kernelB, { seed, trials });
+  const onProgress = options.onProgress;
+  // A misspelt --metric is reported before any trial runs.
+  const metrics = chosenMetrics(file, commonMetrics(baselineKernel, variantKernel).metrics, options.metrics);
+  const run = paired ? runPaired : runUnpaired;
+  const tally = run(baselineKernel, variantKernel, { seed, trials, ...(onProgress === undefined ? {} : { onProgress: (done: number) => onProgress(done, trials) }) });
+  const outcomes: ComparedOutcome[] = [];
+  comparePaired(tally).forEach((channel, c) => {
+    const { metric: m, value } = tally.channels[c] as (typeof tally.channels)[number];
+    const spec = tally.metrics[m] as MetricSpec;
+    if (!metrics.includes(spec.name)) return;
+    const label = spec.kind === 'count' ? undefined : (spec.labels?.[value] ?? (spec.kind === 'flag' ? 'yes' : String(value)));
+    outcomes.push({
+      metric: spec.name,
+      kind: spec.kind,
+      description: spec.description,
+      title: outcomeTitle(spec, label),
+      ...(label === undefined ? {} : { label, value }),
+      measure: channel.kind === 'indicator' ? 'probability' : 'mean',
+      // The tally's a is the baseline, b the variant (sim/paired-run.ts).
+      baseline: channel.a,
+      variant: channel.b,
+      difference: reversedDifference(channel.difference),
+      pairedStandardError: channel.pairedStandardError,
+      unpairedStandardError: channel.unpairedStandardError,
+      unpairedTrialsFactor: channel.unpairedTrialsFactor,
+      neverSeen: channel.a.mean === 0 && channel.b.mean === 0,
+    });
+  });
   return {
     file,
-    scenario: loadedA.scenario.name,
-    ruleset: kernelA.ruleset,
-    engineVersion: kernelA.engineVersion,
-    a: a ?? AS_WRITTEN,
-    b,
+    scenario: baselineLoaded.scenario.name,
+    ...(baselineLoaded.scenario.description === undefined ? {} : { description: baselineLoaded.scenario.description }),
+    ruleset: baselineKernel.ruleset,
+    engineVersion: baselineKernel.engineVersion,
+    method,
     seed,
     trials,
     paired,
-    channels: comparePaired(tally),
+    baseline: await describeVariant(file, baselineName, baselineLoaded, asWritten),
+    variant: await describeVariant(file, variantName, variantLoaded, asWritten),
+    metrics,
+    outcomes,
   };
 }

@@ -99,6 +99,20 @@ function variantMean(indicator: boolean, max: number, n: number, sum: number, su
   return { mean, variance, interval: { low: Math.max(0, t.low), high: Math.min(max, t.high) } };
 }
 
+/** The difference the other way round, b − a: the mirrored interval, the same p-value. */
+export function reversedDifference(difference: PairedDifference): PairedDifference {
+  // 0 − x rather than −x: a difference of 0 stays +0, never prints as "-0".
+  const negated = (x: number): number => 0 - x;
+  return {
+    mean: negated(difference.mean),
+    variance: difference.variance,
+    standardError: difference.standardError,
+    interval: { low: negated(difference.interval.high), high: negated(difference.interval.low) },
+    t: negated(difference.t),
+    pValue: difference.pValue,
+  };
+}
+
 /** The comparison of every channel of the tally, in the tally's channel order. */
 export function comparePaired(tally: PairedTally): PairedChannelComparison[] {
   const n = tally.trials;

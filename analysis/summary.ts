@@ -1,5 +1,5 @@
 import { weightedMean, weightedVariance } from 'simple-statistics';
-import type { MetricKind, MetricSpec } from '../engine/kernel.js';
+import { DEFAULT_DRAW_METHOD, type DrawMethod, type MetricKind, type MetricSpec } from '../engine/kernel.js';
 import type { Tally } from '../sim/tally.js';
 import { type Interval, tInterval, wilsonInterval } from './intervals.js';
 
@@ -33,6 +33,14 @@ export interface MetricSummary {
 }
 
 const FLAG_LABELS: readonly string[] = ['no', 'yes'];
+
+/** How a Monte Carlo result drew its trials, as commands name it: `mc` (from exact tables) or `mc-dice` (every die rolled). */
+export const MONTE_CARLO_METHODS = ['mc', 'mc-dice'] as const;
+export type MonteCarloMethod = (typeof MONTE_CARLO_METHODS)[number];
+export const drawMethodOf = (method: MonteCarloMethod): DrawMethod => (method === 'mc' ? 'tables' : 'dice');
+export const monteCarloMethodOf = (draw: DrawMethod): MonteCarloMethod => (draw === 'tables' ? 'mc' : 'mc-dice');
+/** What `crucible run` draws with unless told: the one default (engine/kernel.ts), by its command-line name. */
+export const DEFAULT_MONTE_CARLO: MonteCarloMethod = monteCarloMethodOf(DEFAULT_DRAW_METHOD);
 
 function probabilityOf(value: number, count: number, trials: number, label: string | undefined): ValueProbability {
   const estimate = { count, probability: count / trials, interval: wilsonInterval(count, trials) };
@@ -134,4 +142,20 @@ export function summarizeExact(metrics: readonly MetricSpec[], probabilities: re
     const sd = Math.sqrt(Math.max(0, variance));
     return { name: metric.name, kind: metric.kind, description: metric.description, trials: 0, mean, sd, standardError: 0, meanInterval: { low: mean, high: mean }, distribution, atLeast };
   });
+}
+
+/** A ValueProbability as JSON: an exact one sampled nothing, so it has no count (a 0 would read as data). */
+function entryJson(entry: ValueProbability, exact: boolean): Record<string, unknown> {
+  if (!exact) return { ...entry };
+  const { count: _sampledNothing, ...rest } = entry;
+  return rest;
+}
+
+/**
+ * A metric summary as `crucible run --json` writes it. An exact one (summarizeExact) sampled nothing:
+ * its `trials` is null and its probabilities carry no `count`, rather than zeros that look like data.
+ */
+export function metricSummaryJson(summary: MetricSummary, exact: boolean): Record<string, unknown> {
+  if (!exact) return { ...summary };
+  return { ...summary, trials: null, distribution: summary.distribution.map((entry) => entryJson(entry, true)), atLeast: summary.atLeast.map((entry) => entryJson(entry, true)) };
 }

@@ -1,13 +1,19 @@
-import type { ColumnTable } from 'arquero';
-import { loadScenarioChanged } from '../sim/scenario-file.js';
+import { InputError } from '../sim/errors.js';
+import { AUTO_BUDGET, EXACT_BUDGET } from '../sim/exact.js';
+import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import { type LoadedScenario, loadScenarioChanged } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import { runScenario, type ScenarioResult } from './run.js';
-import { tableOf } from './tables.js';
+import { type FieldLabel, fieldLabel } from './field-labels.js';
+import { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult } from './run.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from './summary.js';
+
+export { sweepTable } from './sweep-document.js';
 
 /**
  * A sweep (`crucible sweep`): the scenario run once for every value of one field, or every pair of
  * values of two (`--set sides[0].groups[0].models=3,4,5`), each run checked like the file itself.
- * All runs share one executor (one worker pool).
+ * Monte Carlo runs share one executor (one worker pool). As for `crucible run`, a point whose trial
+ * is a single action is answered exactly under `auto` unless trials or a precision were asked for.
  */
 export interface SweepAxis {
   /** A field path, as errors print them: `sides[0].groups[0].models`. */
@@ -15,15 +21,26 @@ export interface SweepAxis {
   readonly values: readonly unknown[];
 }
 
-export interface SweepPoint {
-  readonly values: readonly unknown[];
-  readonly result: ScenarioResult;
+/** An axis with its field in words (analysis/field-labels.ts). */
+export interface LabelledAxis extends SweepAxis {
+  readonly field: FieldLabel;
 }
+
+export type SweepPoint =
+  | { readonly values: readonly unknown[]; readonly method: 'exact'; readonly result: ExactScenarioResult }
+  | { readonly values: readonly unknown[]; readonly method: MonteCarloMethod; readonly result: ScenarioResult };
+
+/** `auto`: exact where a trial has few paths and neither trials nor a precision was asked for, else `mc`. */
+export const SWEEP_METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
+export type SweepMethod = (typeof SWEEP_METHODS)[number];
 
 export interface SweepOptions {
   readonly seed?: number;
   readonly trials?: number;
   readonly precision?: number;
+  readonly method?: SweepMethod;
+  /** Metric names the caller will report: checked (an unknown one is an InputError) before any point runs. */
+  readonly metrics?: readonly string[];
   readonly executor?: ShardExecutor;
   readonly onPoint?: (done: number, total: number) => void;
 }
@@ -33,42 +50,85 @@ export function combinations(axes: readonly SweepAxis[]): unknown[][] {
   return axes.reduce<unknown[][]>((done, axis) => done.flatMap((prefix) => axis.values.map((value) => [...prefix, value])), [[]]);
 }
 
+/** The axes' fields in words, named from the scenario as written. */
+export async function labelAxes(file: string, axes: readonly SweepAxis[]): Promise<LabelledAxis[]> {
+  const loaded = await loadScenarioChanged(file, {});
+  return axes.map((axis) => ({ ...axis, field: fieldLabel(loaded, axis.path) }));
+}
+
+function exactPoint(loaded: LoadedScenario, values: readonly unknown[], method: SweepMethod, monteCarloAsked: boolean): SweepPoint | undefined {
+  if (method === 'exact') {
+    const result = exactScenario(loaded, EXACT_BUDGET);
+    if (result === undefined) {
+      const at = values.map((value) => JSON.stringify(value)).join(', ');
+      throw InputError.at(loaded.file, '--method', `at ${at}, a trial of "${loaded.scenario.name}" has too many paths to enumerate (over ${EXACT_BUDGET.paths} paths or ${EXACT_BUDGET.draws} draws); sweep it by Monte Carlo with --method mc`);
+    }
+    return { values, method: 'exact', result };
+  }
+  if (method !== 'auto' || monteCarloAsked) return undefined;
+  const result = exactScenario(loaded, AUTO_BUDGET);
+  return result === undefined ? undefined : { values, method: 'exact', result };
+}
+
+/** The scenario at one point; a problem it has names the point ("… (at sides[1].groups[0].models = 1)"). */
+async function loadPoint(file: string, axes: readonly SweepAxis[], values: readonly unknown[]): Promise<LoadedScenario> {
+  const fields = axes.map((axis, i) => [axis.path, values[i]] as const);
+  try {
+    return await loadScenarioChanged(file, { fields });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const at = fields.map(([path, value]) => `${path} = ${JSON.stringify(value)}`).join(', ');
+    throw new InputError(error.problems.map((problem) => ({ ...problem, message: `${problem.message} (at ${at})` })));
+  }
+}
+
 export async function sweep(file: string, axes: readonly SweepAxis[], options: SweepOptions = {}): Promise<SweepPoint[]> {
+  const method = options.method ?? 'auto';
+  if (method === 'exact' && (options.trials !== undefined || options.precision !== undefined)) {
+    throw InputError.at(file, '--method', 'exact enumerates every outcome: --trials and --precision are for Monte Carlo (--method mc)');
+  }
+  const monteCarloAsked = options.trials !== undefined || options.precision !== undefined;
+  const monteCarlo: MonteCarloMethod = method === 'mc-dice' ? 'mc-dice' : method === 'mc' ? 'mc' : DEFAULT_MONTE_CARLO;
+  // Every point is loaded and checked, and the metrics asked for found, before any point runs.
+  const settled = await Promise.allSettled(combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values) })));
+  const failed = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  if (failed.some((reason) => !(reason instanceof InputError))) throw failed.find((reason) => !(reason instanceof InputError));
+  if (failed.length > 0) throw new InputError(failed.flatMap((reason) => (reason as InputError).problems));
+  const all = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  if (options.metrics !== undefined) {
+    const names = all.flatMap(({ loaded }) => compileSpec(kernelSpecOf(loaded)).metrics.map((metric) => metric.name));
+    chosenMetrics(file, [...new Set(names)], options.metrics);
+  }
   const points: SweepPoint[] = [];
-  const all = combinations(axes);
-  for (const values of all) {
-    const loaded = await loadScenarioChanged(file, { fields: axes.map((axis, i) => [axis.path, values[i]] as const) });
-    const result = await runScenario(loaded, {
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.trials === undefined ? {} : { trials: options.trials }),
-      ...(options.precision === undefined ? {} : { precision: options.precision }),
-      ...(options.executor === undefined ? {} : { executor: options.executor }),
-    });
-    points.push({ values, result });
+  for (const { values, loaded } of all) {
+    const exact = exactPoint(loaded, values, method, monteCarloAsked);
+    if (exact !== undefined) points.push(exact);
+    else {
+      const result = await runScenario(loaded, {
+        method: drawMethodOf(monteCarlo),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.trials === undefined ? {} : { trials: options.trials }),
+        ...(options.precision === undefined ? {} : { precision: options.precision }),
+        ...(options.executor === undefined ? {} : { executor: options.executor }),
+      });
+      points.push({ values, method: monteCarlo, result });
+    }
     options.onPoint?.(points.length, all.length);
   }
   return points;
 }
 
-/**
- * The sweep as a tidy table: one row per point, metric and value — the axes' values, the metric,
- * `mean` or the label/value, the estimate and its 95% interval — keeping `metrics` (default all).
- */
-export function sweepTable(axes: readonly SweepAxis[], points: readonly SweepPoint[], metrics?: readonly string[]): ColumnTable {
-  const rows: Record<string, unknown>[] = [];
-  for (const point of points) {
-    const head = Object.fromEntries(axes.map((axis, i) => [axis.path, point.values[i]]));
-    for (const summary of point.result.summary) {
-      if (metrics !== undefined && !metrics.includes(summary.name)) continue;
-      if (summary.kind === 'count') {
-        rows.push({ ...head, metric: summary.name, value: 'mean', estimate: summary.mean, low: summary.meanInterval.low, high: summary.meanInterval.high, trials: summary.trials });
-      } else {
-        for (const entry of summary.distribution) {
-          if (summary.kind === 'flag' && entry.value === 0) continue;
-          rows.push({ ...head, metric: summary.name, value: entry.label ?? String(entry.value), estimate: entry.probability, low: entry.interval.low, high: entry.interval.high, trials: summary.trials });
-        }
-      }
-    }
+/** `asked` (every name, in order, when undefined), checked against `names`: an unknown one is an InputError listing them. */
+function chosenMetrics(file: string, names: readonly string[], asked: readonly string[] | undefined): string[] {
+  if (asked === undefined) return [...names];
+  const unknown = asked.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw InputError.at(file, '--metric', `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this sweep; its metrics are ${names.join(', ')}`);
   }
-  return tableOf(rows);
+  return names.filter((name) => asked.includes(name));
+}
+
+/** The metrics the sweep's points report (each once, in order), or those of them `asked` names. */
+export function sweptMetrics(file: string, points: readonly SweepPoint[], asked: readonly string[] | undefined): string[] {
+  return chosenMetrics(file, [...new Set(points.flatMap((point) => point.result.summary.map((summary) => summary.name)))], asked);
 }

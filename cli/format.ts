@@ -1,5 +1,5 @@
 import type { Interval } from '../analysis/intervals.js';
-import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
+import { metricSummaryJson, type MetricSummary, type ValueProbability } from '../analysis/summary.js';
 import { provenanceLines, type RulesProvenance } from '../sim/provenance.js';
 
 /**
@@ -23,6 +23,11 @@ export interface RunReport extends RulesProvenance {
 }
 
 export type RunMethod = 'exact' | 'mc' | 'mc-dice';
+
+/** A Monte Carlo method in words, as every command's header says it. */
+export function methodText(method: 'mc' | 'mc-dice'): string {
+  return method === 'mc' ? 'Monte Carlo (outcomes drawn from exact tables)' : 'Monte Carlo (every die rolled)';
+}
 
 /** The outcome of a `--precision` run. */
 export interface PrecisionReport {
@@ -59,10 +64,17 @@ function fixed(value: number, digits: number): string {
 export function percent(probability: number, digits = 2): string {
   let decimals = digits;
   let text = fixed(probability * 100, decimals);
-  const looksExact = (): boolean => (probability > 0 && Number(text) === 0) || (probability < 1 && Number(text) === 100);
-  while (looksExact() && decimals < 10) text = fixed(probability * 100, ++decimals);
+  const roundsToZero = (): boolean => probability > 0 && Number(text) === 0;
+  const roundsToAll = (): boolean => probability < 1 && Number(text) === 100;
+  while ((roundsToZero() || roundsToAll()) && decimals < MAX_PERCENT_DECIMALS) text = fixed(probability * 100, ++decimals);
+  // Beyond that, a bound: "0.0000000000%" would claim a 0 that is not there.
+  if (roundsToZero()) return `<${fixed(10 ** -decimals, decimals)}%`;
+  if (roundsToAll()) return `>${fixed(100 - 10 ** -decimals, decimals)}%`;
   return `${text}%`;
 }
+
+/** The most decimals `percent` prints (1e-10 points): past them, it prints a bound. */
+const MAX_PERCENT_DECIMALS = 10;
 const meanIntervalText = (interval: Interval): string => `[${fixed(interval.low, 3)}, ${fixed(interval.high, 3)}]`;
 
 /** At most this many single values in a count metric's one-line distribution. */
@@ -91,21 +103,44 @@ export function compactDistribution(summary: MetricSummary): string {
   let high = last.value;
   while (high > low && between(high, last.value) < TAIL) high--;
   high = Math.min(high, low + DISTRIBUTION_COLUMNS - 1);
+  // A folded tail is named by the values it holds: one value by itself ("0: 0.1%", not "≤8: 0.1%").
+  const valuesIn = (from: number, to: number): number[] => seen.filter((entry) => entry.value >= from && entry.value <= to && entry.probability > 0).map((entry) => entry.value);
   const columns: string[] = [];
-  if (low > first.value) columns.push(`≤${low - 1}: ${percent(between(first.value, low - 1), 1)}`);
+  if (low > first.value) {
+    const held = valuesIn(first.value, low - 1);
+    columns.push(`${held.length === 1 ? held[0] : `≤${held.at(-1) ?? low - 1}`}: ${percent(between(first.value, low - 1), 1)}`);
+  }
   for (let v = low; v <= high; v++) columns.push(`${v}: ${percent(probabilityOf(v), 1)}`);
-  if (high < last.value) columns.push(`≥${high + 1}: ${percent(between(high + 1, last.value), 1)}`);
+  if (high < last.value) {
+    const held = valuesIn(high + 1, last.value);
+    columns.push(`${held.length === 1 ? held[0] : `≥${held[0] ?? high + 1}`}: ${percent(between(high + 1, last.value), 1)}`);
+  }
   return columns.join('  ');
 }
 
 type Row = readonly [metric: string, value: string, estimate: string, interval: string];
 
+/** A category with more labels than this prints those that never occurred on one line. */
+const CATEGORY_ROWS = 6;
+
 /** `exact`: no intervals to print (the values carry no sampling error). */
 function metricRows(summary: MetricSummary, exact: boolean): Row[] {
   const percentInterval = (interval: Interval): string => (exact ? '' : `[${percent(interval.low)}, ${percent(interval.high)}]`);
   switch (summary.kind) {
-    case 'category':
-      return summary.distribution.map((entry, i): Row => [i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), percentInterval(entry.interval)]);
+    case 'category': {
+      // A long category (the round a unit fell in) lists the labels that never occurred on one row.
+      const fold = summary.distribution.length > CATEGORY_ROWS;
+      const shown = fold ? summary.distribution.filter((entry) => entry.probability > 0) : summary.distribution;
+      const never = fold ? summary.distribution.filter((entry) => !(entry.probability > 0)) : [];
+      const rows = shown.map((entry, i): Row => [i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), percentInterval(entry.interval)]);
+      const first = never[0];
+      if (first !== undefined) {
+        const names = never.map((entry) => entry.label ?? String(entry.value)).join(', ');
+        const each = percentInterval(first.interval);
+        rows.push([rows.length === 0 ? summary.name : '', never.length === 1 ? names : `${never.length} others`, percent(0), never.length === 1 ? each : `${each === '' ? '' : `${each} `}each: ${names}`]);
+      }
+      return rows;
+    }
     case 'flag': {
       // A flag's "no" is the complement of its "yes": print the probability that it is set.
       const set: ValueProbability | undefined = summary.distribution.find((entry) => entry.value === 1);
@@ -166,7 +201,7 @@ export function formatRunReport(report: RunReport): string {
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
     ...provenanceLines(report, '  '),
     ...(report.exact === undefined
-      ? [`  method   ${report.method === 'mc' ? 'Monte Carlo (outcomes drawn from exact tables)' : 'Monte Carlo (every die rolled)'}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
+      ? [`  method   ${methodText(report.method === 'mc-dice' ? 'mc-dice' : 'mc')}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
       : [`  method   exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
     ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
     '',
@@ -193,6 +228,33 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
     method: report.method,
     ...(report.exact === undefined ? { seed: report.seed, trials: report.trials } : { exact: report.exact }),
     ...(report.precision === undefined ? {} : { precision: report.precision }),
-    metrics: report.metrics,
+    metrics: report.metrics.map((summary) => metricSummaryJson(summary, report.exact !== undefined)),
   };
+}
+
+/** Plain text for a terminal, or Markdown for a file (`--out x.md`). */
+export type TextFlavor = 'text' | 'md';
+
+/** A Markdown table: `|` in a cell escaped, columns aligned left ('l') or right ('r', for numbers). */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
+  const cell = (text: string): string => text.replaceAll('|', '\\|').replace(/\r?\n/g, ' ');
+  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
+  return [line(header), `|${header.map((_, c) => (align[c] === 'r' ? '---:' : ':---')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/**
+ * A report's heading and key/value lines: as `crucible run` prints them (keys aligned under the
+ * title), or as a Markdown list. An empty key continues the line above.
+ */
+export function headerBlock(title: string, entries: readonly (readonly [key: string, value: string])[], flavor: TextFlavor): string[] {
+  if (flavor === 'text') return [title, ...entries.map(([key, value]) => `  ${key.padEnd(8)} ${value}`)];
+  return [`**${title}**`, '', ...entries.map(([key, value]) => (key === '' ? `  - ${value}` : `- ${key}: ${value}`))];
+}
+
+/** provenanceLines (sim/provenance.ts) as key/value entries for headerBlock. */
+export function provenanceEntries(provenance: RulesProvenance): [string, string][] {
+  return provenanceLines(provenance, '').map((line) => {
+    const match = /^(\S+)\s+(.*)$/.exec(line);
+    return match === null ? ['', line] : [match[1] as string, match[2] as string];
+  });
 }

@@ -1,70 +1,206 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { compareVariants, type ComparisonResult } from '../../analysis/compare.js';
-import { formatTable, tableOf, writeTable } from '../../analysis/tables.js';
-import { groupThousands, percent } from '../format.js';
+import { type Command, Option } from 'commander';
+import { type ComparedOutcome, type ComparedVariant, compareVariants, type ComparisonResult } from '../../analysis/compare.js';
+import { compareDocument } from '../../analysis/compare-document.js';
+import { metricTitle } from '../../analysis/field-labels.js';
+import { DEFAULT_MONTE_CARLO, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../analysis/summary.js';
+import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
+import { InputError } from '../../sim/errors.js';
+import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../format.js';
 import type { Io } from './io.js';
-import { type Common, common } from './analysis-common.js';
+import { type Common, common, progressLine, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
 
-/** `crucible compare`: two variants of a scenario on the same dice. */
+/** `crucible compare`: a variant against a baseline on the same dice, baseline first, differences variant − baseline. */
+
 function signed(value: number, digits: number): string {
-  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+  const text = value.toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : `${value > 0 ? '+' : ''}${text}`;
 }
 
 function pValueText(p: number): string {
   return p < 1e-4 ? '<0.0001' : p.toFixed(4);
 }
 
-/** The comparison as rows: an indicator in percent (points for the difference), a count as a mean. */
-export function comparisonTable(result: ComparisonResult) {
+const isProbability = (outcome: ComparedOutcome): boolean => outcome.measure === 'probability';
+
+/** A value as the run output prints it: a probability in percent, a mean with 3 decimals. */
+const shown = (outcome: ComparedOutcome, value: number): string => (isProbability(outcome) ? percent(value, 2) : value.toFixed(3));
+
+/** A difference: percentage points for probabilities, the count's own unit for means. */
+function differenceText(outcome: ComparedOutcome, value: number): string {
+  if (!Number.isFinite(value)) return value > 0 ? '+∞' : '−∞';
+  return isProbability(outcome) ? signed(value * 100, 2) : signed(value, 3);
+}
+
+const differenceHeading = (result: ComparisonResult): string => `${result.variant.name} − ${result.baseline.name}`;
+
+/** The comparison as the table people read: baseline column first, then the variant, then variant − baseline. */
+export function comparisonTable(result: ComparisonResult): string {
+  const header = ['outcome', result.baseline.name, result.variant.name, differenceHeading(result), '95% interval', 'p', 'unpaired would need', 'metric'];
+  const rows = result.outcomes
+    .filter((outcome) => !outcome.neverSeen)
+    .map((outcome) => {
+      const { interval } = outcome.difference;
+      const unit = isProbability(outcome) ? ' pts' : '';
+      return [
+        outcome.title,
+        shown(outcome, outcome.baseline.mean),
+        shown(outcome, outcome.variant.mean),
+        `${differenceText(outcome, outcome.difference.mean)}${unit}`,
+        `[${differenceText(outcome, interval.low)}, ${differenceText(outcome, interval.high)}]`,
+        pValueText(outcome.difference.pValue),
+        Number.isFinite(outcome.unpairedTrialsFactor) ? `${outcome.unpairedTrialsFactor.toFixed(1)}×` : '∞',
+        outcome.metric,
+      ];
+    });
+  return markdownTable(header, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']);
+}
+
+/**
+ * The comparison as numbers for a spreadsheet (`--out .csv`; `.json` is the document): one row per outcome, full
+ * precision, columns named for what they hold whatever the variants are called.
+ */
+export function comparisonNumbers(result: ComparisonResult) {
   return tableOf(
-    result.channels.map((channel) => {
-      const indicator = channel.kind === 'indicator';
-      const show = (value: number) => (indicator ? percent(value, 2) : value.toFixed(3));
-      const difference = channel.difference;
-      const scale = indicator ? 100 : 1;
-      const unit = indicator ? ' pts' : '';
-      return {
-        outcome: channel.name,
-        [result.a]: show(channel.a.mean),
-        [result.b]: show(channel.b.mean),
-        'a − b': `${signed(difference.mean * scale, indicator ? 2 : 3)}${unit}`,
-        '95% interval': `[${signed(difference.interval.low * scale, indicator ? 2 : 3)}, ${signed(difference.interval.high * scale, indicator ? 2 : 3)}]`,
-        p: pValueText(difference.pValue),
-        'unpaired would need': Number.isFinite(channel.unpairedTrialsFactor) ? `${channel.unpairedTrialsFactor.toFixed(1)}× trials` : '∞',
-      };
-    }),
+    result.outcomes.map((outcome) => ({
+      outcome: outcome.title,
+      metric: outcome.metric,
+      label: outcome.label ?? '',
+      measure: outcome.measure,
+      baseline: outcome.baseline.mean,
+      'baseline low': outcome.baseline.interval.low,
+      'baseline high': outcome.baseline.interval.high,
+      variant: outcome.variant.mean,
+      'variant low': outcome.variant.interval.low,
+      'variant high': outcome.variant.interval.high,
+      'variant − baseline': outcome.difference.mean,
+      'difference low': Number.isFinite(outcome.difference.interval.low) ? outcome.difference.interval.low : null,
+      'difference high': Number.isFinite(outcome.difference.interval.high) ? outcome.difference.interval.high : null,
+      p: outcome.difference.pValue,
+      'unpaired trials factor': Number.isFinite(outcome.unpairedTrialsFactor) ? outcome.unpairedTrialsFactor : null,
+    })),
   );
+}
+
+const quoted = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
+
+/** "no-regeneration: the same Ogre without Regeneration", then each field it sets, in words. */
+function variantEntries(role: string, variant: ComparedVariant): [string, string][] {
+  const about = variant.asWritten ? 'the scenario as written' : (variant.description ?? 'a variant declared in the file');
+  return [[role, `${variant.name}: ${about}`], ...variant.changes.map((change): [string, string] => ['', `sets ${change.field.label} (${change.field.path}) to ${quoted(change.value)}`])];
+}
+
+/** Provenance, once when both variants share it, else each line marked with its variant. */
+function sharedProvenance(result: ComparisonResult): [string, string][] {
+  const baseline = provenanceEntries(result.baseline);
+  const variant = provenanceEntries(result.variant);
+  const same = (a: readonly string[], b: readonly string[]): boolean => a[0] === b[0] && a[1] === b[1];
+  if (baseline.length === variant.length && baseline.every((entry, i) => same(entry, variant[i] ?? []))) return baseline;
+  const marked = (entries: [string, string][], name: string, others: [string, string][]): [string, string][] =>
+    entries.filter((entry) => !others.some((other) => same(entry, other))).map(([key, value]) => [key, `${value} [${name}]`]);
+  const nameOf = (side: ComparedVariant): string => (side.asWritten ? 'as written' : side.name);
+  return [...baseline.filter((entry) => variant.some((other) => same(entry, other))), ...marked(baseline, nameOf(result.baseline), variant), ...marked(variant, nameOf(result.variant), baseline)];
+}
+
+/** The outcomes 0 in every trial of both variants, a category's labels together: "When it was destroyed (Orcs): in round 4, in round 5". */
+function neverSeen(result: ComparisonResult): string {
+  const byMetric = new Map<string, string[]>();
+  for (const outcome of result.outcomes.filter((candidate) => candidate.neverSeen)) {
+    const title = outcome.kind === 'category' ? metricTitle({ name: outcome.metric, kind: outcome.kind, description: outcome.description }) : outcome.title;
+    byMetric.set(title, [...(byMetric.get(title) ?? []), ...(outcome.kind === 'category' && outcome.label !== undefined ? [outcome.label] : [])]);
+  }
+  return [...byMetric].map(([title, labels]) => (labels.length === 0 ? title : `${title}: ${labels.join(', ')}`)).join('; ');
+}
+
+/** The whole comparison as text (the terminal) or Markdown (`--out x.md`). */
+export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 'text'): string {
+  const never = neverSeen(result);
+  const factors = result.outcomes
+    .filter((outcome) => !outcome.neverSeen)
+    .map((outcome) => outcome.unpairedTrialsFactor)
+    .filter((factor) => Number.isFinite(factor) && factor > 0)
+    .sort((x, y) => x - y);
+  const median = factors[Math.floor(factors.length / 2)];
+  const modes = [...new Set([result.baseline.mode, result.variant.mode].filter((mode) => mode !== undefined))];
+  const from = result.baseline.asWritten ? 'the scenario as written' : result.baseline.name;
+  const header = headerBlock(`${result.scenario}: ${from} → ${result.variant.name}, on the same dice`, [
+    ...variantEntries('baseline', result.baseline),
+    ...variantEntries('variant', result.variant),
+    ['file', result.file],
+    ['ruleset', `${result.ruleset} (engine ${result.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
+    ...sharedProvenance(result),
+    ['method', `${methodText(result.method)}, ${result.paired ? 'paired: trial t of both starts from the same random numbers' : 'unpaired: independent dice'}`],
+    ['seed', String(result.seed)],
+    ['trials', groupThousands(result.trials)],
+  ], flavor);
+  return [
+    ...header,
+    '',
+    `The ${result.baseline.name} column is what \`crucible run\` gives for it with this seed, trials and method. ` +
+      `"${differenceHeading(result)}" is the variant's value minus the baseline's (probabilities in percentage points): ` +
+      'positive when the variant makes the outcome more likely or larger. Then its 95% interval and the paired t test\'s p-value.',
+    '',
+    comparisonTable(result),
+    ...(never === '' ? [] : ['', `Never in either (0 in every trial of both): ${never}.`]),
+    '',
+    median === undefined
+      ? 'The two variants gave the same result in every trial.'
+      : `An unpaired comparison (independent dice) would need ${median.toFixed(1)}× the trials for the same precision (median over the outcomes shown).`,
+    '',
+  ].join('\n');
+}
+
+interface CompareCommandOptions extends Common {
+  readonly variant: string[];
+  readonly method: MonteCarloMethod;
+  readonly metric?: string[];
+  readonly report?: string;
 }
 
 export function registerCompare(program: Command, io: Io): void {
   common(
     program
       .command('compare')
-      .description('compare two variants of a scenario on the same dice: the difference in every outcome, with its 95% interval and p-value')
+      .description('compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value')
       .argument('<scenario>', 'a scenario file that declares `variants`')
-      .requiredOption('--variant <name...>', 'one variant (against the scenario as written) or two')
-      .addOption(new Option('-n, --trials <count>', 'trials (default: the scenario\'s)').argParser(parseTrials)),
+      .requiredOption('--variant <name...>', `one variant (compared with the scenario as written, the baseline) or two (the first is the baseline)`)
+      .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
+      .addOption(new Option('--method <method>', 'mc: outcomes drawn from exact tables (as `crucible run` by default); mc-dice: every die rolled').choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
+      .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
+      .option('--report <dir>', 'also write an HTML page (the difference chart with intervals, tables, provenance) into this folder')
+      .option('--json', 'print the comparison as one JSON document (every number at full precision; for `crucible report`)'),
     { workers: false },
-  ).action(async (file: string, options: Common & { variant: string[] }) => {
-    if (options.variant.length > 2) throw new InvalidArgumentError('--variant takes one or two names');
-    const [first, second] = options.variant;
-    const [a, b] = second === undefined ? [undefined, first as string] : [first, second];
-    const result = await compareVariants(file, a, b, { ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.trials === undefined ? {} : { trials: options.trials }) });
-    const table = comparisonTable(result);
-    if (options.out !== undefined) await writeTable(table, options.out);
-    const factors = result.channels.map((channel) => channel.unpairedTrialsFactor).filter((factor) => Number.isFinite(factor) && factor > 0).sort((x, y) => x - y);
-    const median = factors[Math.floor(factors.length / 2)] ?? 1;
-    io.stdout(
-      [
-        `${result.scenario}: ${result.b} vs ${result.a}, paired on the same dice`,
-        `  file ${result.file} · ruleset ${result.ruleset} (engine ${result.engineVersion}) · seed ${result.seed} · trials ${groupThousands(result.trials)}`,
-        '',
-        formatTable(table, 'md').trimEnd(),
-        '',
-        `An unpaired comparison (independent dice) would need ${median.toFixed(1)}× the trials for the same precision (median over the outcomes shown).`,
-        '',
-      ].join('\n'),
-    );
-  });
+  )
+    .addHelpText(
+      'after',
+      `
+The baseline (the scenario as written, or the first --variant) draws exactly the random numbers
+\`crucible run\` draws with the same seed, trials and method, so its column equals the run's; the
+variant replays each trial from the same random state. Compare runs on one thread.
+
+Examples:
+  $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --variant no-regeneration
+  $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
+    )
+    .action(async (file: string, options: CompareCommandOptions) => {
+      if (options.variant.length > 2) throw InputError.at(file, '--variant', `takes one or two names (the baseline first), got ${options.variant.length}`);
+      if (options.out !== undefined) formatOfFile(options.out);
+      const [first, second] = options.variant;
+      const [baseline, variant] = second === undefined ? [undefined, first as string] : [first, second];
+      if (baseline === variant) throw InputError.at(file, '--variant', `${variant} twice: a variant compared with itself differs in nothing`);
+      const result = await compareVariants(file, baseline, variant, {
+        method: options.method,
+        onProgress: progressLine(io, 'trials'),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.trials === undefined ? {} : { trials: options.trials }),
+        ...(options.metric === undefined ? {} : { metrics: options.metric }),
+      });
+      const document = compareDocument(result);
+      if (options.out !== undefined) {
+        const format = formatOfFile(options.out);
+        await writeTextFile(options.out, format === 'md' ? formatComparison(result, 'md') : format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTable(comparisonNumbers(result), 'csv'));
+      }
+      if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
+      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : formatComparison(result));
+    });
 }

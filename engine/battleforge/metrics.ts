@@ -34,7 +34,8 @@ export function battleforgeMetrics(scenario: CompiledScenario): MetricSpec[] {
   const metrics: MetricSpec[] = [
     { name: 'winner', kind: 'category', max: 2, labels: [nameA, nameB, 'none'], description: 'side with units left (neither destroyed nor broken) when the other has none' },
     { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds played' },
-    { name: 'decisiveRound', kind: 'count', max: scenario.rounds, description: "round in which the loser's last unit was destroyed or broke (0: none)" },
+    // A category, not a count: 0 means "no side lost", so a mean of it would mean nothing.
+    { name: 'decisiveRound', kind: 'category', max: scenario.rounds, labels: ['none', ...Array.from({ length: scenario.rounds }, (_, r) => `in round ${r + 1}`)], description: "when the loser's last unit was destroyed or broke" },
   ];
   ['A', 'B'].forEach((key, side) => {
     const units = scenario.units.filter((unit) => unit.side === side);

@@ -24,6 +24,8 @@ export const WINNER_UNRESOLVED = 3;
 export const ROUND_NOT_FOUGHT = 0;
 /** A round won by side s is recorded as 1 + s; a draw as ROUND_DRAW. */
 export const ROUND_DRAW = 3;
+/** `<unit>.destroyedInRound` 0 (its other values r: "in round r", counted over the chain). */
+export const NOT_DESTROYED = 'not destroyed';
 
 /** Rounds an engagement can last: rules.roundsPerTurn per turn, for the first engagement and each reserve met. */
 export function maxRounds(scenario: CompiledScenario): number {
@@ -73,10 +75,19 @@ export function warmasterMetrics(scenario: CompiledScenario): MetricSpec[] {
       { name: `${key}.fallBack`, kind: 'count', max: 6 * scenario.rules.fallBackDice, description: `${scenario.rules.fallBackDice}D6 cm it may fall back after a draw or as a winner falling back; 0 if it did not (${name})` },
     );
   });
+  // The round a unit fell in is an event, not a quantity: a mean of it (with 0 for "not destroyed")
+  // would mean nothing, so it is a category — P(not destroyed), then P(destroyed in round r).
+  const destroyedInRoundLabels = [NOT_DESTROYED, ...Array.from({ length: rounds }, (_, r) => `in round ${r + 1}`)];
   for (const unit of scenario.units) {
     metrics.push(
       { name: `${unit.id}.standsLost`, kind: 'count', max: scenario.stands[unit.index] ?? 0, description: `stands lost (${unit.name})` },
-      { name: `${unit.id}.destroyedInRound`, kind: 'count', max: rounds, description: `round in which it was destroyed, 0 if it was not (${unit.name})` },
+      {
+        name: `${unit.id}.destroyedInRound`,
+        kind: 'category',
+        max: rounds,
+        labels: destroyedInRoundLabels,
+        description: `when it was destroyed (${unit.name})`,
+      },
     );
   }
   return metrics;

@@ -43,7 +43,7 @@ export function runRowsAsWritten(kernel: Kernel, dice: Dice, trials: number): { 
   return { rows, pastTheEnd };
 }
 
-/** Trial t of each in `order` on its own dice (StreamDice.reseedForTrial, as paired runs draw), rows by t. */
+/** Trial t of each in `order` on its own dice (StreamDice.reseedForTrial: every trial from its own seeded state), rows by t. */
 export function runReseeded(kernel: Kernel, seed: number, order: readonly number[]): Int32Array {
   const width = kernel.metrics.length;
   const rows = new Int32Array(order.length * width);

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { ComparedOutcome, ComparedVariant, ComparisonResult } from './compare.js';
+import { MONTE_CARLO_METHODS } from './summary.js';
+
+/**
+ * `crucible compare --json`: a comparison as one self-describing document — what was compared, how
+ * (seed, trials, method, paired dice), each variant's changes in words and its provenance, and every
+ * outcome's numbers at full precision — from which `crucible report` can build a page. The schema
+ * checks a document read back; numbers JSON cannot hold (an infinite factor, the unbounded interval
+ * of a single trial) are null, as each field's description says.
+ */
+const interval = z.object({ low: z.number(), high: z.number() });
+const pluginSchema = z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() });
+
+const fieldSchema = z.object({
+  path: z.string().describe('the field as the scenario file and --set name it, e.g. sides[0].groups[0].unit'),
+  label: z.string().describe('the field in words, e.g. "Regenerating Ogre › ogre (Regenerating Ogre): unit"'),
+  title: z.string().describe('the field alone, e.g. "unit"'),
+  owner: z.string().optional().describe('what the field belongs to, when that is named'),
+  description: z.string().optional().describe("the scenario format's description of the field"),
+});
+
+const variantSchema = z.object({
+  name: z.string().describe('the variant\'s name, or "(as written)" for the scenario without changes'),
+  asWritten: z.boolean(),
+  description: z.string().optional(),
+  changes: z.array(z.object({ field: fieldSchema, value: z.unknown() })).describe('the fields the variant sets, and to what'),
+  ruleset: z.string(),
+  engineVersion: z.string(),
+  mode: z.string().optional(),
+  rulesChanged: z.record(z.string(), z.unknown()).optional().describe('rule constants set to other than the text\'s value'),
+  unitsDigest: z.string().describe('SHA-256 of the unit profiles the kernel read'),
+  plugin: pluginSchema.optional(),
+});
+
+const estimateSchema = z.object({
+  estimate: z.number().describe('the probability, or the mean'),
+  variance: z.number().min(0).describe('per-trial sample variance'),
+  interval: interval.describe('95%: Wilson for a probability, t for a mean'),
+});
+
+const outcomeSchema = z.object({
+  metric: z.string().describe('the metric\'s name (what --metric takes)'),
+  kind: z.enum(['count', 'category', 'flag']),
+  description: z.string().describe("the metric's description"),
+  title: z.string().describe('the outcome in words'),
+  label: z.string().optional().describe('a category\'s label, or "yes" for a flag'),
+  value: z.number().int().min(0).optional().describe("the label's code"),
+  measure: z.enum(['probability', 'mean']),
+  baseline: estimateSchema,
+  variant: estimateSchema,
+  difference: z
+    .object({
+      estimate: z.number(),
+      standardError: z.number().min(0),
+      interval: z.object({ low: z.number().nullable(), high: z.number().nullable() }).describe('95% t interval; null bounds: unbounded (a single trial)'),
+      pValue: z.number().min(0).max(1).describe('two-sided paired t test of no difference'),
+    })
+    .describe('variant − baseline, paired trial by trial'),
+  unpairedTrialsFactor: z.number().min(0).nullable().describe('how many times more trials independent dice would need for the same precision; null: infinitely many (pairing removed all the noise)'),
+  neverSeen: z.boolean().describe('0 in every trial of both variants'),
+});
+
+export const compareDocumentSchema = z.object({
+  kind: z.literal('compare'),
+  scenario: z.string(),
+  description: z.string().optional(),
+  file: z.string(),
+  ruleset: z.string(),
+  engineVersion: z.string(),
+  method: z.enum(MONTE_CARLO_METHODS).describe('mc: outcomes drawn from exact tables; mc-dice: every die rolled'),
+  seed: z.number().int().min(0),
+  trials: z.number().int().min(1),
+  paired: z.boolean().describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),
+  baseline: variantSchema,
+  variant: variantSchema,
+  metrics: z.array(z.string()).describe('the metrics compared, in order'),
+  outcomes: z.array(outcomeSchema),
+});
+export type CompareDocument = z.output<typeof compareDocumentSchema>;
+
+const finiteOrNull = (value: number): number | null => (Number.isFinite(value) ? value : null);
+
+function variantJson(variant: ComparedVariant): z.input<typeof variantSchema> {
+  const { name, asWritten, description, changes, ruleset, engineVersion, mode, rulesChanged, unitsDigest, plugin } = variant;
+  return {
+    name,
+    asWritten,
+    ...(description === undefined ? {} : { description }),
+    changes: changes.map((change) => ({ field: { ...change.field }, value: change.value })),
+    ruleset,
+    engineVersion,
+    ...(mode === undefined ? {} : { mode }),
+    ...(rulesChanged === undefined ? {} : { rulesChanged: { ...rulesChanged } }),
+    unitsDigest,
+    ...(plugin === undefined ? {} : { plugin: { ...plugin } }),
+  };
+}
+
+function outcomeJson(outcome: ComparedOutcome): z.input<typeof outcomeSchema> {
+  const estimate = (side: ComparedOutcome['baseline']) => ({ estimate: side.mean, variance: side.variance, interval: { ...side.interval } });
+  const { difference } = outcome;
+  return {
+    metric: outcome.metric,
+    kind: outcome.kind,
+    description: outcome.description,
+    title: outcome.title,
+    ...(outcome.label === undefined ? {} : { label: outcome.label }),
+    ...(outcome.value === undefined ? {} : { value: outcome.value }),
+    measure: outcome.measure,
+    baseline: estimate(outcome.baseline),
+    variant: estimate(outcome.variant),
+    difference: {
+      estimate: difference.mean,
+      standardError: difference.standardError,
+      interval: { low: finiteOrNull(difference.interval.low), high: finiteOrNull(difference.interval.high) },
+      pValue: difference.pValue,
+    },
+    unpairedTrialsFactor: finiteOrNull(outcome.unpairedTrialsFactor),
+    neverSeen: outcome.neverSeen,
+  };
+}
+
+/** The document of a comparison, checked against its schema. */
+export function compareDocument(result: ComparisonResult): CompareDocument {
+  return compareDocumentSchema.parse({
+    kind: 'compare',
+    scenario: result.scenario,
+    ...(result.description === undefined ? {} : { description: result.description }),
+    file: result.file,
+    ruleset: result.ruleset,
+    engineVersion: result.engineVersion,
+    method: result.method,
+    seed: result.seed,
+    trials: result.trials,
+    paired: result.paired,
+    baseline: variantJson(result.baseline),
+    variant: variantJson(result.variant),
+    metrics: [...result.metrics],
+    outcomes: result.outcomes.map(outcomeJson),
+  });
+}

@@ -1,0 +1,161 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareDocumentSchema } from '../../analysis/compare-document.js';
+import { summarizeExact, summarizeHistogram } from '../../analysis/summary.js';
+import { sweepDocumentSchema } from '../../analysis/sweep-document.js';
+import { compactDistribution, percent } from '../../cli/format.js';
+import { runCli } from '../helpers/capture.js';
+
+/**
+ * `crucible compare` and `crucible sweep` as a designer reads them, and the JSON they and
+ * `crucible run` write: the compare baseline is `run --json` count for count (two rule systems,
+ * both Monte Carlo methods), columns come in the title's order with the difference variant −
+ * baseline, nothing prints as a field path or a mean of category codes, and exact results carry
+ * no trial counts.
+ */
+
+const SEED = '20261122';
+const HEROIC = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
+const WARMASTER = 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml';
+const ATTACK = 'data/heroic/scenarios/sylvan-knights-formation.yaml';
+const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
+
+const folder = mkdtemp(path.join(tmpdir(), 'crucible-compare-sweep-'));
+afterAll(async () => rm(await folder, { recursive: true, force: true }));
+
+async function ok(...args: string[]): Promise<string> {
+  const result = await runCli(args);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout;
+}
+
+interface RunMetric {
+  readonly name: string;
+  readonly trials: number | null;
+  readonly mean: number;
+  readonly distribution: readonly { readonly value: number; readonly count?: number; readonly probability: number }[];
+}
+
+describe('compare', () => {
+  it.each([
+    [HEROIC, 'no-regeneration', 'mc', '12000'],
+    [WARMASTER, 'knights-stand', 'mc-dice', '6000'],
+  ])('%s --variant %s --method %s: the baseline is `run --json`, count for count', async (file, variant, method, trials) => {
+    const options = ['-s', SEED, '-n', trials, '--method', method];
+    const compared = compareDocumentSchema.parse(JSON.parse(await ok('compare', file, '--variant', variant, ...options, '--json')));
+    const run = JSON.parse(await ok('run', file, ...options, '--json', '--quiet', '-w', '0')) as { trials: number; metrics: RunMetric[] };
+    expect(compared).toMatchObject({ kind: 'compare', method, seed: Number(SEED), trials: run.trials });
+    expect(compared.outcomes.length).toBeGreaterThan(10);
+    for (const outcome of compared.outcomes) {
+      const metric = run.metrics.find((candidate) => candidate.name === outcome.metric);
+      if (outcome.measure === 'mean') {
+        expect(outcome.baseline.estimate, outcome.metric).toBe(metric?.mean);
+        continue;
+      }
+      const count = metric?.distribution.find((entry) => entry.value === outcome.value)?.count ?? 0;
+      expect(Math.round(outcome.baseline.estimate * run.trials), `${outcome.metric} ${outcome.label}`).toBe(count);
+      expect(outcome.baseline.estimate).toBe(count / run.trials);
+    }
+  });
+
+  it('reads as titled: baseline column first, then the variant, then variant − baseline, said in the header', async () => {
+    const text = await ok('compare', HEROIC, '--variant', 'no-regeneration', '-s', SEED, '-n', '4000', '--metric', 'winner', 'A.modelsLost');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('A regenerating Ogre against three Sylvan Knights in formation, to the end: the scenario as written → no-regeneration, on the same dice');
+    expect(text).toContain('  baseline (as written): the scenario as written\n  variant  no-regeneration: the same Ogre without Regeneration');
+    expect(text).toContain('sets Regenerating Ogre › ogre: unit (sides[0].groups[0].unit) to "ogre"');
+    expect(text).toContain('  method   Monte Carlo (outcomes drawn from exact tables), paired');
+    expect(lines).toContain('| outcome | (as written) | no-regeneration | no-regeneration − (as written) | 95% interval | p | unpaired would need | metric |');
+    // Without regeneration the Ogre wins less: a negative difference, variant − baseline.
+    const ogre = lines.find((line) => line.startsWith('| Side whose enemies were all vanquished: Regenerating Ogre |'))?.split(' | ');
+    expect(Number(ogre?.[1]?.replace('%', ''))).toBeGreaterThan(Number(ogre?.[2]?.replace('%', '')));
+    expect(ogre?.[3]).toMatch(/^-\d+\.\d\d pts$/);
+    expect(text).toContain('| Own models vanquished (Regenerating Ogre) |');
+    expect(text).toContain('Never in either (0 in every trial of both): Side whose enemies were all vanquished: none.');
+    expect(text).not.toMatch(/B\.modelsLost|rounds/);
+  });
+
+  it('bad requests: exit 2, the file and the option named, no stack trace', async () => {
+    const unknown = await runCli(['compare', HEROIC, '--variant', 'no-regeneration', '--metric', 'modelsLost']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(new RegExp(`^${HEROIC}: --metric: no metric "modelsLost" in this comparison; its metrics are winner, rounds, A\\.woundsDealt, `));
+    const twice = await runCli(['compare', HEROIC, '--variant', 'least-damaged', 'least-damaged']);
+    expect(twice.stderr).toBe(`${HEROIC}: --variant: least-damaged twice: a variant compared with itself differs in nothing\n`);
+    const three = await runCli(['compare', HEROIC, '--variant', 'a', 'b', 'c']);
+    expect(three.stderr).toBe(`${HEROIC}: --variant: takes one or two names (the baseline first), got 3\n`);
+    for (const result of [unknown, twice, three]) {
+      expect(result.status).toBe(2);
+      expect(result.stderr).not.toMatch(STACK_LINE);
+    }
+  });
+});
+
+describe('sweep', () => {
+  it('reads in words: fields and metrics named, percentages as run prints them, one table per metric', async () => {
+    const text = await ok('sweep', HEROIC, '--set', 'sides[0].groups[0].models=1,2', '-n', '3000', '-s', SEED, '-w', '0', '--metric', 'winner', 'B.modelsLost', 'knights.formationBroken');
+    expect(text.split('\n')[0]).toBe('A regenerating Ogre against three Sylvan Knights in formation, to the end: sweep of Regenerating Ogre › ogre: models');
+    expect(text).toContain('  swept    Regenerating Ogre › ogre: models (sides[0].groups[0].models): 1, 2');
+    expect(text).toContain('  trials   3,000 a point');
+    expect(text).toContain('Side whose enemies were all vanquished: the chance of each  [winner]');
+    expect(text).toContain('| models | Regenerating Ogre | Sylvan Knights |');
+    expect(text).toContain('| models | mean [95% interval] |');
+    expect(text).toContain('| models | chance [95% interval] |');
+    expect(text).toMatch(/\| 1 \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \|/);
+    expect(text).toMatch(/\| 2 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|/);
+    expect(text).not.toMatch(/\| sides\[|0\.\d{4}\b/);
+  });
+
+  it('a single action under auto is exact and says so; --out writes CSV, JSON and Markdown', async () => {
+    const out = await folder;
+    const files = ['csv', 'json', 'md'].map((extension) => path.join(out, `sweep.${extension}`));
+    let text = '';
+    for (const file of files) text = await ok('sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--metric', 'winner', 'ogre.woundsTaken', '-w', '0', '--out', file);
+    expect(text).toContain('  method   exact: every outcome enumerated (up to 13 paths a point; no sampling error, no intervals)');
+    expect(text).not.toMatch(/seed|trials|\[\d/);
+    const [csv, json, md] = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+    expect(csv?.split('\n')[0]).toBe('Shield save,metric,outcome,label,measure,estimate,low,high,trials,method');
+    expect(csv).toMatch(/\n4,winner,"?Side whose enemies were all vanquished: Sylvan Knights"?,Sylvan Knights,probability,0\.\d{10,},,,,exact\n/);
+    const document = sweepDocumentSchema.parse(JSON.parse(json ?? ''));
+    expect(document.points.map((point) => [point.method, point.trials])).toEqual([['exact', null], ['exact', null]]);
+    expect(md).toContain('**Three Sylvan Knights in formation attack an Ogre: sweep of Shield save**');
+    expect(md).toContain('- swept: Shield save (rules.shieldSave): 4, 6');
+    expect(md).toContain('#### Wounds taken by ogre  [ogre.woundsTaken]');
+  });
+});
+
+describe('run --json and the run output', () => {
+  it('an exact result has null trials and no counts; a Monte Carlo one keeps both', async () => {
+    const exact = JSON.parse(await ok('run', ATTACK, '--json')) as { method: string; trials?: unknown; metrics: RunMetric[] };
+    expect(exact.method).toBe('exact');
+    expect(exact).not.toHaveProperty('trials');
+    for (const metric of exact.metrics) {
+      expect(metric.trials).toBeNull();
+      for (const entry of metric.distribution) expect(entry).not.toHaveProperty('count');
+    }
+    const sampled = JSON.parse(await ok('run', ATTACK, '--json', '-n', '500', '-w', '0')) as { trials: number; metrics: RunMetric[] };
+    for (const metric of sampled.metrics) {
+      expect(metric.trials).toBe(500);
+      expect(metric.distribution.reduce((sum, entry) => sum + (entry.count ?? Number.NaN), 0)).toBe(500);
+    }
+  });
+
+  it('Warmaster: the round a unit fell in is a category, printed as chances with the rounds never reached on one line', async () => {
+    const text = await ok('run', WARMASTER, '-n', '2000', '-s', SEED, '-w', '0', '-q');
+    expect(text).toMatch(/\n {2}orcs\.destroyedInRound +not destroyed +\d+\.\d\d% +\[/);
+    expect(text).toMatch(/\n {32}in round 2 +\d+\.\d\d% +\[/);
+    expect(text).toMatch(/\n {32}\d+ others +0\.00% +\[0\.00%, \d\.\d+%\] each: in round \d+, /);
+    expect(text).not.toMatch(/destroyedInRound +mean/);
+  });
+
+  it('compactDistribution names a folded tail by what it holds; percent never prints a 0 or 100 that is not there', () => {
+    expect(compactDistribution(summarizeHistogram('x', 'count', '', [999, 0, 0, 0, 0, 0, 0, 0, 0, 1]))).toBe('0: 99.9%  9: 0.1%');
+    expect(compactDistribution(summarizeHistogram('x', 'count', '', [1, 0, 1, 0, 0, 0, 0, 0, 0, 998]))).toBe('≤2: 0.2%  9: 99.8%');
+    const exact = summarizeExact([{ name: 'x', kind: 'count', max: 9, description: '' }], [Float64Array.from([1e-13, 0, 0, 0, 0, 0, 0, 0, 0, 1 - 1e-13])]);
+    expect(compactDistribution(exact[0] as NonNullable<(typeof exact)[0]>)).toBe('0: <0.0000000001%  9: >99.9999999999%');
+    expect(percent(0.25)).toBe('25.00%');
+    expect(percent(3.8e-5)).toBe('0.004%');
+  });
+});

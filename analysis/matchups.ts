@@ -2,56 +2,85 @@ import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError } from '../sim/errors.js';
 import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import { type Interval, Z_95 } from './intervals.js';
-import { type LoadedRoster, matchupScenario, type RosterEntry } from './roster.js';
-import { runScenario, type ScenarioResult } from './run.js';
+import type { RulesProvenance } from '../sim/provenance.js';
+import { Z_95 } from './intervals.js';
+import { combineOutcomes, type Outcome, outcomeFromCounts, outcomeOf, reversed } from './outcome.js';
+import { type LoadedRoster, type RosterEntry, type Seat, seatedScenario } from './roster.js';
+import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
 
 /**
- * Every roster entry against every entry (or a chosen set): the chance side A wins each pairing,
- * with its interval, run on one executor (one worker pool for the whole matrix).
+ * Every roster entry against every entry (or a chosen set), run on one executor (one worker pool
+ * for the whole matrix). Each pairing is played in both seatings by default — the row unit as the
+ * first side (who acts first, or whatever the template's first side does) and as the second — with
+ * equal trials, and reported per seating and combined (the mean of the two: neither side of the
+ * template is favoured). Each ordered pair is run once: the run of u seated first against v is
+ * also v's game seated second against u, so both seatings cost no more than one.
+ *
+ * A cell holds P(win), P(draw), P(loss) and the expected score (win + ½ draw), each with its 95%
+ * interval (analysis/outcome.ts).
  */
+export const SEATINGS = ['both', 'first', 'second'] as const;
+export type Seating = (typeof SEATINGS)[number];
+
 export interface MatchupCell {
-  readonly a: string;
-  readonly b: string;
-  /** P(side A wins), its 95% Wilson interval, and the trials run. */
-  readonly winProbability: number;
-  readonly interval: Interval;
-  readonly trials: number;
+  /** Entry ids: the row unit's outcome against the column unit. */
+  readonly row: string;
+  readonly column: string;
+  /** The row unit seated first (side A) and second; present for the seatings played. */
+  readonly first?: Outcome;
+  readonly second?: Outcome;
+  /** Both seatings weighted equally (or the one played). */
+  readonly combined: Outcome;
+}
+
+export interface MatchupEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly count: number;
+  readonly cost?: number;
+  /** count × cost: the points the entry fields. */
+  readonly points?: number;
+}
+
+export interface MatchupsResult extends Omit<RulesProvenance, 'unitsDigest'> {
+  readonly roster: string;
+  readonly file: string;
+  readonly description?: string;
+  readonly seating: Seating;
+  readonly seed: number;
+  /** Trials of each run (each seating of each pairing). */
+  readonly trialsPerSeat: number;
+  /** The ±precision those trials guarantee on every combined expected score (worst case). */
+  readonly precision: number;
+  readonly entries: readonly MatchupEntry[];
+  readonly cells: readonly MatchupCell[];
 }
 
 export interface MatchupOptions {
   /** Entry ids to include (default: all). */
   readonly only?: readonly string[];
   readonly seed?: number;
+  /** Default both. */
+  readonly seating?: Seating;
   /**
-   * Every pairing runs the trials that bound P(A wins)'s 95% interval within ±precision whatever the
-   * probability (the worst case, p = ½: ⌈z² / 4ε²⌉, 9,604 for ±1 point; default 0.01), or `trials`.
+   * Every run gets the trials that bound each cell's expected score within ±precision whatever it
+   * is (the worst case; default 0.01), or `trials` per seating.
    */
   readonly precision?: number;
   readonly trials?: number;
   readonly executor?: ShardExecutor;
-  /** After each pairing: how many are done of how many. */
-  readonly onCell?: (done: number, total: number, cell: MatchupCell) => void;
+  /** After each run: how many are done of how many. */
+  readonly onRun?: (done: number, total: number) => void;
 }
 
-/** Side A's name: the label of its wins in the `winner` metric. */
-export function sideAName(loaded: LoadedScenario): string {
+/** The two sides' names: the labels of their wins in the win metric. */
+export function sidesOf(loaded: LoadedScenario): readonly [string, string] {
   const sides = loaded.system.sides?.(loaded.scenario);
   if (sides === undefined) {
     const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');
     throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
   }
-  return sides[0];
-}
-
-/** P(side A wins) from a run, by the win metric's side-A label. */
-export function winOf(result: ScenarioResult, loaded: LoadedScenario, winMetric: string): { probability: number; interval: Interval } {
-  const summary = result.summary.find((metric) => metric.name === winMetric);
-  if (summary === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
-  const label = sideAName(loaded);
-  const entry = summary.distribution.find((value) => value.label === label);
-  if (entry === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (side A's name)` }]);
-  return { probability: entry.probability, interval: entry.interval };
+  return sides;
 }
 
 export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): RosterEntry[] {
@@ -66,26 +95,65 @@ export function worstCaseTrials(precision: number): number {
   return Math.ceil((Z_95 * Z_95) / (4 * precision * precision));
 }
 
-export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupCell[]> {
-  const trials = options.trials ?? worstCaseTrials(options.precision ?? 0.01);
+/**
+ * Trials per seating for ±precision on the combined score: a score's variance is at most ¼ per
+ * trial, and the mean of two seatings of n trials each has at most ¼/(2n).
+ */
+export function trialsPerSeat(precision: number, seating: Seating): number {
+  return seating === 'both' ? Math.ceil((Z_95 * Z_95) / (8 * precision * precision)) : worstCaseTrials(precision);
+}
+
+/** One pairing as played: `unit` in `seat` against `opponent`, the outcome for `unit`. */
+export async function playSeated(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, run: ScenarioRunOptions, counts?: { unit: number; opponent: number }): Promise<{ outcome: Outcome; result: ScenarioResult; loaded: LoadedScenario }> {
+  const { file, data } = seatedScenario(roster, unit, opponent, seat, counts);
+  let loaded: LoadedScenario;
+  try {
+    loaded = await loadScenarioData(file, data);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
+    const pairing = `${unit.id} ×${counts?.unit ?? unit.count} against ${opponent.id} ×${counts?.opponent ?? opponent.count}`;
+    throw new InputError(error.problems.map((problem) => (problem.file === file ? { file: roster.file, path: 'template', message: `${pairing}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` } : problem)));
+  }
+  const names = sidesOf(loaded);
+  if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
+  const result = await runScenario(loaded, run);
+  const outcome = outcomeOf(result, loaded, roster.roster.winMetric, names[seat], names[seat === 0 ? 1 : 0]);
+  return { outcome, result, loaded };
+}
+
+export function entryOf(entry: RosterEntry): MatchupEntry {
+  return {
+    id: entry.id,
+    name: entry.name ?? entry.id,
+    count: entry.count,
+    ...(entry.cost === undefined ? {} : { cost: entry.cost, points: entry.cost * entry.count }),
+  };
+}
+
+export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupsResult> {
+  const seating = options.seating ?? 'both';
+  const precision = options.precision ?? 0.01;
+  const trials = options.trials ?? trialsPerSeat(precision, seating);
   const entries = rosterEntries(roster, options.only);
+  // Run u seated first against v for every ordered pair: cell (u, v) seated first, and cell (v, u) seated second.
   const pairs = entries.flatMap((a) => entries.map((b) => [a, b] as const));
-  const cells: (MatchupCell | undefined)[] = pairs.map(() => undefined);
-  const winMetric = roster.roster.winMetric;
+  const firstSeated = new Map<string, Outcome>();
+  let provenance: RulesProvenance | undefined;
+  let seed = options.seed;
   let done = 0;
+  const key = (row: string, column: string) => `${row}\u0000${column}`;
   const play = async (index: number): Promise<void> => {
-    const [a, b] = pairs[index] as readonly [RosterEntry, RosterEntry];
-    const { file, data } = matchupScenario(roster, a, b);
-    const loaded = await loadScenarioData(file, data);
-    const result = await runScenario(loaded, {
+    const [unit, opponent] = pairs[index] as readonly [RosterEntry, RosterEntry];
+    const { outcome, result } = await playSeated(roster, unit, opponent, 0, {
       trials,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.executor === undefined ? {} : { executor: options.executor }),
     });
-    const win = winOf(result, loaded, winMetric);
-    const cell = { a: a.id, b: b.id, winProbability: win.probability, interval: win.interval, trials: result.trials };
-    cells[index] = cell;
-    options.onCell?.(++done, pairs.length, cell);
+    firstSeated.set(key(unit.id, opponent.id), outcome);
+    provenance ??= result;
+    seed ??= result.seed;
+    options.onRun?.(++done, pairs.length);
   };
   // Several pairings at once keep every worker busy: a pairing often needs a single shard.
   const lanes = Math.max(1, 2 * (options.executor?.workers ?? 1));
@@ -95,5 +163,46 @@ export async function matchups(roster: LoadedRoster, options: MatchupOptions = {
       while (next < pairs.length) await play(next++);
     }),
   );
-  return cells.filter((cell): cell is MatchupCell => cell !== undefined);
+  const cells = entries.flatMap((row) =>
+    entries.map((column): MatchupCell => {
+      const first = firstSeated.get(key(row.id, column.id));
+      const asSecond = firstSeated.get(key(column.id, row.id));
+      if (first === undefined || asSecond === undefined) throw new Error(`pairing ${row.id} – ${column.id} was not run`);
+      const second = reversed(asSecond);
+      if (seating === 'first') return { row: row.id, column: column.id, first, combined: first };
+      if (seating === 'second') return { row: row.id, column: column.id, second, combined: second };
+      // A mirror pairing's two seatings are one run: its combined score is exactly ½.
+      return { row: row.id, column: column.id, first, second, combined: row.id === column.id ? mirrorOutcome(first) : combineOutcomes([first, second]) };
+    }),
+  );
+  const { unitsDigest: _digest, ...rules } = provenance ?? { ruleset: '', engineVersion: '', unitsDigest: '' };
+  return {
+    ...rules,
+    roster: roster.roster.name,
+    file: roster.file,
+    ...(roster.roster.description === undefined ? {} : { description: roster.roster.description }),
+    seating,
+    seed: seed ?? 0,
+    trialsPerSeat: trials,
+    precision: options.trials === undefined ? precision : achievedPrecision(trials, seating),
+    entries: entries.map(entryOf),
+    cells,
+  };
+}
+
+/** The worst-case ±half-width of a combined score from `trials` per seating. */
+export function achievedPrecision(trials: number, seating: Seating): number {
+  return Z_95 * Math.sqrt(1 / ((seating === 'both' ? 8 : 4) * trials));
+}
+
+/**
+ * A unit against itself in both seatings: one run seen from either side, so the combined outcome
+ * is its wins as the first side plus its wins as the second over twice the trials — the score is
+ * exactly ½, and its interval is the pooled one (conservative: the two halves are one run).
+ */
+function mirrorOutcome(first: Outcome): Outcome {
+  const n = first.trials;
+  const wins = Math.round(first.win.value * n);
+  const losses = Math.round(first.loss.value * n);
+  return outcomeFromCounts(wins + losses, 2 * (n - wins - losses), wins + losses);
 }

@@ -1,14 +1,17 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseWith, readDataFile } from '../sim/data-file.js';
-import { InputError } from '../sim/errors.js';
+import { InputError, type InputProblem } from '../sim/errors.js';
 
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the
- * scenario template they fight in. The template is a scenario of any ruleset written with
- * placeholders — `$A` and `$B` (the two entries' units, also inside longer text), `$A.count` and
- * `$B.count` (their model, stand or unit counts), `$A.name`, `$B.name` — filled in for each pair.
- * Side A's name (after filling in) labels a win in the template's `winner` metric.
+ * scenario template they fight in. The template is a scenario of any ruleset with two `sides`,
+ * written with placeholders — `$A` and `$B` (the two entries' units, also inside longer text),
+ * `$A.count` and `$B.count` (their model, stand or unit counts), `$A.name`, `$B.name` — filled in
+ * for each pair. `$A` belongs in one side and `$B` in the other (checked); which side each is on
+ * does not matter: a pairing is played with the row unit in each seat (the first of `sides`, who
+ * acts first, and the second), and its result is read from whichever side the unit is on, by that
+ * side's name in the template's win metric.
  */
 
 const id = z.string().min(1);
@@ -24,15 +27,50 @@ export const rosterSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   template: z.record(z.string(), z.unknown()).describe('a scenario with $A, $B, $A.count, $B.count, $A.name, $B.name placeholders'),
-  winMetric: z.string().min(1).default('winner').describe('the category metric whose side-A label is a win'),
+  winMetric: z.string().min(1).default('winner').describe("the category metric whose labels are the sides' names (a side's name: it won; anything else: a draw)"),
+  fielded: z
+    .enum(['by-count', 'whole'])
+    .default('by-count')
+    .describe("by-count: balance fields as many models (stands…) of a unit as the budget buys; whole: each entry is fielded entire, as its army list has it, and balance fits costs from a round robin at published points (Warmaster units)"),
   entries: z.array(rosterEntrySchema).min(1),
 });
 export type RosterEntry = z.output<typeof rosterEntrySchema>;
 export type Roster = z.output<typeof rosterSchema>;
 
+/** Seat 0 acts first (the first of the template's `sides`), seat 1 second. */
+export type Seat = 0 | 1;
+
 export interface LoadedRoster {
   readonly file: string;
   readonly roster: Roster;
+  /** The seat of the side written with `$A`; `$B`'s is the other. */
+  readonly seatOfA: Seat;
+}
+
+/** Does this text use the placeholder (`$A`, `$A.count`, but not only `$A.name`)? */
+const usesUnit = (text: string, slot: 'A' | 'B'): boolean => text.replaceAll(`$${slot}.name`, '').includes(`$${slot}`);
+
+function mentions(node: unknown, slot: 'A' | 'B'): boolean {
+  if (typeof node === 'string') return usesUnit(node, slot);
+  if (Array.isArray(node)) return node.some((item) => mentions(item, slot));
+  if (node !== null && typeof node === 'object') return Object.values(node).some((value) => mentions(value, slot));
+  return false;
+}
+
+/** Which seat the template gives `$A`: it must be in exactly one side, and `$B` in the other. */
+function seatOfA(file: string, template: Record<string, unknown>): { seat?: Seat; problems: InputProblem[] } {
+  const sides = template.sides;
+  if (!Array.isArray(sides) || sides.length !== 2) return { problems: [{ file, path: 'template.sides', message: 'a roster template needs exactly two sides, one with $A and one with $B' }] };
+  const where = (slot: 'A' | 'B') => sides.flatMap((side, index) => (mentions(side, slot) ? [index] : []));
+  const a = where('A');
+  const b = where('B');
+  const problems: InputProblem[] = [];
+  for (const [slot, seats] of [['A', a], ['B', b]] as const) {
+    if (seats.length !== 1) problems.push({ file, path: 'template.sides', message: seats.length === 0 ? `no side fields $${slot}: one side must hold $${slot} (its unit), the other $${slot === 'A' ? 'B' : 'A'}` : `both sides use $${slot}: $A's unit belongs in one side and $B's in the other` });
+  }
+  if (problems.length > 0) return { problems };
+  if (a[0] === b[0]) return { problems: [{ file, path: `template.sides[${a[0]}]`, message: 'this side holds both $A and $B: each belongs in its own side' }] };
+  return { seat: a[0] === 0 ? 0 : 1, problems };
 }
 
 export async function loadRoster(file: string): Promise<LoadedRoster> {
@@ -45,8 +83,10 @@ export async function loadRoster(file: string): Promise<LoadedRoster> {
     if (ids.has(entry.id)) problems.push({ file, path: `entries[${e}].id`, message: `duplicate entry ${JSON.stringify(entry.id)}` });
     ids.add(entry.id);
   });
-  if (problems.length > 0) throw new InputError(problems);
-  return { file, roster: value };
+  const seats = seatOfA(file, value.template);
+  problems.push(...seats.problems);
+  if (problems.length > 0 || seats.seat === undefined) throw new InputError(problems);
+  return { file, roster: value, seatOfA: seats.seat };
 }
 
 /** The value a placeholder stands for, for entry `a` as side A and `b` as side B, or undefined. */
@@ -68,12 +108,62 @@ function fill(node: unknown, a: RosterEntry, b: RosterEntry, counts: { a: number
 }
 
 /**
- * The template filled in for `a` against `b` (counts default to the entries'), and the path a
- * scenario made from it should be treated as coming from (relative paths in the template, such
- * as a units file, are relative to the roster file).
+ * The template filled in with `a` as $A and `b` as $B (counts default to the entries'), and the
+ * path a scenario made from it should be treated as coming from (relative paths in the template,
+ * such as a units file, are relative to the roster file).
  */
 export function matchupScenario(roster: LoadedRoster, a: RosterEntry, b: RosterEntry, counts?: { a: number; b: number }): { file: string; data: unknown } {
   const data = fill(roster.roster.template, a, b, counts ?? { a: a.count, b: b.count });
   const file = path.join(path.dirname(roster.file), `${path.basename(roster.file, path.extname(roster.file))}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`);
   return { file, data };
+}
+
+/** A pairing as played: the scenario with `unit` in `seat` and `opponent` in the other. */
+export function seatedScenario(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }): { file: string; data: unknown } {
+  const unitIsA = seat === roster.seatOfA;
+  const [a, b] = unitIsA ? [unit, opponent] : [opponent, unit];
+  const unitCount = counts?.unit ?? unit.count;
+  const opponentCount = counts?.opponent ?? opponent.count;
+  return matchupScenario(roster, a, b, unitIsA ? { a: unitCount, b: opponentCount } : { a: opponentCount, b: unitCount });
+}
+
+/** Does this parsed file look like a roster (a template and entries) rather than a scenario? */
+export function isRosterData(data: unknown): boolean {
+  return data !== null && typeof data === 'object' && 'template' in data && 'entries' in data && !('ruleset' in data);
+}
+
+/**
+ * Check a roster through and through: every entry filled into the template (as $A against the
+ * first entry as $B, and the other way round) makes a valid scenario of its rule system, and the
+ * two sides are told apart by name. `load` is the scenario loader (sim/scenario-file.ts).
+ */
+export async function checkRoster(roster: LoadedRoster, load: (file: string, data: unknown) => Promise<{ system: { sides?: (scenario: never) => readonly [string, string] | undefined }; scenario: unknown }>): Promise<void> {
+  const [first] = roster.roster.entries;
+  if (first === undefined) return;
+  const byEntry: InputProblem[][] = [];
+  for (const [index, entry] of roster.roster.entries.entries()) {
+    const problems: InputProblem[] = [];
+    byEntry.push(problems);
+    for (const [a, b] of [[entry, first], [first, entry]] as const) {
+      const { file, data } = matchupScenario(roster, a, b);
+      try {
+        const loaded = await load(file, data);
+        const names = loaded.system.sides?.(loaded.scenario as never);
+        if (names !== undefined && names[0] === names[1] && a !== b) problems.push({ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${a.id} meets ${b.id}: use $A.name and $B.name in the side names` });
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        // The template's problems, said of the entry that caused them.
+        problems.push(...error.problems.map((problem) => ({ file: roster.file, path: `entries[${index}]`, message: `${entry.id} in the template: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` })));
+      }
+      if (a === b) break;
+    }
+  }
+  // A problem every entry has is the template's: said once.
+  const text = (problem: InputProblem) => problem.message.slice(problem.message.indexOf(' in the template: ') + ' in the template: '.length);
+  const everywhere = new Set((byEntry[0] ?? []).map(text).filter((message) => byEntry.every((problems) => problems.some((problem) => text(problem) === message))));
+  const problems = [
+    ...[...everywhere].map((message) => ({ file: roster.file, path: 'template', message })),
+    ...byEntry.flat().filter((problem) => !everywhere.has(text(problem))),
+  ];
+  if (problems.length > 0) throw new InputError([...new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem])).values()]);
 }

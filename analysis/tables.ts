@@ -57,9 +57,13 @@ export function formatOfFile(file: string): TableFormat {
 }
 
 export async function writeTable(table: ColumnTable, file: string): Promise<void> {
-  const format = formatOfFile(file);
+  await writeTextFile(file, formatTable(table, formatOfFile(file)));
+}
+
+/** Write an output file; a failure is the user's bad path (exit 2), named. */
+export async function writeTextFile(file: string, text: string): Promise<void> {
   try {
-    await writeFile(file, formatTable(table, format));
+    await writeFile(file, text);
   } catch (error) {
     throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
   }

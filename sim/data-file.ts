@@ -24,6 +24,26 @@ export function fileSystemMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Parsed files by path, with the text they were parsed from. The analysis commands load one
+ * template hundreds of times (a matchup matrix, a balance search), each load reading the same unit
+ * and faction files; parsing YAML is what costs (~100 ms for a Battle Forge faction), reading the
+ * text is cheap. A file is parsed again whenever its text differs; callers get their own copy.
+ */
+const parsedFiles = new Map<string, { readonly text: string; readonly parsed: Parsed }>();
+const PARSED_FILES_KEPT = 64;
+
+function remembered(file: string, text: string, parse: () => Parsed): Parsed {
+  const known = parsedFiles.get(file);
+  if (known !== undefined && known.text === text) return known.parsed.ok ? { ok: true, data: structuredClone(known.parsed.data) } : known.parsed;
+  const parsed = parse();
+  parsedFiles.delete(file);
+  parsedFiles.set(file, { text, parsed });
+  // The oldest goes first (a Map keeps insertion order).
+  if (parsedFiles.size > PARSED_FILES_KEPT) parsedFiles.delete(parsedFiles.keys().next().value as string);
+  return parsed.ok ? { ok: true, data: structuredClone(parsed.data) } : parsed;
+}
+
 /** Read and parse a YAML or JSON file (chosen by extension) into plain data. */
 export async function readDataFile(file: string): Promise<Parsed> {
   const fail = (where: string, message: string): Parsed => ({ ok: false, problems: [{ file, path: where, message }] });
@@ -37,7 +57,7 @@ export async function readDataFile(file: string): Promise<Parsed> {
   } catch (error) {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }
-  return extension === '.json' ? parseJson(file, text) : parseYaml(file, text);
+  return remembered(file, text, () => (extension === '.json' ? parseJson(file, text) : parseYaml(file, text)));
 }
 
 function lineAndColumn(text: string, offset: number): string {

@@ -5,6 +5,7 @@ import { ShardPool } from '../../sim/shard-pool.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers } from './options.js';
+import type { AnalysisDocument } from '../../reports/analysis-pages.js';
 
 /** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
 
@@ -47,3 +48,9 @@ export function progressLine(io: Io, what: string): (done: number, total: number
   };
 }
 
+
+/** `--report DIR`: the command's JSON document as an HTML page (reports/analysis-pages.ts, loaded only when asked: it pulls in vega). */
+export async function writeReport(document: AnalysisDocument, directory: string, measure?: 'score' | 'win' | 'draw' | 'loss'): Promise<string> {
+  const { writeAnalysisReport } = await import('../../reports/analysis-pages.js');
+  return writeAnalysisReport(document, directory, measure === undefined ? {} : { measure });
+}

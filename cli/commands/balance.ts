@@ -1,67 +1,176 @@
+import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { balance, BALANCE_TARGETS, type BalanceResult, type BalanceTarget } from '../../analysis/balance.js';
-import { loadRoster } from '../../analysis/roster.js';
-import { formatTable, rulebookPercent, tableOf, writeTable } from '../../analysis/tables.js';
-import { percent } from '../format.js';
+import { balance, type CountBalance } from '../../analysis/balance.js';
+import { type BalanceDocument, countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
+import { costsNumbers, countCostsTable, perCountTable, perOpponentTable, wholeCostsTable } from '../../analysis/balance-tables.js';
+import { SEATINGS, type Seating } from '../../analysis/matchups.js';
+import { checkRoster, loadRoster } from '../../analysis/roster.js';
+import { loadScenarioData } from '../../sim/scenario-file.js';
+import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
+import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
+import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, withPool } from './analysis-common.js';
+import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision } from './options.js';
 
 /** `crucible balance`: a unit's fitted point cost against a roster. */
-function balanceRow(result: BalanceResult): Record<string, unknown> {
-  const fitted = result.fairCost;
-  return {
-    unit: result.unit,
-    published: result.publishedCost ?? '',
-    fitted: fitted === undefined ? 'not found' : fitted.toFixed(1),
-    '95% interval': result.costInterval === undefined ? '' : `[${result.costInterval.low.toFixed(1)}, ${result.costInterval.high.toFixed(1)}]`,
-    'published − fitted': fitted === undefined || result.publishedCost === undefined ? '' : (result.publishedCost - fitted).toFixed(1),
-  };
+
+interface BalanceCliOptions extends Common {
+  readonly against: string;
+  readonly budget?: number;
+  readonly all?: boolean;
+  readonly only?: string[];
+  readonly precision?: number;
+  readonly seating: Seating;
+  readonly report?: string;
+}
+
+function parseBudget(text: string): number {
+  const value = Number(text);
+  if (!(value > 0)) throw new InvalidArgumentError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);
+  return value;
+}
+
+/** Every table of the document as text, each under a heading. */
+function sections(document: BalanceDocument): { heading: string; table: ReturnType<typeof tableOf> }[] {
+  if (document.fielded === 'whole') return [{ heading: 'Fitted costs from a round robin at published points (most under-costed first)', table: wholeCostsTable(document) }];
+  const out = [{ heading: 'Fitted costs (published minus fitted, largest first)', table: countCostsTable(document) }];
+  for (const result of document.results) {
+    out.push({ heading: `${result.name}: expected score by models fielded`, table: perCountTable(document, result.unit) });
+    out.push({ heading: `${result.name}: against each opponent`, table: perOpponentTable(document, result.unit) });
+  }
+  return out;
+}
+
+function title(document: BalanceDocument): string {
+  return document.fielded === 'whole'
+    ? `${document.roster}: point costs fitted from a round robin at published points (Bradley–Terry with draws, strength on ln points)`
+    : `${document.roster}: fitted costs at ${document.budget} points a side (expected score ½ at equal points)`;
+}
+
+function legend(document: BalanceDocument): string {
+  const seating = document.seating === 'both' ? 'each pairing played going first and going second, equal trials' : `the unit always going ${document.seating}`;
+  if (document.fielded === 'whole') {
+    const { regression } = document;
+    return [
+      `A unit is under-costed (over-costed) when its strength lies above (below) the 95% prediction interval of the line fitted to the others; 'fair' otherwise. Fitted: the points at which the line gives the unit's strength, with its 95% calibration interval.`,
+      `Line: strength = ${regression.intercept.toFixed(2)} + ${regression.slope.toFixed(2)} · ln(points), unit-to-unit scatter ${regression.residualSd.toFixed(2)} (log-odds). Draw parameter ${document.drawParameter.toFixed(2)}; first-seat advantage ${document.seatAdvantage.toFixed(2)} ±${(1.96 * document.seatAdvantageStandardError).toFixed(2)} log-odds.`,
+      `${seating}; every score within ±${(document.precision * 100).toFixed(1)} points; seed ${document.seed ?? 'the template\'s'}; engine ${document.engineVersion}.`,
+    ].join('\n');
+  }
+  return [
+    "Fitted: the cost at which the unit's expected score (win + ½ draw) is ½ at equal points, from logit(score) = α + β·ln(models / opponent's points) over every opponent and count measured; each opponent fields the whole models its published cost buys, and the fit uses the points it actually fielded. The interval covers simulation noise and how much the opponents disagree (dispersion 1: only noise).",
+    `${seating}; scores near ½ within ±${(document.precision * 100).toFixed(1)} points; seed ${document.seed ?? 'the template\'s'}; engine ${document.engineVersion}.`,
+  ].join('\n');
+}
+
+function markdown(document: BalanceDocument): string {
+  const parts = [`**${title(document)}**`, ''];
+  for (const { heading, table } of sections(document)) parts.push(`*${heading}*`, '', table.toMarkdown(), '');
+  parts.push(legend(document), '');
+  return parts.join('\n');
+}
+
+/** Every observation (unit × opponent × models) as numbers: the per-count and per-opponent tables in one. */
+function observationsNumbers(results: Extract<BalanceDocument, { fielded: 'by-count' }>['results']) {
+  return tableOf(
+    results.flatMap((result) =>
+      result.observations.map((observation) => ({
+        unit: result.name,
+        opponent: result.opponents.find((opponent) => opponent.opponent === observation.opponent)?.name ?? observation.opponent,
+        models: observation.count,
+        'opponent models': observation.opponentCount,
+        'opponent points': observation.opponentPoints,
+        'P(win)': observation.combined.win.value,
+        'P(draw)': observation.combined.draw.value,
+        'P(loss)': observation.combined.loss.value,
+        'expected score': observation.combined.score.value,
+        'score 95% low': observation.combined.score.interval.low,
+        'score 95% high': observation.combined.score.interval.high,
+        trials: observation.combined.trials,
+      })),
+    ),
+  );
+}
+
+async function writeOut(file: string, document: BalanceDocument): Promise<void> {
+  const format = formatOfFile(file);
+  if (format === 'json') return writeTextFile(file, `${JSON.stringify(document, null, 2)}\n`);
+  if (format === 'md') return writeTextFile(file, markdown(document));
+  await writeTextFile(file, formatTable(costsNumbers(document), 'csv'));
+  if (document.fielded === 'by-count') {
+    const extension = path.extname(file);
+    await writeTextFile(`${file.slice(0, file.length - extension.length)}.observations${extension}`, formatTable(observationsNumbers(document.results), 'csv'));
+  }
 }
 
 export function registerBalance(program: Command, io: Io): void {
   common(
     program
       .command('balance')
-      .description("fit a unit's point cost: where its equal-points match-ups against a roster are won half the time (or as often as the roster's own)")
+      .description("fit point costs: where a unit's equal-points games against a roster score ½ (win + ½ draw, both seatings); a roster fielded whole is fitted from a round robin at published points")
       .argument('[unit]', 'the roster entry to fit (or --all)')
       .requiredOption('--against <roster>', 'the roster file: opponents, their published costs, and the template')
-      .requiredOption('--budget <points>', 'points each side spends', (text: string) => {
-        const value = Number(text);
-        if (!(value > 0)) throw new InvalidArgumentError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);
-        return value;
-      })
-      .addOption(new Option('--target <target>', 'the fair point').choices([...BALANCE_TARGETS]).default('win-half'))
-      .option('--all', "fit every entry and rank them by published cost minus fitted cost")
+      .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
+      .option('--all', 'fit every entry and rank them')
       .option('--only <id...>', 'opponents to use (default: every other entry)')
-      .addOption(new Option('-p, --precision <e>', 'precision of each win rate near the answer (default 0.01)').argParser(parsePrecision)),
-  ).action(async (unit: string | undefined, options: Common & { against: string; budget: number; target: BalanceTarget; all?: boolean; only?: string[]; precision?: number }) => {
+      .addOption(new Option('--seating <seating>', 'both (fair: going first and second, equal trials), first or second').choices([...SEATINGS]).default('both'))
+      .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
+      .option('--report <dir>', 'also write an HTML page (balance curve, tables, provenance) into this folder')
+      .addOption(new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(parsePrecision)),
+  ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
     const roster = await loadRoster(options.against);
-    const units = options.all === true ? roster.roster.entries.map((entry) => entry.id) : unit === undefined ? [] : [unit];
-    if (units.length === 0) throw new InvalidArgumentError('name a unit, or give --all');
-    const results: BalanceResult[] = [];
-    await withPool(options.workers, async (pool) => {
-      for (const id of units) {
-        results.push(
-          await balance(roster, id, {
-            budget: options.budget,
-            target: options.target,
-            executor: pool,
-            ...(options.only === undefined ? {} : { against: options.only.filter((other) => other !== id) }),
-            ...(options.seed === undefined ? {} : { seed: options.seed }),
-            ...(options.precision === undefined ? {} : { precision: options.precision }),
-          }),
-        );
-        progressLine(io, 'units')(results.length, units.length);
-      }
-    });
-    const ranked = [...results].sort((a, b) => (b.publishedCost ?? 0) - (b.fairCost ?? 0) - ((a.publishedCost ?? 0) - (a.fairCost ?? 0)));
-    const table = tableOf(ranked.map(balanceRow));
-    if (options.out !== undefined) await writeTable(table, options.out);
-    const lines = [`${roster.roster.name}: fitted costs at ${options.budget} points a side (${options.target}${results[0] === undefined ? '' : `, target win rate ${percent(results[0].targetWinRate, 1)}`})`, '', formatTable(table, 'md').trimEnd()];
-    if (results.length === 1 && results[0] !== undefined) {
-      lines.push('', 'win rate by count:', formatTable(tableOf(results[0].curve.map((point) => ({ count: point.count, 'win rate': rulebookPercent(point.winRate, point.interval), trials: point.trials }))), 'md').trimEnd());
+    // Every entry checked in the template before any run: a typo fails at once, not after an hour.
+    await checkRoster(roster, loadScenarioData);
+    if (options.out !== undefined) formatOfFile(options.out);
+    const whole = roster.roster.fielded === 'whole';
+    const precision = options.precision ?? 0.01;
+    let document: BalanceDocument;
+    if (whole) {
+      if (options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
+      if (options.seating !== 'both') throw InputError.at(options.against, 'fielded', 'a round robin is fitted from both seatings (the model estimates the first-seat advantage): leave out --seating');
+      if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}`);
+      const costs = await withPool(options.workers, (pool) =>
+        wholeUnitCosts(roster, { executor: pool, precision, onRun: progressLine(io, 'runs'), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only === undefined ? {} : { only: options.only }) }),
+      );
+      const full = wholeBalanceDocument({ roster: roster.roster.name, file: roster.file, ruleset: costs.matchups.ruleset, engineVersion: costs.matchups.engineVersion, seed: costs.matchups.seed, precision: costs.matchups.precision, seating: 'both' }, costs);
+      // One unit asked for: the round robin is the whole roster's, the table that unit's row.
+      document = unit === undefined || options.all === true || full.fielded !== 'whole' ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
+    } else {
+      if (options.budget === undefined) throw InputError.at(options.against, ROOT_PATH, 'give --budget <points>: the points each side spends (this roster fields units by count)');
+      const budget = options.budget;
+      const units = options.all === true ? roster.roster.entries.map((entry) => entry.id) : unit === undefined ? [] : [unit];
+      if (units.length === 0) throw new InvalidArgumentError('name a unit, or give --all');
+      const results: CountBalance[] = [];
+      await withPool(options.workers, async (pool) => {
+        for (const id of units) {
+          results.push(
+            await balance(roster, id, {
+              budget,
+              executor: pool,
+              precision,
+              seating: options.seating,
+              ...(options.only === undefined ? {} : { against: options.only.filter((other) => other !== id) }),
+              ...(options.seed === undefined ? {} : { seed: options.seed }),
+            }),
+          );
+          progressLine(io, 'units')(results.length, units.length);
+        }
+      });
+      const first = results[0];
+      document = countBalanceDocument({ roster: roster.roster.name, file: roster.file, ruleset: first?.ruleset ?? '', engineVersion: first?.engineVersion ?? '', ...(first?.seed === undefined ? {} : { seed: first.seed }), precision, seating: options.seating }, budget, results);
     }
-    io.stdout(`${lines.join('\n')}\n`);
+    if (options.out !== undefined) await writeOut(options.out, document);
+    if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
+    if (options.json === true) {
+      io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+      return;
+    }
+    const lines = [title(document), `  file ${roster.file}`, ''];
+    const all = sections(document);
+    // One unit: every table; --all: the ranking only (the rest is in --out/--json).
+    for (const { heading, table } of options.all === true && !whole ? all.slice(0, 1) : all) lines.push(heading, '', formatTable(table, 'md').trimEnd(), '');
+    lines.push(legend(document), '');
+    io.stdout(lines.join('\n'));
   });
 }

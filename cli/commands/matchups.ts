@@ -1,47 +1,75 @@
 import { type Command, Option } from 'commander';
-import { matchups, rosterEntries } from '../../analysis/matchups.js';
-import { loadRoster } from '../../analysis/roster.js';
-import { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from '../../analysis/tables.js';
+import { matchupsDocument } from '../../analysis/matchups-document.js';
+import { matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, matchupCaption, matchupLegend } from '../../analysis/matchup-tables.js';
+import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
+import { checkRoster, loadRoster } from '../../analysis/roster.js';
+import { loadScenarioData } from '../../sim/scenario-file.js';
+import { formatOfFile, formatTable, writeTextFile } from '../../analysis/tables.js';
 import { groupThousands } from '../format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, withPool } from './analysis-common.js';
+import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 
-/** `crucible matchups`: every entry of a roster against every entry. */
+/** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
 export function registerMatchups(program: Command, io: Io): void {
   common(
     program
       .command('matchups')
-      .description('every unit of a roster against every unit: the chance the row unit wins, in a matrix ready to print')
+      .description("every unit of a roster against every unit, going first and second: the row unit's expected score (win + ½ draw) in a matrix ready to print")
       .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
       .option('--only <id...>', 'only these entries')
-      .addOption(new Option('-p, --precision <e>', 'run each pairing the trials that bound P(win) within ±e at any p (default 0.01: 9,604)').argParser(parsePrecision))
-      .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per pairing').argParser(parseTrials)),
-  ).action(async (file: string, options: Common & { only?: string[]; precision?: number }) => {
+      .addOption(new Option('--seating <seating>', 'both: each pairing with the row unit going first and going second, equal trials (fair); first or second: one seating').choices([...SEATINGS]).default('both'))
+      .addOption(new Option('--show <measure>', 'what the matrix shows: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
+      .option('--long', 'with --out .csv/.md: one row per pairing and seating (W/D/L, score, interval, trials) instead of the matrix')
+      .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
+      .option('--report <dir>', 'also write an HTML page (heatmap with W/D/L on hover, tables, provenance) into this folder')
+      .addOption(new Option('-p, --precision <e>', 'run each seating the trials that bound every expected score within ±e (default 0.01: 4,802 per seating with both)').argParser(parsePrecision))
+      .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per seating of each pairing').argParser(parseTrials)),
+  ).action(async (file: string, options: Common & { only?: string[]; precision?: number; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
     const roster = await loadRoster(file);
-    const entries = rosterEntries(roster, options.only);
+    // Every entry checked in the template before any run: a typo fails at once, not after an hour.
+    await checkRoster(roster, loadScenarioData);
+    if (options.out !== undefined) formatOfFile(options.out);
     const started = Date.now();
-    const cells = await withPool(options.workers, (pool) =>
+    const result = await withPool(options.workers, (pool) =>
       matchups(roster, {
         executor: pool,
-        onCell: progressLine(io, 'pairings'),
+        seating: options.seating,
+        onRun: progressLine(io, 'runs'),
         ...(options.only === undefined ? {} : { only: options.only }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.trials === undefined ? { precision: options.precision ?? 0.01 } : { trials: options.trials }),
       }),
     );
-    const names = entries.map((entry) => entry.name ?? entry.id);
-    const nameOf = new Map(entries.map((entry) => [entry.id, entry.name ?? entry.id]));
-    const matrix = matrixTable('A \\ B', names, names, (row, column) => {
-      const cell = cells.find((entry) => nameOf.get(entry.a) === row && nameOf.get(entry.b) === column);
-      return cell === undefined ? undefined : rulebookPercent(cell.winProbability, cell.interval);
-    });
+    const document = matchupsDocument(result);
     if (options.out !== undefined) {
-      const long = tableOf(cells.map((cell) => ({ a: cell.a, b: cell.b, winProbability: cell.winProbability, low: cell.interval.low, high: cell.interval.high, trials: cell.trials })));
-      await writeTable(options.out.toLowerCase().endsWith('.md') ? matrix : long, options.out);
+      const format = formatOfFile(options.out);
+      const text =
+        format === 'json'
+          ? `${JSON.stringify(document, null, 2)}\n`
+          : format === 'md'
+            ? options.long === true
+              ? `**${matchupCaption(result, options.show)}**\n\n${matchupLongTable(result).toMarkdown()}\n\n${matchupLegend(result, options.show)}\n`
+              : matchupMarkdown(result, options.show)
+            : formatTable(options.long === true ? matchupLongTable(result) : matrixNumbers(result, options.show), 'csv');
+      await writeTextFile(options.out, text);
     }
-    const trials = cells.reduce((sum, cell) => sum + cell.trials, 0);
-    io.stdout(`${roster.roster.name}: P(row unit, side A, wins)\n  file ${file} · ${cells.length} pairings · ${groupThousands(trials)} trials\n\n${formatTable(matrix, 'md')}`);
-    io.stderr(`${cells.length} pairings in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report, options.show)}\n`);
+    if (options.json === true) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    else {
+      const runs = result.entries.length ** 2;
+      io.stdout(
+        [
+          matchupCaption(result, options.show),
+          `  file ${file} · ${result.entries.length} entries · ${runs} runs of ${groupThousands(result.trialsPerSeat)} trials · seed ${result.seed} · engine ${result.engineVersion}`,
+          '',
+          formatTable(matrixText(result, options.show), 'md').trimEnd(),
+          '',
+          matchupLegend(result, options.show),
+          '',
+        ].join('\n'),
+      );
+    }
+    io.stderr(`${result.entries.length ** 2} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   });
 }

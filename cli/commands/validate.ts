@@ -1,8 +1,15 @@
+import { checkRoster, isRosterData, loadRoster } from '../../analysis/roster.js';
+import { readDataFile } from '../../sim/data-file.js';
 import { InputError } from '../../sim/errors.js';
-import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
+import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 
-/** Check every file; print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
+async function isRosterFile(file: string): Promise<boolean> {
+  const parsed = await readDataFile(file);
+  return parsed.ok && isRosterData(parsed.data);
+}
+
+/** Check every file (scenarios, units files, rosters); print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
 export async function validateCommand(paths: readonly string[], io: Io): Promise<number> {
   let status = EXIT_OK;
   let files: string[];
@@ -16,6 +23,7 @@ export async function validateCommand(paths: readonly string[], io: Io): Promise
   for (const file of files) {
     try {
       if (isUnitsFileName(file)) await checkDataFile(file);
+      else if (await isRosterFile(file)) await checkRoster(await loadRoster(file), loadScenarioData);
       else {
         await loadScenarioFile(file);
         // Every variant must make a valid scenario too.

@@ -1,20 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { balance, crossing } from '../../analysis/balance.js';
 import { matchups } from '../../analysis/matchups.js';
 import { loadRoster } from '../../analysis/roster.js';
 import { rolledWounds } from '../heroic/oracle.js';
+import { CHECK_Z } from '../helpers/power.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
- * The balance solver on a synthetic unit whose answer is exact: N Recruits (ATK 1 each, not in
- * formation) make one attack each at a Dummy (DEF 4, MIGHT 12, no Shield). Their Wounds add up, so
- * P(the Dummy is vanquished) = P(N dice roll ≥ 12 Wounds) — a convolution (test/heroic/oracle.ts). At 100
- * points a side the fair count is where that crosses 1/2, interpolated between the whole counts
- * around it; the fair cost is 100 / that count.
+ * Balance and matchups against exact answers and mirrors.
+ *
+ * Seat reading against an exact oracle: N Recruits (ATK 1 each, not in formation) make one attack
+ * each at a Dummy (DEF 4, MIGHT 12, no Shield, no attack) in `mode: attack`, where only the first
+ * side attacks. Going first, P(the Recruits win) = P(N dice roll ≥ 12 Wounds), a convolution
+ * (test/heroic/oracle.ts); going second they never attack, so every game is a draw.
+ *
+ * Self-balance: a unit against a roster of only itself (a twin entry) is fitted at its own cost,
+ * within the fit's interval, in every rule system whose roster is fielded by count.
  */
 
 const BUDGET = 100;
@@ -67,22 +72,21 @@ function exactWin(count: number): number {
   return p;
 }
 
-describe('balance', () => {
-  it('recovers the exact fair cost of a synthetic unit, within its own 95% interval (widened to ~4 SE)', async () => {
-    let below = 1;
-    while (exactWin(below + 1) < 0.5) below++;
-    const exactCount = crossing([{ count: below, value: exactWin(below) }, { count: below + 1, value: exactWin(below + 1) }], 0.5) ?? Number.NaN;
-    const exactCost = BUDGET / exactCount;
-    const result = await balance(await loadRoster(rosterFile), 'recruit', { budget: BUDGET, against: ['dummy'], precision: 0.005, seed: 20261122, maxCount: 60 });
-    expect(result.fairCost).toBeDefined();
-    const interval = result.costInterval ?? { low: Number.NaN, high: Number.NaN };
-    const halfWidth = Math.max((result.fairCost ?? 0) - interval.low, interval.high - (result.fairCost ?? 0));
-    expect(Math.abs((result.fairCost ?? 0) - exactCost)).toBeLessThanOrEqual(2 * halfWidth + 1e-9);
-    expect(halfWidth).toBeLessThan(0.05 * exactCost); // the interval says something
-    // The curve it measured agrees with the exact win rates at the counts around the answer.
-    for (const point of result.curve.filter((entry) => entry.count === below || entry.count === below + 1)) {
-      expect(Math.abs(point.winRate - exactWin(point.count))).toBeLessThanOrEqual(2 * (point.interval.high - point.interval.low) + 1e-9);
-    }
+describe('matchups read each seat from its own side', () => {
+  it('going first the Recruits win as often as the exact convolution says (4 SE); going second it is all draws', async () => {
+    const trials = 4000;
+    const result = await matchups(await loadRoster(rosterFile), { trials, seed: 20261122 });
+    const cell = result.cells.find((entry) => entry.row === 'recruit' && entry.column === 'dummy');
+    const p = exactWin(10);
+    const se = Math.sqrt((p * (1 - p)) / trials);
+    expect(Math.abs((cell?.first?.win.value ?? Number.NaN) - p)).toBeLessThanOrEqual(CHECK_Z * se);
+    expect(cell?.first?.loss.value).toBe(0);
+    expect(cell?.second?.draw.value).toBe(1);
+    // Combined: the mean of the two seatings.
+    expect(cell?.combined.score.value).toBeCloseTo(((cell?.first?.score.value ?? 0) + 0.5) / 2, 12);
+    // The Dummy's row is the Recruits' seen from the other side.
+    const dummy = result.cells.find((entry) => entry.row === 'dummy' && entry.column === 'recruit');
+    expect(dummy?.combined.score.value).toBeCloseTo(1 - (cell?.combined.score.value ?? 0), 12);
   });
 
   it('crossing interpolates linearly and reports no crossing when the target is not reached', () => {
@@ -91,37 +95,60 @@ describe('balance', () => {
   });
 });
 
-describe('matchups', () => {
-  it('a symmetric template mirrors: P(A wins, X vs Y) = P(B wins, Y vs X), within 4 SE', async () => {
-    // Battle Forge: both sides charge and fight from 18", the first activation decided by a roll-off
-    // each round (equal bids), so swapping the sides swaps nothing but their names.
-    const roster = await loadRoster(path.join(REPOSITORY, 'data/battleforge/rosters/core-infantry.yaml'));
-    const trials = 20_000;
-    const x = 'human_kingdoms/bowmen';
-    const y = 'orcs_and_goblins/orc_warriors';
-    const cells = await matchups(roster, { only: [x, y], trials, seed: 20261122 });
-    expect(cells).toHaveLength(4);
-    const win = (a: string, b: string) => cells.find((cell) => cell.a === a && cell.b === b)?.winProbability ?? Number.NaN;
-    // P(B wins, Y vs X) from the same runs: 1 − P(A wins) − P(no winner), read with the B label.
-    const { loadScenarioData } = await import('../../sim/scenario-file.js');
-    const { matchupScenario } = await import('../../analysis/roster.js');
-    const { runScenario } = await import('../../analysis/run.js');
-    const bWins = async (a: string, b: string) => {
-      const [entryA, entryB] = [roster.roster.entries.find((entry) => entry.id === a), roster.roster.entries.find((entry) => entry.id === b)];
-      if (entryA === undefined || entryB === undefined) throw new Error('no entry');
-      const { file, data } = matchupScenario(roster, entryA, entryB);
-      const loaded = await loadScenarioData(file, data);
-      const result = await runScenario(loaded, { trials, seed: 20261123 });
-      const sideB = loaded.system.sides?.(loaded.scenario)?.[1];
-      return result.summary.find((metric) => metric.name === 'winner')?.distribution.find((entry) => entry.label === sideB)?.probability ?? Number.NaN;
-    };
-    const se = (p: number, q: number) => Math.sqrt((p * (1 - p)) / trials + (q * (1 - q)) / trials);
-    const xy = win(x, y);
-    const yxB = await bWins(y, x);
-    expect(Math.abs(xy - yxB)).toBeLessThan(4 * se(xy, yxB));
-    // The mirror match: each side wins as often as the other.
-    const mirrorA = win(x, x);
-    const mirrorB = await bWins(x, x);
-    expect(Math.abs(mirrorA - mirrorB)).toBeLessThan(4 * se(mirrorA, mirrorB));
-  }, 120_000);
+/** A roster of `unit` and its twin (the same unit under another id), from a bundled roster's template. */
+async function twinRoster(relative: string, unit: string, name: string): Promise<string> {
+  const source = path.join(REPOSITORY, relative);
+  const roster = parse(await readFile(source, 'utf8')) as { template: Record<string, unknown>; entries: { id: string; unit?: string }[] };
+  for (const key of ['unitsFile', 'data']) if (typeof roster.template[key] === 'string') roster.template[key] = path.resolve(path.dirname(source), roster.template[key] as string);
+  const entry = roster.entries.find((item) => item.id === unit);
+  if (entry === undefined) throw new Error(`no ${unit} in ${relative}`);
+  const file = path.join(directory, name);
+  await writeFile(file, stringify({ ...roster, entries: [entry, { ...entry, id: 'twin', unit: entry.unit ?? entry.id, name: 'Twin' }] }));
+  return file;
+}
+
+describe('self-balance: a unit against only itself is fitted at its own cost', () => {
+  it.each([
+    { ruleset: 'heroic', roster: 'data/heroic/rosters/core.yaml', unit: 'orc-barbarian', cost: 12, budget: 60, precision: 0.02 },
+    // Battle Forge games are the slowest trials here: a coarser precision keeps the file quick.
+    { ruleset: 'battleforge', roster: 'data/battleforge/rosters/core-infantry.yaml', unit: 'human_kingdoms/militia', cost: 6, budget: 60, precision: 0.04 },
+  ])('$ruleset: $unit at $cost points', async ({ roster, unit, cost, budget, precision }) => {
+    const file = await twinRoster(roster, unit, `${unit.replaceAll('/', '_')}-twin.yaml`);
+    const result = await balance(await loadRoster(file), unit, { budget, against: ['twin'], precision, seed: 20261122 });
+    expect(result.problem).toBeUndefined();
+    expect(result.costInterval?.low).toBeLessThanOrEqual(cost);
+    expect(result.costInterval?.high).toBeGreaterThanOrEqual(cost);
+    // The interval says something: within a fifth of the cost.
+    expect((result.costInterval?.high ?? Infinity) - (result.costInterval?.low ?? 0)).toBeLessThan(0.2 * cost);
+    // At the opponent's own count the two seatings are one game seen from both sides: exactly ½.
+    const even = result.observations.find((observation) => observation.count === observation.opponentCount);
+    expect(even?.combined.score.value).toBe(0.5);
+  }, 30_000);
+});
+
+describe('whole units: a round robin at published points', () => {
+  it('a unit and its twin come out with the same strength and cost; W/D/L counts feed the fit', async () => {
+    const source = path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml');
+    const roster = parse(await readFile(source, 'utf8')) as { template: Record<string, unknown>; entries: { id: string; name: string; cost: number }[] };
+    roster.template.armies = path.resolve(path.dirname(source), roster.template.armies as string);
+    const keep = ['empire/halberdiers', 'orcs/orc-warriors', 'dwarfs/warriors', 'orcs/trolls'];
+    const entries = roster.entries.filter((entry) => keep.includes(entry.id));
+    const orcs = entries.find((entry) => entry.id === 'orcs/orc-warriors');
+    if (orcs === undefined) throw new Error('no Orc Warriors');
+    const file = path.join(directory, 'warmaster-twin.yaml');
+    await writeFile(file, stringify({ ...roster, entries: [...entries, { ...orcs, id: 'twin', unit: orcs.id, name: 'Twin' }] }));
+    const { wholeUnitCosts } = await import('../../analysis/whole-unit-costs.js');
+    const costs = await wholeUnitCosts(await loadRoster(file), { precision: 0.05, seed: 20261122 });
+    const original = costs.units.find((unit) => unit.id === 'orcs/orc-warriors');
+    const twin = costs.units.find((unit) => unit.id === 'twin');
+    expect(twin?.strength).toBeCloseTo(original?.strength ?? Number.NaN, 6);
+    expect(twin?.fittedCost).toBeCloseTo(original?.fittedCost ?? Number.NaN, 4);
+    expect(twin?.verdict).toBe(original?.verdict);
+    expect(costs.converged).toBe(true);
+    // Every fitted interval contains its fitted cost.
+    for (const unit of costs.units) {
+      expect(unit.costInterval.low).toBeLessThanOrEqual(unit.fittedCost);
+      expect(unit.costInterval.high).toBeGreaterThanOrEqual(unit.fittedCost);
+    }
+  }, 30_000);
 });

@@ -70,18 +70,22 @@ describe('(b) every command runs on the plugin', () => {
   // sweep, matchups and balance always start a worker pool (their `-w 0` fails today): one worker each.
   it('compare runs a declared variant on the same dice; sweep runs a rule knob over its values', async () => {
     const compared = await ok('compare', scenario('veterans-criticals'), '--variant', 'extra-hits', '-n', '20000', '-s', SEED);
-    expect(compared.stdout).toContain('|winner=Veterans|');
+    expect(compared.stdout).toContain('| outcome | (as written) | extra-hits | extra-hits − (as written) |');
+    expect(compared.stdout).toMatch(/^\| The side that destroyed the other, or none: Veterans \| \d+\.\d\d% \| \d+\.\d\d% \| [+-]\d+\.\d\d pts \|/m);
     const swept = await ok('sweep', scenario('volley'), '--set', 'rules.criticalFace=5,6', '--metric', 'winner', '-n', '5000', '-s', SEED, '-w', '0');
-    expect(swept.stdout).toContain('sweep of rules.criticalFace');
-    expect(swept.stdout).toMatch(/^\|5\|winner\|Line Infantry\|/m);
-    expect(swept.stdout).toMatch(/^\|6\|winner\|Line Infantry\|/m);
+    expect(swept.stdout).toContain('sweep of Critical face');
+    expect(swept.stdout).toContain('| critical face | none | Line Infantry |');
+    expect(swept.stdout).toMatch(/^\| 5 \| \d+\.\d\d% \[[\d.]+%, [\d.]+%\] \| \d+\.\d\d% \[/m);
+    expect(swept.stdout).toMatch(/^\| 6 \| \d+\.\d\d% \[[\d.]+%, [\d.]+%\] \| \d+\.\d\d% \[/m);
   });
 
   it('matchups and balance play the roster', async () => {
     const matrix = await ok('matchups', ROSTER, '--only', 'militia', 'brute', '-n', '1000', '-s', SEED, '-w', '0');
-    expect(matrix.stdout).toContain('|A \\ B|Militia|Brutes|');
+    expect(matrix.stdout).toContain('|row \\ column|Militia|Brutes|');
+    // The plugin's sides are told apart by name: a mirror is exactly ½ over both seatings.
+    expect(matrix.stdout).toMatch(/^\|Militia\|50% ±\d+\|/m);
     const fitted = await ok('balance', 'knight', '--against', ROSTER, '--budget', '40', '--only', 'brute', '-p', '0.05', '-s', SEED, '-w', '0');
-    expect(fitted.stdout).toMatch(/^\|knight\|18\|[\d.]+\|/m);
+    expect(fitted.stdout).toMatch(/^\|Knights\|18\|[\d.]+\|/m);
   });
 
   it('report makes a page of exact and Monte Carlo results', async () => {

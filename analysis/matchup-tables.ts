@@ -1,0 +1,125 @@
+import type { ColumnTable } from 'arquero';
+import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
+import type { Estimate, Outcome } from './outcome.js';
+import { rulebookPercent, tableOf } from './tables.js';
+
+/**
+ * A matchup matrix for print: wide (one row per unit, one column per opponent — what a rulebook
+ * table and a spreadsheet want) or long (one row per pairing and seating), names rather than ids,
+ * numbers rounded to the precision the run achieved, and a caption saying what a cell means.
+ */
+export const MEASURES = ['score', 'win', 'draw', 'loss'] as const;
+export type Measure = (typeof MEASURES)[number];
+
+const MEASURE_WORDS: Record<Measure, string> = {
+  score: 'expected score (P(win) + ½ P(draw))',
+  win: 'P(win)',
+  draw: 'P(draw)',
+  loss: 'P(loss)',
+};
+
+const SEATING_WORDS: Record<Seating, string> = {
+  both: 'the mean of the row unit going first (side A) and going second (side B), with equal trials',
+  first: 'the row unit going first (side A)',
+  second: 'the row unit going second (side B)',
+};
+
+/** Decimal places of a probability that a ±precision estimate deserves (±0.01 → 2: whole percent). */
+export function probabilityDecimals(precision: number): number {
+  return Math.max(2, Math.ceil(-Math.log10(precision)));
+}
+
+const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
+
+function cellOf(result: MatchupsResult, row: string, column: string): MatchupCell | undefined {
+  return result.cells.find((cell) => cell.row === row && cell.column === column);
+}
+
+/** Wide form with numbers: first column the row unit's name, then one column per opponent. */
+export function matrixNumbers(result: MatchupsResult, measure: Measure): ColumnTable {
+  const decimals = probabilityDecimals(result.precision);
+  return tableOf(
+    result.entries.map((row) => {
+      const record: Record<string, string | number> = { [`${MEASURE_WORDS[measure]}: row unit vs column`]: row.name };
+      for (const column of result.entries) {
+        const cell = cellOf(result, row.id, column.id);
+        record[column.name] = cell === undefined ? '' : round(cell.combined[measure].value, decimals);
+      }
+      return record;
+    }),
+  );
+}
+
+/** Wide form for reading: `56% ±2` cells. */
+export function matrixText(result: MatchupsResult, measure: Measure): ColumnTable {
+  return tableOf(
+    result.entries.map((row) => {
+      const record: Record<string, string> = { 'row \\ column': row.name };
+      for (const column of result.entries) {
+        const cell = cellOf(result, row.id, column.id);
+        record[column.name] = cell === undefined ? '' : estimateText(cell.combined[measure], result.precision);
+      }
+      return record;
+    }),
+  );
+}
+
+/** `56% ±2` — or `56.3% ±0.4` when the run is precise enough to print a decimal. */
+export function estimateText(estimate: Estimate, precision: number): string {
+  if (precision >= 0.01) return rulebookPercent(estimate.value, estimate.interval);
+  const half = Math.max(estimate.value - estimate.interval.low, estimate.interval.high - estimate.value) * 100;
+  const decimals = probabilityDecimals(precision) - 2;
+  return `${(estimate.value * 100).toFixed(decimals)}% ±${(Math.ceil(half * 10 ** decimals) / 10 ** decimals).toFixed(decimals)}`;
+}
+
+/** Long form: one row per pairing and seating (and the combined row), every measure with the score's interval. */
+export function matchupLongTable(result: MatchupsResult): ColumnTable {
+  const decimals = probabilityDecimals(result.precision);
+  const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
+  const rows: Record<string, string | number>[] = [];
+  const push = (cell: MatchupCell, seating: string, outcome: Outcome | undefined) => {
+    if (outcome === undefined) return;
+    rows.push({
+      unit: nameOf.get(cell.row) ?? cell.row,
+      opponent: nameOf.get(cell.column) ?? cell.column,
+      seating,
+      'P(win)': round(outcome.win.value, decimals),
+      'P(draw)': round(outcome.draw.value, decimals),
+      'P(loss)': round(outcome.loss.value, decimals),
+      'expected score': round(outcome.score.value, decimals),
+      'score 95% low': round(outcome.score.interval.low, decimals),
+      'score 95% high': round(outcome.score.interval.high, decimals),
+      trials: outcome.trials,
+    });
+  };
+  for (const cell of result.cells) {
+    push(cell, 'unit first', cell.first);
+    push(cell, 'unit second', cell.second);
+    if (result.seating === 'both') push(cell, 'both (mean)', cell.combined);
+  }
+  return tableOf(rows);
+}
+
+function thousands(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+/** The caption: what the table is. */
+export function matchupCaption(result: MatchupsResult, measure: Measure): string {
+  return `${result.roster}: the row unit's ${MEASURE_WORDS[measure]} against the column unit`;
+}
+
+/** The legend: what a cell means, seating, trials, seed, engine, and the points each entry fields. */
+export function matchupLegend(result: MatchupsResult, measure: Measure): string {
+  const points = result.entries.map((entry) => (entry.cost === undefined ? `${entry.name} ×${entry.count}` : entry.count === 1 ? `${entry.name} ${thousands(entry.cost)}` : `${entry.name} ${entry.count} × ${entry.cost} = ${thousands(entry.points ?? 0)}`)).join('; ');
+  return [
+    `Each cell: the row unit's ${MEASURE_WORDS[measure]} against the column unit, in percent ± the 95% margin; ${SEATING_WORDS[result.seating]}.`,
+    `${thousands(result.trialsPerSeat)} trials per seating (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}; engine ${result.engineVersion}.`,
+    `Points fielded: ${points}.`,
+  ].join(' ');
+}
+
+/** The Markdown a rulebook author pastes: caption, table, legend. */
+export function matchupMarkdown(result: MatchupsResult, measure: Measure): string {
+  return `**${matchupCaption(result, measure)}**\n\n${matrixText(result, measure).toMarkdown()}\n\n${matchupLegend(result, measure)}\n`;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { MatchupsResult } from './matchups.js';
+import { SEATINGS } from './matchups.js';
+import { outcomeSchema } from './outcome.js';
+
+/**
+ * `crucible matchups --json`: the whole matrix as one self-describing document, every number at
+ * full precision, which `crucible report` turns into a page. The schema checks a document read back.
+ */
+const pluginSchema = z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() });
+
+export const matchupsDocumentSchema = z.object({
+  kind: z.literal('matchups'),
+  roster: z.string(),
+  file: z.string(),
+  description: z.string().optional(),
+  ruleset: z.string(),
+  engineVersion: z.string(),
+  mode: z.string().optional(),
+  rulesChanged: z.record(z.string(), z.unknown()).optional(),
+  plugin: pluginSchema.optional(),
+  seating: z.enum(SEATINGS),
+  seed: z.number().int().min(0),
+  trialsPerSeat: z.number().int().min(1),
+  precision: z.number().positive(),
+  entries: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int().min(1), cost: z.number().min(0).optional(), points: z.number().min(0).optional() })).min(1),
+  cells: z.array(z.object({ row: z.string(), column: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema })).min(1),
+});
+export type MatchupsDocument = z.output<typeof matchupsDocumentSchema>;
+
+export function matchupsDocument(result: MatchupsResult): MatchupsDocument {
+  // Through JSON: the readonly arrays of the result become the document's plain ones.
+  return matchupsDocumentSchema.parse(JSON.parse(JSON.stringify({ kind: 'matchups', ...result })));
+}

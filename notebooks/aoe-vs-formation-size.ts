@@ -7,51 +7,65 @@
 import { exactScenario } from '../analysis/run.js';
 import { sweep } from '../analysis/sweep.js';
 import { sweepChart } from '../reports/charts.js';
+import { estimateText, exactPercentText, meanText } from '../reports/format.js';
 import { writePage } from '../reports/page.js';
 import { loadScenarioChanged, loadScenarioFile } from '../sim/scenario-file.js';
-import { fromRepository, optionsOf, provenanceOf, reportsDirectory, withPool } from './lib.js';
+import { fieldWords, fromRepository, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
 
 const FILE = fromRepository('data/heroic/scenarios/thunderbeak-breath-blackrazors.yaml');
 const AXES = [{ path: 'sides[1].groups[0].models', values: [3, 4, 5, 6, 7, 8] }] as const;
+const SOLDIERS = 'Blackrazor Soldiers in the formation';
+const LOST = 'B.modelsLost';
+const BROKEN = 'blackrazors.formationBroken';
 
 export async function aoeVsFormationSize(outDirectory = reportsDirectory): Promise<string> {
   const points = await withPool((pool) => sweep(FILE, AXES, { trials: 100_000, executor: pool }));
   const loaded = await loadScenarioFile(FILE);
-  const mean = (index: number, metric: string) => points[index]?.result.summary.find((summary) => summary.name === metric)?.mean ?? 0;
+  const lost = sweepLine(points, LOST, 'mean');
+  const broken = sweepLine(points, BROKEN, 'yes');
   // One breath is a single action: each point also has its exact answer, beside the simulated one.
   const exact = await Promise.all(
     points.map(async (point) => exactScenario(await loadScenarioChanged(FILE, { fields: AXES.map((axis, i) => [axis.path, point.values[i]] as const) }))?.summary),
   );
   const exactOf = (index: number, metric: string) => exact[index]?.find((summary) => summary.name === metric);
-  const broken = (summary: { distribution: readonly { value: number; probability: number }[] } | undefined) => summary?.distribution.find((entry) => entry.value === 1)?.probability ?? 0;
+  const exactBroken = (index: number) => exactOf(index, BROKEN)?.distribution.find((entry) => entry.value === 1)?.probability ?? 0;
+  const [first, last] = [lost[0], lost.at(-1)];
+  const trend = first === undefined || last === undefined ? '' : `${last.estimate < first.estimate ? 'fall' : 'grow'} as the formation grows: ${meanText(first.estimate, first)} of 3 soldiers, ${meanText(last.estimate, last)} of 8, on average`;
+  const swept = `${fieldWords(loaded, AXES[0].path)} from 3 to 8`;
   return writePage(
     {
       slug: 'aoe-vs-formation-size',
       title: 'A breath attack against formations, by formation size',
-      question: "How many Blackrazor Soldiers does one Thunder Breath vanquish, and how often does it break their formation, as the formation grows from 3 to 8?",
+      question: 'How many Blackrazor Soldiers does one Thunder Breath vanquish, and how often does it break their formation, as the formation grows from 3 to 8?',
       sections: [
         {
           heading: 'Soldiers vanquished',
-          text: `The breath's 5 dice are one pooled Attack Action against the formation, and every soldier adds a Shield die to it (rulings §2), so losses ${mean(5, 'B.modelsLost') < mean(0, 'B.modelsLost') ? 'fall' : 'grow'} as the formation grows: ${mean(0, 'B.modelsLost').toFixed(2)} of 3, ${mean(5, 'B.modelsLost').toFixed(2)} of 8 on average.`,
-          chart: sweepChart(AXES, points, 'B.modelsLost', 'mean', { id: 'aoe-models-lost', title: 'Soldiers vanquished by one breath' }),
+          text: `The breath's 5 dice are one pooled Attack Action against the formation, and every soldier adds a Shield die to it (rulings §2), so losses ${trend}.`,
+          chart: sweepChart(lost, { id: 'aoe-models-lost', title: 'Soldiers vanquished by one breath', xTitle: SOLDIERS, yTitle: 'Soldiers vanquished (average)', probability: false }),
         },
-        { heading: 'Formation broken', chart: sweepChart(AXES, points, 'blackrazors.formationBroken', 'yes', { id: 'aoe-formation-broken', title: 'P(formation broken)' }) },
+        {
+          heading: 'Formation broken',
+          text: 'A formation breaks when it falls below 3 models.',
+          chart: sweepChart(broken, { id: 'aoe-formation-broken', title: 'Chance the breath breaks the formation', xTitle: SOLDIERS, yTitle: 'Chance the formation breaks', probability: true }),
+        },
         {
           heading: 'Table',
+          text: 'Simulated estimates with their 95% intervals, and the exact answers (every outcome of the breath enumerated) they should agree with.',
           table: {
-            columns: ['soldiers', 'vanquished (mean)', 'exact', 'P(formation broken)', 'exact'],
+            columns: ['soldiers', 'vanquished (average)', 'exact', 'formation broken', 'exact'],
             rows: points.map((point, i) => [
               String(point.values[0]),
-              mean(i, 'B.modelsLost').toFixed(3),
-              (exactOf(i, 'B.modelsLost')?.mean ?? Number.NaN).toFixed(3),
-              broken(point.result.summary.find((summary) => summary.name === 'blackrazors.formationBroken')).toFixed(4),
-              broken(exactOf(i, 'blackrazors.formationBroken')).toFixed(4),
+              lost[i] === undefined ? '' : meanText(lost[i].estimate, lost[i]),
+              (exactOf(i, LOST)?.mean ?? Number.NaN).toFixed(3),
+              broken[i] === undefined ? '' : estimateText({ value: broken[i].estimate, interval: broken[i] }),
+              exactPercentText(exactBroken(i)),
             ]),
           },
         },
       ],
-      provenance: points.map((point) => provenanceOf(point.result)),
+      provenance: sweepProvenance(points, `${swept}, one run a value`),
       methods: [
+        `Swept: ${swept}; every point the same seed and trials.`,
         'One Thunder Breath: 5 dice in one Attack Action at the formation (a ranged weapon set in the units file), which rolls one Shield die per model (rulings §2, option shieldRolls).',
         'The "exact" columns enumerate every outcome of the breath (crucible run\'s exact method, sim/exact.ts); the others are the simulated estimates the charts show.',
         ...optionsOf(loaded),

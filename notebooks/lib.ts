@@ -1,6 +1,9 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { ScenarioResult } from '../analysis/run.js';
+import { fieldLabel } from '../analysis/field-labels.js';
+import type { ExactScenarioResult, ScenarioResult } from '../analysis/run.js';
+import type { SweepPoint } from '../analysis/sweep.js';
+import type { SweepLinePoint } from '../reports/charts.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
 import { ShardPool } from '../sim/shard-pool.js';
 import type { Provenance } from '../reports/page.js';
@@ -20,23 +23,56 @@ export async function withPool<T>(work: (pool: ShardPool) => Promise<T>): Promis
   }
 }
 
-/** A result's provenance line: scenario, file (relative to the repository), ruleset, engine, seed, trials. */
-export function provenanceOf(result: ScenarioResult): Provenance {
-  return {
-    scenario: result.scenario,
-    file: path.relative(repository, result.file),
-    ruleset: result.ruleset,
-    engineVersion: result.engineVersion,
-    seed: result.seed,
-    trials: result.trials,
-  };
+/** A result's provenance line: scenario, file (relative to the repository), ruleset, engine, and its seed and trials (or the paths an exact one enumerated). */
+export function provenanceOf(result: ScenarioResult | ExactScenarioResult): Provenance {
+  const run = { scenario: result.scenario, file: path.relative(repository, result.file), ruleset: result.ruleset, engineVersion: result.engineVersion };
+  return 'paths' in result ? { ...run, exact: { paths: result.paths, errorBound: result.errorBound } } : { ...run, seed: result.seed, trials: result.trials };
 }
 
-/** The readings in force: the scenario's options as `name = value`, for the methods note. */
+/** A sweep point's Monte Carlo result (the notebooks ask for trials, so no point is answered exactly). */
+export function sampled(point: SweepPoint): ScenarioResult {
+  if (point.method === 'exact') throw new Error(`the point ${JSON.stringify(point.values)} was answered exactly; the notebook expects Monte Carlo`);
+  return point.result;
+}
+
+/** The readings in force: the scenario's options, as one methods note (empty when it sets none). */
 export function optionsOf(loaded: LoadedScenario): string[] {
   const options = (loaded.scenario as { options?: Record<string, unknown> }).options ?? {};
-  return Object.entries(options).map(([name, value]) => `${loaded.ruleset} option ${name} = ${JSON.stringify(value)} (default reading unless the scenario sets it; see engine/${loaded.ruleset}/README.md)`);
+  const pairs = Object.entries(options).map(([name, value]) => `${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return pairs.length === 0 ? [] : [`Readings in force (${loaded.ruleset} options, engine/${loaded.ruleset}/README.md; rulings in docs/rulings.md): ${pairs.join('; ')}.`];
 }
 
-/** Percent with one decimal. */
-export const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+/**
+ * One measure of a sweep as chart points: a count metric's mean ('mean') or the chance of one of
+ * its labels ('yes' for a flag), against the first swept value (and the second as the series).
+ */
+export function sweepLine(points: readonly SweepPoint[], metric: string, value: 'mean' | string): SweepLinePoint[] {
+  return points.map((point) => {
+    const summary = point.result.summary.find((candidate) => candidate.name === metric);
+    if (summary === undefined) throw new RangeError(`the sweep has no metric ${JSON.stringify(metric)}`);
+    const entry = value === 'mean' ? undefined : summary.distribution.find((candidate) => (candidate.label ?? String(candidate.value)) === value);
+    if (value !== 'mean' && entry === undefined) throw new RangeError(`${metric} has no value ${JSON.stringify(value)}`);
+    const [x, series] = point.values;
+    return {
+      x: typeof x === 'number' ? x : String(x),
+      ...(point.values.length > 1 ? { series: String(series) } : {}),
+      estimate: entry === undefined ? summary.mean : entry.probability,
+      low: entry === undefined ? summary.meanInterval.low : entry.interval.low,
+      high: entry === undefined ? summary.meanInterval.high : entry.interval.high,
+      ...(point.method === 'exact' ? {} : { trials: point.result.trials }),
+    };
+  });
+}
+
+/** A swept field in words (analysis/field-labels.ts): "Blackrazor Soldiers › blackrazors (Blackrazor Soldier): models". */
+export function fieldWords(loaded: LoadedScenario, path: string): string {
+  return fieldLabel(loaded, path).label;
+}
+
+/**
+ * A sweep's provenance: its runs as one line (each point is the same scenario file with a field
+ * set, so its name does not change with the swept value — the line says what was swept instead).
+ */
+export function sweepProvenance(points: readonly SweepPoint[], swept: string): Provenance[] {
+  return points.map((point) => ({ ...provenanceOf(point.result), variant: swept }));
+}

@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { renderAsync } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { Chart } from './charts.js';
-import { CHART_FONT } from './charts.js';
+import { CHART_FONT, type Chart } from './chart-kit.js';
 
 /**
  * Drawing charts in Node, headless: Vega-Lite compiles the chart's spec to Vega, a Vega View with

@@ -1,198 +1,39 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from 'commander';
-import { z } from 'zod';
+import { type Command, Option } from 'commander';
+import { metricTitle } from '../../analysis/field-labels.js';
+import { MEASURES, type Measure } from '../../analysis/matchup-tables.js';
 import type { MetricSummary, ValueProbability } from '../../analysis/summary.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
-import { fileSystemMessage, parseWith } from '../../sim/data-file.js';
+import { asSummary, type ExactResult, type FiledDocument, readReportInputs, type SavedResult } from '../../reports/report-inputs.js';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { loadScenarioFile } from '../../sim/scenario-file.js';
-import { describeValue } from '../../sim/zod-issues.js';
 import { compactDistribution, groupThousands, percent } from '../format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 
 /** The report modules load vega and resvg: only `crucible report` pays for that, not every command. */
 const reports = async () => {
-  const [{ distributionChart }, { slugify, writePage }] = await Promise.all([import('../../reports/charts.js'), import('../../reports/page.js')]);
-  return { distributionChart, slugify, writePage };
+  const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]);
+  return { distributionChart, slugify, writePage, writeAnalysisReport };
 };
 
 /** Where the report goes unless --out says otherwise (reports/page.ts's default). */
 const DEFAULT_REPORT_DIRECTORY = 'reports';
 
 /**
- * `crucible report <results…>`: one HTML page from the JSON that `crucible run --json` printed
- * (one document per scenario, an array of them, or several such documents one after another),
- * with a distribution chart for every category and flag metric and a table of every metric.
+ * `crucible report <files…>`: HTML pages from saved JSON. Run results (what `crucible run --json`
+ * printed: one document per scenario, an array of them, or several documents one after another)
+ * make one page together, with a distribution chart for every category and flag metric and a table
+ * of every metric. An analysis document (`matchups`, `compare`, `sweep` or `balance` with --json)
+ * makes a page of its own (reports/analysis-pages.ts). The two cannot share a command: run results
+ * are one page, analyses a page each, and --title/--slug could not say which they name.
  */
 
 export interface ReportOptions {
   readonly out?: string;
   readonly title?: string;
   readonly slug?: string;
-}
-
-const interval = z.object({ low: z.number(), high: z.number() });
-const valueProbability = z.object({
-  value: z.number().int(),
-  label: z.string().optional(),
-  count: z.number().int().min(0),
-  probability: z.number().min(0).max(1),
-  interval,
-});
-const metricSchema = z.object({
-  name: z.string().min(1),
-  kind: z.enum(['category', 'flag', 'count']),
-  description: z.string(),
-  trials: z.number().int().min(1),
-  mean: z.number(),
-  sd: z.number().min(0),
-  standardError: z.number().min(0),
-  meanInterval: interval,
-  distribution: z.array(valueProbability).min(1),
-  atLeast: z.array(valueProbability),
-});
-// An exact summary sampled nothing: its trials (and counts) are 0, which is how charts.ts tells it apart.
-const exactMetricSchema = metricSchema.extend({ trials: z.number().refine((trials) => trials === 0, 'must be 0 in an exact result (nothing was sampled)') });
-const precisionSchema = z.object({ target: z.number(), maxTrials: z.number(), reached: z.boolean(), widestHalfWidth: z.number() });
-const runFields = {
-  scenario: z.string(),
-  file: z.string(),
-  ruleset: z.string(),
-  engineVersion: z.string(),
-  mode: z.string().optional(),
-  // Provenance (sim/provenance.ts); results saved before it existed have none.
-  rulesChanged: z.record(z.string(), z.unknown()).optional(),
-  unitsDigest: z.string().optional(),
-  plugin: z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() }).optional(),
-};
-const exactResultSchema = z.object({
-  ...runFields,
-  method: z.literal('exact'),
-  exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).describe("how many paths one trial can take, and the bound on every probability's error"),
-  metrics: z.array(exactMetricSchema).min(1),
-});
-const monteCarloResultSchema = z.object({
-  ...runFields,
-  // Results saved before --method existed have none: Monte Carlo, method unknown.
-  method: z.enum(['mc', 'mc-dice']).optional(),
-  seed: z.number().int().min(0),
-  trials: z.number().int().min(1),
-  precision: precisionSchema.optional(),
-  metrics: z.array(metricSchema).min(1),
-});
-const resultSchema = z.discriminatedUnion('method', [exactResultSchema, monteCarloResultSchema]);
-type SavedResult = z.output<typeof resultSchema>;
-type ExactResult = z.output<typeof exactResultSchema>;
-const METHODS: readonly unknown[] = ['exact', 'mc', 'mc-dice', undefined];
-
-/**
- * The branch of resultSchema an item picks by its `method`, or undefined for an unknown method.
- * Parsing against one branch names that shape's fields and their ranges in errors (zod-issues.ts
- * cannot see into a union: "missing required field "exact"", not zod's "invalid input"). An item
- * with an `exact` field but no method is taken as exact, so the error names the missing method
- * rather than a seed and trials it never had.
- */
-function schemaFor(item: object): typeof exactResultSchema | typeof monteCarloResultSchema | undefined {
-  const method: unknown = (item as { method?: unknown }).method;
-  if (!METHODS.includes(method)) return undefined;
-  return method === 'exact' || (method === undefined && 'exact' in item) ? exactResultSchema : monteCarloResultSchema;
-}
-
-const NOT_A_RESULT = 'not a crucible result: expected what `crucible run --json` prints (an object with scenario, engineVersion, metrics and either seed and trials or method "exact", or a list of them)';
-
-/** Where JSON.parse failed in `text`: V8 (Node 20) gives a position, or quotes 10 characters either side of the token. */
-function errorOffset(message: string, text: string): number | undefined {
-  const position = /at position (\d+)/.exec(message)?.[1];
-  if (position !== undefined) return Number(position);
-  if (message.startsWith('Unexpected end of JSON input')) return text.length;
-  const quoted = /^Unexpected token .*?, (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
-  const context = quoted?.[2];
-  if (context === undefined) return undefined;
-  if (quoted?.[1] !== undefined) {
-    const start = text.indexOf(context);
-    return start < 0 ? undefined : start + 10;
-  }
-  return quoted?.[3] !== undefined ? Math.max(0, context.length - 10) : undefined;
-}
-
-/** The JSON documents of a file: one, or several written one after another (`cat a.json b.json`). */
-function jsonDocuments(file: string, text: string): unknown[] {
-  const documents: unknown[] = [];
-  let rest = text;
-  let offset = 0;
-  while (rest.trim() !== '') {
-    try {
-      documents.push(JSON.parse(rest));
-      return documents;
-    } catch (error) {
-      const message = (error as Error).message;
-      const after = /^Unexpected non-whitespace character after JSON at position (\d+)/.exec(message);
-      if (after?.[1] !== undefined) {
-        const end = Number(after[1]);
-        documents.push(JSON.parse(rest.slice(0, end)));
-        offset += end;
-        rest = rest.slice(end);
-        continue;
-      }
-      const position = errorOffset(message, rest);
-      const at = position === undefined ? undefined : offset + position;
-      const lines = at === undefined ? [] : text.slice(0, at).split('\n');
-      const where = at === undefined ? ROOT_PATH : `line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}`;
-      const what = message.replace(/ in JSON at position \d+[\s\S]*$/, '').replace(/, (\.\.\.)?"[\s\S]*$/, '');
-      throw InputError.at(file, where, `invalid JSON: ${what}`);
-    }
-  }
-  if (documents.length === 0) throw InputError.at(file, ROOT_PATH, 'the file is empty');
-  return documents;
-}
-
-/** MetricSummary without zod's `| undefined` on optional fields (exactOptionalPropertyTypes). */
-function asSummary(metric: z.output<typeof metricSchema> | z.output<typeof exactMetricSchema>): MetricSummary {
-  const entry = (value: z.output<typeof valueProbability>): ValueProbability => {
-    const { label, ...rest } = value;
-    return label === undefined ? rest : { ...rest, label };
-  };
-  return { ...metric, distribution: metric.distribution.map(entry), atLeast: metric.atLeast.map(entry) };
-}
-
-/** Every result of one saved file; every problem of the file at once. */
-export async function readResults(file: string): Promise<SavedResult[]> {
-  let text: string;
-  try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
-  } catch (error) {
-    throw InputError.at(file, ROOT_PATH, fileSystemMessage(error));
-  }
-  const documents = jsonDocuments(file, text);
-  const results: SavedResult[] = [];
-  const problems: InputProblem[] = [];
-  documents.forEach((document, d) => {
-    const prefix = documents.length === 1 ? '' : `document ${d + 1}, `;
-    const items = Array.isArray(document) ? document : [document];
-    if (items.length === 0) problems.push({ file, path: `${prefix}${ROOT_PATH}`, message: 'an empty list: no results to report' });
-    items.forEach((item, i) => {
-      const base = Array.isArray(document) ? `[${i}]` : '';
-      const at = (where: string): string => {
-        const inside = where === ROOT_PATH ? '' : base === '' || where.startsWith('[') ? where : `.${where}`;
-        return `${prefix}${base + inside || ROOT_PATH}`;
-      };
-      if (typeof item !== 'object' || item === null || Array.isArray(item) || !('metrics' in item || 'scenario' in item)) {
-        problems.push({ file, path: at(ROOT_PATH), message: NOT_A_RESULT });
-        return;
-      }
-      const schema = schemaFor(item);
-      if (schema === undefined) {
-        problems.push({ file, path: at('method'), message: `must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got ${describeValue((item as { method?: unknown }).method)}` });
-        return;
-      }
-      const parsed = parseWith(schema, file, item);
-      problems.push(...parsed.problems.map((problem) => ({ ...problem, path: at(problem.path) })));
-      if (parsed.value !== undefined) results.push(parsed.value);
-    });
-  });
-  if (problems.length > 0) throw new InputError(problems);
-  return results;
+  /** Matchup heatmaps and matrices: what they show (default the expected score). */
+  readonly show?: Measure;
 }
 
 /**
@@ -275,11 +116,15 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
     const lead = several ? `${result.scenario}: ` : '';
     for (const summary of metrics) {
       if (summary.kind === 'count') continue;
-      const title = `${lead}${summary.name}`;
+      // The metric in words (its description); its name, which --metric and the JSON use, in the text.
+      const words = metricTitle(summary);
+      const title = `${lead}${words}`;
       // slugify() keeps 80 characters: shorten the page's part, or a long slug leaves every chart the same id.
       const own = slugify(`${r + 1}-${summary.name}`);
-      const chart = distributionChart(summary, { title, id: slugify(`${slug.slice(0, Math.max(1, 79 - own.length))}-${own}`) });
-      sections.push({ heading: title, text: summary.description, chart, table: distributionTable(summary, exact) });
+      const chart = distributionChart(summary, { title, percent: (probability) => percent(probability), id: slugify(`${slug.slice(0, Math.max(1, 79 - own.length))}-${own}`) });
+      const said = summary.description.trim();
+      const text = said === '' || said.toLowerCase() === words.toLowerCase() ? `Metric ${summary.name}.` : `Metric ${summary.name}: ${said}.`;
+      sections.push({ heading: title, text, chart, table: distributionTable(summary, exact) });
     }
     const how = isExact(result)
       ? `exact: every outcome enumerated (${groupThousands(result.exact.paths)} paths; each probability within ${bound(result)})`
@@ -326,43 +171,76 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
   };
 }
 
+/** Run results and analyses cannot share a command: the first file of each kind, named in one problem. */
+function mixingProblem(results: readonly { file: string }[], documents: readonly FiledDocument[]): InputProblem | undefined {
+  const [run] = results;
+  const [analysis] = documents;
+  if (run === undefined || analysis === undefined) return undefined;
+  return {
+    file: analysis.file,
+    path: ROOT_PATH,
+    message: `a ${analysis.document.kind} document cannot be reported together with run results (${run.file}): run results make one page between them, an analysis a page of its own; run crucible report once for each`,
+  };
+}
+
 export async function reportCommand(files: readonly string[], options: ReportOptions, io: Io): Promise<number> {
-  const results: SavedResult[] = [];
+  const results: (SavedResult & { readonly savedIn: string })[] = [];
+  const documents: FiledDocument[] = [];
   const problems: InputProblem[] = [];
   for (const file of files) {
     try {
-      results.push(...(await readResults(file)));
+      const inputs = await readReportInputs(file);
+      results.push(...inputs.results.map((result) => ({ ...result, savedIn: file })));
+      documents.push(...inputs.documents);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
     }
   }
+  const mixed = mixingProblem(results.map((result) => ({ file: result.savedIn })), documents);
+  if (mixed !== undefined) problems.push(mixed);
   if (problems.length > 0) throw new InputError(problems);
+  if (documents.length > 1 && (options.slug !== undefined || options.title !== undefined)) {
+    io.stderr(`error: ${options.slug !== undefined ? '--slug' : '--title'} names one page, but these files hold ${documents.length} analysis documents, a page each: leave it out, or report one document at a time\n`);
+    return EXIT_BAD_INPUT;
+  }
   const out = options.out ?? DEFAULT_REPORT_DIRECTORY;
-  const { writePage } = await reports();
-  const page = await writePage(await resultsPage(results, files, options), out);
-  io.stdout(`wrote ${page} (index: ${path.join(out, 'index.html')})\n`);
+  const { writePage, writeAnalysisReport } = await reports();
+  const pages: string[] = [];
+  if (documents.length > 0) {
+    const pageOptions = { ...(options.slug === undefined ? {} : { slug: options.slug }), ...(options.title === undefined ? {} : { title: options.title }), ...(options.show === undefined ? {} : { measure: options.show }) };
+    for (const { document } of documents) pages.push(await writeAnalysisReport(document, out, pageOptions));
+  } else {
+    pages.push(await writePage(await resultsPage(results, files, options), out));
+  }
+  for (const page of pages) io.stdout(`wrote ${page} (index: ${path.join(out, 'index.html')})\n`);
   return EXIT_OK;
 }
 
 export function registerReport(program: Command, io: Io, setStatus: (status: number) => void): void {
   program
     .command('report')
-    .description('build an HTML report page (charts, tables, provenance) from saved `crucible run --json` results')
-    .argument('<results...>', 'JSON files written by crucible run --json (one result, a list, or several documents one after another)')
-    .option('-o, --out <dir>', 'report directory: the page, its charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
-    .option('--title <text>', "the page's title (default: the scenario's name)")
-    .option('--slug <name>', "the page's file name without .html (default: from the first file's name)")
+    .description('build HTML report pages (charts, tables, provenance) from saved `crucible run --json` results, or from the --json of matchups, compare, sweep or balance')
+    .argument('<files...>', 'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents')
+    .option('-o, --out <dir>', 'report directory: the pages, their charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
+    .option('--title <text>', "the page's title (default: the scenario's or roster's name)")
+    .option('--slug <name>', "the page's file name without .html (default: from the first file's name, or the analysis)")
+    .addOption(new Option('--show <measure>', 'matchup heatmaps and matrices: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
     .addHelpText(
       'after',
       `
-The page opens offline: charts are SVG images, made interactive by the vega bundles copied into
+Run results make one page between them; each analysis document (matchups, compare, sweep, balance
+--json) makes a page of its own. The two cannot be mixed in one command.
+
+A page opens offline: charts are SVG images, made interactive by the vega bundles copied into
 <dir>/assets/; each chart's Vega-Lite spec and a PNG are written beside it in <dir>/charts/.
 <dir>/index.html lists every page written into <dir>.
 
 Examples:
   $ crucible run data/heroic/scenarios --json --quiet > heroic.json
-  $ crucible report heroic.json --out reports`,
+  $ crucible report heroic.json --out reports
+  $ crucible matchups data/heroic/rosters/core.yaml --json > matchups.json
+  $ crucible report matchups.json --show win`,
     )
     .action(async (files: string[], options: ReportOptions) => {
       const { slugify } = await reports();

@@ -39,6 +39,9 @@ function samplePage(slug: string, chartId: string): ReportPage {
   };
 }
 
+/** The page without the column names each cell carries for narrow screens (data-label), to match cells as they read. */
+const plain = (html: string): string => html.replace(/ data-label="[^"]*"/g, '');
+
 const VOID = new Set(['meta', 'img', 'br', 'hr', 'link', 'input', 'source', 'col', 'wbr']);
 
 /** A tiny HTML checker: every element closes in order; script and style contents are skipped. Returns the problems. */
@@ -86,11 +89,13 @@ async function brokenLinks(page: string): Promise<string[]> {
 describe('writePage', () => {
   let out: string;
   let page: string;
+  let raw: string;
   let html: string;
   beforeAll(async () => {
     out = path.join(root, 'report');
     page = await writePage(samplePage('who-wins', 'who-wins-winner'), out);
-    html = await readFile(page, 'utf8');
+    raw = await readFile(page, 'utf8');
+    html = plain(raw);
   });
 
   it('writes a well-formed page with the title, question, sections, provenance and methods', () => {
@@ -105,6 +110,9 @@ describe('writePage', () => {
     expect(html).toContain('<li>Wilson intervals.</li>');
     expect(html.match(/<p>First paragraph|<p>Second paragraph/g)).toHaveLength(2);
     expect(html).toContain('<td class="num">500</td>');
+    // Each cell names its column, which a narrow screen shows beside it (the table reflows as cards).
+    expect(raw).toContain('<td class="num" data-label="trials">500</td>');
+    expect(raw).toContain('@media (max-width: 40rem)');
   });
 
   it('shows the chart as its SVG, embeds its spec safely for vega-embed and links the spec, SVG and PNG', async () => {
@@ -157,6 +165,7 @@ describe('writePage', () => {
     const pages = (await filesUnder(out)).filter((file) => /\.(html|svg)$/.test(file));
     expect(pages.length).toBeGreaterThanOrEqual(3);
     for (const file of pages) expect(await readFile(file, 'utf8'), file).not.toContain(EVIL);
+    expect(raw).toContain('data-label="file">data/&#60;script&#62;');
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
     expect(html).toContain('Ogre \\u0026 co');
     // In order: the heading, the paragraph, the table cell, the provenance and the methods.
@@ -234,7 +243,7 @@ describe('crucible report', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const page = path.join(out, 'exact.html');
-    const html = await readFile(page, 'utf8');
+    const html = plain(await readFile(page, 'utf8'));
     expect(structureProblems(html)).toEqual([]);
     expect(await brokenLinks(page)).toEqual([]);
     const { body, provenance } = split(html);
@@ -268,7 +277,7 @@ describe('crucible report', () => {
     const result = await cli('report', list, '--out', out);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const html = await readFile(path.join(out, 'mixed.html'), 'utf8');
+    const html = plain(await readFile(path.join(out, 'mixed.html'), 'utf8'));
     expect(structureProblems(html)).toEqual([]);
     const { body, provenance } = split(html);
     expect(body.match(/<h2>[^<]*every metric<\/h2>/g)).toHaveLength(3);
@@ -277,7 +286,9 @@ describe('crucible report', () => {
     // Sampled sections keep their trials and intervals; the exact one has neither.
     expect(body.match(/<th>value<\/th><th>trials<\/th><th>probability<\/th><th>95% interval<\/th>/g)?.length).toBeGreaterThan(0);
     expect(body).toContain('<th>value</th><th>exact probability</th>');
-    expect(provenance.match(/<td>heroic-[^<]*<\/td><td class="num">\d+<\/td><td class="num">2,000<\/td>/g)).toHaveLength(2);
+    // What the three runs share is said once; the table keeps what differs.
+    expect(provenance).toMatch(/<p>3 runs, all with ruleset heroic, engine version heroic-[^;]*; they differ in scenario, file, seed, trials:<\/p>/);
+    expect(provenance.match(/<td class="num">\d+<\/td><td class="num">2,000<\/td>/g)).toHaveLength(2);
     expect(provenance).toMatch(/<td>—<\/td><td>exact: \d+ paths<\/td>/);
     expect(provenance).toContain('<li>Monte Carlo probabilities are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.</li>');
     expect(provenance).toMatch(/mode engagement, Monte Carlo \(outcomes drawn from exact tables\), seed \d+, a fixed 2,000 trials\./);
@@ -308,13 +319,15 @@ describe('crucible report', () => {
     expect(lines.slice(0, 5)).toEqual([
       `${missing}: exact: missing required field "exact" (a mapping of fields (paths, errorBound): how many paths one trial can take, and the bound on every probability's error)`,
       `${bad}: [1].exact.paths: must be an integer ≥ 1, got 0`,
-      `${bad}: [1].metrics[0].trials: must be 0 in an exact result (nothing was sampled)`,
+      `${bad}: [1].metrics[0].trials: must be null in an exact result (nothing was sampled)`,
       `${unknown}: method: must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got "guess"`,
       `${noMethodFile}: method: must be "exact", got nothing`,
     ]);
-    // A Monte Carlo result keeps requiring trials ≥ 1 in every metric.
-    expect(lines.slice(5).length).toBe(exact.metrics.length);
-    for (const line of lines.slice(5)) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.trials: must be an integer ≥ 1, got 0$/);
+    // A Monte Carlo result keeps requiring trials ≥ 1 (and counts) in every metric.
+    const trialsLines = lines.slice(5).filter((line) => /metrics\[\d+\]\.trials: /.test(line));
+    expect(trialsLines).toHaveLength(exact.metrics.length);
+    for (const line of trialsLines) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.trials: must be /);
+    for (const line of lines.slice(5)) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.(trials|distribution\[\d+\]\.count|atLeast\[\d+\]\.count): /);
     expect(await exists(path.join(root, 'never'))).toBe(false);
   });
 
@@ -325,7 +338,7 @@ describe('crucible report', () => {
     expect(result.status).toBe(0);
     const page = path.join(out, 'knights.html');
     expect(result.stdout).toBe(`wrote ${page} (index: ${path.join(out, 'index.html')})\n`);
-    const html = await readFile(page, 'utf8');
+    const html = plain(await readFile(page, 'utf8'));
     expect(structureProblems(html)).toEqual([]);
     expect(await brokenLinks(page)).toEqual([]);
     const document = JSON.parse(await readFile(saved, 'utf8')) as { scenario: string; metrics: { name: string; kind: string }[] };
@@ -347,7 +360,9 @@ describe('crucible report', () => {
     const html = await readFile(path.join(out, 'three-runs.html'), 'utf8');
     expect(html).toContain('<h1>Three runs</h1>');
     expect(html.match(/<h2>[^<]*every metric<\/h2>/g)).toHaveLength(3);
-    expect(html).toContain('<h2>A Draugr hit by Frost, then by a Firebolt: winner</h2>');
+    // Headings name metrics in words (their descriptions), the text gives the metric's name.
+    expect(html).toContain('<h2>A Draugr hit by Frost, then by a Firebolt: Side whose enemies were all vanquished</h2>');
+    expect(html).toContain('<p>Metric winner: side whose enemies were all vanquished (none: round limit reached, or both sides wiped out).</p>');
   });
 
   it('reports bad input as <file>: <path>: <problem> lines, exit 2, no stack trace', async () => {
@@ -372,7 +387,7 @@ describe('crucible report', () => {
     expect(lines).toEqual([
       `${missing}: (root): file not found`,
       `${badJson}: line 3, column 11: invalid JSON: Unexpected token ']'`,
-      `${notResult}: (root): not a crucible result: expected what \`crucible run --json\` prints (an object with scenario, engineVersion, metrics and either seed and trials or method "exact", or a list of them)`,
+      `${notResult}: (root): not a crucible result: expected what \`crucible run --json\` prints (an object with scenario, engineVersion, metrics and either seed and trials or method "exact", or a list of them), or what matchups, compare, sweep or balance print with --json (an object with its kind)`,
       expect.stringMatching(new RegExp(`^${wrongField.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: trials: `)),
       expect.stringMatching(/: metrics\[0\]\.kind: .*"category"/),
       expect.stringMatching(/bad-item\.json: \[1\]\.seed: /),

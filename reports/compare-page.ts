@@ -1,0 +1,100 @@
+import type { CompareDocument } from '../analysis/compare-document.js';
+import { capitalized } from './chart-kit.js';
+import { type DifferenceRow, differenceChart } from './charts.js';
+import { countText, differenceText, estimateText, meanText } from './format.js';
+import type { PageTable, Provenance, ReportPage } from './page.js';
+import { slugify } from './page.js';
+import { rulesNotes } from './page-notes.js';
+
+/**
+ * The page of a `crucible compare --json` document: the difference variant − baseline of every
+ * outcome with its 95% interval, and the table with the baseline's column first, then the
+ * variant's, then the difference — as the command prints it.
+ */
+export interface ComparePageOptions {
+  readonly slug?: string;
+  readonly title?: string;
+}
+
+type Variant = CompareDocument['baseline'];
+type Outcome = CompareDocument['outcomes'][number];
+
+/** "as written" rather than "(as written)"; a variant by its name. */
+const variantName = (variant: Variant): string => (variant.asWritten ? 'as written' : variant.name);
+
+/** What a variant changes, in words: "Regenerating Ogre › ogre: unit = ogre". */
+function changesText(variant: Variant): string {
+  if (variant.asWritten) return 'the scenario as written';
+  const changes = variant.changes.map((change) => `${change.field.label} = ${typeof change.value === 'string' ? change.value : JSON.stringify(change.value)}`);
+  return [variant.description, changes.length === 0 ? 'no field changes' : `sets ${changes.join('; ')}`].filter((part) => part !== undefined && part !== '').join(': ');
+}
+
+const valueText = (outcome: Outcome, side: 'baseline' | 'variant'): string =>
+  outcome.measure === 'probability' ? estimateText({ value: outcome[side].estimate, interval: outcome[side].interval }) : meanText(outcome[side].estimate, outcome[side].interval);
+
+/** An interval with an unbounded end (a single trial) cannot be drawn: such outcomes stay in the table only. */
+function differenceRow(outcome: Outcome): DifferenceRow | undefined {
+  const { low, high } = outcome.difference.interval;
+  if (low === null || high === null || outcome.neverSeen) return undefined;
+  return {
+    label: outcome.title,
+    kind: outcome.measure === 'probability' ? 'chance' : 'mean',
+    baseline: outcome.baseline.estimate,
+    variant: outcome.variant.estimate,
+    difference: outcome.difference.estimate,
+    low,
+    high,
+    pValue: outcome.difference.pValue,
+  };
+}
+
+export function comparePage(document: CompareDocument, options: ComparePageOptions = {}): ReportPage {
+  const baseline = variantName(document.baseline);
+  const variant = variantName(document.variant);
+  const slug = options.slug ?? slugify(`compare-${document.scenario}-${variant}-vs-${baseline}`);
+  const rows = document.outcomes.flatMap((outcome) => differenceRow(outcome) ?? []);
+  const never = document.outcomes.filter((outcome) => outcome.neverSeen).map((outcome) => outcome.title);
+  const dice = document.paired ? `${countText(document.trials)} trials on the same dice for both (common random numbers)` : `${countText(document.trials)} trials each, on independent dice`;
+  const table: PageTable = {
+    columns: ['Outcome', `Baseline: ${baseline}`, `Variant: ${variant}`, `Difference, ${variant} − ${baseline} (95% interval)`, 'p-value'],
+    rows: document.outcomes.map((outcome) => {
+      const { low, high } = outcome.difference.interval;
+      const kind = outcome.measure === 'probability' ? 'chance' : 'mean';
+      const difference = low === null || high === null ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)` : differenceText(outcome.difference.estimate, { low, high }, kind);
+      return [outcome.title, valueText(outcome, 'baseline'), valueText(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
+    }),
+  };
+  const run = { scenario: document.scenario, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trials };
+  const provenance: Provenance[] = [
+    { ...run, engineVersion: document.baseline.engineVersion, variant: `baseline: ${baseline}` },
+    { ...run, engineVersion: document.variant.engineVersion, variant: `variant: ${variant}` },
+  ];
+  return {
+    slug,
+    title: options.title ?? `${document.scenario}: ${variant} against ${baseline}`,
+    question: `What does ${variant === 'as written' ? 'the scenario as written' : `the variant “${variant}”`} change against ${baseline === 'as written' ? 'the scenario as written' : `“${baseline}”`}, and by how much?`,
+    sections: [
+      {
+        heading: capitalized(`${variant} minus ${baseline}`),
+        text: [
+          `Baseline (${baseline}): ${changesText(document.baseline)}. Variant (${variant}): ${changesText(document.variant)}.`,
+          `Every difference is the variant minus the baseline, so an outcome the variant makes more likely shows right of 0. Chances differ in percentage points; averages in their own units. ${dice}.`,
+          never.length === 0 ? '' : `Never seen in either (left out of the chart): ${never.join('; ')}.`,
+        ].filter((paragraph) => paragraph !== '').join('\n\n'),
+        chart: rows.length === 0 ? undefined : differenceChart(rows, { id: `${slug}-difference`, baseline, variant, title: capitalized(`${variant} against ${baseline}`), trialsNote: dice }),
+      },
+      { heading: 'Every outcome', text: 'Chances as “62% ±1” (the estimate and the wider side of its 95% interval in points); averages with their 95% interval.', table },
+    ],
+    provenance,
+    methods: [
+      document.paired
+        ? 'Common random numbers: trial t of both variants starts from the same dice, and the baseline draws exactly as crucible run does with the same seed, trials and method. Each difference is paired trial by trial: its 95% t interval and the paired t test\'s p-value.'
+        : 'Independent dice for the two variants: each difference has the 95% t interval and p-value of two independent means.',
+      `Monte Carlo, ${document.method === 'mc' ? 'outcomes drawn from exact tables' : 'every die rolled'}; seed ${document.seed}.`,
+      ...rulesNotes(document.baseline).map((note) => `Baseline: ${note}`),
+      ...rulesNotes(document.variant).map((note) => `Variant: ${note}`),
+      `Unit profiles used: sha256 ${document.baseline.unitsDigest.slice(0, 12)} (baseline), ${document.variant.unitsDigest.slice(0, 12)} (variant).`,
+      `Made from crucible compare --json for ${document.file}.`,
+    ],
+  };
+}

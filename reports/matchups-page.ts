@@ -1,0 +1,140 @@
+import { estimateText as matrixEstimateText } from '../analysis/matchup-tables.js';
+import type { MatchupsDocument } from '../analysis/matchups-document.js';
+import { displayNames } from './chart-kit.js';
+import { countText, pointsText } from './format.js';
+import { type HeatmapCell, heatmapChart, type HeatmapMeasure } from './heatmap.js';
+import type { PageSection, PageTable, Provenance, ReportPage } from './page.js';
+import { slugify } from './page.js';
+import { rulesNotes } from './page-notes.js';
+
+/**
+ * The page of a `crucible matchups --json` document: the heatmap of expected score (or P(win)),
+ * the matrix as a rulebook prints it, the points each entry fields, and every pairing's win, draw
+ * and loss by seating. Numbers in the chart and the tables come from the same helper
+ * (analysis/matchup-tables.ts's estimateText, to the precision the run achieved).
+ */
+export interface MatchupsPageOptions {
+  /** What the heatmap colours and the matrix prints: the expected score (default) or P(win). */
+  readonly measure?: HeatmapMeasure;
+  readonly slug?: string;
+  readonly title?: string;
+}
+
+type Outcome = MatchupsDocument['cells'][number]['combined'];
+
+const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => string> = {
+  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (it acts first) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%.`,
+  first: (trials) => `Seating: the row unit was always the template's first side (it acts first), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
+  second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
+};
+
+const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string; readonly cell: string }>> = {
+  score: { heading: 'Expected score', cell: "the row unit's expected score against the column unit: P(win) + ½ P(draw), so 50% is an even match and a pairing that always ends in a draw reads 50%" },
+  win: { heading: 'Chance to win', cell: 'the chance the row unit wins against the column unit (a draw is not a win: hover a cell for draws and losses)' },
+  draw: { heading: 'Chance of a draw', cell: 'the chance a game of the row unit against the column unit ends in a draw' },
+  loss: { heading: 'Chance to lose', cell: 'the chance the row unit loses against the column unit' },
+};
+
+/** The entries' display names, by id (a repeated name gets its id). */
+function namesOf(document: MatchupsDocument): Map<string, string> {
+  return displayNames(
+    document.entries.map((entry) => entry.id),
+    new Map(document.entries.map((entry) => [entry.id, entry.name])),
+  );
+}
+
+/** "4 × 16 = 64", "1 × 50 = 50", or "×12" without a cost; a unit fielded whole, its points alone. */
+function fieldedText(entry: MatchupsDocument['entries'][number], whole: boolean): string {
+  if (entry.cost === undefined) return `×${entry.count}`;
+  if (whole) return pointsText(entry.points ?? entry.cost);
+  return `${entry.count} × ${pointsText(entry.cost)} = ${pointsText(entry.points ?? entry.count * entry.cost)}`;
+}
+
+/** The sections a matchups document makes (the balance page of a whole-unit roster reuses them). */
+export function matchupSections(document: MatchupsDocument, options: MatchupsPageOptions, chartId: string): PageSection[] {
+  const measure = options.measure ?? 'score';
+  const names = namesOf(document);
+  const name = (id: string) => names.get(id) ?? id;
+  const text = (estimate: { value: number; interval: { low: number; high: number } }) => matrixEstimateText(estimate, document.precision);
+  const order = document.entries.map((entry) => name(entry.id));
+  const cells: HeatmapCell[] = document.cells.map((cell) => ({
+    row: name(cell.row),
+    column: name(cell.column),
+    combined: cell.combined,
+    ...(cell.first === undefined ? {} : { first: cell.first }),
+    ...(cell.second === undefined ? {} : { second: cell.second }),
+  }));
+  const cellOf = (row: string, column: string) => document.cells.find((cell) => cell.row === row && cell.column === column);
+  const precision = `±${(document.precision * 100).toFixed(1)} points`;
+  const caption = [
+    `Each cell: ${MEASURE_WORDS[measure].cell}; ± is the 95% margin in points.`,
+    SEATING_TEXT[document.seating](countText(document.trialsPerSeat)),
+    `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
+  ].join('\n\n');
+  const matrix: PageTable = {
+    columns: ['Unit \\ opponent', ...order],
+    rows: document.entries.map((row) => [name(row.id), ...document.entries.map((column) => {
+      const cell = cellOf(row.id, column.id);
+      return cell === undefined ? '' : text(cell.combined[measure]);
+    })]),
+  };
+  const points = document.entries.map((entry) => entry.points).filter((value): value is number => value !== undefined);
+  const unequal = points.length > 1 && Math.min(...points) !== Math.max(...points);
+  // Every entry a single (whole) unit: its points are its list points, nothing to multiply.
+  const whole = document.entries.every((entry) => entry.count === 1);
+  const fielded: PageTable = {
+    columns: ['Unit', whole ? 'Points' : 'Fielded (count × cost = points)'],
+    rows: document.entries.map((entry) => [name(entry.id), fieldedText(entry, whole)]),
+  };
+  const seatColumns = document.seating === 'both' ? ['Score, row seated first', 'Score, row seated second'] : [];
+  const pairings: PageTable = {
+    columns: ['Unit', 'Opponent', 'Expected score', 'Win', 'Draw', 'Loss', ...seatColumns, 'Trials'],
+    rows: document.cells.map((cell) => [
+      name(cell.row),
+      name(cell.column),
+      text(cell.combined.score),
+      text(cell.combined.win),
+      text(cell.combined.draw),
+      text(cell.combined.loss),
+      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : text(seat.score))) : []),
+      cell.combined.trials,
+    ]),
+  };
+  return [
+    {
+      heading: `${MEASURE_WORDS[measure].heading}, row unit against column unit`,
+      text: caption,
+      chart: heatmapChart(cells, { id: chartId, rowTitle: 'Unit', columnTitle: 'Opponent', rows: order, columns: order, measure, title: `${document.roster}: ${MEASURE_WORDS[measure].heading.toLowerCase()}`, text }),
+      table: matrix,
+    },
+    {
+      heading: 'Points fielded',
+      text: unequal
+        ? `${whole ? 'Each unit is fielded whole, at its list points' : 'Whole models rarely add up to the same points'}: these sides range from ${pointsText(Math.min(...points))} to ${pointsText(Math.max(...points))} points, and every cell compares them as fielded, not at equal points.`
+        : points.length > 1
+          ? `Every entry fields ${pointsText(points[0] ?? 0)} points.`
+          : undefined,
+      table: fielded,
+    },
+    { heading: 'Every pairing: win, draw and loss', text: document.seating === 'both' ? 'The combined numbers weight the two seatings equally; the last columns give the expected score in each seat.' : undefined, table: pairings },
+  ];
+}
+
+export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOptions = {}): ReportPage {
+  const slug = options.slug ?? slugify(`matchups-${document.roster}`);
+  const runs = document.entries.length * document.entries.length;
+  const provenance: Provenance[] = [{ scenario: `${document.roster} (its template, once per ordered pairing)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trialsPerSeat, runs }];
+  return {
+    slug,
+    title: options.title ?? `${document.roster}: every unit against every unit`,
+    question: document.description ?? `Which unit of “${document.roster}” beats which, counting draws, with neither seat favoured?`,
+    sections: matchupSections(document, options, `${slug}-heatmap`),
+    provenance,
+    methods: [
+      'Expected score = P(win) + ½ P(draw). A draw is any end the roster\'s win metric gives to neither side (a draw, or nobody beaten when the rounds ran out).',
+      `Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson's at the effective number of trials its variance allows (draws make a score less variable than a win or loss). ${countText(runs * document.trialsPerSeat)} trials in all (${countText(runs)} runs of ${countText(document.trialsPerSeat)}).`,
+      ...rulesNotes(document),
+      `Made from crucible matchups --json for ${document.file}.`,
+    ],
+  };
+}

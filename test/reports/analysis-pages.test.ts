@@ -1,0 +1,187 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateText as matrixEstimateText } from '../../analysis/matchup-tables.js';
+import { analysisPage, writeAnalysisReport } from '../../reports/analysis-pages.js';
+import type { Chart } from '../../reports/charts.js';
+import { provenanceHtml } from '../../reports/page.js';
+import { compileChart } from '../../reports/render.js';
+import { type CliRun, runCli } from '../helpers/capture.js';
+import { compareFixture, countBalanceFixture, FIXTURES, HOSTILE, matchupsFixture, sweepFixture, wholeBalanceFixture } from './documents.js';
+
+/**
+ * Pages from the analysis commands' JSON documents (reports/analysis-pages.ts) and `crucible
+ * report` reading them, on synthetic documents whose numbers are known (test/reports/documents.ts):
+ * the page must show what the document says — in words, with the chart and the table agreeing.
+ */
+
+const STACK_LINE = /^ {4}at /m;
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'crucible-analysis-pages-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const chartsOf = (page: ReturnType<typeof analysisPage>): Chart[] => page.sections.flatMap((section) => (section.chart === undefined ? [] : [section.chart]));
+const dataOf = (chart: Chart | undefined): Record<string, unknown>[] => (chart?.spec.data as { values: Record<string, unknown>[] } | undefined)?.values ?? [];
+
+describe('analysis pages', () => {
+  it('compile every chart of every kind without warnings, with unique chart ids', () => {
+    for (const [kind, fixture] of Object.entries(FIXTURES)) {
+      const charts = chartsOf(analysisPage(fixture()));
+      expect(charts.length, kind).toBeGreaterThan(0);
+      expect(new Set(charts.map((chart) => chart.id)).size, kind).toBe(charts.length);
+      for (const chart of charts) expect(compileChart(chart).warnings, `${kind}: ${chart.id}`).toEqual([]);
+    }
+  });
+
+  it('matchups: the heatmap and the matrix show the same rulebook numbers; a mirror of draws reads 50%; points fielded listed', () => {
+    const document = matchupsFixture();
+    const page = analysisPage(document);
+    const [heatmap] = chartsOf(page);
+    const cells = dataOf(heatmap);
+    const knight = document.cells.find((cell) => cell.row === 'knight' && cell.column === 'goblin');
+    const text = matrixEstimateText(knight!.combined.score, document.precision);
+    expect(cells.find((cell) => cell.row === 'Knight' && cell.column === HOSTILE)?.text).toBe(text);
+    // (700 + 600 wins + ½ (100 + 100) draws) / 2,000.
+    expect(knight!.combined.score.value).toBeCloseTo(0.7, 12);
+    const matrix = page.sections[0]?.table;
+    expect(matrix?.columns).toEqual(['Unit \\ opponent', 'Knight', HOSTILE, 'Shield Wall']);
+    expect(matrix?.rows[0]).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
+    // Shield Wall draws everything: 50% in every cell, never 0%.
+    expect(cells.filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0.5, 0.5, 0.5]);
+    expect(page.sections[0]?.text).toMatch(/both ways.*1,000 trials each/s);
+    expect(page.sections[1]?.table?.rows).toEqual([['Knight', '4 × 16 = 64'], [HOSTILE, '12 × 5 = 60'], ['Shield Wall', '5 × 10 = 50']]);
+    expect(page.sections[1]?.text).toContain('from 50 to 64 points');
+    // P(win) on request: the all-draw pairings are then 0%.
+    const win = analysisPage(document, { measure: 'win' });
+    expect(dataOf(chartsOf(win)[0]).filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0, 0, 0]);
+    expect(win.sections[0]?.heading).toBe('Chance to win, row unit against column unit');
+  });
+
+  it('compare: the difference is variant − baseline (right of 0: more with the variant); the table puts the baseline first', () => {
+    const page = analysisPage(compareFixture());
+    const rows = dataOf(chartsOf(page)[0]);
+    expect(rows.map((row) => [row.outcome, row.difference])).toEqual([
+      ['Side that won: Knights', 5],
+      ['Rounds started', -0.1],
+    ]);
+    const table = page.sections[1]?.table;
+    expect(table?.columns.slice(1, 4)).toEqual(['Baseline: as written', 'Variant: least-damaged', 'Difference, least-damaged − as written (95% interval)']);
+    expect(table?.rows[0]?.slice(0, 4)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.0 points [+4.2, +5.8]']);
+    expect(page.sections[0]?.text).toContain('sets Allocation = least-damaged');
+  });
+
+  it('sweep: a line per outcome against the field in words; an outcome that never changes is listed, not drawn', () => {
+    const page = analysisPage(sweepFixture());
+    const charts = chartsOf(page);
+    expect(charts).toHaveLength(1);
+    expect(JSON.stringify(charts[0]?.spec)).toContain('"title":"Knights › knights: models"');
+    expect(dataOf(charts[0]).map((point) => [point.x, point.estimate])).toEqual([[3, 0.5], [4, 0.7], [5, 0.9]]);
+    expect(page.sections.at(-1)?.text).toBe('Not drawn: Rounds started (1 at every point).');
+    expect(page.sections[0]?.table?.rows).toEqual([['3', '50% ±2'], ['4', '70% ±2'], ['5', '90% ±2']]);
+  });
+
+  it('balance by count: the fitted curve crosses ½ at the fair count, drawn with the measured points and the ½ line', () => {
+    const document = countBalanceFixture();
+    const page = analysisPage(document);
+    const curve = chartsOf(page)[0];
+    const layers = curve?.spec.layer as { data?: { values: { x: number; score: number }[] } }[];
+    const fitted = layers.find((layer) => layer.data?.values.length === 61)?.data?.values ?? [];
+    // logit(score) = α + β·ln(k/60) with α = 4 ln 15, β = 4: ½ at k = 4 (15 points each); interpolate the drawn line there.
+    const [below, above] = [fitted.filter((point) => point.x <= 4).at(-1), fitted.find((point) => point.x >= 4)];
+    expect(below!.score).toBeLessThanOrEqual(0.5 + 1e-12);
+    expect(above!.score).toBeGreaterThanOrEqual(0.5 - 1e-12);
+    expect(JSON.stringify(curve?.spec)).toContain('fair: 4.00 models (15.0 points each)');
+    expect(page.sections[0]?.text).toContain('Knight: fair cost 15.0 points [14.2, 15.8] (95%); published 16: over-costed.');
+  });
+
+  it('balance of whole units: the cost scatter colours each unit by the verdict the fit gave, and the round robin follows', () => {
+    const page = analysisPage(wholeBalanceFixture());
+    const scatter = chartsOf(page)[0];
+    expect(dataOf(scatter).map((point) => [point.name, point.verdict])).toEqual([['Knight', 'over-costed'], [HOSTILE, 'fair'], ['Shield Wall', 'under-costed']]);
+    // An interval unbounded above is drawn to the top of the axis, and says so on hover.
+    const wall = dataOf(scatter).find((point) => point.name === 'Shield Wall');
+    expect(wall?.high).toBeGreaterThan(90);
+    expect(Number.isFinite(wall?.high)).toBe(true);
+    expect(wall?.fittedText).toBe('90 [62, no upper bound]');
+    expect(page.sections.some((section) => section.heading.startsWith('Round robin: expected score'))).toBe(true);
+  });
+});
+
+describe('provenance', () => {
+  const run = { scenario: 'Bowmen against Orcs', file: 'data/x.yaml', ruleset: 'battleforge', engineVersion: 'battleforge-1.0.0', seed: 1, trials: 20_000 };
+  it('shows identical runs once, with how many', () => {
+    const html = provenanceHtml(Array.from({ length: 18 }, () => run));
+    expect(html.match(/<tr>/g)).toHaveLength(2);
+    expect(html).toContain('<td class="num" data-label="runs">×18</td>');
+  });
+  it('says once what every run shares and tabulates only what varies', () => {
+    const html = provenanceHtml([run, { ...run, seed: 2 }, { ...run, seed: 2 }]);
+    expect(html).toContain('<p>3 runs, all with scenario Bowmen against Orcs, file data/x.yaml, ruleset battleforge, engine version battleforge-1.0.0, trials 20,000; they differ in seed:</p>');
+    expect(html).toContain('<th>seed</th><th>runs</th>');
+    expect(html).toContain('<td class="num" data-label="runs">×2</td>');
+  });
+});
+
+describe('crucible report with analysis documents', () => {
+  const cli = (...args: string[]): Promise<CliRun> => runCli(args);
+  const save = async (name: string, value: unknown): Promise<string> => {
+    const file = path.join(root, name);
+    await writeFile(file, JSON.stringify(value));
+    return file;
+  };
+  /** A minimal `crucible run --json` result. */
+  const runResult = {
+    scenario: 'A run',
+    file: 'data/x.yaml',
+    ruleset: 'heroic',
+    engineVersion: 'heroic-1.1.0',
+    seed: 1,
+    trials: 10,
+    metrics: [{ name: 'won', kind: 'flag', description: 'won', trials: 10, mean: 0.5, sd: 0.5, standardError: 0.16, meanInterval: { low: 0.2, high: 0.8 }, distribution: [{ value: 0, label: 'no', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } }, { value: 1, label: 'yes', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } }], atLeast: [] }],
+  };
+
+  it('writes a page per document, of every kind, and lists them in the index', async () => {
+    const files = await Promise.all(Object.entries(FIXTURES).map(([kind, fixture]) => save(`${kind}.json`, fixture())));
+    const out = path.join(root, 'out');
+    const result = await cli('report', ...files, '--out', out);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const written = result.stdout.trimEnd().split('\n').map((line) => /^wrote (\S+) /.exec(line)?.[1] ?? '');
+    expect(written).toHaveLength(files.length);
+    const index = await readFile(path.join(out, 'index.html'), 'utf8');
+    for (const page of written) {
+      expect((await stat(page)).isFile()).toBe(true);
+      expect(index).toContain(`href="${path.basename(page)}"`);
+    }
+  }, 30_000);
+
+  it('refuses run results and analysis documents together, several documents under one --slug, and an unknown kind: exit 2, no stack trace', async () => {
+    const matchups = await save('m.json', matchupsFixture());
+    const runs = await save('run.json', runResult);
+    const mixed = await cli('report', matchups, runs, '--out', path.join(root, 'never'));
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).not.toMatch(STACK_LINE);
+    expect(mixed.stderr).toBe(`${matchups}: (root): a matchups document cannot be reported together with run results (${runs}): run results make one page between them, an analysis a page of its own; run crucible report once for each\n`);
+    const compare = await save('c.json', compareFixture());
+    const slug = await cli('report', matchups, compare, '--slug', 'one', '--out', path.join(root, 'never'));
+    expect(slug.status).toBe(2);
+    expect(slug.stderr).toMatch(/^error: --slug names one page, but these files hold 2 analysis documents/);
+    const unknown = await save('u.json', { ...compareFixture(), kind: 'tournament' });
+    const broken = await save('b.json', { ...matchupsFixture(), seating: 'sideways' });
+    const bad = await cli('report', unknown, broken, '--out', path.join(root, 'never'));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).not.toMatch(STACK_LINE);
+    expect(bad.stderr.trimEnd().split('\n')).toEqual([`${unknown}: kind: must be "matchups", "compare", "sweep" or "balance" (what those commands print with --json), got "tournament"`, expect.stringMatching(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: seating: `))]);
+    expect(await stat(path.join(root, 'never')).catch(() => undefined)).toBeUndefined();
+  });
+
+  it('writes a page straight from a document (what --report DIR does)', async () => {
+    const page = await writeAnalysisReport(sweepFixture(), path.join(root, 'direct'));
+    expect(await readFile(page, 'utf8')).toContain('<h1>Knights against an Ogre: by models</h1>');
+  });
+});

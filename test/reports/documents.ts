@@ -1,0 +1,202 @@
+import { type BalanceDocument, balanceDocumentSchema } from '../../analysis/balance-document.js';
+import { type CompareDocument, compareDocumentSchema } from '../../analysis/compare-document.js';
+import { type MatchupsDocument, matchupsDocumentSchema } from '../../analysis/matchups-document.js';
+import { outcomeFromCounts } from '../../analysis/outcome.js';
+import { type SweepDocument, sweepDocumentSchema } from '../../analysis/sweep-document.js';
+
+/**
+ * Synthetic analysis documents with known numbers, one of each kind, checked against their schemas
+ * (a schema change fails here, not deep in a page test): the oracle of the page tests is the
+ * document itself — what the page must show. The matchups hold a hostile name, a mirror that
+ * always draws (its score must read 50%, not 0%), and unequal points.
+ */
+export const HOSTILE = '<script>alert(1)</script>';
+const TRIALS = 1000;
+const ENGINE = 'heroic-1.1.0';
+
+/** A seated outcome from counts out of TRIALS, as JSON holds it. */
+const seated = (wins: number, draws: number) => JSON.parse(JSON.stringify(outcomeFromCounts(wins, draws, TRIALS - wins - draws))) as MatchupsDocument['cells'][number]['combined'];
+
+/** Entries and their first-seat wins and draws against each other (row first). */
+const ENTRIES = [
+  { id: 'knight', name: 'Knight', count: 4, cost: 16, points: 64 },
+  { id: 'goblin', name: HOSTILE, count: 12, cost: 5, points: 60 },
+  { id: 'wall', name: 'Shield Wall', count: 5, cost: 10, points: 50 },
+];
+const FIRST_SEATED: Record<string, readonly [number, number]> = {
+  'knight/knight': [600, 0],
+  'knight/goblin': [700, 100],
+  'knight/wall': [0, 1000],
+  'goblin/knight': [300, 100],
+  'goblin/goblin': [550, 0],
+  'goblin/wall': [0, 1000],
+  'wall/knight': [0, 1000],
+  'wall/goblin': [0, 1000],
+  'wall/wall': [0, 1000],
+};
+
+/** The mean of two seatings, as analysis/matchups.ts combines them (equal weights, trials summed). */
+function combined(first: ReturnType<typeof seated>, second: ReturnType<typeof seated>): ReturnType<typeof seated> {
+  const wins = Math.round((first.win.value + second.win.value) * TRIALS);
+  const draws = Math.round((first.draw.value + second.draw.value) * TRIALS);
+  return JSON.parse(JSON.stringify(outcomeFromCounts(wins, draws, 2 * TRIALS - wins - draws))) as ReturnType<typeof seated>;
+}
+
+export function matchupsFixture(): MatchupsDocument {
+  const cells = ENTRIES.flatMap((row) =>
+    ENTRIES.map((column) => {
+      const [wins, draws] = FIRST_SEATED[`${row.id}/${column.id}`] ?? [0, 0];
+      const first = seated(wins, draws);
+      // Seated second: the column's first-seated game seen from the row (wins and losses swapped).
+      const [theirWins, theirDraws] = FIRST_SEATED[`${column.id}/${row.id}`] ?? [0, 0];
+      const second = seated(TRIALS - theirWins - theirDraws, theirDraws);
+      return { row: row.id, column: column.id, first, second, combined: combined(first, second) };
+    }),
+  );
+  return matchupsDocumentSchema.parse({
+    kind: 'matchups',
+    roster: 'Test roster',
+    file: 'data/test/roster.yaml',
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    seating: 'both',
+    seed: 20261122,
+    trialsPerSeat: TRIALS,
+    precision: 0.022,
+    entries: ENTRIES,
+    cells,
+  });
+}
+
+const field = (path: string, label: string, title: string) => ({ path, label, title });
+const estimate = (value: number, half: number) => ({ estimate: value, variance: 1000 * half * half, interval: { low: value - half, high: value + half } });
+
+export function compareFixture(): CompareDocument {
+  const variant = (name: string, asWritten: boolean) => ({
+    name,
+    asWritten,
+    changes: asWritten ? [] : [{ field: field('options.allocation', 'Allocation', 'allocation'), value: 'least-damaged' }],
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    unitsDigest: 'a'.repeat(64),
+  });
+  return compareDocumentSchema.parse({
+    kind: 'compare',
+    scenario: 'Knights against an Ogre',
+    file: 'data/test/knights.yaml',
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    method: 'mc',
+    seed: 20261122,
+    trials: 5000,
+    paired: true,
+    baseline: variant('(as written)', true),
+    variant: variant('least-damaged', false),
+    metrics: ['winner', 'rounds'],
+    outcomes: [
+      // The variant helps the knights win: +5 points, right of zero.
+      { metric: 'winner', kind: 'category', description: 'side that won', title: 'Side that won: Knights', label: 'Knights', value: 1, measure: 'probability', baseline: estimate(0.6, 0.014), variant: estimate(0.65, 0.013), difference: { estimate: 0.05, standardError: 0.004, interval: { low: 0.042, high: 0.058 }, pValue: 1e-9 }, unpairedTrialsFactor: 12, neverSeen: false },
+      { metric: 'rounds', kind: 'count', description: 'rounds started', title: 'Rounds started', measure: 'mean', baseline: estimate(3.2, 0.05), variant: estimate(3.1, 0.05), difference: { estimate: -0.1, standardError: 0.02, interval: { low: -0.14, high: -0.06 }, pValue: 1e-6 }, unpairedTrialsFactor: 3, neverSeen: false },
+    ],
+  });
+}
+
+export function sweepFixture(): SweepDocument {
+  const models = [3, 4, 5];
+  const won = [0.5, 0.7, 0.9];
+  return sweepDocumentSchema.parse({
+    kind: 'sweep',
+    scenario: 'Knights against an Ogre',
+    file: 'data/test/knights.yaml',
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    method: 'mc',
+    precision: null,
+    axes: [{ field: field('sides[0].groups[0].models', 'Knights › knights: models', 'models'), values: models }],
+    metrics: [
+      { name: 'ogre.vanquished', kind: 'flag', description: 'every model of ogre vanquished', title: 'Ogre vanquished' },
+      { name: 'rounds', kind: 'count', description: 'rounds started', title: 'Rounds started' },
+    ],
+    points: models.map((count, i) => {
+      const p = won[i] ?? 0;
+      return {
+        values: [count],
+        method: 'mc',
+        seed: 1,
+        trials: 2000,
+        exact: null,
+        unitsDigest: 'b'.repeat(64),
+        results: [
+          { metric: 'ogre.vanquished', kind: 'flag', distribution: [{ value: 0, label: 'no', probability: 1 - p, interval: { low: 1 - p - 0.019, high: 1 - p + 0.019 }, count: Math.round((1 - p) * 2000) }, { value: 1, label: 'yes', probability: p, interval: { low: p - 0.019, high: p + 0.019 }, count: Math.round(p * 2000) }] },
+          // Always 1 round: unchanged across the sweep, listed rather than drawn.
+          { metric: 'rounds', kind: 'count', mean: 1, sd: 0, meanInterval: { low: 1, high: 1 }, distribution: [{ value: 1, probability: 1, interval: { low: 0.998, high: 1 }, count: 2000 }] },
+        ],
+      };
+    }),
+  });
+}
+
+export function countBalanceFixture(): BalanceDocument {
+  const curve = [3, 4, 5].map((count, i) => ({ count, score: { value: [0.3, 0.5, 0.7][i] ?? 0, interval: { low: ([0.3, 0.5, 0.7][i] ?? 0) - 0.01, high: ([0.3, 0.5, 0.7][i] ?? 0) + 0.01 } }, trials: 20_000 }));
+  return balanceDocumentSchema.parse({
+    kind: 'balance',
+    roster: 'Test roster',
+    file: 'data/test/roster.yaml',
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    seed: 20261122,
+    precision: 0.01,
+    seating: 'both',
+    fielded: 'by-count',
+    budget: 60,
+    results: [
+      {
+        ruleset: 'heroic',
+        engineVersion: ENGINE,
+        seed: 20261122,
+        unit: 'knight',
+        name: 'Knight',
+        budget: 60,
+        publishedCost: 16,
+        fairCost: 15,
+        costInterval: { low: 14.2, high: 15.8 },
+        fairCount: 4,
+        // logit(score) = α + β·ln(k/P): ½ at k/P = 1/15 (c = e^{α/β} = 15).
+        fit: { alpha: 4 * Math.log(15), beta: 4, dispersion: 1.1, degreesOfFreedom: 4 },
+        curve,
+        opponents: [{ opponent: 'goblin', name: HOSTILE, count: 12, points: 60, fairCount: 4, cost: 15 }],
+        observations: curve.map((point) => ({ opponent: 'goblin', count: point.count, opponentCount: 12, opponentPoints: 60, combined: seated(Math.round(point.score.value * TRIALS), 0) })),
+        trials: 60_000,
+      },
+    ],
+  });
+}
+
+export function wholeBalanceFixture(): BalanceDocument {
+  const units = [
+    { id: 'knight', name: 'Knight', points: 64, strength: 0.4, fittedCost: 40, costInterval: { low: 30, high: 52 }, verdict: 'over-costed' },
+    { id: 'goblin', name: HOSTILE, points: 60, strength: 0.1, fittedCost: 58, costInterval: { low: 45, high: 75 }, verdict: 'fair' },
+    { id: 'wall', name: 'Shield Wall', points: 50, strength: 0.5, fittedCost: 90, costInterval: { low: 62, high: null }, verdict: 'under-costed' },
+  ].map((unit) => ({ ...unit, strengthStandardError: 0.05, residual: 0, studentizedResidual: 0 }));
+  return balanceDocumentSchema.parse({
+    kind: 'balance',
+    roster: 'Test roster',
+    file: 'data/test/roster.yaml',
+    ruleset: 'heroic',
+    engineVersion: ENGINE,
+    seed: 20261122,
+    precision: 0.022,
+    seating: 'both',
+    fielded: 'whole',
+    units,
+    regression: { intercept: -4, slope: 1, slopeInterval: { low: 0.5, high: 1.5 }, residualSd: 0.2, degreesOfFreedom: 1 },
+    drawParameter: 0.3,
+    drawInterval: { low: 0.2, high: 0.4 },
+    seatAdvantage: 0.1,
+    seatAdvantageStandardError: 0.02,
+    converged: true,
+    matchups: matchupsFixture(),
+  });
+}
+
+export const FIXTURES = { matchups: matchupsFixture, compare: compareFixture, sweep: sweepFixture, balance: countBalanceFixture, whole: wholeBalanceFixture } as const;

@@ -19,15 +19,21 @@ export function parseFieldPath(path: string): (string | number)[] | undefined {
 }
 
 /** A copy of `data` with `value` at `path`; a message saying what is wrong otherwise. */
+/** Names that reach an object's prototype rather than a field: a path through them would change every object in the process. */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function setField(data: Json, path: string, value: Json): { data: Json } | { problem: string } {
   const steps = parseFieldPath(path);
   if (steps === undefined || steps.length === 0) return { problem: `${JSON.stringify(path)} is not a field path (e.g. sides[0].units[1].charging)` };
+  const forbidden = steps.find((step) => typeof step === 'string' && PROTOTYPE_KEYS.has(step));
+  if (forbidden !== undefined) return { problem: `${path}: ${JSON.stringify(forbidden)} is not a field a scenario can have` };
   const copy = structuredClone(data);
   let node: Json = copy;
   for (let i = 0; i < steps.length - 1; i++) {
     const step = steps[i] as string | number;
     const isMapping = node !== null && typeof node === 'object' && !Array.isArray(node);
-    let next = typeof step === 'number' ? (Array.isArray(node) ? node[step] : undefined) : isMapping ? (node as Record<string, Json>)[step] : undefined;
+    // Own fields only: nothing inherited is ever followed.
+    let next = typeof step === 'number' ? (Array.isArray(node) ? node[step] : undefined) : isMapping && Object.hasOwn(node as object, step) ? (node as Record<string, Json>)[step] : undefined;
     // A missing object on the way (e.g. `options`, left to its defaults) is created; a missing list element is not.
     if (next === undefined && isMapping && typeof step === 'string' && typeof steps[i + 1] === 'string') {
       next = {};

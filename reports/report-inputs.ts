@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
-import { fileSystemMessage, parseWith } from '../sim/data-file.js';
+import { fileSystemMessage, parseWith, readInputText } from '../sim/data-file.js';
+
+/** Saved results are a few MB at most (a run's summary); a device or a FIFO is refused whatever its size. */
+const MAX_REPORT_INPUT_BYTES = 256 * 1024 * 1024;
 import { InputError, type InputProblem, ROOT_PATH } from '../sim/errors.js';
 import { describeValue } from '../sim/zod-issues.js';
 import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from './analysis-documents.js';
@@ -160,7 +162,7 @@ export interface ReportInputs {
 export async function readReportInputs(file: string): Promise<ReportInputs> {
   let text: string;
   try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    text = (await readInputText(file, MAX_REPORT_INPUT_BYTES)).replace(/^\uFEFF/, '');
   } catch (error) {
     throw InputError.at(file, ROOT_PATH, fileSystemMessage(error));
   }

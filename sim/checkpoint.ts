@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
+import { readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
@@ -113,6 +114,9 @@ export async function saveCheckpoint(file: string, identity: RunIdentity, snapsh
   }
 }
 
+/** A checkpoint's size is its tally's: 256 MB is far beyond any scenario's metrics; a device or a FIFO is refused whatever its size. */
+const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
 const damaged = (file: string, where: string, problem: string): InputError =>
   InputError.at(file, where, `damaged checkpoint: ${problem} (delete the file to start the run over)`);
 
@@ -120,7 +124,7 @@ const damaged = (file: string, where: string, problem: string): InputError =>
 async function readCheckpoint(file: string): Promise<CheckpointDocument | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputText(file, MAX_CHECKPOINT_BYTES);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
     throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot read the checkpoint: ${describeFileError(error)}`);

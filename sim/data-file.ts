@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -16,7 +16,29 @@ export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json']
 
 export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: InputProblem[] };
 
+/** The largest scenario, units or army file read (a bundled Battle Forge faction is ~30 KB). */
+export const MAX_DATA_FILE_BYTES = 32 * 1024 * 1024;
+
+/** A file too large to read, or not a regular file (a FIFO would block for good, a device never end). */
+class UnreadableFile extends Error {
+  constructor(readonly code: 'ENOTREG' | 'EFBIG', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A regular file's text, refusing FIFOs, devices and sockets (checked before opening: opening a FIFO
+ * waits for a writer, and no signal stops that) and files above `maxBytes`.
+ */
+export async function readInputText(file: string, maxBytes: number): Promise<string> {
+  const info = await stat(file);
+  if (!info.isFile()) throw new UnreadableFile('ENOTREG', info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files');
+  if (info.size > maxBytes) throw new UnreadableFile('EFBIG', `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`);
+  return readFile(file, 'utf8');
+}
+
 export function fileSystemMessage(error: unknown): string {
+  if (error instanceof UnreadableFile) return error.message;
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT') return 'file not found';
   if (code === 'EISDIR') return 'is a directory, not a file';
@@ -53,7 +75,7 @@ export async function readDataFile(file: string): Promise<Parsed> {
   }
   let text: string;
   try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    text = (await readInputText(file, MAX_DATA_FILE_BYTES)).replace(/^\uFEFF/, '');
   } catch (error) {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
+import { runCli } from '../helpers/capture.js';
+import { REPOSITORY } from '../helpers/repository.js';
+
+/**
+ * Inputs that are not regular files — a FIFO (opening it waits for a writer, for good), a device
+ * (/dev/zero never ends) — or are too large are refused at once with exit 2, naming the file
+ * (issue 17 M1, L7, L8). Nothing is opened before the check.
+ */
+
+const SCENARIO = path.join(REPOSITORY, 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml');
+let directory: string;
+let fifo: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-unreadable-'));
+  fifo = path.join(directory, 'pipe.yaml');
+  execFileSync('mkfifo', [fifo]);
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const NOT_A_FILE = 'not a regular file (a FIFO, device or socket): crucible reads only files';
+
+describe('inputs that are not files', () => {
+  it('a FIFO as the scenario, or as a report input', async () => {
+    for (const args of [['run', fifo], ['validate', fifo], ['report', fifo]]) {
+      const result = await runCli(args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${fifo}: (root): ${NOT_A_FILE}`);
+    }
+  });
+
+  it('a FIFO or a device as the checkpoint', async () => {
+    for (const checkpoint of [fifo, '/dev/zero']) {
+      const result = await runCli(['run', SCENARIO, '-n', '1000', '-w', '0', '--checkpoint', checkpoint]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${checkpoint}: (root): --checkpoint: cannot read the checkpoint: ${NOT_A_FILE}`);
+    }
+  });
+
+  it('a scenario larger than the limit', async () => {
+    const huge = path.join(directory, 'huge.yaml');
+    await writeFile(huge, `# ${'x'.repeat(MAX_DATA_FILE_BYTES)}\n`);
+    const result = await runCli(['validate', huge]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 32\\.0 MB \\(the most crucible reads here is 32 MB\\)`));
+  });
+});

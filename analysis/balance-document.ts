@@ -26,7 +26,15 @@ const countBalance = z.object({
   fairCost: z.number().optional(),
   costInterval: costInterval.optional(),
   fairCount: z.number().optional(),
-  fit: z.object({ alpha: z.number(), beta: z.number(), dispersion: z.number(), degreesOfFreedom: z.number(), intervalBasis: z.enum(['simulation-noise', 'dispersion', 'opponents']).optional() }).optional(),
+  fit: z
+    .object({
+      intercepts: z.array(z.object({ opponent: z.string(), opponentPoints: z.number(), alpha: z.number() })),
+      beta: z.number(),
+      dispersion: z.number(),
+      degreesOfFreedom: z.number(),
+      intervalBasis: z.enum(['simulation-noise', 'dispersion']),
+    })
+    .optional(),
   problem: z.string().optional(),
   curve: z.array(z.object({ count: z.number().int().min(1), score: estimate, trials: z.number().int().min(1) })),
   opponents: z.array(z.object({ opponent: z.string(), name: z.string(), count: z.number().int(), points: z.number(), fairCount: z.number().optional(), cost: z.number().optional() })),

@@ -23,7 +23,7 @@ export function countCostsTable(document: ByCount): ColumnTable {
       fitted: result.fairCost === undefined ? 'not found' : points(result.fairCost),
       '95% interval': result.costInterval === undefined ? '' : `[${points(result.costInterval.low)}, ${points(result.costInterval.high)}]`,
       'published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : points(result.publishedCost - result.fairCost),
-      'opponents disagree (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
+      'curve misfit (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
       note: result.problem ?? '',
     })),
   );

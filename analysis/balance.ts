@@ -12,10 +12,11 @@ import type { ScenarioResult, ScenarioRunOptions } from './run.js';
  * budget each opponent fields the whole models its published cost buys (at least one), which is
  * rarely exactly the budget: 4 Knights at 16 are 64 points, 2 Ogres at 25 are 50. So the fit does
  * not compare counts with the budget but with what each opponent actually fielded: the unit's
- * expected score (win + ½ draw, both seatings) at count k against an opponent fielding P points is
- * modelled as logit(score) = α + β·ln(k / P) (analysis/ratio-fit.ts), and the fair cost is the c at
- * which k = P / c models score ½ — equal points, equal chances. Its interval covers the simulation
- * noise and how loosely the opponents agree (the fit's dispersion).
+ * expected score (win + ½ draw, both seatings) at count k against an opponent fielding Pₒ points is
+ * modelled as logit(score) = αₒ + β·ln(k / Pₒ) — a curve per opponent, sharing its slope
+ * (analysis/ratio-fit.ts) — and the fair cost is the c at which the unit's average score over the
+ * opponents, each met at equal points (k = Pₒ / c models), is ½. Its interval covers the
+ * simulation noise and how loosely the curves fit (the fit's dispersion).
  *
  * The counts measured: a bisection on the count for the average score over the opponents (coarse,
  * at 3× the precision), then the two counts around ½ and one more on either side, at the precision.
@@ -80,7 +81,7 @@ export interface CountBalance {
   readonly costInterval?: Interval;
   /** budget / fairCost: the models the budget buys at the fair cost. */
   readonly fairCount?: number;
-  readonly fit?: Pick<RatioFit, 'alpha' | 'beta' | 'dispersion' | 'degreesOfFreedom' | 'intervalBasis'>;
+  readonly fit?: Pick<RatioFit, 'intercepts' | 'beta' | 'dispersion' | 'degreesOfFreedom' | 'intervalBasis'>;
   readonly problem?: string;
   readonly curve: readonly CountScore[];
   readonly opponents: readonly OpponentWorth[];
@@ -225,7 +226,7 @@ export async function balance(roster: LoadedRoster, unitId: string, options: Bal
       fairCost: fit.cost,
       costInterval: fit.costInterval,
       fairCount: options.budget / fit.cost,
-      fit: { alpha: fit.alpha, beta: fit.beta, dispersion: fit.dispersion, degreesOfFreedom: fit.degreesOfFreedom, ...(fit.intervalBasis === undefined ? {} : { intervalBasis: fit.intervalBasis }) },
+      fit: { intercepts: fit.intercepts, beta: fit.beta, dispersion: fit.dispersion, degreesOfFreedom: fit.degreesOfFreedom, intervalBasis: fit.intervalBasis },
     };
   } catch (error) {
     if (error instanceof RangeError) return { ...result, problem: `the score against the points ratio could not be fitted: ${error.message}` };

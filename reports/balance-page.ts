@@ -35,18 +35,21 @@ function pageTable(table: ColumnTable): PageTable {
 
 const logistic = (z: number): number => 1 / (1 + Math.exp(-z));
 
-/** The fitted curve at counts between the measured ones: logit(score) = α + β·ln(k / Pₒ), averaged over the opponents. */
+/**
+ * The fitted curve at counts between the measured ones, drawn like the measured points: the mean
+ * over the opponents, each fielding its own points, of logit sₒ = αₒ + β·ln(k / Pₒ).
+ */
 function fittedCurve(result: CountResult): { x: number; score: number }[] | undefined {
   const { fit } = result;
   const counts = result.curve.map((point) => point.count);
-  if (fit === undefined || counts.length === 0 || result.opponents.length === 0) return undefined;
+  if (fit === undefined || counts.length === 0 || fit.intercepts.length === 0) return undefined;
   const low = Math.min(...counts);
   const high = Math.max(...counts);
   const steps = 60;
   return Array.from({ length: steps + 1 }, (_, i) => {
     // Evenly spaced in ln(count), as the model is: smooth on a log axis and a linear one alike.
     const x = low * (high / low) ** (i / steps);
-    const score = result.opponents.reduce((sum, opponent) => sum + logistic(fit.alpha + fit.beta * Math.log(x / opponent.points)), 0) / result.opponents.length;
+    const score = fit.intercepts.reduce((sum, { alpha, opponentPoints }) => sum + logistic(alpha + fit.beta * Math.log(x / opponentPoints)), 0) / fit.intercepts.length;
     return { x, score };
   });
 }
@@ -101,11 +104,11 @@ function countSections(document: ByCount, slug: string): PageSection[] {
       { id: `${slug}-curve-${i + 1}`, title: `${result.name}: expected score by models fielded` },
     );
     const opponents = result.opponents.map((opponent) => `${opponent.name} ${opponent.count} (${pointsText(opponent.points)} points)`).join(', ');
-    const dispersion = result.fit === undefined ? '' : ` Opponents ${result.fit.dispersion > 2 ? 'disagree' : 'agree'} about it (dispersion ${result.fit.dispersion.toFixed(1)}; 1 is simulation noise alone; the interval allows for it).`;
+    const dispersion = result.fit === undefined ? '' : ` The curves fit the measured scores ${result.fit.dispersion > 2 ? 'loosely' : 'closely'} (dispersion ${result.fit.dispersion.toFixed(1)}; 1 is simulation noise alone; the interval allows for it).`;
     sections.push(
       {
         heading: result.name,
-        text: `${costSentence(result)}\n\nThe opponents field what ${pointsText(document.budget)} points buy at their published costs: ${opponents}. The fit: logit(score) = α + β·ln(models ÷ the opponent's points); the line is that fit averaged over the opponents.${dispersion}`,
+        text: `${costSentence(result)}\n\nThe opponents field what ${pointsText(document.budget)} points buy at their published costs: ${opponents}. The fit: a curve per opponent sharing one slope, logit(score) = αₒ + β·ln(models ÷ the opponent's points); the line is their average, each opponent met at its own points.${dispersion}`,
         chart,
         table: pageTable(perCountTable(document, result.unit)),
       },
@@ -154,7 +157,7 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
       'Expected score = P(win) + ½ P(draw), each pairing played in both seatings with equal trials unless the seating says otherwise.',
       `Seating: ${document.seating}; every score within ±${(document.precision * 100).toFixed(1)} points (95%)${document.fielded === 'by-count' ? ` near the answer; a coarser bisection first. Budget ${pointsText(document.budget)} points` : ''}.`,
       document.fielded === 'by-count'
-        ? 'Fair cost: the c at which the fitted score is ½ at equal points, fitted by quasi-likelihood on every count measured near the answer; its 95% interval covers the simulation noise and, when the opponents disagree beyond it, their spread.'
+        ? "Fair cost: the c at which the unit's average fitted score over the opponents, each met at equal points, is ½; fitted by quasi-likelihood on every count measured; its 95% interval covers the simulation noise and, when the curves fit more loosely than that, their misfit (docs/statistics.md)."
         : `Regression of strength on ln(points): slope ${document.regression.slope.toFixed(3)} [${document.regression.slopeInterval.low.toFixed(3)}, ${document.regression.slopeInterval.high.toFixed(3)}], residual sd ${document.regression.residualSd.toFixed(3)} (${countText(document.regression.degreesOfFreedom)} df); draw parameter ${document.drawParameter.toFixed(3)}; first-seat advantage ${document.seatAdvantage.toFixed(3)} ± ${(1.96 * document.seatAdvantageStandardError).toFixed(3)}.`,
       ...rulesNotes(document),
       `Made from crucible balance --json for ${document.file}.`,

@@ -59,7 +59,7 @@ function legend(document: BalanceDocument): string {
     ].join('\n');
   }
   return [
-    "Fitted: the cost at which the unit's expected score (win + ½ draw) is ½ at equal points, from logit(score) = α + β·ln(models / opponent's points) over every opponent and count measured; each opponent fields the whole models its published cost buys, and the fit uses the points it actually fielded. The interval covers simulation noise and how much the opponents disagree (dispersion 1: only noise).",
+    "Fitted: the cost at which the unit's expected score (win + ½ draw), averaged over the opponents each met at equal points, is ½ — from a curve per opponent, logit(score) = αₒ + β·ln(models / opponent's points), fitted to every count measured. Each opponent fields the whole models its published cost buys, and the fit uses the points it actually fielded. The interval covers simulation noise and how loosely the curves fit (dispersion 1: only noise).",
     `${seating}; scores near ½ within ±${(document.precision * 100).toFixed(1)} points; seed ${document.seed ?? 'the template\'s'}; engine ${document.engineVersion}.`,
   ].join('\n');
 }

@@ -161,8 +161,8 @@ export function countBalanceFixture(): BalanceDocument {
         fairCost: 15,
         costInterval: { low: 14.2, high: 15.8 },
         fairCount: 4,
-        // logit(score) = α + β·ln(k/P): ½ at k/P = 1/15 (c = e^{α/β} = 15).
-        fit: { alpha: 4 * Math.log(15), beta: 4, dispersion: 1.1, degreesOfFreedom: 4 },
+        // logit(score) = αₒ + β·ln(k/Pₒ): ½ at k/P = 1/15 (c = e^{α/β} = 15).
+        fit: { intercepts: [{ opponent: 'goblin', opponentPoints: 60, alpha: 4 * Math.log(15) }], beta: 4, dispersion: 1.1, degreesOfFreedom: 4, intervalBasis: 'dispersion' },
         curve,
         opponents: [{ opponent: 'goblin', name: HOSTILE, count: 12, points: 60, fairCount: 4, cost: 15 }],
         observations: curve.map((point) => ({ opponent: 'goblin', count: point.count, opponentCount: 12, opponentPoints: 60, combined: seated(Math.round(point.score.value * TRIALS), 0) })),

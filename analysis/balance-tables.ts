@@ -12,17 +12,53 @@ import { tableOf } from './tables.js';
 type ByCount = Extract<BalanceDocument, { fielded: 'by-count' }>;
 type Whole = Extract<BalanceDocument, { fielded: 'whole' }>;
 
-const points = (value: number | null | undefined): string => (value === undefined ? '' : value === null ? '∞' : value.toFixed(1));
+const points = (value: number | null | undefined): string => (value === undefined ? '' : value === null ? 'any price' : value.toFixed(1));
+
+/** A minus sign, not a hyphen, as compare and the pages print it. */
+const signed = (value: number, digits: number): string => `${value < 0 ? '−' : ''}${Math.abs(value).toFixed(digits)}`;
+
+/**
+ * A cost interval as printed: ends the data cannot bound read as such — "any price" above 10× the
+ * dearest published cost, 0 below a thousandth of the cheapest — not as 597393.4 or 1e-113.
+ */
+export function costRange(low: number, high: number | null, cheapest: number, dearest: number): string {
+  const top = high === null || high > 10 * dearest ? 'any price' : high.toFixed(1);
+  const bottom = low < cheapest / 1000 ? '0' : low.toFixed(1);
+  return top === 'any price' ? `${bottom} – any price` : `[${bottom}, ${top}]`;
+}
+
+/** For CSV: a cost rounded to 0.1 point, or blank where the data cannot bound it (see costRange). */
+function costNumber(value: number | null | undefined, dearest: number): number | string {
+  if (value === undefined || value === null || value > 10 * dearest) return '';
+  return Number(value.toFixed(1));
+}
+
+export type CountVerdict = 'under-costed' | 'fair' | 'over-costed';
+
+/** By count: the published cost against the fitted cost's interval (below it: under-costed). */
+export function countVerdict(result: ByCount['results'][number]): CountVerdict | undefined {
+  if (result.publishedCost === undefined || result.costInterval === undefined) return undefined;
+  if (result.publishedCost < result.costInterval.low) return 'under-costed';
+  if (result.costInterval.high !== null && result.publishedCost > result.costInterval.high) return 'over-costed';
+  return 'fair';
+}
+
+const VERDICT_ORDER: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, fair: 2 };
 
 export function countCostsTable(document: ByCount): ColumnTable {
-  const ranked = [...document.results].sort((a, b) => (b.publishedCost ?? 0) - (b.fairCost ?? 0) - ((a.publishedCost ?? 0) - (a.fairCost ?? 0)));
+  // Verdicts first (under-costed, then over-costed), each by how far published lies from fitted.
+  const ranked = [...document.results].sort((a, b) => (VERDICT_ORDER[countVerdict(a) ?? ''] ?? 3) - (VERDICT_ORDER[countVerdict(b) ?? ''] ?? 3) || Math.abs((b.publishedCost ?? 0) - (b.fairCost ?? 0)) - Math.abs((a.publishedCost ?? 0) - (a.fairCost ?? 0)));
+  const costs = document.results.flatMap((result) => (result.publishedCost === undefined ? [] : [result.publishedCost]));
+  const cheapest = Math.min(...costs, 1);
+  const dearest = Math.max(...costs, 1);
   return tableOf(
     ranked.map((result) => ({
       unit: result.name,
       published: result.publishedCost ?? '',
       fitted: result.fairCost === undefined ? 'not found' : points(result.fairCost),
-      '95% interval': result.costInterval === undefined ? '' : `[${points(result.costInterval.low)}, ${points(result.costInterval.high)}]`,
-      'published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : points(result.publishedCost - result.fairCost),
+      '95% interval': result.costInterval === undefined ? '' : costRange(result.costInterval.low, result.costInterval.high, cheapest, dearest),
+      'published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : signed(result.publishedCost - result.fairCost, 1),
+      verdict: countVerdict(result) ?? '',
       'curve misfit (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
       note: result.problem ?? '',
     })),
@@ -61,22 +97,48 @@ export function perOpponentTable(document: ByCount, unit: string): ColumnTable {
 
 export function wholeCostsTable(document: Whole): ColumnTable {
   const ranked = [...document.units].sort((a, b) => b.studentizedResidual - a.studentizedResidual);
+  const cheapest = Math.min(...document.units.map((unit) => unit.points));
+  const dearest = Math.max(...document.units.map((unit) => unit.points));
   return tableOf(
     ranked.map((unit) => ({
       unit: unit.name,
       published: unit.points,
-      strength: `${unit.strength.toFixed(2)} ±${(1.96 * unit.strengthStandardError).toFixed(2)}`,
+      strength: `${signed(unit.strength, 2)} ±${(1.96 * unit.strengthStandardError).toFixed(2)}`,
       fitted: unit.fittedCost === null ? 'none (the line does not rise with points)' : points(unit.fittedCost),
-      '95% interval': unit.costInterval.high === null ? 'any price' : `[${points(unit.costInterval.low)}, ${points(unit.costInterval.high)}]`,
+      '95% interval': costRange(unit.costInterval.low, unit.costInterval.high, cheapest, dearest),
       verdict: unit.verdict,
     })),
   );
 }
 
-/** Costs as numbers, for CSV and spreadsheets. */
+/** Costs as numbers, for CSV and spreadsheets: rounded to 0.1 point, blank where unbounded. */
 export function costsNumbers(document: BalanceDocument): ColumnTable {
   if (document.fielded === 'whole') {
-    return tableOf(document.units.map((unit) => ({ unit: unit.name, published: unit.points, strength: unit.strength, 'strength se': unit.strengthStandardError, fitted: unit.fittedCost ?? '', low: unit.costInterval.low, high: unit.costInterval.high ?? '', verdict: unit.verdict })));
+    const dearest = Math.max(...document.units.map((unit) => unit.points));
+    return tableOf(
+      document.units.map((unit) => ({
+        unit: unit.name,
+        published: unit.points,
+        strength: Number(unit.strength.toFixed(3)),
+        'strength se': Number(unit.strengthStandardError.toFixed(3)),
+        fitted: costNumber(unit.fittedCost, dearest),
+        low: costNumber(unit.costInterval.low, dearest),
+        high: costNumber(unit.costInterval.high, dearest),
+        verdict: unit.verdict,
+      })),
+    );
   }
-  return tableOf(document.results.map((result) => ({ unit: result.name, published: result.publishedCost ?? '', fitted: result.fairCost ?? '', low: result.costInterval?.low ?? '', high: result.costInterval?.high ?? '', dispersion: result.fit?.dispersion ?? '', note: result.problem ?? '' })));
+  const dearest = Math.max(...document.results.map((result) => result.publishedCost ?? 1));
+  return tableOf(
+    document.results.map((result) => ({
+      unit: result.name,
+      published: result.publishedCost ?? '',
+      fitted: costNumber(result.fairCost, dearest),
+      low: costNumber(result.costInterval?.low, dearest),
+      high: costNumber(result.costInterval?.high, dearest),
+      verdict: countVerdict(result) ?? '',
+      dispersion: result.fit === undefined ? '' : Number(result.fit.dispersion.toFixed(2)),
+      note: result.problem ?? '',
+    })),
+  );
 }

@@ -134,7 +134,7 @@ export async function balance(roster: LoadedRoster, unitId: string, options: Bal
   const [unit] = rosterEntries(roster, [unitId]);
   if (unit === undefined) throw new InputError([{ file: roster.file, path: 'entries', message: `no entry ${JSON.stringify(unitId)}` }]);
   const opponents = rosterEntries(roster, options.against ?? roster.roster.entries.filter((entry) => entry.id !== unitId).map((entry) => entry.id));
-  if (opponents.length === 0) throw new InputError([{ file: roster.file, path: 'entries', message: `${unitId} has no opponents: balance needs at least one other entry (or --only naming some)` }]);
+  if (opponents.length === 0) throw new InputError([{ file: roster.file, path: 'entries', message: `${unitId} has no opponents: balance needs another entry (or --only ${unitId} alone, for the unit against itself)` }]);
   opponents.forEach((opponent) => {
     if (opponent.cost === undefined) {
       const index = roster.roster.entries.indexOf(opponent);

@@ -1,5 +1,8 @@
 import type { ColumnTable } from 'arquero';
 import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
+
+/** What the tables read of a matchups result (a result, or its JSON document read back). */
+export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'>;
 import type { Estimate, Outcome } from './outcome.js';
 import { rulebookPercent, tableOf } from './tables.js';
 
@@ -18,10 +21,11 @@ const MEASURE_WORDS: Record<Measure, string> = {
   loss: 'P(loss)',
 };
 
+/** Seats are the template's sides: what the first does (acts first, charges…) is the template's, so the words stay neutral. */
 const SEATING_WORDS: Record<Seating, string> = {
-  both: 'the mean of the row unit going first (side A) and going second (side B), with equal trials',
-  first: 'the row unit going first (side A)',
-  second: 'the row unit going second (side B)',
+  both: "the mean of the row unit in the template's first side (side A) and in its second (side B), with equal trials",
+  first: "the row unit always in the template's first side (side A)",
+  second: "the row unit always in the template's second side (side B)",
 };
 
 /** Decimal places of a probability that a ±precision estimate deserves (±0.01 → 2: whole percent). */
@@ -29,21 +33,21 @@ export function probabilityDecimals(precision: number): number {
   return Math.max(2, Math.ceil(-Math.log10(precision)));
 }
 
-const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
+const roundTo = (value: number, decimals: number): number => Number(value.toFixed(decimals));
 
-function cellOf(result: MatchupsResult, row: string, column: string): MatchupCell | undefined {
+function cellOf(result: MatchupsView, row: string, column: string): MatchupCell | undefined {
   return result.cells.find((cell) => cell.row === row && cell.column === column);
 }
 
 /** Wide form with numbers: first column the row unit's name, then one column per opponent. */
-export function matrixNumbers(result: MatchupsResult, measure: Measure): ColumnTable {
+export function matrixNumbers(result: MatchupsView, measure: Measure): ColumnTable {
   const decimals = probabilityDecimals(result.precision);
   return tableOf(
     result.entries.map((row) => {
       const record: Record<string, string | number> = { [`${MEASURE_WORDS[measure]}: row unit vs column`]: row.name };
       for (const column of result.entries) {
         const cell = cellOf(result, row.id, column.id);
-        record[column.name] = cell === undefined ? '' : round(cell.combined[measure].value, decimals);
+        record[column.name] = cell === undefined ? '' : roundTo(cell.combined[measure].value, decimals);
       }
       return record;
     }),
@@ -51,7 +55,7 @@ export function matrixNumbers(result: MatchupsResult, measure: Measure): ColumnT
 }
 
 /** Wide form for reading: `56% ±2` cells. */
-export function matrixText(result: MatchupsResult, measure: Measure): ColumnTable {
+export function matrixText(result: MatchupsView, measure: Measure): ColumnTable {
   return tableOf(
     result.entries.map((row) => {
       const record: Record<string, string> = { 'row \\ column': row.name };
@@ -66,15 +70,19 @@ export function matrixText(result: MatchupsResult, measure: Measure): ColumnTabl
 
 /** `56% ±2` — or `56.3% ±0.4` when the run is precise enough to print a decimal. */
 export function estimateText(estimate: Estimate, precision: number): string {
-  if (precision >= 0.01) return rulebookPercent(estimate.value, estimate.interval);
   const half = Math.max(estimate.value - estimate.interval.low, estimate.interval.high - estimate.value) * 100;
+  if (precision >= 0.01 || half === 0) return rulebookPercent(estimate.value, estimate.interval);
   const decimals = probabilityDecimals(precision) - 2;
   return `${(estimate.value * 100).toFixed(decimals)}% ±${(Math.ceil(half * 10 ** decimals) / 10 ** decimals).toFixed(decimals)}`;
 }
 
-/** Long form: one row per pairing and seating (and the combined row), every measure with the score's interval. */
-export function matchupLongTable(result: MatchupsResult): ColumnTable {
+/**
+ * Long form: one row per pairing and seating (and the combined row), every measure with the
+ * score's interval — as numbers (CSV), or `asText` as percentages for print.
+ */
+export function matchupLongTable(result: MatchupsView, asText = false): ColumnTable {
   const decimals = probabilityDecimals(result.precision);
+  const round = (value: number): number | string => (asText ? `${(value * 100).toFixed(decimals - 2)}%` : Number(value.toFixed(decimals)));
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
   const rows: Record<string, string | number>[] = [];
   const push = (cell: MatchupCell, seating: string, outcome: Outcome | undefined) => {
@@ -83,18 +91,18 @@ export function matchupLongTable(result: MatchupsResult): ColumnTable {
       unit: nameOf.get(cell.row) ?? cell.row,
       opponent: nameOf.get(cell.column) ?? cell.column,
       seating,
-      'P(win)': round(outcome.win.value, decimals),
-      'P(draw)': round(outcome.draw.value, decimals),
-      'P(loss)': round(outcome.loss.value, decimals),
-      'expected score': round(outcome.score.value, decimals),
-      'score 95% low': round(outcome.score.interval.low, decimals),
-      'score 95% high': round(outcome.score.interval.high, decimals),
+      'P(win)': round(outcome.win.value),
+      'P(draw)': round(outcome.draw.value),
+      'P(loss)': round(outcome.loss.value),
+      'expected score': round(outcome.score.value),
+      'score 95% low': round(outcome.score.interval.low),
+      'score 95% high': round(outcome.score.interval.high),
       trials: outcome.trials,
     });
   };
   for (const cell of result.cells) {
-    push(cell, 'unit first', cell.first);
-    push(cell, 'unit second', cell.second);
+    push(cell, 'unit in side A', cell.first);
+    push(cell, 'unit in side B', cell.second);
     if (result.seating === 'both') push(cell, 'both (mean)', cell.combined);
   }
   return tableOf(rows);
@@ -105,21 +113,23 @@ function thousands(value: number): string {
 }
 
 /** The caption: what the table is. */
-export function matchupCaption(result: MatchupsResult, measure: Measure): string {
+export function matchupCaption(result: MatchupsView, measure: Measure): string {
   return `${result.roster}: the row unit's ${MEASURE_WORDS[measure]} against the column unit`;
 }
 
 /** The legend: what a cell means, seating, trials, seed, engine, and the points each entry fields. */
-export function matchupLegend(result: MatchupsResult, measure: Measure): string {
+export function matchupLegend(result: MatchupsView, measure: Measure, long = false): string {
   const points = result.entries.map((entry) => (entry.cost === undefined ? `${entry.name} ×${entry.count}` : entry.count === 1 ? `${entry.name} ${thousands(entry.cost)}` : `${entry.name} ${entry.count} × ${entry.cost} = ${thousands(entry.points ?? 0)}`)).join('; ');
   return [
-    `Each cell: the row unit's ${MEASURE_WORDS[measure]} against the column unit, in percent ± the 95% margin; ${SEATING_WORDS[result.seating]}.`,
+    long
+      ? `Each row: the unit's P(win), P(draw), P(loss) and expected score against the opponent, with the score's 95% interval, in one seating (the unit in the template's first or second side) or both (${SEATING_WORDS.both}).`
+      : `Each cell: the row unit's ${MEASURE_WORDS[measure]} against the column unit, in percent ± the 95% margin; ${SEATING_WORDS[result.seating]}.`,
     `${thousands(result.trialsPerSeat)} trials per seating (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}; engine ${result.engineVersion}.`,
     `Points fielded: ${points}.`,
   ].join(' ');
 }
 
 /** The Markdown a rulebook author pastes: caption, table, legend. */
-export function matchupMarkdown(result: MatchupsResult, measure: Measure): string {
+export function matchupMarkdown(result: MatchupsView, measure: Measure): string {
   return `**${matchupCaption(result, measure)}**\n\n${matrixText(result, measure).toMarkdown()}\n\n${matchupLegend(result, measure)}\n`;
 }

@@ -1,4 +1,5 @@
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { closestNames } from '../engine/validation.js';
 import { InputError } from '../sim/errors.js';
 import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
@@ -27,8 +28,8 @@ export interface MatchupCell {
   readonly row: string;
   readonly column: string;
   /** The row unit seated first (side A) and second; present for the seatings played. */
-  readonly first?: Outcome;
-  readonly second?: Outcome;
+  readonly first?: Outcome | undefined;
+  readonly second?: Outcome | undefined;
   /** Both seatings weighted equally (or the one played). */
   readonly combined: Outcome;
 }
@@ -37,9 +38,9 @@ export interface MatchupEntry {
   readonly id: string;
   readonly name: string;
   readonly count: number;
-  readonly cost?: number;
+  readonly cost?: number | undefined;
   /** count × cost: the points the entry fields. */
-  readonly points?: number;
+  readonly points?: number | undefined;
 }
 
 export interface MatchupsResult extends Omit<RulesProvenance, 'unitsDigest'> {
@@ -86,7 +87,14 @@ export function sidesOf(loaded: LoadedScenario): readonly [string, string] {
 export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): RosterEntry[] {
   if (only === undefined) return roster.roster.entries;
   const missing = only.filter((id) => !roster.roster.entries.some((entry) => entry.id === id));
-  if (missing.length > 0) throw new InputError([{ file: roster.file, path: 'entries', message: `no entries ${missing.map((id) => JSON.stringify(id)).join(', ')}` }]);
+  if (missing.length > 0) {
+    const ids = roster.roster.entries.map((entry) => entry.id);
+    const hint = (id: string) => {
+      const [near] = closestNames(id, ids, 1);
+      return near === undefined ? JSON.stringify(id) : `${JSON.stringify(id)} (did you mean ${JSON.stringify(near)}?)`;
+    };
+    throw new InputError([{ file: roster.file, path: '--only', message: `the roster has no entry ${missing.map(hint).join(', ')}; its entries: ${ids.join(', ')}` }]);
+  }
   return roster.roster.entries.filter((entry) => only.includes(entry.id));
 }
 
@@ -198,11 +206,13 @@ export function achievedPrecision(trials: number, seating: Seating): number {
 /**
  * A unit against itself in both seatings: one run seen from either side, so the combined outcome
  * is its wins as the first side plus its wins as the second over twice the trials — the score is
- * exactly ½, and its interval is the pooled one (conservative: the two halves are one run).
+ * exactly ½ (win and loss are the same number), with no interval; P(win) and P(draw) keep theirs.
  */
 function mirrorOutcome(first: Outcome): Outcome {
   const n = first.trials;
   const wins = Math.round(first.win.value * n);
   const losses = Math.round(first.loss.value * n);
-  return outcomeFromCounts(wins + losses, 2 * (n - wins - losses), wins + losses);
+  const pooled = outcomeFromCounts(wins + losses, 2 * (n - wins - losses), wins + losses);
+  // Exactly ½ by construction, whatever the dice: no interval around it.
+  return { ...pooled, score: { value: 0.5, interval: { low: 0.5, high: 0.5 } }, scoreVariance: 0 };
 }

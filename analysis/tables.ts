@@ -14,7 +14,11 @@ import type { Interval } from './intervals.js';
 /** "62% ±1": percent, rounded; ± the interval's wider half-width in points, rounded up (at least 0.1 below 1). */
 export function rulebookPercent(probability: number, interval: Interval): string {
   const half = Math.max(probability - interval.low, interval.high - probability) * 100;
-  const margin = half < 1 ? `±${(Math.ceil(half * 10) / 10).toFixed(1)}` : `±${Math.ceil(half)}`;
+  // No margin at all: the number is exact (a mirror pairing's ½).
+  if (half === 0) return `${Math.round(probability * 100)}%`;
+  // Below a point, one decimal (rounded up); a margin that rounds up to a whole point prints as one (±1, not ±1.0).
+  const tenths = Math.ceil(half * 10) / 10;
+  const margin = tenths < 1 ? `±${tenths.toFixed(1)}` : `±${Math.ceil(half)}`;
   return `${Math.round(probability * 100)}% ${margin}`;
 }
 
@@ -51,7 +55,7 @@ export function formatOfFile(file: string): TableFormat {
   const extension = path.extname(file).toLowerCase().slice(1);
   const format = extension === 'markdown' ? 'md' : extension;
   if (!(TABLE_FORMATS as readonly string[]).includes(format)) {
-    throw InputError.at(file, ROOT_PATH, `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json or .md`);
+    throw InputError.at(file, '--out', `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json or .md`);
   }
   return format as TableFormat;
 }

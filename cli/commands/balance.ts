@@ -3,12 +3,13 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { balance, type CountBalance } from '../../analysis/balance.js';
 import { type BalanceDocument, countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
 import { costsNumbers, countCostsTable, perCountTable, perOpponentTable, wholeCostsTable } from '../../analysis/balance-tables.js';
+import { matchupMarkdown, matrixNumbers, probabilityDecimals } from '../../analysis/matchup-tables.js';
 import { SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
 import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
 import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
-import { InputError, ROOT_PATH } from '../../sim/errors.js';
+import { InputError } from '../../sim/errors.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision } from './options.js';
@@ -34,7 +35,7 @@ function parseBudget(text: string): number {
 /** Every table of the document as text, each under a heading. */
 function sections(document: BalanceDocument): { heading: string; table: ReturnType<typeof tableOf> }[] {
   if (document.fielded === 'whole') return [{ heading: 'Fitted costs from a round robin at published points (most under-costed first)', table: wholeCostsTable(document) }];
-  const out = [{ heading: 'Fitted costs (published minus fitted, largest first)', table: countCostsTable(document) }];
+  const out = [{ heading: 'Fitted costs (verdicts first: under-costed, then over-costed, each by how far published lies from fitted)', table: countCostsTable(document) }];
   for (const result of document.results) {
     out.push({ heading: `${result.name}: expected score by models fielded`, table: perCountTable(document, result.unit) });
     out.push({ heading: `${result.name}: against each opponent`, table: perOpponentTable(document, result.unit) });
@@ -49,7 +50,7 @@ function title(document: BalanceDocument): string {
 }
 
 function legend(document: BalanceDocument): string {
-  const seating = document.seating === 'both' ? 'each pairing played going first and going second, equal trials' : `the unit always going ${document.seating}`;
+  const seating = document.seating === 'both' ? "each pairing played with the unit in the template's first side and in its second, equal trials" : `the unit always in the template's ${document.seating} side`;
   if (document.fielded === 'whole') {
     const { regression } = document;
     return [
@@ -68,11 +69,15 @@ function markdown(document: BalanceDocument): string {
   const parts = [`**${title(document)}**`, ''];
   for (const { heading, table } of sections(document)) parts.push(`*${heading}*`, '', table.toMarkdown(), '');
   parts.push(legend(document), '');
+  // A round robin: the matrix it was fitted from, with its own caption.
+  if (document.fielded === 'whole') parts.push(matchupMarkdown(document.matchups, 'score'));
   return parts.join('\n');
 }
 
 /** Every observation (unit × opponent × models) as numbers: the per-count and per-opponent tables in one. */
-function observationsNumbers(results: Extract<BalanceDocument, { fielded: 'by-count' }>['results']) {
+function observationsNumbers(results: Extract<BalanceDocument, { fielded: 'by-count' }>['results'], precision: number) {
+  const decimals = probabilityDecimals(precision);
+  const round = (value: number) => Number(value.toFixed(decimals));
   return tableOf(
     results.flatMap((result) =>
       result.observations.map((observation) => ({
@@ -81,12 +86,12 @@ function observationsNumbers(results: Extract<BalanceDocument, { fielded: 'by-co
         models: observation.count,
         'opponent models': observation.opponentCount,
         'opponent points': observation.opponentPoints,
-        'P(win)': observation.combined.win.value,
-        'P(draw)': observation.combined.draw.value,
-        'P(loss)': observation.combined.loss.value,
-        'expected score': observation.combined.score.value,
-        'score 95% low': observation.combined.score.interval.low,
-        'score 95% high': observation.combined.score.interval.high,
+        'P(win)': round(observation.combined.win.value),
+        'P(draw)': round(observation.combined.draw.value),
+        'P(loss)': round(observation.combined.loss.value),
+        'expected score': round(observation.combined.score.value),
+        'score 95% low': round(observation.combined.score.interval.low),
+        'score 95% high': round(observation.combined.score.interval.high),
         trials: observation.combined.trials,
       })),
     ),
@@ -98,10 +103,10 @@ async function writeOut(file: string, document: BalanceDocument): Promise<void> 
   if (format === 'json') return writeTextFile(file, `${JSON.stringify(document, null, 2)}\n`);
   if (format === 'md') return writeTextFile(file, markdown(document));
   await writeTextFile(file, formatTable(costsNumbers(document), 'csv'));
-  if (document.fielded === 'by-count') {
-    const extension = path.extname(file);
-    await writeTextFile(`${file.slice(0, file.length - extension.length)}.observations${extension}`, formatTable(observationsNumbers(document.results), 'csv'));
-  }
+  const extension = path.extname(file);
+  const beside = (name: string) => `${file.slice(0, file.length - extension.length)}.${name}${extension}`;
+  if (document.fielded === 'by-count') await writeTextFile(beside('observations'), formatTable(observationsNumbers(document.results, document.precision), 'csv'));
+  else await writeTextFile(beside('matchups'), formatTable(matrixNumbers(document.matchups, 'score'), 'csv'));
 }
 
 export function registerBalance(program: Command, io: Io): void {
@@ -113,8 +118,8 @@ export function registerBalance(program: Command, io: Io): void {
       .requiredOption('--against <roster>', 'the roster file: opponents, their published costs, and the template')
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
       .option('--all', 'fit every entry and rank them')
-      .option('--only <id...>', 'opponents to use (default: every other entry)')
-      .addOption(new Option('--seating <seating>', 'both (fair: going first and second, equal trials), first or second').choices([...SEATINGS]).default('both'))
+      .option('--only <id...>', 'opponents (default: every other entry; one id alone may be the unit itself: its mirror); for a roster fielded whole, the entries of the round robin')
+      .addOption(new Option('--seating <seating>', "both (fair: the unit in the template's first side and in its second, equal trials), first or second").choices([...SEATINGS]).default('both'))
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (balance curve, tables, provenance) into this folder')
       .addOption(new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(parsePrecision)),
@@ -137,7 +142,7 @@ export function registerBalance(program: Command, io: Io): void {
       // One unit asked for: the round robin is the whole roster's, the table that unit's row.
       document = unit === undefined || options.all === true || full.fielded !== 'whole' ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
     } else {
-      if (options.budget === undefined) throw InputError.at(options.against, ROOT_PATH, 'give --budget <points>: the points each side spends (this roster fields units by count)');
+      if (options.budget === undefined) throw InputError.at(options.against, '--budget', 'give --budget <points>: the points each side spends (this roster fields units by count)');
       const budget = options.budget;
       const units = options.all === true ? roster.roster.entries.map((entry) => entry.id) : unit === undefined ? [] : [unit];
       if (units.length === 0) throw new InvalidArgumentError('name a unit, or give --all');
@@ -150,7 +155,8 @@ export function registerBalance(program: Command, io: Io): void {
               executor: pool,
               precision,
               seating: options.seating,
-              ...(options.only === undefined ? {} : { against: options.only.filter((other) => other !== id) }),
+              // The unit itself is an opponent only when named alone (the mirror check: a unit against only itself).
+              ...(options.only === undefined ? {} : { against: options.only.length === 1 ? options.only : options.only.filter((other) => other !== id) }),
               ...(options.seed === undefined ? {} : { seed: options.seed }),
             }),
           );

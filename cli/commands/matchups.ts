@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { matchupsDocument } from '../../analysis/matchups-document.js';
-import { matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, matchupCaption, matchupLegend } from '../../analysis/matchup-tables.js';
+import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure } from '../../analysis/matchup-tables.js';
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
@@ -15,15 +15,15 @@ export function registerMatchups(program: Command, io: Io): void {
   common(
     program
       .command('matchups')
-      .description("every unit of a roster against every unit, going first and second: the row unit's expected score (win + ½ draw) in a matrix ready to print")
+      .description("every unit of a roster against every unit, in both seats of the template: the row unit's expected score (win + ½ draw) in a matrix ready to print")
       .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
       .option('--only <id...>', 'only these entries')
-      .addOption(new Option('--seating <seating>', 'both: each pairing with the row unit going first and going second, equal trials (fair); first or second: one seating').choices([...SEATINGS]).default('both'))
+      .addOption(new Option('--seating <seating>', "both: each pairing with the row unit in the template's first side and in its second, equal trials (fair); first or second: one seat").choices([...SEATINGS]).default('both'))
       .addOption(new Option('--show <measure>', 'what the matrix shows: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
       .option('--long', 'with --out .csv/.md: one row per pairing and seating (W/D/L, score, interval, trials) instead of the matrix')
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (heatmap with W/D/L on hover, tables, provenance) into this folder')
-      .addOption(new Option('-p, --precision <e>', 'run each seating the trials that bound every expected score within ±e (default 0.01: 4,802 per seating with both)').argParser(parsePrecision))
+      .addOption(new Option('-p, --precision <e>', 'run each seating the trials that bound every expected score within ±e (default 0.01: 4,802 per seating with both)').argParser(parsePrecision).conflicts('trials'))
       .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per seating of each pairing').argParser(parseTrials)),
   ).action(async (file: string, options: Common & { only?: string[]; precision?: number; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
     const roster = await loadRoster(file);
@@ -49,7 +49,7 @@ export function registerMatchups(program: Command, io: Io): void {
           ? `${JSON.stringify(document, null, 2)}\n`
           : format === 'md'
             ? options.long === true
-              ? `**${matchupCaption(result, options.show)}**\n\n${matchupLongTable(result).toMarkdown()}\n\n${matchupLegend(result, options.show)}\n`
+              ? `**${result.roster}: every pairing and seating, win/draw/loss and expected score**\n\n${matchupLongTable(result, true).toMarkdown()}\n\n${matchupLegend(result, options.show, true)}\n`
               : matchupMarkdown(result, options.show)
             : formatTable(options.long === true ? matchupLongTable(result) : matrixNumbers(result, options.show), 'csv');
       await writeTextFile(options.out, text);

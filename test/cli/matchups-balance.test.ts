@@ -75,10 +75,10 @@ describe('crucible matchups', () => {
   it('refuses a bad --out before running, and an unknown entry naming the roster', async () => {
     const bad = await runCli(['matchups', HEROIC, ...ONLY, '--out', path.join(directory, 'm.xlsx')]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('cannot tell the table format from ".xlsx"');
-    const unknown = await runCli(['matchups', HEROIC, '--only', 'sylvan-knight', 'dwarf']);
+    expect(bad.stderr).toContain(`${path.join(directory, 'm.xlsx')}: --out: cannot tell the table format from ".xlsx"`);
+    const unknown = await runCli(['matchups', HEROIC, '--only', 'sylvan-knight', 'gobiln']);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain(`${HEROIC}: entries: no entries "dwarf"`);
+    expect(unknown.stderr).toContain(`${HEROIC}: --only: the roster has no entry "gobiln" (did you mean "goblin"?); its entries: sylvan-knight, goblin,`);
   });
 });
 

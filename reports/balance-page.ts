@@ -1,6 +1,6 @@
 import type { ColumnTable } from 'arquero';
 import type { BalanceDocument } from '../analysis/balance-document.js';
-import { countCostsTable, perCountTable, perOpponentTable, wholeCostsTable } from '../analysis/balance-tables.js';
+import { costRange, countCostsTable, perCountTable, perOpponentTable, wholeCostsTable } from '../analysis/balance-tables.js';
 import { balanceCurveChart, type CostPoint, costScatterChart, type CostVerdict } from './charts.js';
 import { countText, pointsText } from './format.js';
 import type { HeatmapMeasure } from './heatmap.js';
@@ -62,9 +62,22 @@ function countVerdict(result: CountResult): CostVerdict | undefined {
   return 'fair';
 }
 
+/** The published costs' range, which decides where an interval's end is beyond what the data can bound (analysis/balance-tables.ts's costRange). */
+function publishedRange(costs: readonly (number | undefined)[]): { cheapest: number; dearest: number } {
+  const known = costs.filter((cost): cost is number => cost !== undefined && cost > 0);
+  return known.length === 0 ? { cheapest: 1, dearest: 1 } : { cheapest: Math.min(...known), dearest: Math.max(...known) };
+}
+
+/** An interval as the tables print it: "[12.3, 45.6]", "53.4 – any price". */
+function rangeTextFor(costs: readonly (number | undefined)[]): (low: number, high: number) => string {
+  const { cheapest, dearest } = publishedRange(costs);
+  return (low, high) => costRange(low, Number.isFinite(high) ? high : null, cheapest, dearest);
+}
+
 function costSentence(result: CountResult): string {
   if (result.fairCost === undefined) return `${result.name}: no fair cost found${result.problem === undefined ? '' : ` — ${result.problem}`}.`;
-  const interval = result.costInterval === undefined ? '' : ` [${pointsText(result.costInterval.low)}, ${result.costInterval.high === null ? 'no upper bound' : pointsText(result.costInterval.high)}]`;
+  const range = rangeTextFor([result.publishedCost]);
+  const interval = result.costInterval === undefined ? '' : ` ${range(result.costInterval.low, result.costInterval.high ?? Infinity)}`;
   const verdict = countVerdict(result);
   const published = result.publishedCost === undefined ? '' : `; published ${pointsText(result.publishedCost)}${verdict === undefined ? '' : `: ${verdict === 'fair' ? 'within the interval, fair' : verdict}`}`;
   return `${result.name}: fair cost ${result.fairCost.toFixed(1)} points${interval} (95%)${published}.`;
@@ -81,13 +94,13 @@ function countSections(document: ByCount, slug: string): PageSection[] {
     sections.push({
       heading: 'Fitted costs, ranked',
       text: 'Each unit fitted on its own: over-costed when its published cost is above the fitted cost\'s 95% interval, under-costed when below.',
-      chart: points.length === 0 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: 'Published cost (points per model)', yTitle: 'Fitted cost (points per model)' }),
+      chart: points.length === 0 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: 'Published cost (points per model)', yTitle: 'Fitted cost (points per model)', rangeText: rangeTextFor(document.results.map((result) => result.publishedCost)) }),
       table: pageTable(countCostsTable(document)),
     });
   }
   document.results.forEach((result, i) => {
     const fitted = fittedCurve(result);
-    // The bisection may try counts far apart (1 … 60): a log axis keeps the counts near the answer apart.
+    // The bisection may try counts far apart (1 … 60): a log axis keeps the counts near the fair one apart.
     const counts = result.curve.map((point) => point.count);
     const logX = counts.length > 1 && Math.max(...counts) / Math.min(...counts) > 8;
     const fair = result.fairCount === undefined || result.fairCost === undefined ? undefined : { x: result.fairCount, label: `fair: ${result.fairCount.toFixed(2)} models (${result.fairCost.toFixed(1)} points each)` };
@@ -95,7 +108,8 @@ function countSections(document: ByCount, slug: string): PageSection[] {
       {
         points: result.curve.map((point) => ({ x: point.count, score: point.score.value, low: point.score.interval.low, high: point.score.interval.high, trials: point.trials, ...(result.publishedCost === undefined ? {} : { note: `${point.count} × ${pointsText(result.publishedCost)} = ${pointsText(point.count * result.publishedCost)} points at the published cost` }) })),
         ...(fitted === undefined ? {} : { fitted }),
-        xTitle: `Models of ${result.name} fielded (against ${pointsText(document.budget)} points of each opponent)${logX ? ', log scale' : ''}`,
+        xTitle: `Models of ${result.name} fielded${logX ? ' (log scale)' : ''}`,
+        xNote: `each opponent fields what ${pointsText(document.budget)} points buy at its published cost`,
         integerX: true,
         logX,
         targetLabel: '½: an even match',
@@ -131,7 +145,7 @@ function wholeSections(document: Whole, slug: string, options: BalancePageOption
         document.converged ? '' : 'The strength fit did not converge: treat these numbers with suspicion.',
         unplaced.length === 0 ? '' : `No cost can be read off the line for ${unplaced.join(', ')} (strength does not rise with points): not drawn.`,
       ].filter((paragraph) => paragraph !== '').join('\n\n'),
-      chart: points.length === 0 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: 'Published cost (points per unit)', yTitle: 'Fitted cost (points per unit)' }),
+      chart: points.length === 0 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: 'Published cost (points per unit)', yTitle: 'Fitted cost (points per unit)', rangeText: rangeTextFor(document.units.map((unit) => unit.points)) }),
       table: pageTable(wholeCostsTable(document)),
     },
     ...matchupSections(document.matchups, { ...(options.measure === undefined ? {} : { measure: options.measure }) }, `${slug}-heatmap`).map((section) => ({ ...section, heading: `Round robin: ${section.heading.charAt(0).toLowerCase()}${section.heading.slice(1)}` })),
@@ -155,7 +169,9 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
     provenance,
     methods: [
       'Expected score = P(win) + ½ P(draw), each pairing played in both seatings with equal trials unless the seating says otherwise.',
-      `Seating: ${document.seating}; every score within ±${(document.precision * 100).toFixed(1)} points (95%)${document.fielded === 'by-count' ? ` near the answer; a coarser bisection first. Budget ${pointsText(document.budget)} points` : ''}.`,
+      document.fielded === 'by-count'
+        ? `Seating: ${document.seating}. A coarse bisection first finds roughly where the score crosses ½, then the counts around it are measured to within ±${(document.precision * 100).toFixed(1)} points (95%); every count measured, the bisection's too, enters the fit. Each opponent fields what ${pointsText(document.budget)} points buy at its published cost.`
+        : `Seating: ${document.seating}; every score within ±${(document.precision * 100).toFixed(1)} points (95%).`,
       document.fielded === 'by-count'
         ? "Fair cost: the c at which the unit's average fitted score over the opponents, each met at equal points, is ½; fitted by quasi-likelihood on every count measured; its 95% interval covers the simulation noise and, when the curves fit more loosely than that, their misfit (docs/statistics.md)."
         : `Regression of strength on ln(points): slope ${document.regression.slope.toFixed(3)} [${document.regression.slopeInterval.low.toFixed(3)}, ${document.regression.slopeInterval.high.toFixed(3)}], residual sd ${document.regression.residualSd.toFixed(3)} (${countText(document.regression.degreesOfFreedom)} df); draw parameter ${document.drawParameter.toFixed(3)}; first-seat advantage ${document.seatAdvantage.toFixed(3)} ± ${(1.96 * document.seatAdvantageStandardError).toFixed(3)}.`,

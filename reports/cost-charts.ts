@@ -25,6 +25,8 @@ export interface BalanceCurve {
   readonly fitted?: readonly { readonly x: number; readonly score: number }[];
   /** The x axis in words: "Models fielded for 60 points", "Points ratio (unit ÷ opponent)". */
   readonly xTitle: string;
+  /** A second line under the x axis's title: "each opponent fields what 60 points buy…". */
+  readonly xNote?: string;
   readonly yTitle?: string;
   /** The score a fair cost gives (default ½), drawn as a dashed line. */
   readonly target?: number;
@@ -49,7 +51,7 @@ export function balanceCurveChart(curve: BalanceCurve, options: ChartOptions = {
     trials: point.trials ?? null,
   }));
   const scale: Spec = curve.logX === true ? { type: 'log', zero: false } : { zero: false };
-  const x = { field: 'x', type: 'quantitative', title: curve.xTitle, scale, ...(curve.integerX === true ? { axis: { tickMinStep: 1, format: 'd' } } : {}) };
+  const x = { field: 'x', type: 'quantitative', title: curve.xNote === undefined ? curve.xTitle : [curve.xTitle, `(${curve.xNote})`], scale, ...(curve.integerX === true ? { axis: { tickMinStep: 1, format: 'd' } } : {}) };
   const y = quantity('score', curve.yTitle ?? 'Expected score against the roster', true, { scale: { domain: [0, 1] } });
   const tips = [tooltip('x', curve.xTitle, curve.integerX === true ? 'd' : '.3~f'), tooltip('text', 'Expected score, 95% interval'), ...(curve.points.some((point) => point.note !== undefined) ? [tooltip('note', 'Fielded')] : []), ...(curve.points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : [])];
   const layers: Spec[] = [intervalBand(x), { mark: { type: 'point', filled: true, color: BLUE, size: 50 }, encoding: { x, y, tooltip: tips } }];
@@ -92,6 +94,8 @@ export interface CostScatterOptions extends ChartOptions {
   readonly scale?: 'linear' | 'log' | 'auto';
   /** Which points carry their name beside them (default: those with a verdict other than fair, or all when none has one); every point has it on hover. Labels never overlap: one with no room is left out. */
   readonly labels?: 'verdicts' | 'all' | 'none';
+  /** How an interval reads on hover, as the page's table prints it (default "[low, high]"). */
+  readonly rangeText?: (low: number, high: number) => string;
 }
 
 const LOG_SPAN = 8;
@@ -109,19 +113,19 @@ interface Box {
 
 const overlaps = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.right && a.bottom < b.top && b.bottom < a.top;
 
-/** Candidate label places, in pixels from the point (x right, y up): beside it, then a line above or below. */
+/** Candidate label places, in pixels from the point (x right, y up): right beside it, or half a line above or below — never far from it. */
 const PLACES: readonly (readonly [number, number])[] = [
   [8, 0],
   [-8, 0],
-  [8, 13],
-  [8, -13],
-  [-8, 13],
-  [-8, -13],
-  [8, 26],
-  [8, -26],
-  [-8, 26],
-  [-8, -26],
+  [8, 7],
+  [8, -7],
+  [-8, 7],
+  [-8, -7],
 ];
+
+/** The axes span the published and fitted costs with this margin (a factor on log axes, a fraction of the span on linear ones). */
+const LOG_MARGIN = 1.25;
+const LINEAR_MARGIN = 0.1;
 
 /**
  * Where each labelled point's name goes, in data units, or nowhere when every place near it would
@@ -160,13 +164,15 @@ function placeLabels(points: readonly CostPoint[], labelled: ReadonlySet<string>
  * unit is worth more than it costs (under-costed), below it less (over-costed).
  */
 export function costScatterChart(points: readonly CostPoint[], options: CostScatterOptions = {}): Chart {
-  const ends = points.flatMap((point) => [point.published, point.fitted, point.low, point.high]).filter((value) => Number.isFinite(value));
-  const positive = ends.filter((value) => value > 0);
+  // The axes span the costs themselves, not their intervals: an interval reaching 1e-113 or 597,393 points would squeeze every unit into a corner.
+  const costs = points.flatMap((point) => [point.published, point.fitted]).filter((value) => Number.isFinite(value));
+  const positive = costs.filter((value) => value > 0);
   const smallest = positive.length === 0 ? 1 : Math.min(...positive);
-  const largest = ends.length === 0 ? 1 : Math.max(...ends);
+  const largest = costs.length === 0 ? 1 : Math.max(...costs);
   const log = options.scale === 'log' || ((options.scale ?? 'auto') === 'auto' && largest / smallest > LOG_SPAN);
-  const low = log ? smallest / 1.15 : Math.max(0, Math.floor(Math.min(...ends, largest) * 0.9));
-  const high = log ? largest * 1.15 : Math.ceil(largest * 1.1);
+  const span = Math.max(largest - Math.min(...costs, largest), 1);
+  const low = log ? smallest / LOG_MARGIN : Math.max(0, Math.floor(Math.min(...costs, largest) - span * LINEAR_MARGIN));
+  const high = log ? largest * LOG_MARGIN : Math.ceil(largest + span * LINEAR_MARGIN);
   const toPixel = log ? (value: number) => ((Math.log(Math.max(value, low)) - Math.log(low)) / (Math.log(high) - Math.log(low))) * SCATTER_SIZE : (value: number) => ((value - low) / (high - low)) * SCATTER_SIZE;
   const fromPixel = log ? (pixel: number) => Math.exp(Math.log(low) + (pixel / SCATTER_SIZE) * (Math.log(high) - Math.log(low))) : (pixel: number) => low + (pixel / SCATTER_SIZE) * (high - low);
   // By default the units with a verdict are named; when the fit calls none, as many as fit without overlapping (the farthest from the line first).
@@ -180,12 +186,14 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
       name: point.name,
       published: point.published,
       fitted: point.fitted,
-      // A log axis cannot show 0 or less, nor any axis an unbounded end: the bar stops at the axis.
-      low: log ? Math.max(point.low, low) : point.low,
-      high: Number.isFinite(point.high) ? point.high : high,
+      // A bar is clipped to the axes, and an arrow at the edge says it runs on.
+      low: Math.max(point.low, low),
+      high: Math.min(point.high, high),
+      lowClipped: point.low < low ? low : null,
+      highClipped: point.high > high ? high : null,
       verdict: point.verdict,
       publishedText: pointsText(point.published),
-      fittedText: `${pointsText(point.fitted)} [${pointsText(point.low)}, ${Number.isFinite(point.high) ? pointsText(point.high) : 'no upper bound'}]`,
+      fittedText: `${pointsText(point.fitted)}, ${options.rangeText?.(point.low, point.high) ?? `[${pointsText(point.low)}, ${Number.isFinite(point.high) ? pointsText(point.high) : 'no upper bound'}]`}`,
       labelX: place?.x ?? null,
       labelY: place?.y ?? null,
       align: place?.align ?? null,
@@ -205,10 +213,17 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
     mark: { type: 'text', align, baseline: 'middle', fontSize: LABEL_FONT, color: INK, ...(halo ? { stroke: 'white', strokeWidth: 3, strokeJoin: 'round' } : {}) },
     encoding: { x: { field: 'labelX', type: 'quantitative', scale }, y: { field: 'labelY', type: 'quantitative', scale }, text: { field: 'name', type: 'nominal' } },
   });
+  // An arrow where a bar leaves the chart: its interval runs beyond the axes (the tooltip and the table give it whole).
+  const arrow = (field: 'lowClipped' | 'highClipped', shape: 'triangle-down' | 'triangle-up'): Spec => ({
+    transform: [{ filter: `isValid(datum.${field})` }],
+    mark: { type: 'point', shape, filled: true, size: 70, opacity: 1 },
+    encoding: { x, y: { field, type: 'quantitative', scale }, color, tooltip: tips },
+  });
+  const clipped = values.some((row) => row.lowClipped !== null || row.highClipped !== null);
   const unlabelled = [...labelled].filter((id) => !places.has(id)).length;
   const lines = [
     'Above the dashed line (fitted = published) a unit is worth more than it costs: under-costed; below it, over-costed',
-    `Bars: the fitted cost's interval${log ? '; log scales (the costs span a wide range)' : ''}`,
+    `Bars: the fitted cost's interval${clipped ? ' (an arrow: it runs on beyond the chart)' : ''}${log ? '; log scales (the costs span a wide range)' : ''}`,
     unlabelled > 0 ? `${unlabelled} crowded label${unlabelled === 1 ? '' : 's'} left out: hover a point, or see the table` : labelled.size === 0 && points.length > 0 ? 'Hover a point for its name, or see the table' : '',
   ];
   return chart('cost-scatter', options, 'Published against fitted point costs', lines, {
@@ -218,6 +233,8 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
     layer: [
       diagonal,
       { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { field: 'low', type: 'quantitative', scale }, y2: { field: 'high' }, color } },
+      arrow('lowClipped', 'triangle-down'),
+      arrow('highClipped', 'triangle-up'),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x, y, color, tooltip: tips } },
       label('left', true),
       label('right', true),

@@ -44,8 +44,14 @@ function signed(value: number, digits: number): string {
   return text.startsWith('-') ? `−${text.slice(1)}` : `+${text}`;
 }
 
-/** Decimals that show a half-width: 1 below 10, none above. */
-const decimalsFor = (half: number): number => (half < 10 ? 1 : 0);
+/** Most decimals a number is printed with: a half-width of 0.0001 points is already finer than any run measures. */
+const MAX_DECIMALS = 4;
+
+/**
+ * Decimals that give a half-width two significant digits (at least one decimal below 10, none
+ * from 10): enough that an interval printed beside a p-value agrees with it ("[−0.13, −0.05]", not "[−0.1, 0.0]").
+ */
+const decimalsFor = (half: number): number => (half > 0 && Number.isFinite(half) ? Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(half)))) : 1);
 
 /**
  * A difference with its 95% interval: in percentage points for chances ("+3.1 points [+2.4, +3.8]"),
@@ -59,7 +65,7 @@ export function differenceText(difference: number, interval: Interval | undefine
     const points = (value: number) => signed(value * 100, digits);
     return interval === undefined ? `${points(difference)} points` : `${points(difference)} points [${points(interval.low)}, ${points(interval.high)}]`;
   }
-  const digits = interval === undefined ? 3 : half >= 1 ? 1 : half >= 0.1 ? 2 : 3;
+  const digits = interval === undefined ? 3 : decimalsFor(half);
   const number = (value: number) => signed(value, digits);
   return interval === undefined ? number(difference) : `${number(difference)} [${number(interval.low)}, ${number(interval.high)}]`;
 }

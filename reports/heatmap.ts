@@ -26,6 +26,8 @@ export interface HeatmapCell {
   /** The row seated first and second, when played. */
   readonly first?: OutcomeEstimates;
   readonly second?: OutcomeEstimates;
+  /** A unit against itself, played both ways: one game seen from both sides, its score exactly ½. */
+  readonly mirror?: boolean;
 }
 
 export interface HeatmapOptions extends ChartOptions {
@@ -43,17 +45,40 @@ export interface HeatmapOptions extends ChartOptions {
 
 /** Up to this many columns the cells print their numbers; beyond, they would not fit a page. */
 const MAX_PRINTED_COLUMNS = 12;
+/** The rows' title sits above their labels, right-aligned with them: beside long labels it could overlap them. */
+const ROW_TITLE_ABOVE = { titleAngle: 0, titleAlign: 'right', titleBaseline: 'bottom', titleX: -8, titleY: -6 } as const;
+/** An upper bound on the width of an 11 px axis label's character (wide enough that no name is cut). */
+const LABEL_CHARACTER_WIDTH = 7;
 
 /** The measures a matchup matrix prints (analysis/matchup-tables.ts's list): the heatmap colours the same. */
 export const HEATMAP_MEASURES = MEASURES_SHOWN;
 export type HeatmapMeasure = Measure;
 
-const MEASURES: Readonly<Record<HeatmapMeasure, { readonly legend: readonly string[]; readonly tip: string; readonly cell: string; readonly title: string }>> = {
-  score: { legend: ['Expected score', '(win + ½ draw)'], tip: 'Expected score (win + ½ draw)', cell: "the row's expected score against the column: P(win) + ½ P(draw); 50% is even", title: 'Expected score of the row against the column' },
-  win: { legend: ['Chance the', 'row wins'], tip: 'P(row wins)', cell: 'the chance the row wins against the column (a draw is not a win)', title: 'Chance the row wins against the column' },
-  draw: { legend: ['Chance of', 'a draw'], tip: 'P(draw)', cell: 'the chance the game is a draw', title: 'Chance of a draw, row against column' },
-  loss: { legend: ['Chance the', 'row loses'], tip: 'P(row loses)', cell: 'the chance the row loses against the column', title: 'Chance the row loses against the column' },
+/**
+ * How each measure is coloured: blue always means good for the row (a high score or win, a low
+ * loss), red bad; a draw is neither, so it gets a neutral sequential scheme. `dark` is where the
+ * cell colour is dark enough for white numbers.
+ */
+interface MeasureLook {
+  readonly legend: readonly string[];
+  readonly tip: string;
+  readonly cell: string;
+  readonly title: string;
+  readonly scale: Readonly<Record<string, unknown>>;
+  readonly dark: string;
+}
+
+const DIVERGING_DARK = 'datum.value < 0.2 || datum.value > 0.8';
+
+const MEASURES: Readonly<Record<HeatmapMeasure, MeasureLook>> = {
+  score: { legend: ['Expected score', '(win + ½ draw)', '(blue: the row ahead)'], tip: 'Expected score (win + ½ draw)', cell: "the row's expected score against the column: P(win) + ½ P(draw); 50% is even", title: 'Expected score of the row against the column', scale: { scheme: 'redblue', domain: [0, 1] }, dark: DIVERGING_DARK },
+  win: { legend: ['Chance the', 'row wins', '(blue: more wins)'], tip: 'P(row wins)', cell: 'the chance the row wins against the column (a draw is not a win)', title: 'Chance the row wins against the column', scale: { scheme: 'redblue', domain: [0, 1] }, dark: DIVERGING_DARK },
+  draw: { legend: ['Chance of', 'a draw', '(darker: more draws)'], tip: 'P(draw)', cell: 'the chance the game is a draw', title: 'Chance of a draw, row against column', scale: { scheme: 'purples', domain: [0, 1] }, dark: 'datum.value > 0.6' },
+  loss: { legend: ['Chance the', 'row loses', '(red: more losses)'], tip: 'P(row loses)', cell: 'the chance the row loses against the column', title: 'Chance the row loses against the column', scale: { scheme: 'redblue', domain: [0, 1], reverse: true }, dark: DIVERGING_DARK },
 };
+
+/** What a mirror cell's score says on hover, beside its exact 50%. */
+const MIRROR_NOTE = '(the same game from both sides)';
 
 /** "score 60% ±2 · win 55% · draw 10% · loss 35%". */
 function seatText(outcome: OutcomeEstimates, text: (estimate: EstimateLike) => string): string {
@@ -72,7 +97,7 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
       column: cell.column,
       value: shown.value,
       text: text(shown),
-      score: text(cell.combined.score),
+      score: cell.mirror === true ? `${text(cell.combined.score)} ${MIRROR_NOTE}` : text(cell.combined.score),
       win: text(cell.combined.win),
       draw: text(cell.combined.draw),
       loss: text(cell.combined.loss),
@@ -85,8 +110,11 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
   const low = Math.min(...trials);
   const high = Math.max(...trials);
   const trialText = trials.length === 0 ? 'no pairings' : low === high ? `${countText(low)} trials a cell` : `${countText(low)}–${countText(high)} trials a cell`;
-  const x = { field: 'column', type: 'nominal', sort: options.columns ?? inOrder(values, 'column'), title: options.columnTitle, axis: { labelAngle: -30, orient: 'bottom', labelLimit: 140 } };
-  const y = { field: 'row', type: 'nominal', sort: options.rows ?? inOrder(values, 'row'), title: options.rowTitle, axis: { labelLimit: 160 } };
+  // Labels are never cut ("Orc Warriors (Orcs and Go…"): wide enough for the longest name.
+  const longest = Math.max(0, ...values.map((row) => String(row.row).length), ...values.map((row) => String(row.column).length));
+  const labelLimit = Math.max(160, Math.ceil(longest * LABEL_CHARACTER_WIDTH));
+  const x = { field: 'column', type: 'nominal', sort: options.columns ?? inOrder(values, 'column'), title: options.columnTitle, axis: { labelAngle: -30, orient: 'bottom', labelLimit } };
+  const y = { field: 'row', type: 'nominal', sort: options.rows ?? inOrder(values, 'row'), title: options.rowTitle, axis: { labelLimit, ...ROW_TITLE_ABOVE } };
   const tips = [
     tooltip('row', options.rowTitle),
     tooltip('column', options.columnTitle),
@@ -100,10 +128,10 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
   // A large matrix cannot print its numbers legibly in a page's width: colours only, numbers on hover and in the table.
   const columns = new Set(values.map((row) => row.column)).size;
   const printed = columns <= MAX_PRINTED_COLUMNS;
-  const rect = { mark: { type: 'rect', stroke: 'white', strokeWidth: 1 }, encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: { scheme: 'redblue', domain: [0, 1] }, legend: { format: PERCENT_AXIS } }, tooltip: tips } };
+  const rect = { mark: { type: 'rect', stroke: 'white', strokeWidth: 1 }, encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: words.scale, legend: { format: PERCENT_AXIS } }, tooltip: tips } };
   const numbers = {
     mark: { type: 'text', fontSize: 11 },
-    encoding: { text: { field: 'text', type: 'nominal' }, color: { condition: { test: 'datum.value < 0.2 || datum.value > 0.8', value: 'white' }, value: 'black' }, tooltip: tips },
+    encoding: { text: { field: 'text', type: 'nominal' }, color: { condition: { test: words.dark, value: 'white' }, value: 'black' }, tooltip: tips },
   };
   const lines = [`Each cell: ${words.cell}${printed ? ', ± the 95% interval in points' : ''}`, printed ? trialText : `${trialText}; hover a cell for its numbers (all are in the table below)`];
   return chart('heatmap', options, words.title, lines, {

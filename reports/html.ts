@@ -34,7 +34,9 @@ a { color: var(--accent); }
 nav { font-size: 0.9rem; }
 .question { font-size: 1.15rem; color: var(--muted); margin-top: 0; }
 figure.chart { margin: 1rem 0; }
-figure.chart img { max-width: 100%; height: auto; display: block; }
+/* A chart shrinks with the page only down to MIN_CHART_SCALE of its size (--chart-min-width); narrower, it scrolls sideways in its box: text stays legible. */
+figure.chart .chart-scroll { overflow-x: auto; max-width: 100%; }
+figure.chart img { max-width: 100%; min-width: var(--chart-min-width, 0); height: auto; display: block; }
 figure.chart img[hidden] { display: none; }
 figure.chart figcaption, .meta { font-size: 0.85rem; color: var(--muted); }
 /* A table wider than the page scrolls sideways; shadows at its edges show there is more (they move with the scroll). */
@@ -51,7 +53,7 @@ th, td { border-bottom: 1px solid var(--rule); padding: 0.25rem 0.6rem; text-ali
 th { background: #f3f5f7; }
 td.num { text-align: right; white-space: nowrap; }
 .vega-view .vega-embed { max-width: 100%; }
-.vega-view svg { max-width: 100%; height: auto; }
+.vega-view svg { max-width: 100%; min-width: var(--chart-min-width, 0); height: auto; }
 /* Narrow screens: each table row becomes a card of "column: value" lines, so no column is cut off. */
 @media (max-width: 40rem) {
   body { padding: 1rem 0.75rem 2rem; }
@@ -59,7 +61,8 @@ td.num { text-align: right; white-space: nowrap; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   tr { border-bottom: 1px solid var(--rule); padding: 0.35rem 0; }
   td, td.num { border: 0; padding: 0.1rem 0; display: flex; justify-content: space-between; gap: 1rem; text-align: right; white-space: normal; overflow-wrap: anywhere; }
-  td::before { content: attr(data-label); color: var(--muted); text-align: left; flex: 0 1 auto; }
+  /* A label breaks between words only ("Outcome", never "Outco/me"); a long value (a file path) may break anywhere. */
+  td::before { content: attr(data-label); color: var(--muted); text-align: left; flex: 0 1 auto; overflow-wrap: normal; word-break: normal; hyphens: none; }
   td:first-child { font-weight: 600; }
   td:empty { display: none; }
 }
@@ -110,19 +113,27 @@ function paragraphs(text: string): string {
     .join('\n');
 }
 
-/** The width and height attributes of an SVG's root element, to reserve the image's space. */
-function svgSize(svg: string): string {
+/** The width and height of an SVG's root element, to reserve the image's space. */
+function svgSize(svg: string): { width: number; height: number } | undefined {
   const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
   const width = /\swidth="([\d.]+)"/.exec(root)?.[1];
   const height = /\sheight="([\d.]+)"/.exec(root)?.[1];
-  return width === undefined || height === undefined ? '' : ` width="${Math.round(Number(width))}" height="${Math.round(Number(height))}"`;
+  return width === undefined || height === undefined ? undefined : { width: Math.round(Number(width)), height: Math.round(Number(height)) };
 }
+
+/** How far a chart may shrink on a narrow screen: its 11 px labels stay above ~8.5 px. Narrower than that, it scrolls. */
+export const MIN_CHART_SCALE = 0.78;
 
 function chartHtml(chart: Chart, svg: string): string {
   const file = `charts/${chart.id}`;
-  return `<figure class="chart" id="chart-${chart.id}" data-chart="${chart.id}" data-render="static">
+  const size = svgSize(svg);
+  const attributes = size === undefined ? '' : ` width="${size.width}" height="${size.height}"`;
+  const minimum = size === undefined ? '' : ` style="--chart-min-width: ${Math.round(size.width * MIN_CHART_SCALE)}px"`;
+  return `<figure class="chart" id="chart-${chart.id}" data-chart="${chart.id}" data-render="static"${minimum}>
+<div class="chart-scroll">
 <div class="vega-view"></div>
-<img class="static-chart" src="${file}.svg" alt="${escapeHtml(chart.title)}"${svgSize(svg)}>
+<img class="static-chart" src="${file}.svg" alt="${escapeHtml(chart.title)}"${attributes}>
+</div>
 <figcaption>${escapeHtml(chart.title)} · <a href="${file}.vl.json">Vega-Lite spec</a> · <a href="${file}.svg">SVG</a> · <a href="${file}.png">PNG</a></figcaption>
 <script type="application/json" class="vega-lite-spec">${scriptJson(offlineSpec(chart.spec))}</script>
 </figure>`;

@@ -23,7 +23,7 @@ export interface MatchupsPageOptions {
 type Outcome = MatchupsDocument['cells'][number]['combined'];
 
 const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => string> = {
-  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (it acts first) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%.`,
+  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (it acts first) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%: it is the same game seen from both sides, so its score has no margin.`,
   first: (trials) => `Seating: the row unit was always the template's first side (it acts first), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
   second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
 };
@@ -57,10 +57,13 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const name = (id: string) => names.get(id) ?? id;
   const text = (estimate: { value: number; interval: { low: number; high: number } }) => matrixEstimateText(estimate, document.precision);
   const order = document.entries.map((entry) => name(entry.id));
+  // Played both ways, a unit against itself is one game seen from both sides: its score is ½ exactly.
+  const isMirror = (cell: MatchupsDocument['cells'][number]) => document.seating === 'both' && cell.row === cell.column;
   const cells: HeatmapCell[] = document.cells.map((cell) => ({
     row: name(cell.row),
     column: name(cell.column),
     combined: cell.combined,
+    ...(isMirror(cell) ? { mirror: true } : {}),
     ...(cell.first === undefined ? {} : { first: cell.first }),
     ...(cell.second === undefined ? {} : { second: cell.second }),
   }));
@@ -71,8 +74,9 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     SEATING_TEXT[document.seating](countText(document.trialsPerSeat)),
     `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
   ].join('\n\n');
+  // "vs <opponent>" heads each column: the matrix reads right as a table and, on a narrow screen, as one card per row unit.
   const matrix: PageTable = {
-    columns: ['Unit \\ opponent', ...order],
+    columns: ['Unit', ...order.map((opponent) => `vs ${opponent}`)],
     rows: document.entries.map((row) => [name(row.id), ...document.entries.map((column) => {
       const cell = cellOf(row.id, column.id);
       return cell === undefined ? '' : text(cell.combined[measure]);

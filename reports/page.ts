@@ -61,9 +61,20 @@ const BUNDLES: readonly { readonly packageName: string; readonly file: string }[
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** File names stay short enough to read in a listing. */
+const MAX_SLUG = 80;
+
+/** At most MAX_SLUG characters, cut where a word ends ("…-points", not "…-points-fo"); one long word is cut where it must. */
+function cutAtWord(slug: string): string {
+  const head = slug.slice(0, MAX_SLUG + 1);
+  const end = head.lastIndexOf('-');
+  return (end > MAX_SLUG / 2 ? head.slice(0, end) : slug.slice(0, MAX_SLUG)).replace(/[-._]+$/, '');
+}
+
 /** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */
 export function slugify(text: string): string {
-  const slug = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._]+/g, '-').replace(/^[-._]+|[-._]+$/g, '').slice(0, 80).replace(/[-._]+$/, '');
+  const full = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
+  const slug = full.length <= MAX_SLUG ? full : cutAtWord(full);
   if (slug === '') return 'report';
   return slug === 'index' ? 'index-page' : slug;
 }

@@ -49,7 +49,8 @@ describe('analysis pages', () => {
     // (700 + 600 wins + ½ (100 + 100) draws) / 2,000.
     expect(knight!.combined.score.value).toBeCloseTo(0.7, 12);
     const matrix = page.sections[0]?.table;
-    expect(matrix?.columns).toEqual(['Unit \\ opponent', 'Knight', HOSTILE, 'Shield Wall']);
+    // "vs …" heads each column: a narrow screen's card for a row then reads "vs Goblin: 70%", the row unit's score.
+    expect(matrix?.columns).toEqual(['Unit', 'vs Knight', `vs ${HOSTILE}`, 'vs Shield Wall']);
     expect(matrix?.rows[0]).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
     // Shield Wall draws everything: 50% in every cell, never 0%.
     expect(cells.filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0.5, 0.5, 0.5]);
@@ -71,7 +72,7 @@ describe('analysis pages', () => {
     ]);
     const table = page.sections[1]?.table;
     expect(table?.columns.slice(1, 4)).toEqual(['Baseline: as written', 'Variant: least-damaged', 'Difference, least-damaged − as written (95% interval)']);
-    expect(table?.rows[0]?.slice(0, 4)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.0 points [+4.2, +5.8]']);
+    expect(table?.rows[0]?.slice(0, 4)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.00 points [+4.20, +5.80]']);
     expect(page.sections[0]?.text).toContain('sets Allocation = least-damaged');
   });
 
@@ -107,7 +108,8 @@ describe('analysis pages', () => {
     const wall = dataOf(scatter).find((point) => point.name === 'Shield Wall');
     expect(wall?.high).toBeGreaterThan(90);
     expect(Number.isFinite(wall?.high)).toBe(true);
-    expect(wall?.fittedText).toBe('90 [62, no upper bound]');
+    // An unbounded end reads as the tables print it (analysis/balance-tables.ts's costRange decides "any price").
+    expect(wall?.fittedText).toBe('90, 62.0 – any price');
     expect(page.sections.some((section) => section.heading.startsWith('Round robin: expected score'))).toBe(true);
   });
 });

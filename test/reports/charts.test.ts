@@ -90,8 +90,8 @@ beforeAll(async () => {
     { chart: distributionChart(metric(formation, 'ogre.woundsTaken'), { title: 'Wounds the Ogre takes', id: 'ogre-wounds', xTitle: 'Wounds on the Ogre' }), texts: ['Wounds the Ogre takes', 'Chance', 'Wounds on the Ogre'] },
     { chart: atLeastChart(metric(formation, 'A.woundsDealt')), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more'] },
     { chart: differenceChart(rows, { baseline: 'as written', variant: 'least-damaged' }), texts: ['least-damaged against as written', 'Change in chance, least-damaged − as written (percentage points)', 'Change in the average, least-damaged − as written'] },
-    { chart: heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent' }), texts: ['Expected score of the row against the column', 'Unit', 'Opponent', 'Sylvan Knight', 'Expected score(win + ½ draw)'] },
-    { chart: heatmapChart(heatmapCells, { rowTitle: 'Bowmen plan', columnTitle: 'Orc plan', measure: 'win', id: 'heatmap-win' }), texts: ['Chance the row wins against the column', 'Bowmen plan', 'Orc plan', 'Chance therow wins'] },
+    { chart: heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent' }), texts: ['Expected score of the row against the column', 'Unit', 'Opponent', 'Sylvan Knight', 'Expected score(win + ½ draw)(blue: the row ahead)'] },
+    { chart: heatmapChart(heatmapCells, { rowTitle: 'Bowmen plan', columnTitle: 'Orc plan', measure: 'win', id: 'heatmap-win' }), texts: ['Chance the row wins against the column', 'Bowmen plan', 'Orc plan', 'Chance therow wins(blue: more wins)'] },
     { chart: sweepChart([...line([0.5, 0.7, 0.9], 'yes'), ...line([0.4, 0.6, 0.8], 'no')], { xTitle: 'Sylvan Knights', yTitle: 'Chance the Ogre is vanquished', probability: true, seriesTitle: 'In formation' }), texts: ['Chance the Ogre is vanquished against Sylvan Knights', 'Sylvan Knights', 'In formation', 'Chance the Ogre is vanquished'] },
     { chart: sweepChart(line([3.2, 3.5, 3.7]), { title: 'Wounds on the Ogre by knights in formation', xTitle: 'Knights in the formation', yTitle: 'Wounds on the Ogre (average)', probability: false }), texts: ['Wounds on the Ogre by knights in formation', 'Knights in the formation', 'Wounds on the Ogre (average)'] },
     {
@@ -169,11 +169,11 @@ describe('chart specs', () => {
     expect(knight?.second).toMatch(/^score 65% ±\d+(\.\d)? · win 60% · draw 10% · loss 30%$/);
     const spec = JSON.stringify(heatmap.spec);
     for (const title of ['Win', 'Draw', 'Loss', 'Row seated first', 'Row seated second']) expect(spec).toContain(`"title":"${title}"`);
-    expect(spec).toContain('"title":["Expected score","(win + ½ draw)"]');
+    expect(spec).toContain('"title":["Expected score","(win + ½ draw)","(blue: the row ahead)"]');
     // P(win) on request: the draw mirror is then 0% wins, and the legend says so.
     const win = cases.find((c) => c.chart.id === 'heatmap-win')!.chart;
     expect((win.spec.data as { values: Record<string, unknown>[] }).values.find((row) => row.row === HOSTILE && row.column === HOSTILE)?.value).toBe(0);
-    expect(JSON.stringify(win.spec)).toContain('"title":["Chance the","row wins"]');
+    expect(JSON.stringify(win.spec)).toContain('"title":["Chance the","row wins","(blue: more wins)"]');
   });
 
   it('draw a comparison as variant − baseline: right of zero is more with the variant', () => {
@@ -205,6 +205,44 @@ describe('chart specs', () => {
     const placed = (crowded.spec.data as { values: Record<string, unknown>[] }).values.filter((row) => row.labelX !== null);
     expect(placed.length).toBeLessThan(crowd.length);
     expect(JSON.stringify(crowded.spec)).toContain(`${crowd.length - placed.length} crowded labels left out`);
+  });
+
+  it('draw costs on axes spanning the costs, not intervals reaching 1e-113 or 597,393: bars clipped with an arrow, labels beside their points', () => {
+    const extreme: CostPoint[] = [...costPoints, { id: 'wall', name: 'Shield Wall', published: 20, fitted: 25, low: 1e-113, high: 597393.4, verdict: 'fair' }];
+    const scatter = costScatterChart(extreme, { id: 'extreme', labels: 'all' });
+    const spec = JSON.stringify(scatter.spec);
+    const domains = [...spec.matchAll(/"domain":\[([\d.e+-]+),([\d.e+-]+)\]/g)].map((match) => [Number(match[1]), Number(match[2])]);
+    // Costs run from 4.1 to 40: the axes stay within a margin of them.
+    for (const [low, high] of domains) {
+      expect(low).toBeGreaterThan(2);
+      expect(low).toBeLessThanOrEqual(4.1);
+      expect(high).toBeGreaterThanOrEqual(40);
+      expect(high).toBeLessThan(80);
+    }
+    const values = (scatter.spec.data as { values: Record<string, unknown>[] }).values;
+    const wall = values.find((row) => row.name === 'Shield Wall')!;
+    expect(wall.lowClipped).toBe(domains[0]![0]);
+    expect(wall.highClipped).toBe(domains[0]![1]);
+    expect(values.find((row) => row.name === 'Ogre')).toMatchObject({ lowClipped: null, highClipped: null });
+    expect(spec).toContain('an arrow: it runs on beyond the chart');
+    // A label's middle is at most 8 px from its point's (in pixels of the log axes: the same map both ways).
+    const [low, high] = domains[0]!;
+    const pixel = (value: number) => (Math.log(value / low!) / Math.log(high! / low!)) * (scatter.spec.width as number);
+    for (const row of values.filter((row) => row.labelX !== null)) {
+      expect(Math.abs(pixel(row.labelX as number) - pixel(row.published as number))).toBeCloseTo(8, 6);
+      expect(Math.abs(pixel(row.labelY as number) - pixel(row.fitted as number))).toBeLessThanOrEqual(7 + 1e-9);
+    }
+  });
+
+  it('colour a heatmap of losses with the scheme reversed (blue still good for the row) and draws with a neutral one', () => {
+    const scaleOf = (measure: 'loss' | 'draw') => {
+      const layers = heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent', measure }).spec.layer as { encoding: { color?: { scale?: Record<string, unknown> } } }[];
+      return layers[0]?.encoding.color?.scale;
+    };
+    expect(scaleOf('loss')).toEqual({ scheme: 'redblue', domain: [0, 1], reverse: true });
+    expect(scaleOf('draw')?.scheme).not.toBe('redblue');
+    const mirror = heatmapChart([{ ...heatmapCells[0]!, mirror: true }], { rowTitle: 'Unit', columnTitle: 'Opponent' });
+    expect(JSON.stringify(mirror.spec)).toContain('(the same game from both sides)');
   });
 
   it('draw exact summaries (0 trials) without intervals: no rule or band, no 95% fields, "exact probabilities" not "0 trials"', () => {

@@ -53,14 +53,14 @@ export function countCostsTable(document: ByCount): ColumnTable {
   const dearest = Math.max(...costs, 1);
   return tableOf(
     ranked.map((result) => ({
-      unit: result.name,
-      published: result.publishedCost ?? '',
-      fitted: result.fairCost === undefined ? 'not found' : points(result.fairCost),
+      Unit: result.name,
+      Published: result.publishedCost ?? '',
+      Fitted: result.fairCost === undefined ? 'not found' : points(result.fairCost),
       '95% interval': result.costInterval === undefined ? '' : costRange(result.costInterval.low, result.costInterval.high, cheapest, dearest),
-      'published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : signed(result.publishedCost - result.fairCost, 1),
-      verdict: countVerdict(result) ?? '',
-      'curve misfit (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
-      note: result.problem ?? '',
+      'Published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : signed(result.publishedCost - result.fairCost, 1),
+      Verdict: countVerdict(result) ?? '',
+      'Curve misfit (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
+      Note: result.problem ?? '',
     })),
   );
 }
@@ -69,9 +69,9 @@ export function perCountTable(document: ByCount, unit: string): ColumnTable {
   const result = document.results.find((entry) => entry.unit === unit);
   return tableOf(
     (result?.curve ?? []).map((point) => ({
-      models: point.count,
-      'expected score (mean over opponents)': estimateText(point.score, document.precision),
-      trials: point.trials,
+      Models: point.count,
+      'Expected score (mean over opponents)': estimateText(point.score, document.precision),
+      Trials: point.trials,
     })),
   );
 }
@@ -85,11 +85,11 @@ export function perOpponentTable(document: ByCount, unit: string): ColumnTable {
       const most = Math.max(...result.observations.map((observation) => observation.combined.trials));
       const seen = result.observations.filter((observation) => observation.opponent === opponent.opponent && observation.combined.trials === most);
       return {
-        opponent: opponent.name,
-        'it fields': `${opponent.count} = ${points(opponent.points)} pts`,
-        ...Object.fromEntries(seen.map((observation) => [`score at ${observation.count}`, estimateText(observation.combined.score, document.precision)])),
-        'models for ½': opponent.fairCount === undefined ? 'not straddled' : opponent.fairCount.toFixed(2),
-        'cost by this opponent': points(opponent.cost),
+        Opponent: opponent.name,
+        'It fields': `${opponent.count} ${opponent.count === 1 ? 'model' : 'models'}, ${Number(opponent.points.toFixed(1))} points`,
+        ...Object.fromEntries(seen.map((observation) => [`Score at ${observation.count}`, estimateText(observation.combined.score, document.precision)])),
+        'Models for ½': opponent.fairCount === undefined ? 'not straddled' : opponent.fairCount.toFixed(2),
+        'Cost by this opponent': points(opponent.cost),
       };
     }),
   );
@@ -101,12 +101,12 @@ export function wholeCostsTable(document: Whole): ColumnTable {
   const dearest = Math.max(...document.units.map((unit) => unit.points));
   return tableOf(
     ranked.map((unit) => ({
-      unit: unit.name,
-      published: unit.points,
-      strength: `${signed(unit.strength, 2)} ±${(1.96 * unit.strengthStandardError).toFixed(2)}`,
-      fitted: unit.fittedCost === null ? 'none (the line does not rise with points)' : points(unit.fittedCost),
+      Unit: unit.name,
+      Published: unit.points,
+      Strength: `${signed(unit.strength, 2)} ±${(1.96 * unit.strengthStandardError).toFixed(2)}`,
+      Fitted: unit.fittedCost === null ? 'none (the line does not rise with points)' : points(unit.fittedCost),
       '95% interval': costRange(unit.costInterval.low, unit.costInterval.high, cheapest, dearest),
-      verdict: unit.verdict,
+      Verdict: unit.verdict,
     })),
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intervalSchema } from './document-parts.js';
 import type { CountBalance } from './balance.js';
 import { matchupsDocumentSchema } from './matchups-document.js';
 import { SEATINGS } from './matchups.js';
@@ -10,7 +11,7 @@ import type { WholeUnitCosts } from './whole-unit-costs.js';
  * precision — by count (a fit per unit, with its per-count and per-opponent tables) or, for a
  * roster fielded whole, the round robin's fitted strengths and costs. `crucible report` reads it back.
  */
-const interval = z.object({ low: z.number(), high: z.number() });
+const interval = intervalSchema;
 const estimate = z.object({ value: z.number(), interval });
 /** A fitted cost's interval: `high` null when the data bound it only from below. */
 const costInterval = z.object({ low: z.number(), high: z.number().nullable() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldSchema, intervalSchema, pluginSchema } from './document-parts.js';
 import type { ComparedOutcome, ComparedVariant, ComparisonResult } from './compare.js';
 import { MONTE_CARLO_METHODS } from './summary.js';
 
@@ -9,16 +10,8 @@ import { MONTE_CARLO_METHODS } from './summary.js';
  * checks a document read back; numbers JSON cannot hold (an infinite factor, the unbounded interval
  * of a single trial) are null, as each field's description says.
  */
-const interval = z.object({ low: z.number(), high: z.number() });
-const pluginSchema = z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() });
+const interval = intervalSchema;
 
-const fieldSchema = z.object({
-  path: z.string().describe('the field as the scenario file and --set name it, e.g. sides[0].groups[0].unit'),
-  label: z.string().describe('the field in words, e.g. "Regenerating Ogre › ogre (Regenerating Ogre): unit"'),
-  title: z.string().describe('the field alone, e.g. "unit"'),
-  owner: z.string().optional().describe('what the field belongs to, when that is named'),
-  description: z.string().optional().describe("the scenario format's description of the field"),
-});
 
 const variantSchema = z.object({
   name: z.string().describe('the variant\'s name, or "(as written)" for the scenario without changes'),

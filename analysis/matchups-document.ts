@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pluginSchema } from './document-parts.js';
 import type { MatchupsResult } from './matchups.js';
 import { SEATINGS } from './matchups.js';
 import { outcomeSchema } from './outcome.js';
@@ -7,7 +8,6 @@ import { outcomeSchema } from './outcome.js';
  * `crucible matchups --json`: the whole matrix as one self-describing document, every number at
  * full precision, which `crucible report` turns into a page. The schema checks a document read back.
  */
-const pluginSchema = z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() });
 
 export const matchupsDocumentSchema = z.object({
   kind: z.literal('matchups'),

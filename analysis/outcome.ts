@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intervalSchema } from './document-parts.js';
 import { InputError } from '../sim/errors.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
 import { type Interval, wilsonInterval, Z_95 } from './intervals.js';
@@ -31,7 +32,7 @@ export interface Outcome {
   readonly scoreVariance: number;
 }
 
-const interval = z.object({ low: z.number(), high: z.number() });
+const interval = intervalSchema;
 const estimate = z.object({ value: z.number().min(0).max(1), interval });
 export const outcomeSchema = z.object({ trials: z.number().int().min(1), win: estimate, draw: estimate, loss: estimate, score: estimate, scoreVariance: z.number().min(0) });
 

@@ -1,5 +1,6 @@
 import type { ColumnTable } from 'arquero';
 import { z } from 'zod';
+import { fieldSchema, intervalSchema, pluginSchema } from './document-parts.js';
 import type { MetricSpec } from '../engine/kernel.js';
 import { metricTitle, outcomeTitle } from './field-labels.js';
 import type { MetricSummary, ValueProbability } from './summary.js';
@@ -14,16 +15,8 @@ import { tableOf } from './tables.js';
  * (never a mean of its codes), a count its mean and distribution. An exact point sampled nothing:
  * its trials, counts and intervals are null rather than zeros that look like data.
  */
-const interval = z.object({ low: z.number(), high: z.number() });
-const pluginSchema = z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() });
+const interval = intervalSchema;
 
-const fieldSchema = z.object({
-  path: z.string().describe('the field as the scenario file and --set name it'),
-  label: z.string().describe('the field in words, e.g. "Sylvan Knights › knights (Sylvan Knight): models"'),
-  title: z.string().describe('the field alone, e.g. "models"'),
-  owner: z.string().optional(),
-  description: z.string().optional().describe("the scenario format's description of the field"),
-});
 
 const entrySchema = z.object({
   value: z.number().int().min(0),

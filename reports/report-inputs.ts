@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intervalSchema, pluginSchema } from '../analysis/document-parts.js';
 import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
 import { fileSystemMessage, parseWith, readInputText } from '../sim/data-file.js';
 
@@ -14,7 +15,7 @@ import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from './
  * matchups, compare, sweep, balance). Every problem of a file is found at once, as
  * `<file>: <path>: <problem>`. Only zod here: the charts load after every file has passed.
  */
-const interval = z.object({ low: z.number(), high: z.number() });
+const interval = intervalSchema;
 const valueProbability = z.object({
   value: z.number().int(),
   label: z.string().optional(),
@@ -53,7 +54,7 @@ const runFields = {
   // Provenance (sim/provenance.ts); results saved before it existed have none.
   rulesChanged: z.record(z.string(), z.unknown()).optional(),
   unitsDigest: z.string().optional(),
-  plugin: z.object({ module: z.string(), id: z.string(), version: z.string(), codeHash: z.string() }).optional(),
+  plugin: pluginSchema.optional(),
 };
 const exactResultSchema = z.object({
   ...runFields,

@@ -9,8 +9,8 @@ import { InputError, type InputProblem } from '../sim/errors.js';
  * written with placeholders — `$A` and `$B` (the two entries' units, also inside longer text),
  * `$A.count` and `$B.count` (their model, stand or unit counts), `$A.name`, `$B.name` — filled in
  * for each pair. `$A` belongs in one side and `$B` in the other (checked); which side each is on
- * does not matter: a pairing is played with the row unit in each seat (the first of `sides`, who
- * acts first, and the second), and its result is read from whichever side the unit is on, by that
+ * does not matter: a pairing is played with the row unit in each seat (the first of `sides` —
+ * side A, whatever it does in the template — and the second), and its result is read from whichever side the unit is on, by that
  * side's name in the template's win metric.
  */
 
@@ -37,7 +37,7 @@ export const rosterSchema = z.strictObject({
 export type RosterEntry = z.output<typeof rosterEntrySchema>;
 export type Roster = z.output<typeof rosterSchema>;
 
-/** Seat 0 acts first (the first of the template's `sides`), seat 1 second. */
+/** Seat 0 is the first of the template's `sides` (side A: in heroic it acts first), seat 1 the second. */
 export type Seat = 0 | 1;
 
 export interface LoadedRoster {

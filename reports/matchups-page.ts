@@ -23,8 +23,8 @@ export interface MatchupsPageOptions {
 type Outcome = MatchupsDocument['cells'][number]['combined'];
 
 const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => string> = {
-  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (it acts first) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%: it is the same game seen from both sides, so its score has no margin.`,
-  first: (trials) => `Seating: the row unit was always the template's first side (it acts first), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
+  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (side A: whatever that side does in this template — act first, charge…) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%: it is the same game seen from both sides, so its score has no margin.`,
+  first: (trials) => `Seating: the row unit was always the template's first side (side A), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
   second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
 };
 

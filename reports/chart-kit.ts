@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Interval } from '../analysis/intervals.js';
 import { PERCENT_AXIS_FORMAT } from './format.js';
 
@@ -52,8 +53,22 @@ const FILE_SAFE = /^[A-Za-z0-9._-]+$/;
 function slug(text: string): string {
   const full = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   if (full.length <= 60) return full;
-  const cut = full.slice(0, 61);
-  return cut.slice(0, cut.lastIndexOf('-') > 20 ? cut.lastIndexOf('-') : 60).replace(/-+$/, '');
+  // Cut at a word, and end with a hash of the whole: two long titles sharing a start keep apart.
+  const cut = full.slice(0, 52);
+  const kept = cut.slice(0, cut.lastIndexOf('-') > 20 ? cut.lastIndexOf('-') : 51).replace(/-+$/, '');
+  return `${kept}-${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * Strings as vega's expression parser can read them: vega-lite copies labels into expressions
+ * (sort orders, filters), and U+2028/U+2029 end a string literal there ("Unexpected token ILLEGAL"),
+ * so they become spaces in what a chart is given.
+ */
+function expressionSafe(value: unknown): unknown {
+  if (typeof value === 'string') return /[\u2028\u2029]/.test(value) ? value.replace(/[\u2028\u2029]/g, ' ') : value;
+  if (Array.isArray(value)) return value.map(expressionSafe);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [expressionSafe(key) as string, expressionSafe(item)]));
+  return value;
 }
 
 function chartId(kind: string, title: string, id: string | undefined): string {
@@ -67,12 +82,12 @@ export function chart(kind: string, options: ChartOptions, defaultTitle: string,
   const title = options.title ?? defaultTitle;
   const given = options.subtitle ?? defaultSubtitle;
   const lines = (typeof given === 'string' ? [given] : [...given]).filter((line) => line !== '');
-  const spec: Spec = {
+  const spec = expressionSafe({
     $schema: VEGA_LITE_SCHEMA,
     title: lines.length === 0 ? { text: title } : { text: title, subtitle: lines.length === 1 ? lines[0] : lines },
     config: CONFIG,
     ...body,
-  };
+  }) as Spec;
   return { id: chartId(kind, title, options.id), title, spec };
 }
 

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
+import { InputError, ROOT_PATH } from '../sim/errors.js';
 import type { Chart } from './charts.js';
 import { indexHtml, offlineSpec, pageHtml } from './html.js';
 import { renderPng, renderSvg } from './render.js';
@@ -65,10 +67,15 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_SLUG = 80;
 
 /** At most MAX_SLUG characters, cut where a word ends ("…-points", not "…-points-fo"); one long word is cut where it must. */
+/** Characters of the hash a cut slug ends with: two long texts that share their first 70 characters stay apart. */
+const SLUG_HASH = 8;
+
 function cutAtWord(slug: string): string {
-  const head = slug.slice(0, MAX_SLUG + 1);
+  const room = MAX_SLUG - SLUG_HASH - 1;
+  const head = slug.slice(0, room + 1);
   const end = head.lastIndexOf('-');
-  return (end > MAX_SLUG / 2 ? head.slice(0, end) : slug.slice(0, MAX_SLUG)).replace(/[-._]+$/, '');
+  const cut = (end > room / 2 ? head.slice(0, end) : slug.slice(0, room)).replace(/[-._]+$/, '');
+  return `${cut}-${createHash('sha256').update(slug).digest('hex').slice(0, SLUG_HASH)}`;
 }
 
 /** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */
@@ -167,10 +174,29 @@ async function withManifestLock<T>(out: string, work: () => Promise<T>): Promise
 
 /** Writes <out>/index.html listing every page of <out>/pages.json (title, question, when, engine versions). */
 export async function writeIndex(outDirectory: string = DEFAULT_REPORT_DIRECTORY): Promise<string> {
+  return asOutputProblem(outDirectory, () => writeIndexHere(outDirectory));
+}
+
+async function writeIndexHere(outDirectory: string): Promise<string> {
   await mkdir(outDirectory, { recursive: true });
   const file = path.join(outDirectory, 'index.html');
   await writeAtomic(file, indexHtml(await readManifest(outDirectory)));
   return file;
+}
+
+/**
+ * A file-system error while writing the report (the folder is a file, read-only, a device, the disk
+ * full…) is the user's output path, not a crucible bug: exit 2 naming it.
+ */
+async function asOutputProblem<T>(outDirectory: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('E')) throw error;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way of the report folder (or of its charts/ or assets/)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : code === 'EISDIR' ? 'a folder is where a page or chart file goes' : code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+    throw InputError.at(outDirectory, ROOT_PATH, `cannot write the report here: ${why}`);
+  }
 }
 
 function chartOwner(pages: readonly ManifestEntry[], slug: string, id: string): string | undefined {
@@ -183,6 +209,10 @@ function chartOwner(pages: readonly ManifestEntry[], slug: string, id: string): 
  * Chart ids name files, so they must be unique across the whole report: an id another page uses is refused.
  */
 export async function writePage(page: ReportPage, outDirectory: string = DEFAULT_REPORT_DIRECTORY): Promise<string> {
+  return asOutputProblem(outDirectory, () => writePageHere(page, outDirectory));
+}
+
+async function writePageHere(page: ReportPage, outDirectory: string): Promise<string> {
   checkName('page slug', page.slug);
   if (page.slug === 'index') throw new RangeError('page slug "index" is taken by the index page');
   const charts = page.sections.flatMap((section) => (section.chart === undefined ? [] : [section.chart]));

@@ -18,7 +18,9 @@ describe('page numbers and names', () => {
 
   it('cuts a long slug where a word ends', () => {
     const slug = slugify('matchups Battle Forge core infantry at 10 models (costs from the app\'s points formula)');
-    expect(slug).toBe('matchups-battle-forge-core-infantry-at-10-models-costs-from-the-app-s-points');
+    // Cut at a word, then a hash of the whole, so two long names that share a start stay apart.
+    expect(slug).toMatch(/^matchups-battle-forge-core-infantry-at-10-models-costs-from-the-app-s-[0-9a-f]{8}$/);
+    expect(slugify('matchups Battle Forge core infantry at 10 models (costs from the app\'s points formula, v2)')).not.toBe(slug);
     expect(slugify('x'.repeat(100))).toHaveLength(80);
     expect(slugify('Knights vs Ogre!')).toBe('knights-vs-ogre');
   });

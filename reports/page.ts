@@ -129,7 +129,6 @@ const entrySchema = z.object({
   engineVersions: z.array(z.string()),
   charts: z.array(z.string()),
 });
-const manifestSchema = z.object({ pages: z.array(entrySchema) });
 export type ManifestEntry = z.infer<typeof entrySchema>;
 
 const exists = async (file: string): Promise<boolean> => (await stat(file).catch(() => undefined)) !== undefined;
@@ -142,10 +141,14 @@ export async function readManifest(out: string): Promise<ManifestEntry[]> {
   } catch {
     return [];
   }
-  const parsed = manifestSchema.safeParse(data);
-  if (!parsed.success) return [];
-  const present = await Promise.all(parsed.data.pages.map((entry) => exists(path.join(out, `${entry.slug}.html`))));
-  return parsed.data.pages.filter((_, i) => present[i] === true);
+  // Entry by entry: one damaged entry leaves the others listed (it is dropped, and rewritten away on the next write).
+  const pages = data !== null && typeof data === 'object' && Array.isArray((data as { pages?: unknown }).pages) ? ((data as { pages: unknown[] }).pages) : [];
+  const valid = pages.flatMap((entry) => {
+    const parsed = entrySchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const present = await Promise.all(valid.map((entry) => exists(path.join(out, `${entry.slug}.html`))));
+  return valid.filter((_, i) => present[i] === true);
 }
 
 const LOCK_STALE_MS = 30_000;

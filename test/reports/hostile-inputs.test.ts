@@ -65,4 +65,17 @@ describe('report on hostile but valid inputs', () => {
     expect(report.status).toBe(2);
     expect(report.stderr).toContain(`${taken}: (root): cannot write the report here:`);
   });
+
+  it('one damaged entry in pages.json leaves the other pages in the index', async () => {
+    const saved = await savedRun('manifest', (text) => text);
+    const out = path.join(directory, 'manifest');
+    expect((await runCli(['report', saved, '--out', out, '--slug', 'first'])).status).toBe(0);
+    const manifest = JSON.parse(await readFile(path.join(out, 'pages.json'), 'utf8')) as { pages: unknown[] };
+    await writeFile(path.join(out, 'pages.json'), JSON.stringify({ pages: [{ slug: '../../etc', title: 1 }, ...manifest.pages] }));
+    expect((await runCli(['report', saved, '--out', out, '--slug', 'second'])).status).toBe(0);
+    const index = await readFile(path.join(out, 'index.html'), 'utf8');
+    expect(index).toContain('href="first.html"');
+    expect(index).toContain('href="second.html"');
+    expect(index).not.toContain('etc');
+  });
 });

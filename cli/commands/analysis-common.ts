@@ -1,10 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
-import { parseSeed, parseWorkers } from './options.js';
+import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
 
 /** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
@@ -25,10 +24,11 @@ export function common(command: Command, { workers = true } = {}): Command {
   return command.option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
 }
 
-export async function withPool<T>(workers: number | undefined, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
+/** `--workers` as a pool (clamped to the cores, `note` saying so), or the main thread for 0. */
+export async function withPool<T>(workers: number | undefined, note: (text: string) => void, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
   // -w 0: the main thread, as for run.
   if (workers === 0) return work(new InProcessExecutor());
-  const pool = new ShardPool(workers ?? availableParallelism());
+  const pool = new ShardPool(usefulWorkers(workers, note));
   try {
     return await work(pool);
   } finally {

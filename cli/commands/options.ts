@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 
 /**
@@ -41,4 +42,15 @@ export function parsePrecision(text: string): number {
     throw new InvalidArgumentError(`The precision must be a probability from ${MIN_PRECISION} to below 0.5, e.g. 0.001 for ±0.1 percentage point, got ${JSON.stringify(text)}.`);
   }
   return value;
+}
+
+/**
+ * Worker threads that can help: more than the machine's cores only costs memory (each worker holds
+ * its own kernel and tallies), so a larger --workers is clamped to the cores, with a note.
+ */
+export function usefulWorkers(requested: number | undefined, note: (text: string) => void, cores: number = availableParallelism()): number {
+  if (requested === undefined) return cores;
+  if (requested <= cores) return requested;
+  note(`note: --workers ${requested} is more than this machine's ${cores} cores; using ${cores} (the numbers do not depend on it)\n`);
+  return cores;
 }

@@ -14,7 +14,7 @@ import { listenForInterrupts } from '../interrupts.js';
 import { exactReport, type RunPlan, runScenario } from '../run-scenario.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
-import { parsePrecision, parseSeed, parseTrials, parseWorkers } from './options.js';
+import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 
 export interface RunOptions {
   readonly trials?: number;
@@ -128,7 +128,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   const chatty = options.quiet !== true && options.json !== true;
   const reports: RunReport[] = [];
   const inProcess = new InProcessExecutor();
-  const pool = new ShardPool(options.workers ?? availableParallelism());
+  const pool = new ShardPool(usefulWorkers(options.workers, io.stderr));
   const executorFor = (trials: number): ShardExecutor => {
     if (options.workers === 0) return inProcess;
     // As the help says: a run under MIN_SHARDS_FOR_POOL full shards is not worth starting workers for.

@@ -54,3 +54,15 @@ describe('inputs that are not files', () => {
     expect(result.stderr).toMatch(new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 32\\.0 MB \\(the most crucible reads here is 32 MB\\)`));
   });
 });
+
+describe('--workers', () => {
+  it('more workers than cores is clamped to the cores, with a note, and changes no number', async () => {
+    const { usefulWorkers } = await import('../../cli/commands/options.js');
+    const notes: string[] = [];
+    expect(usefulWorkers(64, (text) => notes.push(text), 2)).toBe(2);
+    expect(notes[0]).toContain('--workers 64 is more than this machine');
+    expect(usefulWorkers(1, (text) => notes.push(text), 2)).toBe(1);
+    expect(usefulWorkers(undefined, (text) => notes.push(text), 2)).toBe(2);
+    expect(notes).toHaveLength(1);
+  });
+});

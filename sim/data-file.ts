@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { type Document, isScalar, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { formatPath, type InputProblem, ROOT_PATH } from './errors.js';
@@ -120,9 +120,46 @@ function parseJson(file: string, text: string): Parsed {
 
 const MAX_YAML_ERRORS = 3;
 
+/** The text aliases may repeat, in all: a small file must not expand into gigabytes (an alias bomb of long strings). */
+const MAX_ALIASED_CHARACTERS = MAX_DATA_FILE_BYTES;
+
+/**
+ * What the yaml library's own checks cost too much for: duplicate keys (its check is quadratic in a
+ * map's keys — 40,000 keys took 8 s; this one is linear) and the text aliases repeat. Each problem
+ * with its line and column.
+ */
+function structureProblems(file: string, text: string, document: Document.Parsed): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const where = (node: { range?: readonly number[] | null | undefined }): string => {
+    const start = node.range?.[0];
+    return start === undefined ? ROOT_PATH : lineAndColumn(text, start);
+  };
+  let aliased = 0;
+  visit(document, {
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
+        if (seen.has(key)) problems.push({ file, path: isScalar(pair.key) ? where(pair.key) : ROOT_PATH, message: `invalid YAML: Map keys must be unique (${JSON.stringify(key)} again)` });
+        seen.add(key);
+      }
+    },
+    Alias(_key, alias) {
+      const target = alias.resolve(document);
+      const range = target?.range;
+      if (range !== undefined && range !== null) aliased += range[1] - range[0];
+      if (aliased > MAX_ALIASED_CHARACTERS && problems.every((problem) => !problem.message.includes('aliases'))) {
+        problems.push({ file, path: where(alias), message: `invalid YAML: its aliases repeat more than ${MAX_ALIASED_CHARACTERS / 2 ** 20} MB of text` });
+      }
+    },
+  });
+  return problems.slice(0, MAX_YAML_ERRORS);
+}
+
 function parseYaml(file: string, text: string): Parsed {
   // logLevel 'error': YAML warnings go nowhere rather than to process warnings on stderr.
-  const document = parseDocument(text, { prettyErrors: true, logLevel: 'error' });
+  // uniqueKeys false: duplicates are found by structureProblems, in linear time.
+  const document = parseDocument(text, { prettyErrors: true, logLevel: 'error', uniqueKeys: false });
   if (document.errors.length > 0) {
     const problems = document.errors.map((error): InputProblem => {
       const start = error.linePos?.[0];
@@ -137,6 +174,8 @@ function parseYaml(file: string, text: string): Parsed {
     if (next !== undefined) shown.push({ ...next, message: `invalid YAML: ${hidden} more error${hidden === 1 ? '' : 's'} from here on, probably caused by the first` });
     return { ok: false, problems: shown };
   }
+  const structure = structureProblems(file, text, document);
+  if (structure.length > 0) return { ok: false, problems: structure };
   try {
     return { ok: true, data: document.toJS({ maxAliasCount: 1000 }) as unknown };
   } catch (error) {

@@ -66,3 +66,29 @@ describe('--workers', () => {
     expect(notes).toHaveLength(1);
   });
 });
+
+describe('YAML that would cost too much', () => {
+  it('duplicate keys are found in linear time, with line and column', async () => {
+    const file = path.join(directory, 'duplicate.yaml');
+    await writeFile(file, 'ruleset: heroic\nname: x\nname: y\n');
+    const result = await runCli(['validate', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file}: line 3, column 1: invalid YAML: Map keys must be unique ("name" again)`);
+  });
+
+  it('40,000 keys parse quickly (the check is linear) and are refused as unknown fields', async () => {
+    const file = path.join(directory, 'keys.yaml');
+    await writeFile(file, `ruleset: heroic\nname: x\nextra:\n${Array.from({ length: 40_000 }, (_, i) => `  k${i}: 1\n`).join('')}`);
+    const result = await runCli(['validate', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file}: extra: unknown field "extra"`);
+  });
+
+  it('aliases that would repeat more than 32 MB of text are refused before they are expanded', async () => {
+    const file = path.join(directory, 'bomb.yaml');
+    await writeFile(file, `ruleset: heroic\nname: x\nbig: &a "${'x'.repeat(1_000_000)}"\nlist: [${Array.from({ length: 998 }, () => '*a').join(',')}]\n`);
+    const result = await runCli(['validate', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/bomb\.yaml: line 4, column \d+: invalid YAML: its aliases repeat more than 32 MB of text/);
+  });
+});

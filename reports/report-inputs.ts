@@ -15,25 +15,35 @@ import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from './
  * matchups, compare, sweep, balance). Every problem of a file is found at once, as
  * `<file>: <path>: <problem>`. Only zod here: the charts load after every file has passed.
  */
+/**
+ * What one page can show, bounded so crafted results cannot stall or crash the charts (vega nests
+ * an expression per value: a thousand labels overflow its stack): values of one metric, metrics of
+ * one result, and the length of names and labels. Every bundled rule system stays far inside them.
+ */
+export const REPORT_LIMITS = { values: 500, metrics: 1_000, name: 1_000, text: 10_000, results: 100 } as const;
+const name = z.string().max(REPORT_LIMITS.name, `must be at most ${REPORT_LIMITS.name} characters long (a report's limit)`);
+const text = z.string().max(REPORT_LIMITS.text, `must be at most ${REPORT_LIMITS.text} characters long (a report's limit)`);
+const values = <T extends z.ZodType>(item: T) => z.array(item).max(REPORT_LIMITS.values, `a report charts at most ${REPORT_LIMITS.values} values of a metric`);
+
 const interval = intervalSchema;
 const valueProbability = z.object({
   value: z.number().int(),
-  label: z.string().optional(),
+  label: name.optional(),
   count: z.number().int().min(0),
   probability: z.number().min(0).max(1),
   interval,
 });
 const metricSchema = z.object({
-  name: z.string().min(1),
+  name: name.min(1),
   kind: z.enum(['category', 'flag', 'count']),
-  description: z.string(),
+  description: text,
   trials: z.number().int().min(1),
   mean: z.number(),
   sd: z.number().min(0),
   standardError: z.number().min(0),
   meanInterval: interval,
-  distribution: z.array(valueProbability).min(1),
-  atLeast: z.array(valueProbability),
+  distribution: values(valueProbability).min(1),
+  atLeast: values(valueProbability),
 });
 // An exact summary sampled nothing: `crucible run --json` writes its trials as null and no counts
 // (results saved before that have 0s). Read back, it has 0 trials, which is how charts.ts tells it apart.
@@ -41,13 +51,13 @@ const NOTHING_SAMPLED = 'must be null in an exact result (nothing was sampled)';
 const exactValueProbability = valueProbability.extend({ count: z.number().refine((count) => count === 0, NOTHING_SAMPLED).optional() });
 const exactMetricSchema = metricSchema.extend({
   trials: z.union([z.null(), z.number()]).refine((trials) => trials === null || trials === 0, NOTHING_SAMPLED),
-  distribution: z.array(exactValueProbability).min(1),
-  atLeast: z.array(exactValueProbability),
+  distribution: values(exactValueProbability).min(1),
+  atLeast: values(exactValueProbability),
 });
 const precisionSchema = z.object({ target: z.number(), maxTrials: z.number(), reached: z.boolean(), widestHalfWidth: z.number() });
 const runFields = {
-  scenario: z.string(),
-  file: z.string(),
+  scenario: text,
+  file: text,
   ruleset: z.string(),
   engineVersion: z.string(),
   mode: z.string().optional(),
@@ -60,7 +70,7 @@ const exactResultSchema = z.object({
   ...runFields,
   method: z.literal('exact'),
   exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).describe("how many paths one trial can take, and the bound on every probability's error"),
-  metrics: z.array(exactMetricSchema).min(1),
+  metrics: z.array(exactMetricSchema).min(1).max(REPORT_LIMITS.metrics),
 });
 const monteCarloResultSchema = z.object({
   ...runFields,
@@ -69,7 +79,7 @@ const monteCarloResultSchema = z.object({
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   precision: precisionSchema.optional(),
-  metrics: z.array(metricSchema).min(1),
+  metrics: z.array(metricSchema).min(1).max(REPORT_LIMITS.metrics),
 });
 const resultSchema = z.discriminatedUnion('method', [exactResultSchema, monteCarloResultSchema]);
 export type SavedResult = z.output<typeof resultSchema>;

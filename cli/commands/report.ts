@@ -4,7 +4,7 @@ import { metricTitle } from '../../analysis/field-labels.js';
 import { MEASURES, type Measure } from '../../analysis/matchup-tables.js';
 import type { MetricSummary, ValueProbability } from '../../analysis/summary.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
-import { asSummary, type ExactResult, type FiledDocument, readReportInputs, type SavedResult } from '../../reports/report-inputs.js';
+import { asSummary, type ExactResult, type FiledDocument, readReportInputs, REPORT_LIMITS, type SavedResult } from '../../reports/report-inputs.js';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { loadScenarioFile } from '../../sim/scenario-file.js';
 import { compactDistribution, groupThousands, percent } from '../format.js';
@@ -196,6 +196,9 @@ export async function reportCommand(files: readonly string[], options: ReportOpt
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
     }
+  }
+  if (results.length > REPORT_LIMITS.results) {
+    problems.push({ file: results[REPORT_LIMITS.results]?.savedIn ?? '', path: ROOT_PATH, message: `one page holds at most ${REPORT_LIMITS.results} results, and these files hold ${results.length}: report them in parts` });
   }
   const mixed = mixingProblem(results.map((result) => ({ file: result.savedIn })), documents);
   if (mixed !== undefined) problems.push(mixed);

@@ -78,4 +78,31 @@ describe('report on hostile but valid inputs', () => {
     expect(index).toContain('href="second.html"');
     expect(index).not.toContain('etc');
   });
+
+  it('crafted results are bounded: values per metric, name length, results per page (exit 2, not a stall)', async () => {
+    const saved = await savedRun('crafted', (text) => text);
+    const result = JSON.parse(await readFile(saved, 'utf8')) as { metrics: { kind: string; name: string; distribution: unknown[] }[] };
+    const write = async (name: string, text: string) => {
+      const file = path.join(directory, name);
+      await writeFile(file, text);
+      return file;
+    };
+    const category = result.metrics.find((metric) => metric.kind === 'category');
+    if (category === undefined) throw new Error('no category metric');
+    const many = structuredClone(result);
+    const target = many.metrics.find((metric) => metric.name === category.name);
+    if (target !== undefined) target.distribution = Array.from({ length: 1200 }, (_, value) => ({ value, label: `L${value}`, count: 0, probability: 0, interval: { low: 0, high: 1 } }));
+    const long = structuredClone(result);
+    if (long.metrics[0] !== undefined) long.metrics[0].name = 'm'.repeat(1_000_000);
+    const cases = [
+      { file: await write('values.json', JSON.stringify(many)), says: 'distribution: must list at most 500 items, got 1200' },
+      { file: await write('name.json', JSON.stringify(long)), says: 'metrics[0].name: must be at most 1000 characters long' },
+      { file: await write('results.json', Array.from({ length: 101 }, () => JSON.stringify(result)).join('\n')), says: 'one page holds at most 100 results, and these files hold 101' },
+    ];
+    for (const { file, says } of cases) {
+      const report = await runCli(['report', file, '--out', path.join(directory, 'crafted-out')]);
+      expect(report.status).toBe(2);
+      expect(report.stderr).toContain(says);
+    }
+  });
 });

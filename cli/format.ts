@@ -190,7 +190,7 @@ function wrap(lead: string, names: readonly string[]): string[] {
 /** E.g. "±0.1% reached: widest 95% interval ±0.0987% (cap 1,000,000,000 trials)". */
 function precisionLine(precision: PrecisionReport): string {
   const outcome = precision.reached ? 'reached' : 'NOT reached';
-  return `±${percent(precision.target, 3)} ${outcome}: widest 95% interval ±${percent(precision.widestHalfWidth, 4)} (cap ${groupThousands(precision.maxTrials)} trials)`;
+  return `±${percent(precision.target, 3)} ${outcome}: widest 95% interval ±${percent(precision.widestHalfWidth, 4)} (cap ${groupThousands(precision.maxTrials)} ${precision.maxTrials === 1 ? 'trial' : 'trials'})`;
 }
 
 /** The text report of one scenario run. */

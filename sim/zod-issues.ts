@@ -136,7 +136,7 @@ function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, root
   const known = owner instanceof z.ZodObject ? Object.keys(owner.shape) : [];
   return issue.keys.map((key) => {
     const close = closestNames(key, known, 1);
-    const hint = close.length > 0 ? `did you mean ${JSON.stringify(close[0])}?` : `known fields: ${known.join(', ')}`;
+    const hint = close.length > 0 ? `did you mean ${JSON.stringify(close[0])}?` : known.length > 0 ? `known fields: ${known.join(', ')}` : 'no field is known here';
     return { path: [...issue.path, key], message: `unknown field ${JSON.stringify(key)} (${hint})` };
   });
 }
@@ -179,6 +179,14 @@ function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
 export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: z.ZodType): FieldIssue[] {
   const pathKey = (path: readonly PropertyKey[]): string => JSON.stringify(path.map(String));
   const typeErrorPaths = new Set(issues.filter((issue) => issue.code === 'invalid_type').map((issue) => pathKey(issue.path)));
+  // One limit per field: `int()` brings its own "≤ 2⁵³ − 1" beside the schema's own maximum; say the tighter.
+  const tightest = new Map<string, number>();
+  for (const issue of issues) {
+    if (issue.code !== 'too_big') continue;
+    const bound = Number(issue.maximum);
+    const key = pathKey(issue.path);
+    tightest.set(key, Math.min(tightest.get(key) ?? Infinity, bound));
+  }
   const described: FieldIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -186,6 +194,7 @@ export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: 
       continue;
     }
     if (issue.code !== 'invalid_type' && typeErrorPaths.has(pathKey(issue.path))) continue;
+    if (issue.code === 'too_big' && Number(issue.maximum) > (tightest.get(pathKey(issue.path)) ?? Infinity)) continue;
     described.push({ path: issue.path, message: issueMessage(issue, raw, root) });
   }
   return described;

@@ -238,7 +238,10 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
     )
     .addOption(new Option('--max-trials <count>', `with --precision: stop there even if not precise enough (default: ${groupThousands(DEFAULT_MAX_TRIALS)})`).argParser(parseTrials))
     .option('--set <path=value>', 'change a field of the scenario for this run, e.g. rules.shieldSave=4 or units.ogre.def=5 (repeat for several)', parseFieldValue)
-    .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it')
+    .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it', (text: string) => {
+      if (text.trim() === '') throw new InvalidArgumentError('--checkpoint needs a file name, got an empty one.');
+      return text;
+    })
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
     .addOption(

@@ -41,3 +41,22 @@ describe('setField', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('one message per problem', () => {
+  it('a number above both the schema maximum and 2^53 is told the tighter limit only', async () => {
+    const { describeZodIssues } = await import('../../sim/zod-issues.js');
+    const { z } = await import('zod');
+    const schema = z.object({ trials: z.number().int().min(1).max(1e12) });
+    const result = schema.safeParse({ trials: 1e18 });
+    if (result.success) throw new Error('expected a failure');
+    const messages = describeZodIssues(result.error.issues, { trials: 1e18 }, schema).map((issue) => issue.message);
+    expect(messages).toEqual(['must be an integer ≤ 1000000000000, got 1000000000000000000']);
+  });
+
+  it('--checkpoint "" is refused as an empty file name', async () => {
+    const scenario = path.join(REPOSITORY, 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml');
+    const result = await runCli(['run', scenario, '-n', '10', '--checkpoint', '']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--checkpoint needs a file name, got an empty one.');
+  });
+});

@@ -33,6 +33,26 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/**
+ * Sizes a scenario can set, bounded so that building its outcome tables and playing one trial take
+ * about a second and bounded memory (issue 17). Building the table of n dice is quadratic in n
+ * (engine/dice/outcome-table.ts: 10,000 dice ≈ 0.6 s, 30,000 ≈ 3 s, 1e6 ≈ 48 min); each rule system's
+ * validator checks the *total* one action rolls where it is formed (a formation's pooled ATK, a
+ * unit's shooting dice), so `validate` and `run` refuse an oversized file before any work.
+ */
+export const MAX_DICE_PER_ACTION = 10_000;
+/**
+ * Groups (units, formations, detachments) per side: some compiled tables are groups × groups, and a
+ * trial visits every group each round (heroic: 500 per side ≈ 0.1 s a trial, 4 MB of tables).
+ */
+export const MAX_GROUPS_PER_SIDE = 500;
+
+/** The message of a size over its limit: what it is, the limit, and where the limit comes from. */
+export const overLimit = (what: string, value: number, limit: number, name: string, why: string): string =>
+  `${what} is ${value.toLocaleString('en-US')}, more than crucible's limit of ${limit.toLocaleString('en-US')} (${name}: ${why})`;
+export const DICE_LIMIT_REASON = 'the outcome tables of a bigger pool take too long to build';
+export const GROUPS_LIMIT_REASON = 'more would make each trial slow and its tables large';
+
 export const quote = (name: string): string => JSON.stringify(name);
 export const quotedList = (names: readonly string[]): string => names.map(quote).join(', ');
 

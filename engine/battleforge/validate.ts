@@ -1,4 +1,13 @@
-import { quote, unknownNameHint, type ValidationIssue } from '../validation.js';
+import {
+  DICE_LIMIT_REASON,
+  GROUPS_LIMIT_REASON,
+  MAX_DICE_PER_ACTION,
+  MAX_GROUPS_PER_SIDE,
+  overLimit,
+  quote,
+  unknownNameHint,
+  type ValidationIssue,
+} from '../validation.js';
 import { modelCounts } from './compile.js';
 import type { PowerProfile, UnitProfile } from './profile.js';
 import type { Plan, Scenario } from './schema.js';
@@ -34,6 +43,14 @@ export function validateBattleforge(
   if (autoPassFace >= autoFailFace) {
     issues.push({ path: ['rules', 'autoFailFace'], message: `${autoFailFace} is not above rules.autoPassFace (${autoPassFace}): a face cannot both always pass and always fail (rulings §19)` });
   }
+  const tooMany: ValidationIssue[] = [];
+  // Checked first and alone: compile builds per-unit tables and a trial activates every unit.
+  scenario.sides.forEach((side, s) => {
+    if (side.units.length > MAX_GROUPS_PER_SIDE) {
+      tooMany.push({ path: ['sides', s, 'units'], message: overLimit(`the number of units of side ${quote(side.name)}`, side.units.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+    }
+  });
+  if (tooMany.length > 0) return [...issues, ...tooMany];
   scenario.sides.forEach((side, s) => {
     if (side.name === 'none') issues.push({ path: ['sides', s, 'name'], message: '"none" is the label of "no winner": choose another side name' });
     side.units.forEach((unit, u) => {
@@ -79,6 +96,15 @@ export function validateBattleforge(
         issues.push({ path: [...path, 'models'], message: 'no model with characteristics: the unit could not take a hit or fight' });
         return;
       }
+      // A weapon's dice for all models of a type are rolled as one pool (attacks.ts rollHits).
+      profile.models.forEach((model, m) => {
+        for (const weapon of model.weapons) {
+          const dice = (counts[m] ?? 0) * weapon.attacks * weapon.copies;
+          if (dice <= MAX_DICE_PER_ACTION) continue;
+          const what = `the dice one attack of unit ${quote(unit.id)} rolls (${counts[m] ?? 0} × ${quote(model.name)}, ${quote(weapon.name)}: ${weapon.attacks} attacks × ${weapon.copies} copies)`;
+          issues.push({ path: [...path, 'models'], message: overLimit(what, dice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+        }
+      });
       const plan = unit.plan ?? side.plan;
       const weapons = profile.models.filter((_, m) => (counts[m] ?? 0) > 0).flatMap((model) => model.weapons);
       if (RANGED_PLANS.includes(plan) && !weapons.some((weapon) => !weapon.melee)) {

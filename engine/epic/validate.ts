@@ -1,4 +1,4 @@
-import { quote, unknownNameHint, type ValidationIssue } from '../validation.js';
+import { GROUPS_LIMIT_REASON, MAX_GROUPS_PER_SIDE, overLimit, quote, unknownNameHint, type ValidationIssue } from '../validation.js';
 import type { Army, CountInput, Scenario } from './schema.js';
 
 /**
@@ -12,6 +12,14 @@ export function validateEpic(scenario: Scenario, armies: ReadonlyMap<string, Arm
   if (first !== undefined && second !== undefined && first.name === second.name) {
     issues.push({ path: ['players', 1, 'name'], message: `both players are named ${quote(first.name)}: give them different names` });
   }
+  const tooMany: ValidationIssue[] = [];
+  // Checked first and alone: a trial rallies every formation each turn.
+  scenario.players.forEach((player, p) => {
+    if (player.formations.length > MAX_GROUPS_PER_SIDE) {
+      tooMany.push({ path: ['players', p, 'formations'], message: overLimit(`the number of formations of player ${quote(player.name)}`, player.formations.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+    }
+  });
+  if (tooMany.length > 0) return [...issues, ...tooMany];
   scenario.players.forEach((player, p) => {
     if (!armies.has(player.army)) {
       issues.push({ path: ['players', p, 'army'], message: `unknown army ${quote(player.army)}${unknownNameHint(player.army, [...armies.keys()], 'armies', 'the armies file')}` });

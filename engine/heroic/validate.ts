@@ -1,4 +1,14 @@
-import { quote, quotedList, unknownNameHint, type ValidationIssue } from '../validation.js';
+import {
+  DICE_LIMIT_REASON,
+  GROUPS_LIMIT_REASON,
+  MAX_DICE_PER_ACTION,
+  MAX_GROUPS_PER_SIDE,
+  overLimit,
+  quote,
+  quotedList,
+  unknownNameHint,
+  type ValidationIssue,
+} from '../validation.js';
 import { type Group, PRINTED_RULES, type Scenario, type Unit, type WeaponSet } from './schema.js';
 
 export { closestNames, type ValidationIssue } from '../validation.js';
@@ -24,6 +34,9 @@ export function validateUnits(units: readonly Unit[]): ValidationIssue[] {
         issues.push({ path: ['units', u, 'weapons', w, 'name'], message: `unit ${quote(unit.id)} already has a weapon set named ${quote(weapon.name)}` });
       }
       weaponNames.add(weapon.name);
+      if (weapon.atk > MAX_DICE_PER_ACTION) {
+        issues.push({ path: ['units', u, 'weapons', w, 'atk'], message: overLimit('ATK', weapon.atk, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+      }
     });
   });
   return issues;
@@ -44,6 +57,15 @@ export function validateHeroic(scenario: Scenario, units: readonly Unit[]): Vali
   const knownUnitIds = units.map((unit) => unit.id);
   const groupsById = new Map<string, GroupRef>();
   const [first, second] = scenario.sides;
+  const tooMany: ValidationIssue[] = [];
+  // Checked first and alone: every later check walks the groups, some in pairs.
+  scenario.sides.forEach((side, s) => {
+    if (side.groups.length > MAX_GROUPS_PER_SIDE) {
+      const what = `the number of groups of side ${quote(side.name)}`;
+      tooMany.push({ path: ['sides', s, 'groups'], message: overLimit(what, side.groups.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+    }
+  });
+  if (tooMany.length > 0) return [...issues, ...tooMany];
 
   // Side names label the winner metric, next to "none" (the draw label).
   if (first !== undefined && second !== undefined && first.name === second.name) {
@@ -183,6 +205,7 @@ function checkUnitDependent(group: Group, unit: Unit, side: number, path: Path, 
     });
   }
   if (weapon === undefined) return;
+  checkPooledDice(group, weapon, path, issues);
   if (group.split !== undefined) {
     // Rulings §5: only a melee attack is split among engaged targets, declared before rolling.
     if (weapon.type !== 'melee') {
@@ -207,4 +230,21 @@ function checkUnitDependent(group: Group, unit: Unit, side: number, path: Path, 
       });
     }
   }
+}
+
+/**
+ * A formation pools its figures' ATK dice into one Attack Action (rulings §8): that total is what
+ * an outcome table is built for, so it is what MAX_DICE_PER_ACTION bounds. A single model, and an
+ * AoE (ATK dice per model in the area), roll ATK dice: the units file's ATK is checked with the
+ * units, and here again once the scenario's `units:` changes are merged.
+ */
+function checkPooledDice(group: Group, weapon: WeaponSet, path: Path, issues: ValidationIssue[]): void {
+  const pools = group.formation && weapon.type !== 'aoe';
+  const figures = !pools ? 1 : weapon.type === 'melee' && !weapon.indirect ? (group.frontRank ?? group.models) : group.models;
+  const dice = weapon.atk * figures;
+  if (dice <= MAX_DICE_PER_ACTION) return;
+  const what = pools
+    ? `group ${quote(group.id)}'s formation pools ${figures} figures × ATK ${weapon.atk} of weapon ${quote(weapon.name)}: the dice of one Attack Action`
+    : `group ${quote(group.id)}'s weapon ${quote(weapon.name)} rolls ATK ${weapon.atk}: the dice of one Attack Action`;
+  issues.push({ path: [...path, pools ? 'models' : 'unit'], message: overLimit(what, dice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
 }

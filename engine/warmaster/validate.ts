@@ -1,4 +1,13 @@
-import { quote, unknownNameHint, type ValidationIssue } from '../validation.js';
+import {
+  DICE_LIMIT_REASON,
+  GROUPS_LIMIT_REASON,
+  MAX_DICE_PER_ACTION,
+  MAX_GROUPS_PER_SIDE,
+  overLimit,
+  quote,
+  unknownNameHint,
+  type ValidationIssue,
+} from '../validation.js';
 import { FORTIFIED, OPEN } from './codes.js';
 import { contactList, effectiveFlags, startingPosition, startingStands } from './compile.js';
 import type { Contact, Scenario, ScenarioUnit } from './schema.js';
@@ -35,6 +44,15 @@ export function validateWarmaster(scenario: Scenario, units: ReadonlyMap<string,
   if (first !== undefined && second !== undefined && first.name === second.name) {
     issues.push({ path: ['sides', 1, 'name'], message: `both sides are named ${quote(first.name)}: give them different names (they label the results)` });
   }
+
+  const tooMany: ValidationIssue[] = [];
+  // Checked first and alone: compile builds units × units tables, and later checks walk the units in pairs.
+  scenario.sides.forEach((side, s) => {
+    if (side.units.length > MAX_GROUPS_PER_SIDE) {
+      tooMany.push({ path: ['sides', s, 'units'], message: overLimit(`the number of units of side ${quote(side.name)}`, side.units.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+    }
+  });
+  if (tooMany.length > 0) return [...issues, ...tooMany];
 
   // Look every unit up first, so later checks can name targets by id.
   scenario.sides.forEach((side, s) => {
@@ -208,6 +226,12 @@ function checkShooting(ref: UnitRef, path: Path, check: Check): void {
   const dice = shooting === true ? undefined : shooting.attacks;
   if (dice === undefined && (troop.shootingAttacks ?? 0) === 0) {
     check.issues.push({ path: at, message: `${troop.name} has no plain shooting Attacks${troop.shootingSpecial === undefined ? '' : ` (${quote(troop.shootingSpecial)})`}: give attacks` });
+  }
+  // The shots are rolled as one pool (an outcome table of that many dice): compile.ts's shotDice.
+  const shots = dice ?? (troop.shootingAttacks ?? 0) * startingStands(unit, troop);
+  if (shots > MAX_DICE_PER_ACTION) {
+    const what = `unit ${quote(unit.id)} shoots at chargers with ${dice === undefined ? 'its shooting Attacks × stands' : 'attacks'}: the dice of one shooting`;
+    check.issues.push({ path: dice === undefined ? at : [...at, 'attacks'], message: overLimit(what, shots, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
   }
   const target = shooting === true ? undefined : shooting.target;
   if (target !== undefined) {

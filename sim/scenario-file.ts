@@ -1,3 +1,4 @@
+import { type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuleSystem, ScenarioBase } from '../engine/rule-system.js';
@@ -140,7 +141,14 @@ export async function findScenarioFiles(paths: readonly string[]): Promise<strin
       files.push(given);
       continue;
     }
-    const entries = await readdir(given, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(given, { withFileTypes: true });
+    } catch (error) {
+      // An unreadable directory (permissions) is the user's input, not a crash.
+      problems.push({ file: given, path: ROOT_PATH, message: `cannot list this directory: ${fileSystemMessage(error)}` });
+      continue;
+    }
     const found = entries
       .filter((entry) => entry.isFile() && SCENARIO_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
       .map((entry) => entry.name)

@@ -66,6 +66,35 @@ function remembered(file: string, text: string, parse: () => Parsed): Parsed {
   return parsed.ok ? { ok: true, data: structuredClone(parsed.data) } : parsed;
 }
 
+/**
+ * Characters no name or text of a data file may hold: control characters (tab and line breaks
+ * aside) and the bidirectional overrides — on a terminal they move the cursor, recolour or reorder
+ * what crucible prints, so a name could make an output say something other than it does.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const MAX_UNPRINTABLE_PROBLEMS = 3;
+
+function unprintableProblems(file: string, data: unknown): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const walk = (node: unknown, at: PropertyKey[]): void => {
+    if (problems.length >= MAX_UNPRINTABLE_PROBLEMS) return;
+    if (typeof node === 'string') {
+      const found = UNPRINTABLE.exec(node);
+      if (found !== null) problems.push({ file, path: formatPath(at), message: `holds the control character U+${(found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}: names and texts may not move the cursor, recolour or reorder what is printed` });
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...at, i]));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (UNPRINTABLE.test(key)) problems.push({ file, path: formatPath(at), message: `a field name holds a control character (${JSON.stringify(key)})` });
+        walk(value, [...at, key]);
+      }
+    }
+  };
+  walk(data, []);
+  return problems;
+}
+
 /** Read and parse a YAML or JSON file (chosen by extension) into plain data. */
 export async function readDataFile(file: string): Promise<Parsed> {
   const fail = (where: string, message: string): Parsed => ({ ok: false, problems: [{ file, path: where, message }] });
@@ -79,7 +108,12 @@ export async function readDataFile(file: string): Promise<Parsed> {
   } catch (error) {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }
-  return remembered(file, text, () => (extension === '.json' ? parseJson(file, text) : parseYaml(file, text)));
+  return remembered(file, text, () => {
+    const parsed = extension === '.json' ? parseJson(file, text) : parseYaml(file, text);
+    if (!parsed.ok) return parsed;
+    const unprintable = unprintableProblems(file, parsed.data);
+    return unprintable.length === 0 ? parsed : { ok: false, problems: unprintable };
+  });
 }
 
 function lineAndColumn(text: string, offset: number): string {

@@ -92,3 +92,19 @@ describe('YAML that would cost too much', () => {
     expect(result.stderr).toMatch(/bomb\.yaml: line 4, column \d+: invalid YAML: its aliases repeat more than 32 MB of text/);
   });
 });
+
+describe('names that would steer a terminal', () => {
+  it('a control character or a bidirectional override in any string of a data file is refused, naming the field', async () => {
+    const cases = [
+      { text: 'ruleset: heroic\nname: "evil\\u001b[31mred"\n', path: 'name', code: 'U+001B' },
+      { text: 'ruleset: heroic\nname: ok\nsides:\n  - name: "abc\\u202edcba"\n', path: 'sides[0].name', code: 'U+202E' },
+    ];
+    for (const [i, { text, path: field, code }] of cases.entries()) {
+      const file = path.join(directory, `unprintable-${i}.yaml`);
+      await writeFile(file, text);
+      const result = await runCli(['validate', file]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${file}: ${field}: holds the control character ${code}`);
+    }
+  });
+});

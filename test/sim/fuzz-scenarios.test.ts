@@ -78,7 +78,9 @@ function containerAt(root: Json, path: readonly Step[]): Record<Step, Json> | un
   return typeof value === 'object' && value !== null ? (value as Record<Step, Json>) : undefined;
 }
 
-const WEIRD_VALUES: Json[] = [-1, -2.5, 0, 0.5, 1e9, 4294967296, '', 'x', 'Bad Id', 'ogre', 'knights', 'aoe', 'heroic', null, true, false, [], {}, [1, 2], [{}], { models: 3 }, 'ünïcödé', 'line\nbreak', 'x'.repeat(300)];
+const WEIRD_VALUES: Json[] = [-1, -2.5, 0, 0.5, 1e9, 4294967296, '', 'x', 'Bad Id', 'ogre', 'knights', 'aoe', 'heroic', null, true, false, [], {}, [1, 2], [{}], { models: 3 }, 'ünïcödé', 'line\nbreak', 'x'.repeat(300),
+  // Hostile (issue 17): sizes past the limits, terminal escapes, a bidirectional override, a line separator.
+  1_000_000, 20_000, 999, '\u001b[2J', 'a\u202eb', 'sep\u2028line'];
 const WEIRD_KEYS = ['modles', 'unti', 'formaton', 'targt', 'extra', 'a b', '', '__proto__', 'constructor', 'toString', 'x\ny', '0'];
 const BREAKERS = [':', '[', ']', '{', '}', '\t', '"', "'", '&a ', '*a', '- ', '\n  ', '#', '!!binary ', '%', '@', ',', '? '];
 
@@ -211,15 +213,20 @@ describe('loadHeroicScenarioFile on malformed input', () => {
           outcomes.rejected++;
           return;
         }
-        // A scenario that passes validation must be one the engine can run.
+        // A scenario that passes validation must be one the engine can run, quickly (every size is bounded).
         outcomes.loaded++;
+        const started = performance.now();
         const tally = runTrials(compileHeroic(loaded.scenario, loaded.units), { seed: 1, trials: 20 });
         expect(tally.trials).toBe(20);
+        expect(performance.now() - started, `slow case\n--- ${file}\n${text}`).toBeLessThan(2000);
       }),
       // A fixed seed, so the run is the same every time; FUZZ_SEED explores others (seed 246436419 found
       // an unbounded Healing that made a metric too large to count).
       { numRuns: 1000, seed: Number(process.env.FUZZ_SEED ?? 20261122) },
     );
+    // No key of any case (`__proto__`, `constructor` among them) reached a prototype.
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>).models).toBeUndefined();
     // Both outcomes must occur, or the generator is not exercising what it claims to.
     expect(outcomes.rejected).toBeGreaterThan(500);
     expect(outcomes.loaded).toBeGreaterThan(0);

@@ -3,8 +3,8 @@ import { intervalSchema, pluginSchema } from '../analysis/document-parts.js';
 import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
 import { fileSystemMessage, parseWith, readInputText } from '../sim/data-file.js';
 
-/** Saved results are a few MB at most (a run's summary); a device or a FIFO is refused whatever its size. */
-const MAX_REPORT_INPUT_BYTES = 256 * 1024 * 1024;
+/** Saved results are KBs (a run's summary; 100 of them still under a few MB): 16 MB bounds the memory a report reads into; a device or a FIFO is refused whatever its size. */
+const MAX_REPORT_INPUT_BYTES = 16 * 1024 * 1024;
 import { InputError, type InputProblem, ROOT_PATH } from '../sim/errors.js';
 import { describeValue } from '../sim/zod-issues.js';
 import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from './analysis-documents.js';

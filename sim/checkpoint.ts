@@ -114,8 +114,12 @@ export async function saveCheckpoint(file: string, identity: RunIdentity, snapsh
   }
 }
 
-/** A checkpoint's size is its tally's: 256 MB is far beyond any scenario's metrics; a device or a FIFO is refused whatever its size. */
-const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/**
+ * A checkpoint's size is its tally's (a few KB for a bundled scenario): 8 MB is far beyond any
+ * scenario's metrics and keeps reading one within ~300 MB of memory (parsing multiplies its size
+ * about 25-fold); a device or a FIFO is refused whatever its size.
+ */
+const MAX_CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 const damaged = (file: string, where: string, problem: string): InputError =>
   InputError.at(file, where, `damaged checkpoint: ${problem} (delete the file to start the run over)`);

@@ -16,8 +16,12 @@ export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json']
 
 export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: InputProblem[] };
 
-/** The largest scenario, units or army file read (a bundled Battle Forge faction is ~30 KB). */
-export const MAX_DATA_FILE_BYTES = 32 * 1024 * 1024;
+/**
+ * The largest scenario, units or army file read: the largest bundled one is ~50 KB; 2 MB keeps any
+ * file's parse near a second and a few hundred MB (the YAML parser takes ~5 s for 8 MB of one
+ * quoted string, and ~25× the text in memory).
+ */
+export const MAX_DATA_FILE_BYTES = 2 * 1024 * 1024;
 
 /** A file too large to read, or not a regular file (a FIFO would block for good, a device never end). */
 class UnreadableFile extends Error {

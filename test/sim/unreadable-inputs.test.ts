@@ -51,7 +51,7 @@ describe('inputs that are not files', () => {
     await writeFile(huge, `# ${'x'.repeat(MAX_DATA_FILE_BYTES)}\n`);
     const result = await runCli(['validate', huge]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 32\\.0 MB \\(the most crucible reads here is 32 MB\\)`));
+    expect(result.stderr).toMatch(new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 2\\.0 MB \\(the most crucible reads here is 2 MB\\)`));
   });
 });
 
@@ -84,12 +84,12 @@ describe('YAML that would cost too much', () => {
     expect(result.stderr).toContain(`${file}: extra: unknown field "extra"`);
   });
 
-  it('aliases that would repeat more than 32 MB of text are refused before they are expanded', async () => {
+  it('aliases that would repeat more than 2 MB of text are refused before they are expanded', async () => {
     const file = path.join(directory, 'bomb.yaml');
     await writeFile(file, `ruleset: heroic\nname: x\nbig: &a "${'x'.repeat(1_000_000)}"\nlist: [${Array.from({ length: 998 }, () => '*a').join(',')}]\n`);
     const result = await runCli(['validate', file]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/bomb\.yaml: line 4, column \d+: invalid YAML: its aliases repeat more than 32 MB of text/);
+    expect(result.stderr).toMatch(/bomb\.yaml: line 4, column \d+: invalid YAML: its aliases repeat more than 2 MB of text/);
   });
 });
 

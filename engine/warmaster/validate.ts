@@ -128,6 +128,12 @@ function checkUnit(ref: UnitRef, path: Path, check: Check): void {
   const flags = effectiveFlags(unit, troop, []);
   const position = startingPosition(unit, flags);
   const perStand = troop.hits ?? 1;
+  // Close combat rolls a unit's Attacks × stands as one pool (an outcome table of that many dice); a
+  // `units:` change can set any Attacks, so the pool is bounded here too, not only in the army lists.
+  const closeDice = (troop.attacks ?? 0) * stands;
+  if (closeDice > MAX_DICE_PER_ACTION) {
+    issues.push({ path, message: overLimit(`unit ${quote(unit.id)} fights with Attacks ${troop.attacks ?? 0} × ${stands} stands: the dice of one attack`, closeDice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+  }
   if (unit.stands !== undefined && unit.stands > troop.unitSize) {
     issues.push({ path: [...path, 'stands'], message: `${unit.stands} stands, but a ${troop.name} unit has ${troop.unitSize}` });
   }

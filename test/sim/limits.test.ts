@@ -105,4 +105,18 @@ describe('warmaster', () => {
     });
     await expectRefused(file, `sides[1].units[0].shootsAtChargers.attacks: unit "handgunners" shoots at chargers with attacks: the dice of one shooting is 100,000, ${diceLimit}`);
   });
+
+  it('close-combat Attacks of 1,000,000 set by a units: change are refused (the pool is Attacks × stands)', async () => {
+    const file = await write('attacks.json', {
+      ruleset: 'warmaster',
+      name: 'limits',
+      armies: path.join(REPOSITORY, 'data/warmaster/armies'),
+      units: { 'orcs/orc-warriors': { attacks: 1_000_000 } },
+      sides: [
+        { name: 'Empire', units: [{ id: 'knights', unit: 'empire/knights', charging: true, contact: { front: 3 } }] },
+        { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 3 } }] },
+      ],
+    });
+    await expectRefused(file, `sides[1].units[0]: unit "orcs" fights with Attacks 1000000 × 3 stands: the dice of one attack is 3,000,000, ${diceLimit}`);
+  });
 });

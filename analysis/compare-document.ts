@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { provenanceJson } from '../sim/provenance.js';
 import { fieldSchema, intervalSchema, pluginSchema } from './document-parts.js';
 import type { ComparedOutcome, ComparedVariant, ComparisonResult } from './compare.js';
 import { MONTE_CARLO_METHODS } from './summary.js';
@@ -75,18 +76,13 @@ export type CompareDocument = z.output<typeof compareDocumentSchema>;
 const finiteOrNull = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
 function variantJson(variant: ComparedVariant): z.input<typeof variantSchema> {
-  const { name, asWritten, description, changes, ruleset, engineVersion, mode, rulesChanged, unitsDigest, plugin } = variant;
+  const { name, asWritten, description, changes } = variant;
   return {
     name,
     asWritten,
     ...(description === undefined ? {} : { description }),
     changes: changes.map((change) => ({ field: { ...change.field }, value: change.value })),
-    ruleset,
-    engineVersion,
-    ...(mode === undefined ? {} : { mode }),
-    ...(rulesChanged === undefined ? {} : { rulesChanged: { ...rulesChanged } }),
-    unitsDigest,
-    ...(plugin === undefined ? {} : { plugin: { ...plugin } }),
+    ...provenanceJson(variant),
   };
 }
 

@@ -65,7 +65,7 @@ export interface PointsRegression {
   readonly noiseSd?: number;
 }
 
-/** The cost interval when points do not predict strength: any price is consistent with the data. */
+/** The cost interval when points do not predict strength: the data rule out no price at all. */
 export const UNBOUNDED_COST: Interval = Object.freeze({ low: 0, high: Infinity });
 
 /** The upper quantile of a two-sided 95% interval. */

@@ -1,6 +1,6 @@
 import type { Interval } from '../analysis/intervals.js';
 import { metricSummaryJson, type MetricSummary, type ValueProbability } from '../analysis/summary.js';
-import { provenanceLines, type RulesProvenance } from '../sim/provenance.js';
+import { provenanceJson, provenanceLines, type RulesProvenance } from '../sim/provenance.js';
 
 /**
  * Plain-text rendering of a run. Everything here is a pure function of its inputs (no locale, no
@@ -219,12 +219,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
   return {
     scenario: report.scenario,
     file: report.file,
-    ruleset: report.ruleset,
-    engineVersion: report.engineVersion,
-    ...(report.mode === undefined ? {} : { mode: report.mode }),
-    ...(report.plugin === undefined ? {} : { plugin: report.plugin }),
-    ...(report.rulesChanged === undefined ? {} : { rulesChanged: report.rulesChanged }),
-    unitsDigest: report.unitsDigest,
+    ...provenanceJson(report),
     method: report.method,
     ...(report.exact === undefined ? { seed: report.seed, trials: report.trials } : { exact: report.exact }),
     ...(report.precision === undefined ? {} : { precision: report.precision }),

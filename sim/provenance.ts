@@ -45,6 +45,18 @@ export function provenanceOf(loaded: LoadedScenario): RulesProvenance {
   };
 }
 
+/** Provenance as plain JSON fields (every `--json` document writes them alike; objects copied). */
+export function provenanceJson(provenance: RulesProvenance): RulesProvenance {
+  return {
+    ruleset: provenance.ruleset,
+    engineVersion: provenance.engineVersion,
+    ...(provenance.mode === undefined ? {} : { mode: provenance.mode }),
+    ...(provenance.plugin === undefined ? {} : { plugin: { ...provenance.plugin } }),
+    ...(provenance.rulesChanged === undefined ? {} : { rulesChanged: { ...provenance.rulesChanged } }),
+    unitsDigest: provenance.unitsDigest,
+  };
+}
+
 /** Provenance as lines of a text report (after `ruleset …`): what differs from the built-in rules as printed. */
 export function provenanceLines(provenance: RulesProvenance, indent: string): string[] {
   const lines: string[] = [];

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { MetricSpec } from '../../engine/kernel.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
-import { provenanceLines, provenanceOf, type RulesProvenance } from '../../sim/provenance.js';
+import { provenanceJson, provenanceLines, provenanceOf, type RulesProvenance } from '../../sim/provenance.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { MAX_REPLAY_TRIAL, type ReplayedTrial, replayTrial } from '../../sim/replay.js';
 import { isUnitsFileName, loadScenarioFile } from '../../sim/scenario-file.js';
@@ -94,12 +94,7 @@ export function replayJson(replay: Replay): Record<string, unknown> {
   return {
     scenario: replay.scenario,
     file: replay.file,
-    ruleset: replay.ruleset,
-    engineVersion: replay.engineVersion,
-    ...(replay.mode === undefined ? {} : { mode: replay.mode }),
-    ...(replay.provenance.plugin === undefined ? {} : { plugin: replay.provenance.plugin }),
-    ...(replay.provenance.rulesChanged === undefined ? {} : { rulesChanged: replay.provenance.rulesChanged }),
-    unitsDigest: replay.provenance.unitsDigest,
+    ...provenanceJson({ ...replay.provenance, ruleset: replay.ruleset, engineVersion: replay.engineVersion, ...(replay.mode === undefined ? {} : { mode: replay.mode }) }),
     method: replay.method,
     seed: replayed.seed,
     trial: replayed.trial,

@@ -52,8 +52,7 @@ const checkpointSchema = z.strictObject({
   engineVersion: z.string(),
   plugin: z.strictObject({ id: z.string(), version: z.string(), codeHash: hex64 }).optional(),
   seed: count,
-  // Checkpoints written before methods existed rolled every die.
-  method: z.enum(['mc', 'mc-dice']).default('mc-dice'),
+  method: z.enum(['mc', 'mc-dice']),
   shardTrials: count,
   plan: z.union([z.strictObject({ trials: count }), z.strictObject({ precision: z.number().positive(), maxTrials: count })]),
   /** Sorted, disjoint [start, end) ranges of completed shard indices. */
@@ -124,6 +123,9 @@ const MAX_CHECKPOINT_BYTES = 8 * 1024 * 1024;
 const damaged = (file: string, where: string, problem: string): InputError =>
   InputError.at(file, where, `damaged checkpoint: ${problem} (delete the file to start the run over)`);
 
+const isCheckpointWithoutMethod = (raw: unknown): boolean =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as { format?: unknown }).format === FORMAT && !Object.hasOwn(raw, 'method');
+
 /** The checkpoint document in `file`, checked for shape and checksum; undefined if there is no file. */
 async function readCheckpoint(file: string): Promise<CheckpointDocument | undefined> {
   let text: string;
@@ -138,6 +140,11 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
     raw = JSON.parse(text);
   } catch {
     throw damaged(file, ROOT_PATH, 'not valid JSON');
+  }
+  // Checkpoints written before `method` existed cannot be resumed exactly (their checksum covers a
+  // document without it, and which tables they used is unknown): say so rather than "damaged".
+  if (isCheckpointWithoutMethod(raw)) {
+    throw InputError.at(file, 'method', 'checkpoint made by an older version of crucible (before --method), which this version cannot resume (delete the file to start the run over)');
   }
   const parsed = checkpointSchema.safeParse(raw);
   if (!parsed.success) {

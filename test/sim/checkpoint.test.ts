@@ -148,6 +148,14 @@ describe('refused checkpoints', () => {
     expect(await refusal(JSON.stringify(resealed))).toMatch(/cells: damaged checkpoint: the histogram of winner holds 131073 trials, not 131072/);
   });
 
+  it('refuses a checkpoint from before --method as made by an older version, not as damaged (issue 17 L11)', async () => {
+    const { checksum: _, method: __, ...old } = JSON.parse(goodText) as { checksum: string; method: string };
+    const sealed = { ...old, checksum: createHash('sha256').update(JSON.stringify(old)).digest('hex') };
+    const message = await refusal(JSON.stringify(sealed));
+    expect(message).toMatch(/candidate\.json: method: checkpoint made by an older version of crucible/);
+    expect(message).not.toMatch(/damaged|checksum/);
+  });
+
   it('refuses, one line each, a checkpoint of another seed, scenario, engine or plan', async () => {
     expect(await refusal(goodText, identity({ seed: 78 }))).toMatch(/candidate\.json: seed: checkpoint made with seed 77, this run has seed 78; use another --checkpoint file/);
     const otherScenario = identity({ scenarioDigest: 'f'.repeat(64), scenarioName: 'Other' });

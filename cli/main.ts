@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
+import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -100,6 +101,7 @@ Examples:
       setStatus(await schemaCommand(options.out, io, options.plugin));
     });
 
+  registerMerge(program, io, setStatus);
   registerReplay(program);
   registerAnalysis(program, io);
   registerReport(program, io, setStatus);

@@ -3,14 +3,15 @@ import { exactScenario } from '../analysis/run.js';
 import { summarize } from '../analysis/summary.js';
 import type { DrawMethod } from '../engine/kernel.js';
 import type { ExactBudget } from '../sim/exact.js';
-import { provenanceOf } from '../sim/provenance.js';
+import { writePartFile } from '../sim/part-file.js';
+import { provenanceJson, provenanceOf } from '../sim/provenance.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
 import type { FaultInjection, ShardExecutor } from '../sim/shard-task.js';
 import { ShardFailedError, type ShardedRunOptions, runSharded } from '../sim/sharded-run.js';
 import { firstTrialOf, trialsInShard } from '../sim/shards.js';
-import type { Tally } from '../sim/tally.js';
+import { Tally } from '../sim/tally.js';
 import { groupThousands, percent, type PrecisionReport, type RunReport } from './format.js';
 import type { Interrupts } from './interrupts.js';
 import { type HalfWidths, halfWidths, trialsNeeded } from '../analysis/precision.js';
@@ -35,6 +36,8 @@ export interface ScenarioRun {
   readonly progressStream?: NodeJS.WritableStream;
   readonly interrupts: Interrupts;
   readonly fault?: FaultInjection;
+  /** Compute shards [start, end) only and write them to `file` as a part (`--shards … --out …`, merged by `crucible merge`). */
+  readonly part?: { readonly shards: readonly [number, number]; readonly file: string };
 }
 
 export type ScenarioOutcome =
@@ -84,6 +87,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     dropSignal: run.interrupts.drop,
   };
   if (resumeFrom !== undefined) options.resumeFrom = resumeFrom;
+  if (run.part !== undefined) options.shards = run.part.shards;
   if (run.fault !== undefined) options.fault = run.fault;
   if (checkpointFile !== undefined) {
     const save = saveCheckpoint.bind(undefined, checkpointFile, identity);
@@ -122,7 +126,10 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
   run.interrupts.finish.addEventListener('abort', stopProgress);
 
   try {
-    const outcome = await runSharded(run.executor, { spec, metrics: kernel.metrics, seed: run.seed, trials: plannedTrials(plan) }, options);
+    const runPlan = { spec, metrics: kernel.metrics, seed: run.seed, trials: plannedTrials(plan) };
+    // A slice of a batch array may hold no shard at all (more jobs than shards): its part is empty.
+    const emptyPart = run.part !== undefined && run.part.shards[0] >= run.part.shards[1];
+    const outcome = emptyPart ? { tally: new Tally(kernel.metrics), interrupted: false, stopRuleMet: false, keptTrials: 0 } : await runSharded(run.executor, runPlan, options);
     if (outcome.interrupted) return { kind: 'interrupted', trialsDone: outcome.keptTrials, trialsPlanned: plannedTrials(plan) };
     const report: RunReport = {
       scenario: scenario.name,
@@ -133,8 +140,14 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
       trials: outcome.tally.trials,
       workers: run.executor.workers,
       ...(plan.kind === 'precision' ? { precision: precisionReport(plan, outcome.tally, outcome.stopRuleMet) } : {}),
-      metrics: summarize(outcome.tally),
+      // A part is printed by `crucible merge` once whole (an empty slice has no trials to summarize).
+      metrics: run.part === undefined ? summarize(outcome.tally) : [],
     };
+    if (run.part !== undefined && plan.kind === 'trials') {
+      const header = { scenario: scenario.name, file, ...provenanceJson(provenanceOf(run.loaded)) };
+      const identityOfPart = { ...identity, plan: { trials: plan.trials } };
+      await writePartFile(run.part.file, { identity: identityOfPart, header, metrics: kernel.metrics, shards: run.part.shards, cells: outcome.tally.cells, trials: outcome.tally.trials });
+    }
     return { kind: 'done', report, resumedTrials: resumeFrom?.trials ?? 0 };
   } catch (error) {
     if (error instanceof ShardFailedError) return { kind: 'failed', message: failureMessage(error, run, checkpointFile !== undefined) };

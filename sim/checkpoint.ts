@@ -42,11 +42,14 @@ export type RunPlanIdentity = { readonly trials: number } | { readonly precision
 
 const FORMAT = 'crucible-checkpoint';
 const VERSION = 1;
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal digits');
+export const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal digits');
 
-const checkpointSchema = z.strictObject({
-  format: z.literal(FORMAT),
+/**
+ * The fields that say which run a tally belongs to and what it holds: a checkpoint's, and a part
+ * file's (sim/part-file.ts), which adds what is needed to print the run without its scenario.
+ */
+export const runTallyFields = {
   version: z.literal(VERSION),
   scenario: z.strictObject({ name: z.string(), digest: hex64 }),
   engineVersion: z.string(),
@@ -62,15 +65,28 @@ const checkpointSchema = z.strictObject({
   cells: z.array(count),
   /** SHA-256 of this document without `checksum`, as written (JSON.stringify, no spaces). */
   checksum: hex64,
-});
+};
+
+const checkpointSchema = z.strictObject({ format: z.literal(FORMAT), ...runTallyFields });
 
 type CheckpointDocument = z.output<typeof checkpointSchema>;
+/** What a checkpoint and a part file both hold (runTallyFields). */
+export type RunTally = Omit<CheckpointDocument, 'format'>;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function documentOf(identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument {
-  const body = {
-    format: FORMAT,
+/** `body` with its checksum (SHA-256 of its JSON), as checkpoints and part files are written. */
+export const sealed = <Body extends object>(body: Body): Body & { checksum: string } => ({ ...body, checksum: sha256(JSON.stringify(body)) });
+
+/** True when `document`'s checksum is that of the rest of it. */
+export function checksumHolds(document: { readonly checksum: string }): boolean {
+  const { checksum, ...body } = document;
+  return sha256(JSON.stringify(body)) === checksum;
+}
+
+/** The identity and tally fields of a run's document, in the order they are written. */
+export function runTallyOf(identity: RunIdentity, snapshot: RunSnapshot): Omit<RunTally, 'checksum'> {
+  return {
     version: VERSION,
     scenario: { name: identity.scenarioName, digest: identity.scenarioDigest },
     engineVersion: identity.engineVersion,
@@ -82,9 +98,10 @@ function documentOf(identity: RunIdentity, snapshot: RunSnapshot): CheckpointDoc
     completedShards: snapshot.completed.map(([start, end]): [number, number] => [start, end]),
     trials: snapshot.trials,
     cells: Array.from(snapshot.cells),
-  } as const;
-  return { ...body, checksum: sha256(JSON.stringify(body)) };
+  };
 }
+
+const documentOf = (identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument => sealed({ format: FORMAT, ...runTallyOf(identity, snapshot) });
 
 const describeFileError = (error: unknown): string => {
   const code = (error as { code?: unknown }).code;
@@ -120,8 +137,9 @@ export async function saveCheckpoint(file: string, identity: RunIdentity, snapsh
  */
 const MAX_CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
-const damaged = (file: string, where: string, problem: string): InputError =>
+const damagedCheckpoint = (file: string, where: string, problem: string): InputError =>
   InputError.at(file, where, `damaged checkpoint: ${problem} (delete the file to start the run over)`);
+const damaged = damagedCheckpoint;
 
 const isCheckpointWithoutMethod = (raw: unknown): boolean =>
   typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as { format?: unknown }).format === FORMAT && !Object.hasOwn(raw, 'method');
@@ -151,13 +169,12 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
     const [first] = describeZodIssues(parsed.error.issues, raw, checkpointSchema);
     throw damaged(file, first === undefined ? ROOT_PATH : formatPath(first.path), first?.message ?? 'not a crucible checkpoint');
   }
-  const { checksum, ...body } = parsed.data;
-  if (sha256(JSON.stringify(body)) !== checksum) throw damaged(file, 'checksum', 'its content does not match its checksum');
+  if (!checksumHolds(parsed.data)) throw damaged(file, 'checksum', 'its content does not match its checksum');
   return parsed.data;
 }
 
 /** Ranges sorted and inside the plan; trials and every metric's histogram agree with the ranges. */
-function checkConsistency(file: string, document: CheckpointDocument, metrics: readonly MetricSpec[]): void {
+export function checkConsistency(file: string, document: RunTally, metrics: readonly MetricSpec[], damaged: (file: string, where: string, problem: string) => InputError = damagedCheckpoint): void {
   const plannedTrials = 'trials' in document.plan ? document.plan.trials : document.plan.maxTrials;
   const shards = shardCount(plannedTrials);
   let previousEnd = 0;

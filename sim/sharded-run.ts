@@ -55,6 +55,8 @@ export interface ShardedRunOptions {
   /** Once aborted: stop waiting for running shards too (their work is dropped). */
   readonly dropSignal?: AbortSignal;
   readonly fault?: FaultInjection;
+  /** Run shards [start, end) only: one part of a run computed apart (`crucible run --shards`, merged by `crucible merge`). */
+  readonly shards?: readonly [start: number, end: number];
 }
 
 export interface ShardedRunOutcome {
@@ -83,7 +85,9 @@ export class ShardFailedError extends Error {
 const MAX_ATTEMPTS = 2;
 
 export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, options: ShardedRunOptions = {}): Promise<ShardedRunOutcome> {
-  const totalShards = shardCount(plan.trials);
+  const [firstShard, totalShards] = options.shards ?? [0, shardCount(plan.trials)];
+  if (options.shards !== undefined && (firstShard < 0 || firstShard >= totalShards || totalShards > shardCount(plan.trials))) throw new RangeError(`shards ${firstShard}..${totalShards - 1} are not shards of this run`);
+  if (options.shards !== undefined && (options.resumeFrom !== undefined || options.stopWhen !== undefined || options.checkpoint !== undefined)) throw new RangeError('a part of a run (shards) has no checkpoint and no stop rule');
   const tally = new Tally(plan.metrics);
   /** Shards at or past `nextToMerge` that are already in `tally` (resumed out of order). */
   const mergedAhead = new Set<number>();
@@ -91,7 +95,7 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
     tally.addCells(options.resumeFrom.cells, options.resumeFrom.trials);
     for (const [start, end] of options.resumeFrom.completed) for (let shard = start; shard < end; shard++) mergedAhead.add(shard);
   }
-  let nextToMerge = 0;
+  let nextToMerge = firstShard;
   const skipMerged = (): void => {
     while (mergedAhead.delete(nextToMerge)) nextToMerge++;
   };

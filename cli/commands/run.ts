@@ -4,7 +4,9 @@ import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
+import { parseShardSelection, selectedShards, type ShardSelection } from '../../sim/part-file.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
+import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
 import { parseCommandLineValue } from '../../sim/scenario-patch.js';
 import { ShardPool } from '../../sim/shard-pool.js';
@@ -28,6 +30,9 @@ export interface RunOptions {
   readonly method?: MethodOption;
   /** `--set path=value`: fields changed in every scenario before it is checked (a stat, a rule knob). */
   readonly set?: readonly (readonly [string, unknown])[];
+  /** `--shards A-B` or `i/n` with `--out part.json`: compute part of the run, for `crucible merge`. */
+  readonly shards?: ShardSelection;
+  readonly out?: string;
 }
 
 /** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
@@ -82,6 +87,14 @@ function parseFault(text: string | undefined): FaultInjection | undefined | Erro
   return { kind: match[1] === 'exit' ? 'exit' : 'throw', shard: Number(match[2]), failures: Number(match[3] ?? 1) };
 }
 
+const plannedTrialsOf = (plan: RunPlan): number => (plan.kind === 'trials' ? plan.trials : plan.maxTrials);
+
+function parseShards(text: string): ShardSelection {
+  const selection = parseShardSelection(text);
+  if (selection === undefined) throw new InvalidArgumentError(`--shards wants a range such as 0-99 (both included) or a slice such as 3/100 (slice 3 of 100, counted from 0); got ${JSON.stringify(text)}.`);
+  return selection;
+}
+
 /** A word safe to paste into a POSIX shell. */
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
@@ -108,21 +121,35 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
     return EXIT_BAD_INPUT;
   }
   const method = options.method ?? 'auto';
+  if ((options.shards === undefined) !== (options.out === undefined)) {
+    io.stderr('error: --shards and --out go together: --shards 0-99 --out part-000.json computes shards 0 to 99 into a part file (crucible merge joins the parts)\n');
+    return EXIT_BAD_INPUT;
+  }
+  if (options.shards !== undefined && (options.precision !== undefined || options.checkpoint !== undefined || method === 'exact')) {
+    io.stderr('error: --shards computes part of a run of fixed --trials by Monte Carlo: it takes no --precision, --checkpoint or --method exact\n');
+    return EXIT_BAD_INPUT;
+  }
   if (method === 'exact' && (options.trials !== undefined || options.precision !== undefined || options.checkpoint !== undefined)) {
     io.stderr('error: --method exact enumerates every outcome: --trials, --precision and --checkpoint are for Monte Carlo (--method mc)\n');
     return EXIT_BAD_INPUT;
   }
   // auto: exact when a trial has few paths, unless a Monte Carlo run was asked for.
-  const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined);
+  const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined && options.shards === undefined);
   const loaded = await loadAll(paths, options.set);
   if (options.checkpoint !== undefined && loaded.length !== 1) {
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
   }
-  const inputs = loaded.flatMap((entry) => entry.inputs);
-  if (options.checkpoint !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(options.checkpoint ?? ''))) {
-    io.stderr(`error: --checkpoint ${options.checkpoint} is one of the run's input files; name a new file for the checkpoint\n`);
+  if (options.out !== undefined && loaded.length !== 1) {
+    io.stderr(`error: --out ${options.out} holds part of one run: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
+  }
+  const inputs = loaded.flatMap((entry) => entry.inputs);
+  for (const [flag, output] of [['--checkpoint', options.checkpoint], ['--out', options.out]] as const) {
+    if (output !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(output))) {
+      io.stderr(`error: ${flag} ${output} is one of the run's input files; name a new file\n`);
+      return EXIT_BAD_INPUT;
+    }
   }
 
   const chatty = options.quiet !== true && options.json !== true;
@@ -165,7 +192,17 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         options.precision === undefined
           ? { kind: 'trials', trials: options.trials ?? scenario.trials }
           : { kind: 'precision', precision: options.precision, maxTrials: options.maxTrials ?? DEFAULT_MAX_TRIALS };
-      const executor = executorFor(plan.kind === 'trials' ? plan.trials : plan.maxTrials);
+      let part: { readonly shards: readonly [number, number]; readonly file: string } | undefined;
+      if (options.shards !== undefined && options.out !== undefined && plan.kind === 'trials') {
+        const shards = selectedShards(options.shards, shardCount(plan.trials));
+        if (typeof shards === 'string') {
+          io.stderr(`error: --shards: ${shards} (--trials ${plan.trials} makes shards of ${groupThousands(SHARD_TRIALS)} trials)\n`);
+          status = EXIT_BAD_INPUT;
+          break;
+        }
+        part = { shards, file: options.out };
+      }
+      const executor = executorFor(part === undefined ? (plan.kind === 'trials' ? plan.trials : plan.maxTrials) : (part.shards[1] - part.shards[0]) * SHARD_TRIALS);
       const started = performance.now();
       const outcome = await runScenario({
         loaded: entry,
@@ -177,6 +214,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         ...(options.checkpoint === undefined ? {} : { checkpointFile: options.checkpoint }),
         ...(chatty && io.progressStream !== undefined ? { progressStream: io.progressStream } : {}),
         ...(fault === undefined ? {} : { fault }),
+        ...(part === undefined ? {} : { part }),
       });
       const seconds = (performance.now() - started) / 1000;
       if (outcome.kind === 'failed') {
@@ -192,6 +230,12 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         break;
       }
       const { report, resumedTrials } = outcome;
+      if (part !== undefined) {
+        const [start, end] = part.shards;
+        const which = start < end ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}` : 'no shard (an empty slice)';
+        io.stderr(`${file}: wrote ${part.file}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${groupThousands(report.trials)} trials in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
+        continue;
+      }
       if (options.json === true) reports.push(report);
       else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
       // Timings vary from run to run: stderr only, so stdout stays byte-identical.
@@ -242,6 +286,8 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
       if (text.trim() === '') throw new InvalidArgumentError('--checkpoint needs a file name, got an empty one.');
       return text;
     })
+    .addOption(new Option('--shards <range>', 'compute only these shards of the run, e.g. 0-99, or 3/100 for slice 3 of 100 (a batch array\'s index), into --out').argParser(parseShards))
+    .option('--out <file>', 'with --shards: the part file to write (crucible merge joins the parts into the run\'s output)')
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
     .addOption(

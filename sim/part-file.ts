@@ -1,0 +1,218 @@
+import { open, rename, rm } from 'node:fs/promises';
+import { z } from 'zod';
+import type { MetricSpec } from '../engine/kernel.js';
+import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
+import { fileSystemMessage, readInputText } from './data-file.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import type { RulesProvenance } from './provenance.js';
+import { shardCount, type ShardRanges } from './shards.js';
+import { Tally } from './tally.js';
+import { describeZodIssues } from './zod-issues.js';
+
+/**
+ * Part files: one range of a run's shards computed on its own (`crucible run --shards 0-99 --out
+ * part-000.json`, one per batch job), merged by `crucible merge part-*.json` into the run's usual
+ * output. A part holds what a checkpoint holds (the run's identity, its completed shards and their
+ * summed cells, under a checksum) plus what printing the run needs — the report's header and the
+ * metrics — so merging needs neither the scenario nor its data. Shard k always draws the seed's
+ * stream k, so parts computed anywhere merge to the numbers of one uninterrupted run.
+ */
+
+const FORMAT = 'crucible-part';
+
+/** What a part says about the run, to print it: the header of `crucible run`'s report. */
+export interface PartHeader extends RulesProvenance {
+  readonly scenario: string;
+  readonly file: string;
+}
+
+export interface PartContent {
+  readonly identity: RunIdentity & { readonly plan: { readonly trials: number } };
+  readonly header: PartHeader;
+  readonly metrics: readonly MetricSpec[];
+  /** The shards computed, [start, end). */
+  readonly shards: readonly [number, number];
+  readonly cells: Float64Array;
+  readonly trials: number;
+}
+
+/** A part is a few KB; 16 MB bounds parsing to well under 300 MB whatever a file claims. */
+const MAX_PART_BYTES = 16 * 1024 * 1024;
+const MAX_METRICS = 10_000;
+const text = z.string().max(1000);
+
+const headerSchema = z.strictObject({
+  scenario: text,
+  file: z.string().max(4096),
+  ruleset: text,
+  engineVersion: text,
+  mode: text.optional(),
+  rulesChanged: z.record(text, z.unknown()).optional(),
+  unitsDigest: hex64,
+  plugin: z.strictObject({ module: z.string().max(4096), id: text, version: text, codeHash: hex64 }).optional(),
+});
+
+const metricSchema = z.strictObject({
+  name: text,
+  kind: z.enum(['category', 'flag', 'count']),
+  max: count.max(1_000_000),
+  description: z.string().max(10_000),
+  labels: z.array(text).optional(),
+});
+
+const partSchema = z.strictObject({
+  format: z.literal(FORMAT),
+  ...runTallyFields,
+  header: headerSchema,
+  metrics: z.array(metricSchema).min(1).max(MAX_METRICS),
+});
+
+type PartDocument = z.output<typeof partSchema>;
+// zod's output marks absent optional fields `| undefined`; a parsed document never holds one.
+const metricsOf = (document: PartDocument): readonly MetricSpec[] => document.metrics as readonly MetricSpec[];
+const headerOf = (document: PartDocument): PartHeader => document.header as PartHeader;
+
+const damagedPart = (file: string, where: string, problem: string): InputError => InputError.at(file, where, `not a usable part file: ${problem}`);
+
+/** Write the part atomically (beside it, flushed, renamed), so a batch job killed midway leaves no half file. */
+export async function writePartFile(file: string, part: PartContent): Promise<void> {
+  const document = sealed({
+    format: FORMAT,
+    ...runTallyOf(part.identity, { completed: part.shards[0] < part.shards[1] ? [part.shards] : [], cells: part.cells, trials: part.trials }),
+    header: part.header,
+    metrics: part.metrics,
+  });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(document)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${fileSystemMessage(error)}`);
+  }
+}
+
+async function readPart(file: string): Promise<PartDocument> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readInputText(file, MAX_PART_BYTES));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    if (error instanceof SyntaxError) throw damagedPart(file, ROOT_PATH, 'not valid JSON');
+    throw InputError.at(file, ROOT_PATH, `cannot read the part file: ${fileSystemMessage(error)}`);
+  }
+  const parsed = partSchema.safeParse(raw);
+  if (!parsed.success) {
+    const [first] = describeZodIssues(parsed.error.issues, raw, partSchema);
+    throw damagedPart(file, first === undefined ? ROOT_PATH : formatPath(first.path), first?.message ?? 'not a crucible part file');
+  }
+  // The checksum covers the text as written (zod's output orders keys by the schema, not the file).
+  if (!checksumHolds(raw as { checksum: string })) throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
+  if (!('trials' in parsed.data.plan)) throw damagedPart(file, 'plan', 'a part belongs to a run of fixed --trials');
+  checkConsistency(file, parsed.data, metricsOf(parsed.data), damagedPart);
+  return parsed.data;
+}
+
+/** `--shards`: a range of shard indices "A-B" (both included), or "i/n": slice i of n equal slices (a batch array's index). */
+export type ShardSelection = { readonly kind: 'range'; readonly first: number; readonly last: number } | { readonly kind: 'slice'; readonly index: number; readonly of: number };
+
+export function parseShardSelection(text: string): ShardSelection | undefined {
+  const range = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(text.trim());
+  if (range !== null) {
+    const first = Number(range[1]);
+    const last = range[2] === undefined ? first : Number(range[2]);
+    return last >= first ? { kind: 'range', first, last } : undefined;
+  }
+  const slice = /^(\d{1,9})\/(\d{1,9})$/.exec(text.trim());
+  if (slice !== null && Number(slice[1]) < Number(slice[2])) return { kind: 'slice', index: Number(slice[1]), of: Number(slice[2]) };
+  return undefined;
+}
+
+/** The shards [start, end) a selection names in a run of `shards` shards, or a problem in words. */
+export function selectedShards(selection: ShardSelection, shards: number): readonly [number, number] | string {
+  if (selection.kind === 'slice') return [Math.floor((selection.index * shards) / selection.of), Math.floor(((selection.index + 1) * shards) / selection.of)];
+  if (selection.last >= shards) return `this run has ${shards} shard${shards === 1 ? '' : 's'} (0-${shards - 1}), so shard ${selection.last} is not one of them`;
+  return [selection.first, selection.last + 1];
+}
+
+/** Everything that must be equal for two parts to belong to one run, field by field (the first that differs is named). */
+const RUN_FIELDS = ['scenario', 'plugin', 'method', 'engineVersion', 'seed', 'plan', 'shardTrials', 'header', 'metrics'] as const satisfies readonly (keyof PartDocument)[];
+
+const describeShards = (start: number, end: number): string => (end - start === 1 ? `shard ${start}` : `shards ${start}-${end - 1}`);
+
+export interface MergedRun {
+  readonly header: PartHeader;
+  readonly method: 'mc' | 'mc-dice';
+  readonly seed: number;
+  readonly tally: Tally;
+}
+
+/**
+ * The run the parts make up: every part checked (shape, checksum, counts), all of one run, and
+ * every shard of it in exactly one part; then their cells summed. Every problem found is reported.
+ */
+export async function mergeParts(files: readonly string[]): Promise<MergedRun> {
+  const problems: InputProblem[] = [];
+  const parts: { readonly file: string; readonly document: PartDocument }[] = [];
+  for (const file of files) {
+    try {
+      parts.push({ file, document: await readPart(file) });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  const [first] = parts;
+  if (first === undefined) throw InputError.at('merge', ROOT_PATH, 'no part files given');
+
+  for (const { file, document } of parts.slice(1)) {
+    const field = RUN_FIELDS.find((name) => JSON.stringify(document[name]) !== JSON.stringify(first.document[name]));
+    if (field !== undefined) {
+      problems.push({ file, path: field, message: `part of another run than ${first.file} ("${document.header.scenario}", ${document.header.file}, seed ${document.seed}): its ${field} differs` });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+
+  // Which part holds each shard: a shard in two parts, or in none, is named with its files.
+  const plannedTrials = (first.document.plan as { trials: number }).trials;
+  const shards = shardCount(plannedTrials);
+  const owner = new Int32Array(shards).fill(-1);
+  parts.forEach(({ file, document }, index) => {
+    for (const [start, end] of document.completedShards as ShardRanges) {
+      for (let shard = start; shard < end; shard++) {
+        const previous = owner[shard] as number;
+        if (previous >= 0) {
+          problems.push({ file, path: 'completedShards', message: `${describeShards(shard, Math.min(end, rangeEndIn(parts[previous]?.document, shard)))} also in ${parts[previous]?.file}: each shard must be in one part only` });
+          shard = Math.min(end, rangeEndIn(parts[previous]?.document, shard)) - 1;
+          continue;
+        }
+        owner[shard] = index;
+      }
+    }
+  });
+  for (let shard = 0; shard < shards; shard++) {
+    if (owner[shard] !== -1) continue;
+    let end = shard;
+    while (end < shards && owner[end] === -1) end++;
+    problems.push({ file: files.join(', '), path: 'completedShards', message: `${describeShards(shard, end)} of ${shards} are in no part: compute them with crucible run ${first.document.header.file} --seed ${first.document.seed} --trials ${plannedTrials}${first.document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${shard}-${end - 1} --out <file>` });
+    shard = end;
+  }
+  if (problems.length > 0) throw new InputError(problems);
+
+  const tally = new Tally(metricsOf(first.document));
+  for (const { document } of parts) tally.addCells(Float64Array.from((document as RunTally).cells), document.trials);
+  return { header: headerOf(first.document), method: first.document.method, seed: first.document.seed, tally };
+}
+
+/** The end of the range of `document` that holds `shard` (for naming an overlap once per range). */
+function rangeEndIn(document: PartDocument | undefined, shard: number): number {
+  for (const [start, end] of document?.completedShards ?? []) if (shard >= start && shard < end) return end;
+  return shard + 1;
+}

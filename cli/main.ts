@@ -4,6 +4,7 @@ import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerMerge } from './commands/merge.js';
+import { registerWorker } from './commands/worker.js';
 import { registerReplay } from './commands/replay.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -102,6 +103,7 @@ Examples:
     });
 
   registerMerge(program, io, setStatus);
+  registerWorker(program, io, setStatus);
   registerReplay(program);
   registerAnalysis(program, io);
   registerReport(program, io, setStatus);

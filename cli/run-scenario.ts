@@ -112,13 +112,15 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
   }
   options.onProgress = (update) => {
     if (progress === undefined) return;
+    // Where shards run on a queue: who is taking part.
+    const who = run.executor.status === undefined ? '' : ` | ${run.executor.status()}`;
     if (plan.kind === 'trials' || latestWidths === undefined) {
-      progress.update(update);
+      progress.update({ ...update, note: who });
       return;
     }
     // The bar's 100% under --precision: the trials the widest interval still seems to need.
     const needed = trialsNeeded(update.trialsDone, latestWidths.widest, plan.precision);
-    const note = ` | ±${percent(latestWidths.widest, 3)} → ±${percent(plan.precision, 3)}`;
+    const note = ` | ±${percent(latestWidths.widest, 3)} → ±${percent(plan.precision, 3)}${who}`;
     progress.update({ trialsDone: update.trialsDone, trialsPlanned: Math.min(plan.maxTrials, Math.max(update.trialsDone, needed)), note });
   };
   // Interrupted: the bar goes first, so the messages that follow start on a clean line.

@@ -7,6 +7,7 @@ import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.j
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
 import { shardCount, trialsInRanges } from './shards.js';
+import { histogramProblem } from './tally.js';
 import { describeZodIssues } from './zod-issues.js';
 
 /**
@@ -187,13 +188,8 @@ export function checkConsistency(file: string, document: RunTally, metrics: read
   }
   const expectedCells = metrics.reduce((total, metric) => total + metric.max + 1, 0);
   if (document.cells.length !== expectedCells) throw damaged(file, 'cells', `${document.cells.length} cells, this scenario's tally has ${expectedCells}`);
-  let offset = 0;
-  for (const metric of metrics) {
-    let histogramTotal = 0;
-    for (let value = 0; value <= metric.max; value++) histogramTotal += document.cells[offset + value] ?? 0;
-    if (histogramTotal !== document.trials) throw damaged(file, 'cells', `the histogram of ${metric.name} holds ${histogramTotal} trials, not ${document.trials}`);
-    offset += metric.max + 1;
-  }
+  const problem = histogramProblem(document.cells, metrics, document.trials);
+  if (problem !== undefined) throw damaged(file, 'cells', problem);
 }
 
 const describePlan = (plan: RunPlanIdentity): string =>

@@ -43,6 +43,10 @@ export interface ShardExecutor {
   /** Worker threads running shards; 0 when they run on the main thread. */
   readonly workers: number;
   run(task: ShardTask): Promise<ShardResult>;
+  /** Drop shards not started yet (a stop rule was met); their runs reject. Where shards queue up (sim/queue-executor.ts). */
+  cancelPending?(): void;
+  /** Who is running the shards, for the progress line (e.g. "3 workers: …"), where that changes. */
+  status?(): string;
   /** Stop accepting work; waits for running shards unless `force`. */
   close(force: boolean): Promise<void>;
 }

@@ -163,7 +163,7 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
       }
     } else if (attempt < MAX_ATTEMPTS && !stopping()) {
       retries.push(shard);
-    } else if (attempt >= MAX_ATTEMPTS && failure === undefined) {
+    } else if (attempt >= MAX_ATTEMPTS && failure === undefined && !stopRuleMet) {
       const message = error instanceof Error ? error.message : String(error);
       failure = new ShardFailedError(shard, firstTrialOf(shard), attempt, message);
     }
@@ -212,8 +212,14 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
   // The first shard to complete is saved at once, later ones at most every `everyMilliseconds`.
   let lastSave = Number.NEGATIVE_INFINITY;
   try {
+    let cancelled = false;
     for (;;) {
       if (!stopping()) startMore();
+      // Met: shards still queued are not needed (merging stops at the same shard either way).
+      if (stopRuleMet && !cancelled && executor.cancelPending !== undefined) {
+        cancelled = true;
+        executor.cancelPending();
+      }
       if (running.size === 0 || options.dropSignal?.aborted === true) break;
       await woken();
       if (checkpoint !== undefined && performance.now() - lastSave >= checkpoint.everyMilliseconds && !stopping()) {

@@ -76,3 +76,23 @@ export class Tally {
     return histogram;
   }
 }
+
+/**
+ * What is wrong with `cells` as the tally of `trials` trials of `metrics` (undefined: nothing): each
+ * metric's histogram must hold exactly `trials` counts, each a whole number ≥ 0. Counts read back
+ * from a file or a queue are checked with it before they are merged.
+ */
+export function histogramProblem(cells: ArrayLike<number>, metrics: readonly MetricSpec[], trials: number): string | undefined {
+  let offset = 0;
+  for (const metric of metrics) {
+    let total = 0;
+    for (let value = 0; value <= metric.max; value++) {
+      const cell = cells[offset + value] ?? Number.NaN;
+      if (!Number.isInteger(cell) || cell < 0) return `the histogram of ${metric.name} holds ${cell}, not a count`;
+      total += cell;
+    }
+    if (total !== trials) return `the histogram of ${metric.name} holds ${total} trials, not ${trials}`;
+    offset += metric.max + 1;
+  }
+  return undefined;
+}

@@ -1,6 +1,8 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
+import { QueueExecutor } from '../../sim/queue-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
+import { queueUrlProblem } from '../../sim/shard-queue.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
@@ -12,6 +14,8 @@ export interface Common {
   readonly seed?: number;
   readonly trials?: number;
   readonly workers?: number;
+  /** `--queue redis://…`: shards on crucible worker processes through Redis (sim/queue-executor.ts). */
+  readonly queue?: string;
   readonly out?: string;
   readonly json?: boolean;
 }
@@ -20,15 +24,22 @@ export interface Common {
 export function common(command: Command, { workers = true } = {}): Command {
   command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
   // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
-  if (workers) command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
+  if (workers) {
+    command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
+    command.addOption(new Option('--queue <url>', 'run the shards on crucible worker processes through Redis (redis://host:6379); the same numbers').conflicts('workers'));
+  }
   return command.option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
 }
 
-/** `--workers` as a pool (clamped to the cores, `note` saying so), or the main thread for 0. */
-export async function withPool<T>(workers: number | undefined, note: (text: string) => void, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
+/** `--queue` as crucible workers through Redis, `--workers` as a pool (clamped to the cores, `note` saying so), or the main thread for 0. */
+export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, note: (text: string) => void, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
   // -w 0: the main thread, as for run.
-  if (workers === 0) return work(new InProcessExecutor());
-  const pool = new ShardPool(usefulWorkers(workers, note));
+  if (options.workers === 0) return work(new InProcessExecutor());
+  if (options.queue !== undefined) {
+    const problem = queueUrlProblem(options.queue);
+    if (problem !== undefined) throw new InvalidArgumentError(`--queue: ${problem}`);
+  }
+  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : new QueueExecutor(options.queue, note);
   try {
     return await work(pool);
   } finally {

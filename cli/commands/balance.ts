@@ -135,7 +135,7 @@ export function registerBalance(program: Command, io: Io): void {
       if (options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
       if (options.seating !== 'both') throw InputError.at(options.against, 'fielded', 'a round robin is fitted from both seatings (the model estimates the first-seat advantage): leave out --seating');
       if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}`);
-      const costs = await withPool(options.workers, io.stderr, (pool) =>
+      const costs = await withPool(options, io.stderr, (pool) =>
         wholeUnitCosts(roster, { executor: pool, precision, onRun: progressLine(io, 'runs'), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only === undefined ? {} : { only: options.only }) }),
       );
       const full = wholeBalanceDocument({ roster: roster.roster.name, file: roster.file, ruleset: costs.matchups.ruleset, engineVersion: costs.matchups.engineVersion, seed: costs.matchups.seed, precision: costs.matchups.precision, seating: 'both' }, costs);
@@ -147,7 +147,7 @@ export function registerBalance(program: Command, io: Io): void {
       const units = options.all === true ? roster.roster.entries.map((entry) => entry.id) : unit === undefined ? [] : [unit];
       if (units.length === 0) throw new InvalidArgumentError('name a unit, or give --all');
       const results: CountBalance[] = [];
-      await withPool(options.workers, io.stderr, async (pool) => {
+      await withPool(options, io.stderr, async (pool) => {
         for (const id of units) {
           results.push(
             await balance(roster, id, {

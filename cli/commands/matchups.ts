@@ -31,7 +31,7 @@ export function registerMatchups(program: Command, io: Io): void {
     await checkRoster(roster, loadScenarioData);
     if (options.out !== undefined) formatOfFile(options.out);
     const started = Date.now();
-    const result = await withPool(options.workers, io.stderr, (pool) =>
+    const result = await withPool(options, io.stderr, (pool) =>
       matchups(roster, {
         executor: pool,
         seating: options.seating,

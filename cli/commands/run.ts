@@ -9,7 +9,9 @@ import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
 import { parseCommandLineValue } from '../../sim/scenario-patch.js';
+import { QueueExecutor } from '../../sim/queue-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
+import { queueUrlProblem } from '../../sim/shard-queue.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
 import { listenForInterrupts } from '../interrupts.js';
@@ -33,6 +35,8 @@ export interface RunOptions {
   /** `--shards A-B` or `i/n` with `--out part.json`: compute part of the run, for `crucible merge`. */
   readonly shards?: ShardSelection;
   readonly out?: string;
+  /** `--queue redis://…`: shards run by `crucible worker` processes through Redis. */
+  readonly queue?: string;
 }
 
 /** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
@@ -152,11 +156,19 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
     }
   }
 
+  if (options.queue !== undefined) {
+    const problem = queueUrlProblem(options.queue);
+    if (problem !== undefined || options.workers !== undefined) {
+      io.stderr(`error: --queue: ${problem ?? 'the workers are the crucible worker processes on the queue: --workers does not apply'}\n`);
+      return EXIT_BAD_INPUT;
+    }
+  }
   const chatty = options.quiet !== true && options.json !== true;
   const reports: RunReport[] = [];
   const inProcess = new InProcessExecutor();
-  const pool = new ShardPool(usefulWorkers(options.workers, io.stderr));
+  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : new QueueExecutor(options.queue, io.stderr);
   const executorFor = (trials: number): ShardExecutor => {
+    if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;
     // As the help says: a run under MIN_SHARDS_FOR_POOL full shards is not worth starting workers for.
     return options.workers === undefined && trials < MIN_SHARDS_FOR_POOL * SHARD_TRIALS ? inProcess : pool;
@@ -242,7 +254,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
       if (chatty) {
         const ran = report.trials - resumedTrials;
         const rate = seconds > 0 ? groupThousands(Math.round(ran / seconds)) : '∞';
-        const where = report.workers === 0 ? 'the main thread' : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
+        const where = executor.status !== undefined ? `the queue (${executor.status()})` : report.workers === 0 ? 'the main thread' : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
         const resumed = resumedTrials > 0 ? `, after ${groupThousands(resumedTrials)} from the checkpoint` : '';
         if (ran === 0) io.stderr(`${file}: all ${groupThousands(report.trials)} trials were in the checkpoint\n`);
         else io.stderr(`${file}: ${groupThousands(ran)} trials in ${seconds.toFixed(2)} s (${rate} trials/s) on ${where}${resumed}\n`);
@@ -288,6 +300,7 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
     })
     .addOption(new Option('--shards <range>', 'compute only these shards of the run, e.g. 0-99, or 3/100 for slice 3 of 100 (a batch array\'s index), into --out').argParser(parseShards))
     .option('--out <file>', 'with --shards: the part file to write (crucible merge joins the parts into the run\'s output)')
+    .option('--queue <url>', 'run the shards on crucible worker processes through Redis (redis://host:6379, rediss:// for TLS); the same numbers as here')
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
     .addOption(

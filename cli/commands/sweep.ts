@@ -161,7 +161,7 @@ export function registerSweep(program: Command, io: Io): void {
     if (options.out !== undefined) formatOfFile(options.out);
     // The fields are named (and a bad path reported) before any point runs.
     const axes = await labelAxes(file, options.set);
-    const points = await withPool(options.workers, io.stderr, (pool) =>
+    const points = await withPool(options, io.stderr, (pool) =>
       sweep(file, options.set, {
         executor: pool,
         method: options.method,

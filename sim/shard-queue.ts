@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import { Redis, type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+import type { MetricSpec } from '../engine/kernel.js';
+import packageJson from '../package.json' with { type: 'json' };
+import { histogramProblem } from './tally.js';
+
+/**
+ * The protocol between a coordinator (`crucible run … --queue redis://…`) and its workers
+ * (`crucible worker redis://…`) over Redis, with BullMQ carrying the jobs. One job is one shard;
+ * the kernel spec it needs is stored once under its digest; a shard's tally is written, first
+ * writer wins, into a hash keyed by the run's key and the shard. Shard k of a seed is the same
+ * counts wherever it runs (sim/shards.ts), so a redelivered or duplicated job writes what is
+ * already there, and the hash is the run's checkpoint: a coordinator started again reads what is
+ * done. Everything read back from Redis is checked before it is used.
+ */
+
+export const QUEUE_NAME = 'crucible-shards';
+export const CRUCIBLE_VERSION: string = packageJson.version;
+/** How long specs and results stay in Redis after their last write: long enough to resume a run after a weekend. */
+export const RESULT_TTL_SECONDS = 7 * 24 * 3600;
+/** Largest kernel spec stored (the largest bundled scenario's is ~60 KB). */
+export const MAX_SPEC_BYTES = 8 * 1024 * 1024;
+
+/** What a worker must match to run a shard: the same crucible, rule system version and plugin code. */
+export interface RunRequirements {
+  readonly crucible: string;
+  readonly ruleset: string;
+  readonly rulesetVersion: string;
+  readonly plugin?: { readonly id: string; readonly version: string; readonly codeHash: string } | undefined;
+}
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const shardJobSchema = z.strictObject({
+  /** runKeyOf(…): names the results hash. */
+  run: hex64,
+  specDigest: hex64,
+  seed: count,
+  shard: count,
+  trials: count.max(1 << 20),
+  requires: z.strictObject({
+    crucible: z.string().max(100),
+    ruleset: z.string().max(200),
+    rulesetVersion: z.string().max(100),
+    plugin: z.strictObject({ id: z.string().max(200), version: z.string().max(100), codeHash: hex64 }).optional(),
+  }),
+});
+export type ShardJob = z.output<typeof shardJobSchema>;
+
+/** The key of a run's results: crucible's version, the inputs (spec digest, which covers the method) and the seed. */
+export const runKeyOf = (specDigest: string, seed: number): string => createHash('sha256').update(`${CRUCIBLE_VERSION}\0${specDigest}\0${seed}`).digest('hex');
+
+export const specKey = (digest: string): string => `crucible:spec:${digest}`;
+export const resultsKey = (run: string): string => `crucible:results:${run}`;
+/** A shard's field in the results hash: its index and trial count (the last shard of a run may be short). */
+export const resultField = (shard: number, trials: number): string => `${shard}/${trials}`;
+/** BullMQ job ids may not hold ':' or be all digits. */
+export const jobIdOf = (job: Pick<ShardJob, 'run' | 'shard' | 'trials'>, attempt: number): string => `s-${job.run.slice(0, 40)}-${job.shard}-${job.trials}-${attempt}`;
+
+/** Who a worker is, in messages and results: host and process. */
+export const WORKER_ID = `${os.hostname()}:${process.pid}`;
+
+/** A shard's result as stored: its cells as the bytes of a Float64Array (little-endian), base64. */
+export interface StoredResult {
+  readonly trials: number;
+  readonly cells: string;
+  readonly worker: string;
+}
+
+export function encodeResult(cells: Float64Array, trials: number, worker: string): string {
+  const bytes = Buffer.from(cells.buffer, cells.byteOffset, cells.byteLength);
+  return JSON.stringify({ trials, cells: bytes.toString('base64'), worker } satisfies StoredResult);
+}
+
+const storedSchema = z.strictObject({ trials: count, cells: z.string().max(64 * 1024 * 1024), worker: z.string().max(300) });
+
+/**
+ * A stored result, checked: its shape, its trial count, its cell count, and every metric's
+ * histogram holding exactly its trials (integers ≥ 0). A string naming the problem otherwise.
+ */
+export function decodeResult(text: string, metrics: readonly MetricSpec[], trials: number): { readonly cells: Float64Array; readonly worker: string } | string {
+  let parsed: z.output<typeof storedSchema>;
+  try {
+    const result = storedSchema.safeParse(JSON.parse(text));
+    if (!result.success) return 'not a shard result';
+    parsed = result.data;
+  } catch {
+    return 'not valid JSON';
+  }
+  if (parsed.trials !== trials) return `holds ${parsed.trials} trials, the shard has ${trials}`;
+  const bytes = Buffer.from(parsed.cells, 'base64');
+  const expected = metrics.reduce((total, metric) => total + metric.max + 1, 0);
+  if (bytes.length !== expected * Float64Array.BYTES_PER_ELEMENT) return `holds ${bytes.length / Float64Array.BYTES_PER_ELEMENT} cells, this scenario's tally has ${expected}`;
+  const cells = new Float64Array(expected);
+  for (let c = 0; c < expected; c++) cells[c] = bytes.readDoubleLE(c * Float64Array.BYTES_PER_ELEMENT);
+  const problem = histogramProblem(cells, metrics, trials);
+  return problem === undefined ? { cells, worker: parsed.worker } : problem;
+}
+
+/** Why this process cannot run a shard of `requires`, in words, or undefined when it can. */
+export function requirementProblem(requires: RunRequirements, local: { readonly rulesetVersion?: string; readonly pluginCodeHash?: string; readonly crucible?: string }): string | undefined {
+  const crucible = local.crucible ?? CRUCIBLE_VERSION;
+  if (requires.crucible !== crucible) return `its crucible is ${crucible}, the run's is ${requires.crucible}`;
+  if (local.rulesetVersion === undefined) {
+    return requires.plugin === undefined
+      ? `it has no rule system "${requires.ruleset}"`
+      : `it has no plugin "${requires.plugin.id}" (start it with --plugin <the plugin's module>)`;
+  }
+  if (local.rulesetVersion !== requires.rulesetVersion) return `its ${requires.ruleset} is version ${local.rulesetVersion}, the run's is ${requires.rulesetVersion}`;
+  if (requires.plugin !== undefined && local.pluginCodeHash !== requires.plugin.codeHash) {
+    return `its plugin ${requires.plugin.id} code (sha256 ${(local.pluginCodeHash ?? '').slice(0, 12)}…) differs from the run's (sha256 ${requires.plugin.codeHash.slice(0, 12)}…)`;
+  }
+  return undefined;
+}
+
+/**
+ * A Redis connection from a URL: redis://[user:password@]host:port[/db], or rediss:// for TLS.
+ * BullMQ's blocking commands need `maxRetriesPerRequest: null`.
+ */
+export function connect(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false, ...options });
+}
+
+/** A URL for messages, without its password. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** `--queue`/`worker` URL check: refused at once, before any connection, with what is wrong. */
+export function queueUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${JSON.stringify(url)} is not a URL; give redis://host:6379 (or rediss:// for TLS, redis://:password@host:6379)`;
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `${redactedUrl(url)}: the scheme must be redis:// or rediss://`;
+  return undefined;
+}

@@ -62,7 +62,7 @@ class MeteredExecutor implements ShardExecutor {
   }
 }
 
-const engagementPlan = (trials: number) => {
+export const engagementPlan = (trials: number) => {
   const kernel = compileBenchScenario(SCENARIO);
   const spec = serializeKernelSpec({ ruleset: heroic.id, version: heroic.version, scenario: benchScenarios[SCENARIO], refs: { units: benchUnits }, method: 'dice', kernelModule: heroic.kernelModule });
   return { spec, metrics: kernel.metrics, seed: SEED, trials };

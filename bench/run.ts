@@ -5,6 +5,7 @@ import { measureEpic } from './epic.js';
 import { runInWorker } from './in-worker.js';
 import { formatRate, formatTable, type Measurement, measureThroughput, type ThroughputSettings, verdict } from './measure.js';
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
+import { measureQueue, type QueueSettings, queueVerdicts } from './queue.js';
 import { measureTables } from './tables.js';
 import type { BenchScenario, HeapResult, HeapSample, Implementation } from './worker.js';
 
@@ -54,6 +55,9 @@ const QUICK: Settings = {
 
 const PARALLEL_FULL: ParallelSettings = { shards: 96, repetitions: 3 };
 const PARALLEL_QUICK: ParallelSettings = { shards: 24, repetitions: 1 };
+/** Issue 18: 2 crucible worker processes through a real Redis against the local pool, and the coordinator's merge rate. */
+const QUEUE_FULL: QueueSettings = { shards: 96, repetitions: 3, mergeShards: 20_000 };
+const QUEUE_QUICK: QueueSettings = { shards: 24, repetitions: 1, mergeShards: 5_000 };
 /** `--long`: a 10M-trial then a 1G-trial pooled run (about 5 minutes on 2 cores). */
 const RSS_TRIALS: readonly number[] = [10_000_000, 1_000_000_000];
 
@@ -141,6 +145,7 @@ async function main(): Promise<void> {
   let rss: RssResult | undefined;
   if (long) rss = await measureRss(RSS_TRIALS, (line) => console.log(line));
   const parallelSummary = parallelVerdicts(parallel, rss);
+  const queueSummary = queueVerdicts(await measureQueue(quick ? QUEUE_QUICK : QUEUE_FULL, (line) => console.log(line)));
 
   const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0, battleforge: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
@@ -178,6 +183,7 @@ async function main(): Promise<void> {
     engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
     heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
     ...parallelSummary.targets,
+    ...queueSummary.targets,
     ...tables.targets,
   };
   console.log('');
@@ -203,6 +209,7 @@ async function main(): Promise<void> {
   console.log(`  heapUsed KB by trials: ${perSample}`);
   for (const line of tables.lines) console.log(line);
   for (const line of parallelSummary.lines) console.log(line);
+  for (const line of queueSummary.lines) console.log(line);
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
   console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);

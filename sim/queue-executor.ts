@@ -128,6 +128,8 @@ export class QueueExecutor implements ShardExecutor {
     if (done !== undefined) return done;
     const jobId = jobIdOf(job, task.attempt);
     const finished = new Promise<void>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
+    // Settled (failed, cancelled) maybe before it is awaited below: handled now, rethrown there.
+    finished.catch(() => {});
     // One attempt per job: a worker that dies mid-shard leaves a stalled job that BullMQ gives to
     // another worker; a job that fails is retried by runSharded once, as a new job.
     await this.queue.add('shard', job, { jobId, removeOnComplete: true, removeOnFail: true, attempts: 1 });

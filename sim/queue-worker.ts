@@ -80,6 +80,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     return json;
   }
 
+  // The worker's own (blocking) connection: BullMQ leaves a connection it was given open on close.
+  const workerConnection = connect(options.url);
+  workerConnection.on('error', () => {});
   const worker = new Worker(
     QUEUE_NAME,
     async (job) => {
@@ -100,9 +103,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       return { worker: WORKER_ID };
     },
     {
-      connection: connect(options.url),
+      connection: workerConnection,
       // Each thread holds a second shard while it runs one (sim/shard-pool.ts).
-      concurrency: options.threads * 2,
+      concurrency: options.threads * 4,
       lockDuration: options.stalledAfterMilliseconds,
       stalledInterval: options.stalledAfterMilliseconds,
       maxStalledCount: 3,
@@ -116,6 +119,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       await worker.close();
       await pool.close(false);
       connection.disconnect();
+      workerConnection.disconnect();
     },
   };
 }

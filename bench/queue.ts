@@ -58,7 +58,7 @@ export async function measureQueue(settings: QueueSettings, log: (line: string) 
   const redis = await startRedis();
   const workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
   const pool = new ShardPool(2);
-  const queue = new QueueExecutor(redis.url);
+  const queue = await QueueExecutor.open(redis.url);
   const local: number[] = [];
   const queued: number[] = [];
   try {

@@ -16,6 +16,7 @@ import {
   type ShardJob,
   specKey,
   CRUCIBLE_VERSION,
+  reachable,
 } from './shard-queue.js';
 
 /**
@@ -53,9 +54,17 @@ export class QueueExecutor implements ShardExecutor {
   private readonly seen = new Map<string, number>();
   private closed = false;
 
-  constructor(
+  /** A coordinator on the Redis at `url`, checked reachable first (an InputError naming the URL otherwise). */
+  static async open(url: string, note: (text: string) => void = () => {}): Promise<QueueExecutor> {
+    await reachable(url);
+    const executor = new QueueExecutor(url, note);
+    await executor.ready;
+    return executor;
+  }
+
+  private constructor(
     readonly url: string,
-    private readonly note: (text: string) => void = () => {},
+    private readonly note: (text: string) => void,
   ) {
     this.connection = connect(url);
     this.queue = new Queue(QUEUE_NAME, { connection: this.connection });

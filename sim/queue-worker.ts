@@ -15,6 +15,7 @@ import {
   type ShardJob,
   shardJobSchema,
   specKey,
+  reachable,
   WORKER_ID,
 } from './shard-queue.js';
 
@@ -59,9 +60,9 @@ function localSystem(job: ShardJob, plugins: readonly ResolvedRuleSystem[]): { r
 }
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<RunningQueueWorker> {
+  await reachable(options.url);
   const connection: Redis = connect(options.url);
   connection.on('error', () => {});
-  await connection.ping();
   const pool = new ShardPool(options.threads);
   /** Specs by digest, with this worker's kernel module in place of the coordinator's. */
   const specs = new Map<string, string>();

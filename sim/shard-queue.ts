@@ -4,6 +4,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
 import packageJson from '../package.json' with { type: 'json' };
+import { InputError } from './errors.js';
 import { histogramProblem } from './tally.js';
 
 /**
@@ -122,6 +123,28 @@ export function requirementProblem(requires: RunRequirements, local: { readonly 
  */
 export function connect(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false, ...options });
+}
+
+/**
+ * Connect once, without retrying, and PING: an unreachable server, a wrong password or a TLS
+ * mismatch is a clear error at once instead of a run waiting for good (ioredis retries forever).
+ */
+export async function reachable(url: string): Promise<void> {
+  const probe = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000, lazyConnect: true });
+  // The socket's own error (ECONNREFUSED, ENOTFOUND, a TLS failure) says more than "Connection is closed".
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => {
+    cause ??= error;
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    const message = (cause ?? (error instanceof Error ? error : new Error(String(error)))).message;
+    throw InputError.at(redactedUrl(url), '(connection)', `cannot use this Redis: ${message}`);
+  } finally {
+    probe.disconnect();
+  }
 }
 
 /** A URL for messages, without its password. */

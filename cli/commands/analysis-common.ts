@@ -39,7 +39,7 @@ export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, no
     const problem = queueUrlProblem(options.queue);
     if (problem !== undefined) throw new InvalidArgumentError(`--queue: ${problem}`);
   }
-  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : new QueueExecutor(options.queue, note);
+  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await QueueExecutor.open(options.queue, note);
   try {
     return await work(pool);
   } finally {

@@ -166,7 +166,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   const chatty = options.quiet !== true && options.json !== true;
   const reports: RunReport[] = [];
   const inProcess = new InProcessExecutor();
-  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : new QueueExecutor(options.queue, io.stderr);
+  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await QueueExecutor.open(options.queue, io.stderr);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { InputError } from '../../sim/errors.js';
 import { startQueueWorker } from '../../sim/queue-worker.js';
 import { type ResolvedRuleSystem, resolveRuleSystem } from '../../sim/rule-systems.js';
 import { queueUrlProblem, redactedUrl, WORKER_ID } from '../../sim/shard-queue.js';
@@ -30,12 +29,7 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io)
     plugins.push(await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module.startsWith('.') || path.isAbsolute(module) ? module : `./${module}`));
   }
   const threads = usefulWorkers(options.workers, io.stderr);
-  let worker: Awaited<ReturnType<typeof startQueueWorker>>;
-  try {
-    worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr });
-  } catch (error) {
-    throw InputError.at(redactedUrl(url), '(connection)', `cannot reach Redis: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr });
   io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
   await new Promise<void>((resolve) => {
     let stopping = false;

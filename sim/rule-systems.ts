@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -128,6 +128,8 @@ export async function resolveRuleSystem(file: string, ruleset: unknown): Promise
     throw new InputError([{ file, path: 'ruleset', message: `unknown ruleset ${JSON.stringify(ruleset)}: no such module or package from ${path.dirname(file)} (${known})` }]);
   }
   if (!existsSync(location)) throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: no such file ${location}` }]);
+  // A device or FIFO would be read without end by the module loader (issue 17): modules are files.
+  if (!statSync(location).isFile()) throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: ${location} is not a regular file (a module is a .ts or .js file)` }]);
   let found = plugins.get(location);
   if (found === undefined) {
     found = importPlugin(file, ruleset, location);

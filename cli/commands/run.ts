@@ -149,9 +149,9 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
     return EXIT_BAD_INPUT;
   }
   const inputs = loaded.flatMap((entry) => entry.inputs);
-  for (const [flag, output] of [['--checkpoint', options.checkpoint], ['--out', options.out]] as const) {
+  for (const [flag, output, what] of [['--checkpoint', options.checkpoint, 'the checkpoint'], ['--out', options.out, 'the part']] as const) {
     if (output !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(output))) {
-      io.stderr(`error: ${flag} ${output} is one of the run's input files; name a new file\n`);
+      io.stderr(`error: ${flag} ${output} is one of the run's input files; name a new file for ${what}\n`);
       return EXIT_BAD_INPUT;
     }
   }

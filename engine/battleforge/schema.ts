@@ -10,6 +10,8 @@ import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js'
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lower-case letters, digits, dashes and underscores (e.g. "men-at-arms")');
 const nonNegativeInt = z.number().int().min(0);
+/** The most Shock a unit may start with: far past any unit's Courage (at most 10 on a D10). */
+export const MAX_START_SHOCK = 100;
 const positiveInt = z.number().int().min(1);
 const chance = z.number().min(0).max(1);
 
@@ -40,7 +42,8 @@ export const scenarioUnitSchema = z.strictObject({
   position: z.number().min(0).default(0).describe('inches forward of its side\'s line'),
   cover: z.enum(COVERS).default('none').describe('cover against shooting (Soft +1, Hard +2, Fortified +3, Negative −1 to Save; none at 3" or less)'),
   terrain: z.boolean().default(false).describe('attackers fight it across intervening terrain: −1 Strength'),
-  shock: nonNegativeInt.default(0).describe('Shock at the start'),
+  // Bounded (issue 17): a rally rolls one test per Shock, and the Shock metric's histogram grows with it.
+  shock: nonNegativeInt.max(MAX_START_SHOCK).default(0).describe(`Shock at the start (at most ${MAX_START_SHOCK}, ten times the highest Courage)`),
   focus: z.boolean().default(false).describe('starts with a Focus (from an earlier action): +1 on its next attack'),
   evade: z.boolean().default(false).describe('starts with an Evade token: −1 to the next attack against it'),
   plan: z.enum(PLANS).optional().describe('overrides the side\'s plan'),

@@ -13,12 +13,17 @@ const nonNegativeInt = z.number().int().min(0);
 const positiveInt = z.number().int().min(1);
 const chance = z.number().min(0).max(1);
 
-/** A count per turn: a fixed number, or a distribution as `{ value, p }` pairs whose p add up to 1. */
+/** The most units a formation may have; a count per turn (markers, losses) above it changes nothing, so it is the bound too. */
+export const MAX_FORMATION_UNITS = 100;
+const perTurnCount = nonNegativeInt.max(MAX_FORMATION_UNITS);
+
+/** A count per turn: a fixed number, or a distribution as `{ value, p }` pairs whose p add up to 1 (each at most MAX_FORMATION_UNITS). */
 export const countSchema = z.union([
-  nonNegativeInt,
+  perTurnCount,
   z
-    .array(z.strictObject({ value: nonNegativeInt, p: chance }))
+    .array(z.strictObject({ value: perTurnCount, p: chance }))
     .min(1)
+    .max(MAX_FORMATION_UNITS + 1)
     .describe('a distribution: each value with its probability (they must add up to 1)'),
 ]);
 export type CountInput = z.output<typeof countSchema>;
@@ -29,7 +34,7 @@ export const eachTurnSchema = z.union([z.boolean(), chance]);
 export const formationSchema = z.strictObject({
   id: id.describe('unique in the scenario; names its metrics, e.g. company.brokenAtEnd'),
   name: z.string().min(1).optional().describe('a name for the reader'),
-  units: positiveInt.max(100).describe('units in the formation at the start'),
+  units: positiveInt.max(MAX_FORMATION_UNITS).describe('units in the formation at the start'),
   initiative: z.number().int().min(1).max(6).optional().describe("the formation's Initiative, e.g. 2 for 2+ (default: its army's)"),
   broken: z.boolean().default(false).describe('Broken at the start'),
   markers: nonNegativeInt.default(0).describe('Blast markers at the start (a Broken formation has none)'),

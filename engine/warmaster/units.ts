@@ -11,6 +11,15 @@ import { z } from 'zod';
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes (e.g. "steam-tank")');
 const nonNegativeInt = z.number().int().min(0);
 const positiveInt = z.number().int().min(1);
+/**
+ * The largest number a unit profile may print for Attacks, Hits, stands or a bonus (issue 17): the
+ * lists' largest are under 20; a bound keeps a hand-edited profile from making tables or metrics
+ * of billions of cells (the dice of one attack are bounded again where they are formed).
+ */
+export const MAX_PROFILE_VALUE = 100;
+const profileCount = z.number().int().min(0).max(MAX_PROFILE_VALUE);
+const profilePositive = z.number().int().min(1).max(MAX_PROFILE_VALUE);
+const profileBonus = z.number().int().min(-MAX_PROFILE_VALUE).max(MAX_PROFILE_VALUE);
 /** A save on a D6: 4 means 4+. */
 const armourSave = z.number().int().min(2).max(6);
 
@@ -75,24 +84,24 @@ export const troopSchema = z.strictObject({
   ...rowFields,
   kind: z.literal('troop'),
   type: z.enum(TROOP_TYPES),
-  attacks: nonNegativeInt.nullable().describe('close-combat Attacks per stand; null where the list prints – or a dice roll (see attacksSpecial)'),
+  attacks: profileCount.nullable().describe('close-combat Attacks per stand; null where the list prints – or a dice roll (see attacksSpecial)'),
   attacksSpecial: z.string().min(1).optional().describe('close-combat Attacks that are not a number, e.g. "D6"'),
-  shootingAttacks: nonNegativeInt.optional().describe('shooting Attacks per stand: the 1 of 3/1'),
+  shootingAttacks: profileCount.optional().describe('shooting Attacks per stand: the 1 of 3/1'),
   shootingSpecial: z.string().min(1).optional().describe('shooting Attacks that are not a plain number, verbatim: "2+bounce", "8–4–2", "D6", "2 per stand"'),
-  hits: positiveInt.nullable().describe('hits a stand takes before it is removed; null where the list prints –'),
+  hits: profilePositive.nullable().describe('hits a stand takes before it is removed; null where the list prints –'),
   armour: armourSave.nullable().describe('Armour save (4 = 4+); null for none (– or 0)'),
   armourOption: armourSave.nullable().optional().describe('the other value of an "a/b" or "a or b" Armour cell (null: none); which one applies is set by the unit\'s special rule'),
-  unitSize: positiveInt.describe('stands per unit'),
+  unitSize: profilePositive.describe('stands per unit'),
 });
 
 export const characterSchema = z.strictObject({
   ...rowFields,
   kind: z.literal('character'),
   type: z.enum(CHARACTER_TYPES),
-  attackBonus: z.number().int().nullable().describe('Attacks the character or mount adds to a stand (+2 → 2); null where the list prints –'),
-  shootingAttackBonus: z.number().int().optional().describe('shooting Attacks it adds: the second 3 of +3/+3'),
+  attackBonus: profileBonus.nullable().describe('Attacks the character or mount adds to a stand (+2 → 2); null where the list prints –'),
+  shootingAttackBonus: profileBonus.optional().describe('shooting Attacks it adds: the second 3 of +3/+3'),
   command: positiveInt.nullable().describe('Command value; null where the list prints –'),
-  unitSize: positiveInt.nullable().describe('stands; null for mounts and upgrades (–)'),
+  unitSize: profilePositive.nullable().describe('stands; null for mounts and upgrades (–)'),
   pointsAdded: z.literal(true).optional().describe('the list prints the points as +N: added to the character\'s cost'),
 });
 

@@ -74,7 +74,7 @@ export function validateWarmaster(scenario: Scenario, units: ReadonlyMap<string,
     side.units.forEach((unit, u) => {
       const ref = byId.get(unit.id);
       if (ref?.troop === undefined || ref.side !== s || ref.index !== u) return;
-      checkUnit(ref, ['sides', s, 'units', u], { byId, units, issues });
+      checkUnit(ref, ['sides', s, 'units', u], { byId, units, issues, rules: scenario.rules });
     });
   });
   return issues;
@@ -118,6 +118,23 @@ interface Check {
   readonly byId: ReadonlyMap<string, UnitRef>;
   readonly units: ReadonlyMap<string, WarmasterUnit>;
   readonly issues: ValidationIssue[];
+  readonly rules?: Scenario['rules'];
+}
+
+/**
+ * The most Attacks one stand of `unit` can roll in a round: its own, its best character's bonus
+ * (compile.ts characterBonus) and every per-stand bonus a rule knob can add (charge, monster or
+ * chariot charge, first-round front, against monsters, the charge D6 at their most). An upper bound,
+ * so that the pool is bounded before any table is built (issue 17).
+ */
+function mostAttacksPerStand(unit: ScenarioUnit, troop: Troop, check: Check): number {
+  const characterBonus = Math.max(0, ...unit.characters.map((reference) => {
+    const entry = check.units.get(reference);
+    return entry?.kind === 'character' ? (entry.attackBonus ?? 0) : 0;
+  }));
+  const rules = check.rules;
+  const knobs = rules === undefined ? 0 : rules.chargeBonus + rules.monsterChariotChargeBonus + rules.firstRoundFrontBonusAttacks + rules.vsMonstersBonusAttacks + 6 * rules.chargeBonusD6Dice;
+  return (troop.attacks ?? 0) + characterBonus + knobs;
 }
 
 function checkUnit(ref: UnitRef, path: Path, check: Check): void {
@@ -129,10 +146,11 @@ function checkUnit(ref: UnitRef, path: Path, check: Check): void {
   const position = startingPosition(unit, flags);
   const perStand = troop.hits ?? 1;
   // Close combat rolls a unit's Attacks × stands as one pool (an outcome table of that many dice); a
-  // `units:` change can set any Attacks, so the pool is bounded here too, not only in the army lists.
-  const closeDice = (troop.attacks ?? 0) * stands;
+  // `units:` change, a character or a rule knob can raise the Attacks, so the pool is bounded here too.
+  const perStandAttacks = mostAttacksPerStand(unit, troop, check);
+  const closeDice = perStandAttacks * stands;
   if (closeDice > MAX_DICE_PER_ACTION) {
-    issues.push({ path, message: overLimit(`unit ${quote(unit.id)} fights with Attacks ${troop.attacks ?? 0} × ${stands} stands: the dice of one attack`, closeDice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+    issues.push({ path, message: overLimit(`unit ${quote(unit.id)} fights with up to ${perStandAttacks} Attacks (with bonuses) × ${stands} stands: the dice of one attack`, closeDice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
   }
   if (unit.stands !== undefined && unit.stands > troop.unitSize) {
     issues.push({ path: [...path, 'stands'], message: `${unit.stands} stands, but a ${troop.name} unit has ${troop.unitSize}` });

@@ -106,7 +106,7 @@ describe('warmaster', () => {
     await expectRefused(file, `sides[1].units[0].shootsAtChargers.attacks: unit "handgunners" shoots at chargers with attacks: the dice of one shooting is 100,000, ${diceLimit}`);
   });
 
-  it('close-combat Attacks of 1,000,000 set by a units: change are refused (the pool is Attacks × stands)', async () => {
+  it("close-combat Attacks past a profile's bound are refused, and so is a pool raised past the dice limit by stands, a character and rule knobs", async () => {
     const file = await write('attacks.json', {
       ruleset: 'warmaster',
       name: 'limits',
@@ -117,6 +117,18 @@ describe('warmaster', () => {
         { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 3 } }] },
       ],
     });
-    await expectRefused(file, `sides[1].units[0]: unit "orcs" fights with Attacks 1000000 × 3 stands: the dice of one attack is 3,000,000, ${diceLimit}`);
+    await expectRefused(file, 'units["orcs/orc-warriors"].attacks: must be a number ≤ 100, got 1000000');
+    // Within every profile bound (Attacks 100, 100 stands, a +100 character), yet 100 × (100 + 100 + 10 from the default knobs, the charge D6 at its most) dice.
+    const pooled = await write('pooled.json', {
+      ruleset: 'warmaster',
+      name: 'limits',
+      armies: path.join(REPOSITORY, 'data/warmaster/armies'),
+      units: { 'orcs/orc-warriors': { attacks: 100, unitSize: 100 }, 'orcs/orc-hero': { attackBonus: 100 } },
+      sides: [
+        { name: 'Empire', units: [{ id: 'knights', unit: 'empire/knights', charging: true, contact: { front: 3 } }] },
+        { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', characters: ['orcs/orc-hero'], contact: { front: 3 } }] },
+      ],
+    });
+    await expectRefused(pooled, `sides[1].units[0]: unit "orcs" fights with up to 210 Attacks (with bonuses) × 100 stands: the dice of one attack is 21,000, ${diceLimit}`);
   });
 });

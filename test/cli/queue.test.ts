@@ -26,7 +26,7 @@ let client: Redis;
 const workers: ChildProcess[] = [];
 
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BINARY, 'worker', redis.url, '--workers', '1', '--stalled-after', '1'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+  const child = spawn(process.execPath, [BINARY, 'worker', redis.url, '--workers', '1', '--stalled-after', '0.5'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '' } });
   workers.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -77,11 +77,13 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     await until(async () => (await resultsStored()) >= 2, 'the first results');
     const victim = workers[0] as ChildProcess;
     victim.kill('SIGKILL');
+    // A replacement joins while the run goes on (as an autoscaler's would); the killed worker's shards stall and are redelivered.
+    const replacement = startWorker();
     const run = await running;
+    await replacement;
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(expected);
     expect(run.stderr).toMatch(/trials in .* on the queue \(\d workers?: /);
-    await startWorker();
   }, 40_000);
 
   it('a coordinator killed mid-run is resumed from the results in Redis by the same command, to the same bytes', async () => {

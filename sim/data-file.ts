@@ -78,7 +78,7 @@ function remembered(file: string, text: string, parse: () => Parsed): Parsed {
 const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const MAX_UNPRINTABLE_PROBLEMS = 3;
 
-function unprintableProblems(file: string, data: unknown): InputProblem[] {
+export function unprintableProblems(file: string, data: unknown): InputProblem[] {
   const problems: InputProblem[] = [];
   const walk = (node: unknown, at: PropertyKey[]): void => {
     if (problems.length >= MAX_UNPRINTABLE_PROBLEMS) return;

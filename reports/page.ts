@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
@@ -90,6 +90,52 @@ function checkName(what: string, name: string): void {
   if (!SAFE_NAME.test(name)) throw new RangeError(`${what} ${JSON.stringify(name)} must be a file name: letters, digits, ".", "_" and "-", starting with a letter or digit (slugify() makes one)`);
 }
 
+/** The report cannot go where it was asked: what to tell the user (asOutputProblem names the folder). */
+class UnwritablePlace extends Error {
+  readonly code = 'EUNWRITABLE';
+}
+
+/** Kernel file systems: they hold no files of ours, and as root a mkdir there can even create kernel objects (a cgroup under /sys/fs/cgroup). */
+const KERNEL_FILE_SYSTEMS: readonly string[] = ['/proc', '/sys'];
+
+/**
+ * Create `directory` and its missing parents, one level at a time: Node 20's
+ * mkdir({ recursive: true }) retries for good when a parent refuses new entries with ENOENT (/proc).
+ * A place under /proc or /sys is refused before anything is created.
+ */
+async function makeDirectory(directory: string): Promise<void> {
+  const missing: string[] = [];
+  let at = path.resolve(directory);
+  for (;;) {
+    const info = await stat(at).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (info !== undefined) {
+      if (!info.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), { code: 'ENOTDIR' });
+      const real = await realpath(at);
+      const kernel = KERNEL_FILE_SYSTEMS.find((root) => real === root || real.startsWith(`${root}/`));
+      if (kernel !== undefined) throw new UnwritablePlace(`${kernel} is a kernel file system, not a place for files`);
+      break;
+    }
+    missing.push(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      // Another writer made it meanwhile.
+      if (code === 'EEXIST' && (await stat(level).catch(() => undefined))?.isDirectory() === true) continue;
+      if (code === 'ENOENT') throw new UnwritablePlace(`the folder ${level} cannot be created (its parent takes no new folders)`);
+      throw error;
+    }
+  }
+}
+
 /** Write beside the target, then rename over it: a reader never sees half a file. */
 async function writeAtomic(file: string, content: string | Uint8Array): Promise<void> {
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -111,7 +157,7 @@ function packageDirectory(name: string): string {
 /** Copy the browser bundles into <out>/assets/ (without their source-map comment: the maps are not copied) unless already there. */
 async function copyAssets(out: string): Promise<void> {
   const assets = path.join(out, 'assets');
-  await mkdir(assets, { recursive: true });
+  await makeDirectory(assets);
   for (const { packageName, file } of BUNDLES) {
     const source = await readFile(path.join(packageDirectory(packageName), 'build', file), 'utf8');
     const bundle = source.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
@@ -181,7 +227,7 @@ export async function writeIndex(outDirectory: string = DEFAULT_REPORT_DIRECTORY
 }
 
 async function writeIndexHere(outDirectory: string): Promise<string> {
-  await mkdir(outDirectory, { recursive: true });
+  await makeDirectory(outDirectory);
   const file = path.join(outDirectory, 'index.html');
   await writeAtomic(file, indexHtml(await readManifest(outDirectory)));
   return file;
@@ -197,7 +243,7 @@ async function asOutputProblem<T>(outDirectory: string, write: () => Promise<T>)
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('E')) throw error;
-    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way of the report folder (or of its charts/ or assets/)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : code === 'EISDIR' ? 'a folder is where a page or chart file goes' : code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+    const why = error instanceof UnwritablePlace ? error.message : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way of the report folder (or of its charts/ or assets/)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : code === 'EISDIR' ? 'a folder is where a page or chart file goes' : code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
     throw InputError.at(outDirectory, ROOT_PATH, `cannot write the report here: ${why}`);
   }
 }
@@ -234,7 +280,7 @@ async function writePageHere(page: ReportPage, outDirectory: string): Promise<st
   clash(await readManifest(outDirectory));
 
   const chartsDirectory = path.join(outDirectory, 'charts');
-  await mkdir(chartsDirectory, { recursive: true });
+  await makeDirectory(chartsDirectory);
   if (charts.length > 0) await copyAssets(outDirectory);
   const svgs = new Map<string, string>();
   for (const chart of charts) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROOT_PATH, type InputProblem } from './errors.js';
+import { unprintableProblems } from './data-file.js';
+import { formatPath, ROOT_PATH, type InputProblem } from './errors.js';
 
 /**
  * Changing a scenario by field path, before it is parsed and checked: what `--set` (sweeps) and a
@@ -72,11 +73,33 @@ export const variantSchema = z.strictObject({
 export const variantsSchema = z.array(variantSchema).min(1);
 export type Variant = z.output<typeof variantSchema>;
 
+/**
+ * Control characters in a changed field's path or value: the file's own text is checked for them
+ * as it is read (sim/data-file.ts), a value from the command line or a variant must be too, or it
+ * reaches the terminal raw. A value's problem is named at the field (`sides[0].name`); a path's at
+ * `where`, without echoing the path.
+ */
+export function unprintableFieldProblems(file: string, path: string, value: Json, where = ROOT_PATH): InputProblem[] {
+  const inPath = unprintableProblems(file, path)[0];
+  if (inPath !== undefined) return [{ file, path: where, message: `a field path ${inPath.message}` }];
+  const steps = parseFieldPath(path);
+  const field = steps === undefined ? path : formatPath(steps);
+  return unprintableProblems(file, value).map((problem) => ({
+    ...problem,
+    path: problem.path === ROOT_PATH ? field : `${field}${problem.path.startsWith('[') ? '' : '.'}${problem.path}`,
+  }));
+}
+
 /** Apply a list of (path, value) changes; every problem is named against `file`. */
 export function applyFields(file: string, data: Json, fields: readonly (readonly [string, Json])[], where = ROOT_PATH): { data: Json; problems: InputProblem[] } {
   let current = data;
   const problems: InputProblem[] = [];
   for (const [path, value] of fields) {
+    const unprintable = unprintableFieldProblems(file, path, value, where);
+    if (unprintable.length > 0) {
+      problems.push(...unprintable);
+      continue;
+    }
     const result = setField(current, path, value);
     if ('problem' in result) problems.push({ file, path: where, message: result.problem });
     else current = result.data;

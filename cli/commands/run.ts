@@ -91,6 +91,9 @@ function parseFault(text: string | undefined): FaultInjection | undefined | Erro
   return { kind: match[1] === 'exit' ? 'exit' : 'throw', shard: Number(match[2]), failures: Number(match[3] ?? 1) };
 }
 
+/** "1 trial", "1,000 trials". */
+const trialsText = (count: number): string => `${groupThousands(count)} trial${count === 1 ? '' : 's'}`;
+
 const plannedTrialsOf = (plan: RunPlan): number => (plan.kind === 'trials' ? plan.trials : plan.maxTrials);
 
 function parseShards(text: string): ShardSelection {
@@ -195,7 +198,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         if (report !== undefined) {
           if (options.json === true) reports.push(report);
           else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
-          if (chatty) io.stderr(`${file}: exact, ${groupThousands(report.exact?.paths ?? 0)} paths in ${((performance.now() - started) / 1000).toFixed(3)} s\n`);
+          if (chatty) io.stderr(`${file}: exact, ${groupThousands(report.exact?.paths ?? 0)} path${report.exact?.paths === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(3)} s\n`);
           continue;
         }
       }
@@ -235,7 +238,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         break;
       }
       if (outcome.kind === 'interrupted') {
-        const done = `interrupted after ${groupThousands(outcome.trialsDone)} of ${groupThousands(outcome.trialsPlanned)} trials`;
+        const done = `interrupted after ${groupThousands(outcome.trialsDone)} of ${trialsText(outcome.trialsPlanned)}`;
         if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
         else io.stderr(`crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`);
         status = interrupts.signal() === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
@@ -245,7 +248,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
       if (part !== undefined) {
         const [start, end] = part.shards;
         const which = start < end ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}` : 'no shard (an empty slice)';
-        io.stderr(`${file}: wrote ${part.file}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${groupThousands(report.trials)} trials in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
+        io.stderr(`${file}: wrote ${part.file}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
         continue;
       }
       if (options.json === true) reports.push(report);
@@ -256,8 +259,8 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
         const rate = seconds > 0 ? groupThousands(Math.round(ran / seconds)) : '∞';
         const where = executor.status !== undefined ? `the queue (${executor.status()})` : report.workers === 0 ? 'the main thread' : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
         const resumed = resumedTrials > 0 ? `, after ${groupThousands(resumedTrials)} from the checkpoint` : '';
-        if (ran === 0) io.stderr(`${file}: all ${groupThousands(report.trials)} trials were in the checkpoint\n`);
-        else io.stderr(`${file}: ${groupThousands(ran)} trials in ${seconds.toFixed(2)} s (${rate} trials/s) on ${where}${resumed}\n`);
+        if (ran === 0) io.stderr(`${file}: ${report.trials === 1 ? 'the trial was' : `all ${trialsText(report.trials)} were`} in the checkpoint\n`);
+        else io.stderr(`${file}: ${trialsText(ran)} in ${seconds.toFixed(2)} s (${rate} trials/s) on ${where}${resumed}\n`);
       }
     }
     finishedCleanly = status === EXIT_OK;

@@ -3,9 +3,9 @@ import { metricTitle } from '../../analysis/field-labels.js';
 import { outcomesOf, type SweepDocument, sweepDocument, type SweepDocumentPoint, sweepTable } from '../../analysis/sweep-document.js';
 import { labelAxes, type SweepAxis, sweep, SWEEP_METHODS, type SweepMethod, sweptMetrics } from '../../analysis/sweep.js';
 import { formatOfFile, formatTable, writeTextFile } from '../../analysis/tables.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError, type InputProblem } from '../../sim/errors.js';
 import { loadScenarioChanged } from '../../sim/scenario-file.js';
-import { parseCommandLineValue } from '../../sim/scenario-patch.js';
+import { parseCommandLineValue, unprintableFieldProblems } from '../../sim/scenario-patch.js';
 import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
@@ -19,6 +19,22 @@ export function parseSet(text: string, previous: SweepAxis[] = []): SweepAxis[] 
   if (equals <= 0 || equals === text.length - 1) throw new InvalidArgumentError(`--set wants <path>=<value>[,<value>…], e.g. sides[0].groups[0].models=3,4,5; got ${JSON.stringify(text)}.`);
   const values = text.slice(equals + 1).split(',').map((value) => parseCommandLineValue(value.trim()));
   return [...previous, { path: text.slice(0, equals).trim(), values }];
+}
+
+/**
+ * Control characters in an axis's path or values, refused before anything is labelled or run: a
+ * point's error message and the sweep's tables would print them raw.
+ */
+function unprintableAxisProblems(file: string, axes: readonly SweepAxis[]): InputProblem[] {
+  const seen = new Set<string>();
+  return axes
+    .flatMap((axis) => axis.values.flatMap((value) => unprintableFieldProblems(file, axis.path, value)))
+    .filter((problem) => {
+      const key = `${problem.path}\n${problem.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 const valueText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
@@ -159,6 +175,8 @@ export function registerSweep(program: Command, io: Io): void {
   ).action(async (file: string, options: SweepCommandOptions) => {
     if (options.set.length > 2) throw InputError.at(file, '--set', `sweeps one or two fields, got ${options.set.length}`);
     if (options.out !== undefined) formatOfFile(options.out);
+    const unprintable = unprintableAxisProblems(file, options.set);
+    if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.
     const axes = await labelAxes(file, options.set);
     const points = await withPool(options, io.stderr, (pool) =>

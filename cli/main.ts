@@ -38,7 +38,8 @@ function buildProgram(io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number
     .description('Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.')
     .version(packageJson.version, '-V, --version', 'print the crucible version')
     .helpOption('-h, --help', 'show help (also: crucible help <command>)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Commander repeats a refused option value as given: its control characters are shown escaped, never sent to the terminal.
+    .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(escapeControlCharacters(text)) })
     .showHelpAfterError('(crucible --help lists commands and options)')
     // Commander would call process.exit itself; we map its errors to our exit statuses instead.
     .exitOverride()
@@ -109,6 +110,10 @@ Examples:
   registerReport(program, io, setStatus);
   return program;
 }
+
+/** Control characters (line breaks aside) and bidirectional overrides as \u escapes. */
+const escapeControlCharacters = (text: string): string =>
+  text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -94,6 +94,13 @@ describe('--set values and paths are checked for control characters', HOSTILE, (
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('an option value commander itself refuses is echoed with its control characters escaped', async () => {
+    const result = await runCli(['sweep', HEROIC, '--set', 'a\u001b[31m']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("argument 'a\\u001b[31m' is invalid");
+    expect(result.stderr).not.toMatch(UNPRINTABLE);
+  });
+
   it('sweep: an axis path holding one', async () => {
     expectRefused(await timed(['sweep', HEROIC, '-n', '100', '--set', 'sides[0].n\u009b=1,2']), `${HEROIC}: (root): a field path ${CONTROL_PROBLEM} U+009B`);
   });

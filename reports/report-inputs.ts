@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { intervalSchema, pluginSchema } from '../analysis/document-parts.js';
 import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
-import { fileSystemMessage, parseWith, readInputText } from '../sim/data-file.js';
+import { fileSystemMessage, jsonNestingProblem, parseWith, readInputText } from '../sim/data-file.js';
 
 /** Saved results are KBs (a run's summary; 100 of them still under a few MB): 16 MB bounds the memory a report reads into; a device or a FIFO is refused whatever its size. */
 const MAX_REPORT_INPUT_BYTES = 16 * 1024 * 1024;
@@ -177,6 +177,9 @@ export async function readReportInputs(file: string): Promise<ReportInputs> {
   } catch (error) {
     throw InputError.at(file, ROOT_PATH, fileSystemMessage(error));
   }
+  // Nesting is refused before JSON.parse builds it: 16 MB of `[[[…` took 923 MB.
+  const tooDeep = jsonNestingProblem(file, text);
+  if (tooDeep !== undefined) throw new InputError([tooDeep]);
   const documents = jsonDocuments(file, text);
   const results: SavedResult[] = [];
   const analyses: FiledDocument[] = [];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
-import { readInputText } from './data-file.js';
+import { jsonNestingProblem, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
@@ -154,6 +154,9 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
     throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot read the checkpoint: ${describeFileError(error)}`);
   }
+  // Nesting is refused before JSON.parse builds it (a 7.8 MB `[[[…` took 511 MB) and a walk overflows on it.
+  const tooDeep = jsonNestingProblem(file, text);
+  if (tooDeep !== undefined) throw damaged(file, tooDeep.path, tooDeep.message);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -28,20 +28,46 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return text === '' ? ROOT_PATH : text;
 }
 
-/** One problem as one line: newlines in user-supplied text are escaped rather than printed. */
+/** One problem as one line: line breaks (and a lone CR, which would overwrite the line) in user-supplied text are escaped rather than printed. */
 export function formatProblem(problem: InputProblem): string {
-  const oneLine = (text: string): string => text.replace(/\r?\n/g, '\\n');
+  const oneLine = (text: string): string => text.replace(/\r?\n/g, '\\n').replace(/\r/g, '\\r');
   return `${oneLine(problem.file)}: ${oneLine(problem.path || ROOT_PATH)}: ${oneLine(problem.message)}`;
+}
+
+/**
+ * The most problems listed for one file: a file with 40,000 unknown keys printed 40,000 lines (535 MB
+ * of text), and 200,000 overflowed the stack. A hundred lines still show every problem of a real
+ * file (a damaged result's metrics, each with a few fields) on one screenful or two.
+ */
+export const MAX_PROBLEMS_PER_FILE = 100;
+
+/** `problems` with at most MAX_PROBLEMS_PER_FILE of each file, the rest counted in one closing line per file. */
+export function boundedProblems(problems: readonly InputProblem[]): readonly InputProblem[] {
+  if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
+  const shown = new Map<string, number>();
+  const kept: InputProblem[] = [];
+  for (const problem of problems) {
+    const count = (shown.get(problem.file) ?? 0) + 1;
+    shown.set(problem.file, count);
+    if (count <= MAX_PROBLEMS_PER_FILE) kept.push(problem);
+  }
+  for (const [file, count] of shown) {
+    const more = count - MAX_PROBLEMS_PER_FILE;
+    if (more > 0) kept.push({ file, path: ROOT_PATH, message: `… and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} (only the first ${MAX_PROBLEMS_PER_FILE} of a file are listed)` });
+  }
+  return kept;
 }
 
 export class InputError extends Error {
   override readonly name = 'InputError';
+  /** At most MAX_PROBLEMS_PER_FILE per file, then one line counting the rest (boundedProblems). */
   readonly problems: readonly InputProblem[];
 
   constructor(problems: readonly InputProblem[]) {
     if (problems.length === 0) throw new RangeError('an InputError needs at least one problem');
-    super(problems.map(formatProblem).join('\n'));
-    this.problems = problems;
+    const bounded = boundedProblems(problems);
+    super(bounded.map(formatProblem).join('\n'));
+    this.problems = bounded;
   }
 
   /** One problem in one file. */
@@ -58,4 +84,79 @@ export class InputError extends Error {
   get path(): string {
     return (this.problems[0] as InputProblem).path;
   }
+}
+
+/**
+ * Characters no name or text of a data file may hold: control characters (tab and line feed
+ * aside) and the bidirectional overrides — on a terminal they move the cursor, recolour or reorder
+ * what crucible prints, so a name could make an output say something other than it does. A
+ * carriage return is one of them (it sends the cursor back over the line); a line feed is allowed
+ * in texts (a description) but not in names (NAME_FIELD).
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * The one rule for line breaks: names and ids are one line — every mapping key, and the value of
+ * every field called `name`, `id` or `label` or ending in `Name`, `Id` or `Label` (a side's name
+ * heads a table row); other texts (`description`, `source`, `note`) may span lines.
+ */
+const NAME_FIELD = /^(name|id|label)$|(Name|Id|Label)$/;
+const MAX_UNPRINTABLE_PROBLEMS = 3;
+
+/** Any character UNPRINTABLE holds, or a line feed: what no mapping key (a name) may hold. */
+const UNPRINTABLE_IN_NAME = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+const codePoint = (character: string): string => `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** What is wrong with the string `value` of the field `field`, if anything. */
+function stringProblem(value: string, field: string | undefined): string | undefined {
+  const found = UNPRINTABLE.exec(value)?.[0];
+  if (found !== undefined) return `holds the control character ${codePoint(found)}: names and texts may not move the cursor, recolour or reorder what is printed`;
+  if (field !== undefined && NAME_FIELD.test(field) && value.includes('\n')) return 'holds a line break: names and ids are one line (only texts such as a description may span lines)';
+  return undefined;
+}
+
+/** A mapping or list being walked by unprintableProblems, at its `index`-th entry. */
+interface Frame {
+  readonly node: object;
+  /** A mapping's keys; undefined for a list. */
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  index: number;
+  /** The field the mapping or list is the value of (a list's items are named by it). */
+  readonly field: string | undefined;
+}
+
+/**
+ * Unprintable characters anywhere in `data` (UNPRINTABLE, and line breaks in names: NAME_FIELD),
+ * in the file's order. A loop over a stack of the open mappings and lists, not recursion, so any
+ * depth is safe; `field`: the field `data` is the value of, when it is one (a `--set` value).
+ */
+export function unprintableProblems(file: string, data: unknown, field?: string): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const frames: Frame[] = [];
+  const here = (): string => formatPath(frames.map((frame) => (frame.keys === undefined ? frame.index : (frame.keys[frame.index] as string))));
+  const enter = (value: unknown, name: string | undefined): void => {
+    if (typeof value === 'string') {
+      const problem = stringProblem(value, name);
+      if (problem !== undefined) problems.push({ file, path: here(), message: problem });
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Array.isArray(value) ? undefined : Object.keys(value);
+      for (const key of keys ?? []) {
+        if (UNPRINTABLE_IN_NAME.test(key)) problems.push({ file, path: here(), message: `a field name holds a control character or a line break (${JSON.stringify(key)})` });
+      }
+      frames.push({ node: value, keys, length: keys === undefined ? (value as unknown[]).length : keys.length, index: -1, field: name });
+    }
+  };
+  enter(data, field);
+  while (frames.length > 0 && problems.length < MAX_UNPRINTABLE_PROBLEMS) {
+    const frame = frames[frames.length - 1] as Frame;
+    frame.index += 1;
+    if (frame.index >= frame.length) {
+      frames.pop();
+      continue;
+    }
+    const key = frame.keys?.[frame.index];
+    enter(key === undefined ? (frame.node as readonly unknown[])[frame.index] : (frame.node as Readonly<Record<string, unknown>>)[key], key ?? frame.field);
+  }
+  return problems.slice(0, MAX_UNPRINTABLE_PROBLEMS);
 }

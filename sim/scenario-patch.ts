@@ -84,7 +84,9 @@ export function unprintableFieldProblems(file: string, path: string, value: Json
   if (inPath !== undefined) return [{ file, path: where, message: `a field path ${inPath.message}` }];
   const steps = parseFieldPath(path);
   const field = steps === undefined ? path : formatPath(steps);
-  return unprintableProblems(file, value).map((problem) => ({
+  // The last named step says whether the value is a name (no line breaks) or a text.
+  const lastName = [...(steps ?? [])].reverse().find((step): step is string => typeof step === 'string');
+  return unprintableProblems(file, value, lastName).map((problem) => ({
     ...problem,
     path: problem.path === ROOT_PATH ? field : `${field}${problem.path.startsWith('[') ? '' : '.'}${problem.path}`,
   }));

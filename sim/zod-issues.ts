@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { closestNames } from '../engine/validation.js';
+import { MAX_PROBLEMS_PER_FILE } from './errors.js';
 
 /**
  * Turns zod issues into plain sentences about the user's file: which field, what it must be,
@@ -13,28 +14,61 @@ export interface FieldIssue {
 
 type Issue = z.core.$ZodIssue;
 
-/** The schema describing the value at `path` (wrappers removed), if the path follows the schema. */
-function schemaAt(root: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+const MISSING: unique symbol = Symbol('missing');
+
+/**
+ * The schema describing the value at `path` (wrappers removed), if the path follows the schema.
+ * A union is resolved to the option the raw value picks (its discriminator, or the first option
+ * with the next key), so a field of one of a union's shapes is named like any other.
+ */
+function schemaAt(root: z.ZodType, path: readonly PropertyKey[], raw: unknown = MISSING): z.ZodType | undefined {
   let schema: z.ZodType | undefined = unwrap(root);
+  let value = raw;
   for (const key of path) {
-    schema = childSchema(schema, key);
+    schema = fieldSchema(schema, key, value);
     if (schema === undefined) return undefined;
     schema = unwrap(schema);
+    value = value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : MISSING;
   }
   return schema;
 }
 
+/** The schema of `parent`'s field `key`, `value` being the parent's raw value (to pick a union's option). */
+function fieldSchema(parent: z.ZodType | undefined, key: PropertyKey, value: unknown): z.ZodType | undefined {
+  const option = objectOptions(parent, value).find((shape) => typeof key === 'string' && Object.hasOwn(shape.shape, key));
+  return childSchema(option ?? parent, key);
+}
+
 function childSchema(schema: z.ZodType | undefined, key: PropertyKey): z.ZodType | undefined {
-  if (schema instanceof z.ZodObject && typeof key === 'string') return (schema.shape as Record<string, z.ZodType | undefined>)[key];
+  if (schema instanceof z.ZodObject && typeof key === 'string') return Object.hasOwn(schema.shape, key) ? (schema.shape as Record<string, z.ZodType>)[key] : undefined;
   if (schema instanceof z.ZodArray && typeof key === 'number') return schema.element as z.ZodType;
+  if (schema instanceof z.ZodRecord && typeof key === 'string') return schema.valueType as z.ZodType;
   return undefined;
 }
 
+/**
+ * The object shapes a value may have under `schema`: the object itself, or a union's object
+ * options — for a discriminated union, those whose discriminator accepts the value's.
+ */
+function objectOptions(schema: z.ZodType | undefined, value: unknown): z.ZodObject[] {
+  if (schema instanceof z.ZodObject) return [schema];
+  if (!(schema instanceof z.ZodUnion)) return [];
+  const options = (schema.options as readonly z.ZodType[]).map(unwrap).filter((option): option is z.ZodObject => option instanceof z.ZodObject);
+  if (schema instanceof z.ZodDiscriminatedUnion && value !== null && typeof value === 'object') {
+    const discriminator = String(schema.def.discriminator);
+    const tag = Object.hasOwn(value, discriminator) ? (value as Record<string, unknown>)[discriminator] : undefined;
+    const picked = options.filter((option) => (option.shape as Record<string, z.ZodType | undefined>)[discriminator]?.safeParse(tag).success === true);
+    if (picked.length > 0) return picked;
+  }
+  return options;
+}
+
 /** The field's `.describe()` text, which may sit on a wrapper (default, optional) or inside it. */
-function descriptionAt(root: z.ZodType, path: readonly PropertyKey[]): string | undefined {
+function descriptionAt(root: z.ZodType, path: readonly PropertyKey[], raw: unknown): string | undefined {
   const key = path.at(-1);
   if (key === undefined) return undefined;
-  let schema = childSchema(schemaAt(root, path.slice(0, -1)), key);
+  const parent = path.slice(0, -1);
+  let schema = fieldSchema(schemaAt(root, parent, raw), key, valueAt(raw, parent));
   while (schema !== undefined) {
     if (schema.description !== undefined) return schema.description;
     schema = schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : undefined;
@@ -47,8 +81,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
   while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
   return inner;
 }
-
-const MISSING: unique symbol = Symbol('missing');
 
 /** The raw value at `path`, or MISSING when some key on the way is absent. */
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
@@ -131,26 +163,30 @@ function sizeMessage(issue: Issue & { code: 'too_small' | 'too_big' }, value: un
   }
 }
 
-function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, root: z.ZodType): FieldIssue[] {
-  const owner = schemaAt(root, issue.path);
-  const known = owner instanceof z.ZodObject ? Object.keys(owner.shape) : [];
+/** Keys longer than this get no "did you mean" (edit distance is quadratic in the key's length). */
+const LONGEST_KEY_MATCHED = 100;
+
+function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, raw: unknown, root: z.ZodType): FieldIssue[] {
+  const owner = schemaAt(root, issue.path, raw);
+  // A union's shapes (a checkpoint's plan, a Warmaster unit's troop or character): every field any of them has.
+  const known = [...new Set(objectOptions(owner, valueAt(raw, issue.path)).flatMap((option) => Object.keys(option.shape)))];
   return issue.keys.map((key) => {
-    const close = closestNames(key, known, 1);
+    const close = key.length <= LONGEST_KEY_MATCHED ? closestNames(key, known, 1) : [];
     const hint = close.length > 0 ? `did you mean ${JSON.stringify(close[0])}?` : known.length > 0 ? `known fields: ${known.join(', ')}` : 'no field is known here';
-    return { path: [...issue.path, key], message: `unknown field ${JSON.stringify(key)} (${hint})` };
+    return { path: [...issue.path, key], message: `unknown field ${describeValue(key)} (${hint})` };
   });
 }
 
 function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
   const value = valueAt(raw, issue.path);
-  const schema = schemaAt(root, issue.path);
+  const schema = schemaAt(root, issue.path, raw);
   switch (issue.code) {
     case 'invalid_type': {
       const wanted = expectation(schema, issue.expected);
       if (value === MISSING) {
         const field = issue.path.at(-1);
         const name = typeof field === 'string' ? `required field ${JSON.stringify(field)}` : 'required value';
-        const description = descriptionAt(root, issue.path);
+        const description = descriptionAt(root, issue.path, raw);
         return `missing ${name} (${wanted}${description === undefined ? '' : `: ${description}`})`;
       }
       return `must be ${wanted}, got ${describeValue(value)}`;
@@ -175,6 +211,8 @@ function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
 /**
  * Every issue of a failed parse as a field path and a sentence. zod may report a type error and
  * a size error for the same field (a string where a list of length 2 is due): keep the type error.
+ * Unknown keys past the MAX_PROBLEMS_PER_FILE an error lists (sim/errors.ts) get a short sentence,
+ * without "did you mean": they are only counted.
  */
 export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: z.ZodType): FieldIssue[] {
   const pathKey = (path: readonly PropertyKey[]): string => JSON.stringify(path.map(String));
@@ -190,7 +228,11 @@ export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: 
   const described: FieldIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      described.push(...unknownFieldMessages(issue, root));
+      // Only the keys that will be listed are described ("did you mean" costs); the rest are counted.
+      const listed = issue.keys.slice(0, Math.max(0, MAX_PROBLEMS_PER_FILE - described.length));
+      // One at a time: spreading 200,000 keys into push() overflows the stack.
+      for (const message of unknownFieldMessages({ ...issue, keys: listed }, raw, root)) described.push(message);
+      for (const key of issue.keys.slice(listed.length)) described.push({ path: [...issue.path, key], message: `unknown field ${describeValue(key)}` });
       continue;
     }
     if (issue.code !== 'invalid_type' && typeErrorPaths.has(pathKey(issue.path))) continue;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from './errors.js';
+import { redactedUrl } from './queue-url.js';
 import { histogramProblem } from './tally.js';
 
 /**
@@ -147,25 +148,3 @@ export async function reachable(url: string): Promise<void> {
   }
 }
 
-/** A URL for messages, without its password. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
-/** `--queue`/`worker` URL check: refused at once, before any connection, with what is wrong. */
-export function queueUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `${JSON.stringify(url)} is not a URL; give redis://host:6379 (or rediss:// for TLS, redis://:password@host:6379)`;
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `${redactedUrl(url)}: the scheme must be redis:// or rediss://`;
-  return undefined;
-}

@@ -1,8 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { QueueExecutor } from '../../sim/queue-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
-import { queueUrlProblem } from '../../sim/shard-queue.js';
+import { queueUrlProblem } from '../../sim/queue-url.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
@@ -39,7 +38,7 @@ export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, no
     const problem = queueUrlProblem(options.queue);
     if (problem !== undefined) throw new InvalidArgumentError(`--queue: ${problem}`);
   }
-  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await QueueExecutor.open(options.queue, note);
+  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, note);
   try {
     return await work(pool);
   } finally {

@@ -9,9 +9,8 @@ import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
 import { parseCommandLineValue } from '../../sim/scenario-patch.js';
-import { QueueExecutor } from '../../sim/queue-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
-import { queueUrlProblem } from '../../sim/shard-queue.js';
+import { queueUrlProblem } from '../../sim/queue-url.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
 import { listenForInterrupts } from '../interrupts.js';
@@ -169,7 +168,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   const chatty = options.quiet !== true && options.json !== true;
   const reports: RunReport[] = [];
   const inProcess = new InProcessExecutor();
-  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await QueueExecutor.open(options.queue, io.stderr);
+  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, io.stderr);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { startQueueWorker } from '../../sim/queue-worker.js';
 import { type ResolvedRuleSystem, resolveRuleSystem } from '../../sim/rule-systems.js';
-import { queueUrlProblem, redactedUrl, WORKER_ID } from '../../sim/shard-queue.js';
+import { queueUrlProblem, redactedUrl } from '../../sim/queue-url.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { parseWorkers, usefulWorkers } from './options.js';
 
@@ -29,6 +28,8 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io)
     plugins.push(await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module.startsWith('.') || path.isAbsolute(module) ? module : `./${module}`));
   }
   const threads = usefulWorkers(options.workers, io.stderr);
+  // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.
+  const [{ startQueueWorker }, { WORKER_ID }] = await Promise.all([import('../../sim/queue-worker.js'), import('../../sim/shard-queue.js')]);
   const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr });
   io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
   await new Promise<void>((resolve) => {

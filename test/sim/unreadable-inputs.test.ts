@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { symlinkSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,38 @@ describe('inputs that are not files', () => {
       const result = await runCli(['run', SCENARIO, '-n', '1000', '-w', '0', '--checkpoint', checkpoint]);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain(`${checkpoint}: (root): --checkpoint: cannot read the checkpoint: ${NOT_A_FILE}`);
+    }
+  });
+
+  it.each([
+    ['heroic', 'knights-vs-regenerating-ogre.yaml', ['units.yaml'], 'units.yaml'],
+    ['warmaster', 'monster-charge.yaml', ['armies'], 'armies/orcs.yaml'],
+    ['battleforge', 'battlemage-vs-orc-warriors.yaml', ['index.yaml', 'factions'], 'index.yaml'],
+    ['epic', 'marines-vs-orks-under-fire.yaml', ['armies.yaml'], 'armies.yaml'],
+  ])('%s: a FIFO, or a link to /dev/zero, as a data file the scenario %s reads', async (system, scenario, data, replaced) => {
+    const root = path.join(directory, system);
+    await mkdir(path.join(root, 'scenarios'), { recursive: true });
+    await cp(path.join(REPOSITORY, 'data', system, 'scenarios', scenario), path.join(root, 'scenarios', scenario));
+    for (const entry of data) await cp(path.join(REPOSITORY, 'data', system, entry), path.join(root, entry), { recursive: true });
+    const target = path.join(root, replaced);
+    for (const make of [() => execFileSync('mkfifo', [target]), () => symlinkSync('/dev/zero', target)]) {
+      await rm(target, { force: true });
+      make();
+      const result = await runCli(['validate', path.join(root, 'scenarios', scenario)]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${target}: (root): ${NOT_A_FILE}`);
+    }
+  });
+
+  it('a checkpoint that is another device, or larger than the limit, is refused before it is read', async () => {
+    const large = path.join(directory, 'large.ckpt');
+    // Sparse: 34 MB on paper, nothing on disk; refused by its size alone.
+    await writeFile(large, '');
+    await truncate(large, 34 * 2 ** 20);
+    for (const [checkpoint, problem] of [['/dev/urandom', NOT_A_FILE], ['/dev/full', NOT_A_FILE], [large, 'too large: 34.0 MB (the most crucible reads here is 8 MB)']] as const) {
+      const result = await runCli(['run', SCENARIO, '-n', '1000', '-w', '0', '--checkpoint', checkpoint]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${checkpoint}: (root): --checkpoint: cannot read the checkpoint: ${problem}`);
     }
   });
 

@@ -112,14 +112,17 @@ const describeFileError = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error);
 };
 
-/** Replace `file` with the checkpoint of `snapshot`, atomically. */
-export async function saveCheckpoint(file: string, identity: RunIdentity, snapshot: RunSnapshot): Promise<void> {
+/**
+ * Replace `file` with `text`, atomically: written beside it, flushed (or a power cut could leave the
+ * new name on empty data), then renamed over it; the temporary file is removed if anything fails.
+ * Checkpoints and part files are written so.
+ */
+export async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(`${JSON.stringify(documentOf(identity, snapshot))}\n`);
-      // Flushed before the rename, or a power cut could leave the new name on empty data.
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -127,6 +130,15 @@ export async function saveCheckpoint(file: string, identity: RunIdentity, snapsh
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/** Replace `file` with the checkpoint of `snapshot`, atomically. */
+export async function saveCheckpoint(file: string, identity: RunIdentity, snapshot: RunSnapshot): Promise<void> {
+  try {
+    await writeAtomically(file, `${JSON.stringify(documentOf(identity, snapshot))}\n`);
+  } catch (error) {
     throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot write the checkpoint: ${describeFileError(error)}`);
   }
 }

@@ -1,7 +1,6 @@
-import { open, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
-import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
+import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed, writeAtomically } from './checkpoint.js';
 import { fileSystemMessage, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import type { RulesProvenance } from './provenance.js';
@@ -82,18 +81,9 @@ export async function writePartFile(file: string, part: PartContent): Promise<vo
     header: part.header,
     metrics: part.metrics,
   });
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(`${JSON.stringify(document)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
+    await writeAtomically(file, `${JSON.stringify(document)}\n`);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
     throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${fileSystemMessage(error)}`);
   }
 }

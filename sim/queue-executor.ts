@@ -27,11 +27,26 @@ import {
  * runSharded merges shards in order as with a local pool: the same stop rule stops at the same shard.
  */
 
-/** Shards in the queue at once: enough to keep many workers busy, few enough that a stop rule wastes little. */
-export const QUEUE_IN_FLIGHT = 64;
+/**
+ * Shards in the queue at once: 32 per connected worker process (a 2-thread worker takes 2 jobs of
+ * SHARDS_PER_JOB per thread), and at least 64: enough to keep every worker busy, few enough that a
+ * stop rule wastes little. The count of workers is read every few seconds while the run goes.
+ */
+const SHARDS_IN_FLIGHT_PER_WORKER = 32;
+const MIN_SHARDS_IN_FLIGHT = 64;
+const WORKER_COUNT_EVERY_MILLISECONDS = 3000;
 
 interface Waiter {
   readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Consecutive shards sent as one job (runSharded starts them in groups of this many). */
+export const SHARDS_PER_JOB = 8;
+
+interface Pending {
+  readonly task: ShardTask;
+  readonly resolve: (result: ShardResult) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -41,14 +56,23 @@ interface SpecInfo {
 }
 
 export class QueueExecutor implements ShardExecutor {
-  /** runSharded keeps 2 × workers shards running: QUEUE_IN_FLIGHT in the queue. */
-  readonly workers = QUEUE_IN_FLIGHT / 2;
+  /** Worker processes connected to the queue, last counted. */
+  private connectedWorkers = 0;
+  private readonly counting: NodeJS.Timeout;
+
+  /** runSharded keeps 2 × this many shards running (in the queue). */
+  get workers(): number {
+    return Math.max(MIN_SHARDS_IN_FLIGHT, SHARDS_IN_FLIGHT_PER_WORKER * this.connectedWorkers) / 2;
+  }
   private readonly connection: Redis;
   private readonly eventsConnection: Redis;
   private readonly queue: Queue;
   private readonly events: QueueEvents;
   private readonly ready: Promise<unknown>;
   private readonly waiters = new Map<string, Waiter>();
+  /** Shards asked for in this turn of the event loop, sent together by flush(). */
+  private readonly pending: Pending[] = [];
+  readonly batchShards = SHARDS_PER_JOB;
   private readonly specs = new Map<string, Promise<SpecInfo>>();
   /** Workers whose results were merged, most recent last: who is taking part. */
   private readonly seen = new Map<string, number>();
@@ -59,6 +83,7 @@ export class QueueExecutor implements ShardExecutor {
     await reachable(url);
     const executor = new QueueExecutor(url, note);
     await executor.ready;
+    await executor.countWorkers();
     return executor;
   }
 
@@ -76,6 +101,11 @@ export class QueueExecutor implements ShardExecutor {
     this.connection.on('error', () => {});
     this.eventsConnection.on('error', () => {});
     this.ready = Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
+    this.counting = setInterval(() => void this.countWorkers(), WORKER_COUNT_EVERY_MILLISECONDS).unref();
+  }
+
+  private async countWorkers(): Promise<void> {
+    this.connectedWorkers = await this.queue.getWorkersCount().catch(() => this.connectedWorkers);
   }
 
   private settle(jobId: string, failedReason?: string): void {
@@ -128,30 +158,91 @@ export class QueueExecutor implements ShardExecutor {
     return { cells: decoded.cells, loopMilliseconds: 0 };
   }
 
-  async run(task: ShardTask): Promise<ShardResult> {
-    if (this.closed) throw new Error('the queue is closed');
-    await this.ready;
-    const { metrics, requires } = await this.specInfo(task);
-    const job: ShardJob = { run: runKeyOf(task.specDigest, task.seed), specDigest: task.specDigest, seed: task.seed, shard: task.shard, trials: task.trials, requires };
-    const done = await this.stored(job, metrics);
-    if (done !== undefined) return done;
-    const jobId = jobIdOf(job, task.attempt);
-    const finished = new Promise<void>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
-    // Settled (failed, cancelled) maybe before it is awaited below: handled now, rethrown there.
-    finished.catch(() => {});
-    // One attempt per job: a worker that dies mid-shard leaves a stalled job that BullMQ gives to
-    // another worker; a job that fails is retried by runSharded once, as a new job.
-    await this.queue.add('shard', job, { jobId, removeOnComplete: true, removeOnFail: true, attempts: 1 });
-    // It may have finished before this coordinator listened (a run resumed while its jobs ran).
-    const early = await this.stored(job, metrics);
-    if (early !== undefined) {
-      this.waiters.delete(jobId);
-      return early;
+  /**
+   * Shards asked for in one turn of the event loop (runSharded starts them SHARDS_PER_JOB at a time)
+   * are sent as jobs of up to SHARDS_PER_JOB consecutive shards: the queue's fixed cost per job —
+   * taking it, locking it, reporting it — is paid once for several shards.
+   */
+  run(task: ShardTask): Promise<ShardResult> {
+    if (this.closed) return Promise.reject(new Error('the queue is closed'));
+    return new Promise<ShardResult>((resolve, reject) => {
+      this.pending.push({ task, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const tasks = this.pending.splice(0).sort((a, b) => a.task.shard - b.task.shard);
+    let group: Pending[] = [];
+    const send = (): void => {
+      if (group.length > 0) void this.runGroup(group);
+      group = [];
+    };
+    for (const entry of tasks) {
+      const last = group.at(-1)?.task;
+      const joins = last !== undefined && group.length < SHARDS_PER_JOB && entry.task.shard === last.shard + 1 && entry.task.trials === last.trials && entry.task.attempt === last.attempt && entry.task.specDigest === last.specDigest && entry.task.seed === last.seed;
+      if (!joins) send();
+      group.push(entry);
     }
-    await finished;
-    const result = await this.stored(job, metrics);
-    if (result === undefined) throw new Error(`shard ${task.shard}: its job completed but no result was stored`);
-    return result;
+    send();
+  }
+
+  /** Shards already stored are answered from Redis; the others go as one job, and are read back when it completes. */
+  private async runGroup(group: readonly Pending[]): Promise<void> {
+    const settled = new Set<Pending>();
+    const answer = async (entries: readonly Pending[], job: ShardJob, metrics: readonly MetricSpec[]): Promise<Pending[]> => {
+      const missing: Pending[] = [];
+      await Promise.all(
+        entries.map(async (entry) => {
+          try {
+            const result = await this.stored({ ...job, shard: entry.task.shard }, metrics);
+            if (result === undefined) missing.push(entry);
+            else {
+              settled.add(entry);
+              entry.resolve(result);
+            }
+          } catch (error) {
+            settled.add(entry);
+            entry.reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }),
+      );
+      return missing.sort((a, b) => a.task.shard - b.task.shard);
+    };
+    try {
+      const first = (group[0] as Pending).task;
+      await this.ready;
+      const { metrics, requires } = await this.specInfo(first);
+      const base: ShardJob = { run: runKeyOf(first.specDigest, first.seed), specDigest: first.specDigest, seed: first.seed, shard: first.shard, count: 1, trials: first.trials, requires };
+      const missing = await answer(group, base, metrics);
+      // What is missing may have gaps (shards stored by an earlier coordinator): one job per run of consecutive shards.
+      const runs: Pending[][] = [];
+      for (const entry of missing) {
+        const current = runs.at(-1);
+        if (current !== undefined && entry.task.shard === (current.at(-1) as Pending).task.shard + 1) current.push(entry);
+        else runs.push([entry]);
+      }
+      await Promise.all(
+        runs.map(async (entries) => {
+          const job: ShardJob = { ...base, shard: (entries[0] as Pending).task.shard, count: entries.length };
+          const jobId = jobIdOf(job, first.attempt);
+          const finished = new Promise<void>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
+          // Settled (failed, cancelled) maybe before it is awaited below: handled now, rethrown there.
+          finished.catch(() => {});
+          // One attempt per job: a worker that dies mid-job leaves a stalled job that BullMQ gives to
+          // another worker; a job that fails is retried by runSharded, shard by shard, as new jobs.
+          await this.queue.add('shard', job, { jobId, removeOnComplete: true, removeOnFail: true, attempts: 1 });
+          await finished;
+          const unanswered = await answer(entries, job, metrics);
+          for (const entry of unanswered) {
+            settled.add(entry);
+            entry.reject(new Error(`shard ${entry.task.shard}: its job completed but no result was stored`));
+          }
+        }),
+      );
+    } catch (error) {
+      for (const entry of group) if (!settled.has(entry)) entry.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** "3 workers: host-a:812, host-b:77, …" — those whose results arrived in the last minute. */
@@ -164,6 +255,7 @@ export class QueueExecutor implements ShardExecutor {
 
   /** Jobs not started yet are taken out of the queue (a stop rule was met); running ones finish and are ignored. */
   cancelPending(): void {
+    for (const entry of this.pending.splice(0)) entry.reject(new Error('cancelled: the run has what it needs'));
     for (const [jobId, waiter] of this.waiters) {
       this.queue.remove(jobId).catch(() => {});
       waiter.reject(new Error('cancelled: the run has what it needs'));
@@ -174,6 +266,7 @@ export class QueueExecutor implements ShardExecutor {
   async close(force: boolean): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.counting);
     if (force) this.cancelPending();
     await Promise.allSettled([this.events.close(), this.queue.close()]);
     this.connection.disconnect();

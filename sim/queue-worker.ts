@@ -96,17 +96,21 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
         throw new UnrecoverableError(system);
       }
       const specJson = await localSpec(shardJob, system.kernelModule);
-      const result = await pool.run({ specJson, specDigest: shardJob.specDigest, seed: shardJob.seed, shard: shardJob.shard, trials: shardJob.trials, attempt: 1 });
+      // The job's shards run side by side on the pool; each is stored as soon as all are done, first writer winning.
+      const shards = Array.from({ length: shardJob.count }, (_, i) => shardJob.shard + i);
+      const results = await Promise.all(shards.map((shard) => pool.run({ specJson, specDigest: shardJob.specDigest, seed: shardJob.seed, shard, trials: shardJob.trials, attempt: 1 })));
       const key = resultsKey(shardJob.run);
-      // First writer wins: a redelivered or duplicated job finds its (identical) counts already there.
-      await connection.multi().hsetnx(key, resultField(shardJob.shard, shardJob.trials), encodeResult(result.cells, shardJob.trials, WORKER_ID)).expire(key, RESULT_TTL_SECONDS).exec();
-      done++;
+      const store = connection.multi();
+      results.forEach((result, i) => store.hsetnx(key, resultField(shards[i] as number, shardJob.trials), encodeResult(result.cells, shardJob.trials, WORKER_ID)));
+      await store.expire(key, RESULT_TTL_SECONDS).exec();
+      done += shardJob.count;
       return { worker: WORKER_ID };
     },
     {
       connection: workerConnection,
-      // Each thread holds a second shard while it runs one (sim/shard-pool.ts).
-      concurrency: options.threads * 4,
+      // Jobs of several shards (sim/queue-executor.ts SHARDS_PER_JOB): two per thread keep it busy
+      // while the next job is taken and the last one's results stored.
+      concurrency: options.threads * 2,
       lockDuration: options.stalledAfterMilliseconds,
       stalledInterval: options.stalledAfterMilliseconds,
       maxStalledCount: 3,

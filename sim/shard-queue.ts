@@ -41,7 +41,9 @@ export const shardJobSchema = z.strictObject({
   run: hex64,
   specDigest: hex64,
   seed: count,
+  /** The first shard of the job, and how many consecutive shards it holds (each of `trials` trials). */
   shard: count,
+  count: z.number().int().min(1).max(64).default(1),
   trials: count.max(1 << 20),
   requires: z.strictObject({
     crucible: z.string().max(100),
@@ -51,6 +53,8 @@ export const shardJobSchema = z.strictObject({
   }),
 });
 export type ShardJob = z.output<typeof shardJobSchema>;
+/** A job as written to the queue (`count` may be left out for one shard). */
+export type ShardJobInput = z.input<typeof shardJobSchema>;
 
 /** The key of a run's results: crucible's version, the inputs (spec digest, which covers the method) and the seed. */
 export const runKeyOf = (specDigest: string, seed: number): string => createHash('sha256').update(`${CRUCIBLE_VERSION}\0${specDigest}\0${seed}`).digest('hex');
@@ -60,7 +64,8 @@ export const resultsKey = (run: string): string => `crucible:results:${run}`;
 /** A shard's field in the results hash: its index and trial count (the last shard of a run may be short). */
 export const resultField = (shard: number, trials: number): string => `${shard}/${trials}`;
 /** BullMQ job ids may not hold ':' or be all digits. */
-export const jobIdOf = (job: Pick<ShardJob, 'run' | 'shard' | 'trials'>, attempt: number): string => `s-${job.run.slice(0, 40)}-${job.shard}-${job.trials}-${attempt}`;
+export const jobIdOf = (job: Pick<ShardJob, 'run' | 'shard' | 'trials'> & { readonly count?: number }, attempt: number): string =>
+  `s-${job.run.slice(0, 40)}-${job.shard}${(job.count ?? 1) > 1 ? `x${job.count}` : ''}-${job.trials}-${attempt}`;
 
 /** Who a worker is, in messages and results: host and process. */
 export const WORKER_ID = `${os.hostname()}:${process.pid}`;

@@ -45,6 +45,8 @@ export interface ShardExecutor {
   run(task: ShardTask): Promise<ShardResult>;
   /** Drop shards not started yet (a stop rule was met); their runs reject. Where shards queue up (sim/queue-executor.ts). */
   cancelPending?(): void;
+  /** Shards best started together (runSharded waits until this many can start, where shards queue up). */
+  readonly batchShards?: number;
   /** Who is running the shards, for the progress line (e.g. "3 workers: …"), where that changes. */
   status?(): string;
   /** Stop accepting work; waits for running shards unless `force`. */

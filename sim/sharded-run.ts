@@ -112,11 +112,17 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
   let callbackError: unknown;
   /** Set once the run returns or throws: late results of dropped shards must not touch its tally. */
   let finished = false;
-  const workers = Math.max(1, executor.workers);
   // Two shards per worker keep each one busy while the main thread merges; the ahead limit bounds
-  // the buffer when an early shard is slow or being retried.
-  const runningLimit = workers * 2;
-  const aheadLimit = workers * 8;
+  // the buffer when an early shard is slow or being retried. Read as the run goes: a queue's
+  // workers come and go.
+  let runningLimit = 0;
+  let aheadLimit = 0;
+  const readLimits = (): void => {
+    const workers = Math.max(1, executor.workers);
+    runningLimit = workers * 2;
+    aheadLimit = workers * 8;
+  };
+  readLimits();
 
   let wake: () => void = () => {};
   const woken = (): Promise<void> =>
@@ -180,12 +186,18 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
   };
 
   const startMore = (): void => {
+    readLimits();
     // A retry runs alone, once the shards still running are done: a worker that dies takes every
     // shard it holds down with it, and only a shard that fails on its own is the one to blame.
     if (retries.length > 0) {
       if (running.size === 0) start(retries.shift() as number, MAX_ATTEMPTS);
       return;
     }
+    // An executor that sends shards in batches (a queue) gets them batch by batch: wait until a
+    // whole batch can start, unless fewer shards than that are left to start.
+    const batch = Math.max(1, executor.batchShards ?? 1);
+    const startable = (): number => Math.min(totalShards, nextToMerge + aheadLimit) - nextToStart;
+    if (batch > 1 && runningLimit - running.size < batch && runningLimit - running.size < startable()) return;
     for (;;) {
       while (mergedAhead.has(nextToStart)) nextToStart++;
       if (running.size >= runningLimit || nextToStart >= totalShards || nextToStart >= nextToMerge + aheadLimit) return;

@@ -23,6 +23,13 @@ const SEED = 20261122;
 
 let redis: TestRedis;
 let client: Redis;
+/** Every connection a test opens, closed before its Redis stops (BullMQ leaves a given connection open; one left would retry for good). */
+const connections: Redis[] = [];
+const connect = (): Redis => {
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  connections.push(connection);
+  return connection;
+};
 const workers: ChildProcess[] = [];
 
 function startWorker(): Promise<ChildProcess> {
@@ -67,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const worker of workers) worker.kill('SIGKILL');
   client?.disconnect();
+  for (const connection of connections) connection.disconnect();
   await redis?.stop();
 });
 
@@ -113,7 +121,7 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     await client.hset(resultsKey(run), field, encodeResult(cells, 65_536, 'forger:1'));
     await client.hset(resultsKey(run), resultField(1, 65_536), encodeResult(new Float64Array(3), 65_536, 'forger:1'));
     // Duplicated jobs of shards 2 and 3, queued by someone else before the run.
-    const queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }) });
+    const queue = new Queue(QUEUE_NAME, { connection: connect() });
     const requires = { crucible: '0.1.0', ruleset: 'heroic', rulesetVersion: 'x' };
     for (const shard of [2, 3]) await queue.add('shard', { run, specDigest: '0'.repeat(64), seed: SEED, shard, trials: 65_536, requires }, { jobId: jobIdOf({ run, shard, trials: 65_536 }, 9) });
     const result = await queued();
@@ -125,9 +133,9 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
   }, 40_000);
 
   it('a worker refuses a job of another crucible version, naming itself and the difference', async () => {
-    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const connection = connect();
     const queue = new Queue(QUEUE_NAME, { connection });
-    const events = new QueueEvents(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }) });
+    const events = new QueueEvents(QUEUE_NAME, { connection: connect() });
     await events.waitUntilReady();
     const failed = new Promise<string>((resolve) => events.on('failed', ({ failedReason }) => resolve(failedReason)));
     const job = { run: 'b'.repeat(64), specDigest: 'c'.repeat(64), seed: 1, shard: 0, trials: 10, requires: { crucible: '0.0.1', ruleset: 'heroic', rulesetVersion: '1' } };

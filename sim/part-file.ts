@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
 import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed, writeAtomically } from './checkpoint.js';
-import { fileSystemMessage, readInputText } from './data-file.js';
+import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import type { RulesProvenance } from './provenance.js';
 import { shardCount, type ShardRanges } from './shards.js';
@@ -89,13 +89,20 @@ export async function writePartFile(file: string, part: PartContent): Promise<vo
 }
 
 async function readPart(file: string): Promise<PartDocument> {
+  let text: string;
+  try {
+    text = await readInputText(file, MAX_PART_BYTES);
+  } catch (error) {
+    throw InputError.at(file, ROOT_PATH, `cannot read the part file: ${fileSystemMessage(error)}`);
+  }
+  // Nesting is refused before JSON.parse builds it, as for checkpoints and report inputs.
+  const tooDeep = jsonNestingProblem(file, text);
+  if (tooDeep !== undefined) throw damagedPart(file, tooDeep.path, tooDeep.message);
   let raw: unknown;
   try {
-    raw = JSON.parse(await readInputText(file, MAX_PART_BYTES));
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    if (error instanceof SyntaxError) throw damagedPart(file, ROOT_PATH, 'not valid JSON');
-    throw InputError.at(file, ROOT_PATH, `cannot read the part file: ${fileSystemMessage(error)}`);
+    raw = JSON.parse(text);
+  } catch {
+    throw damagedPart(file, ROOT_PATH, 'not valid JSON');
   }
   const parsed = partSchema.safeParse(raw);
   if (!parsed.success) {

@@ -65,10 +65,13 @@ describe('crucible run --shards and crucible merge', () => {
     document.cells[0] = (document.cells[0] ?? 0) + 1;
     await writeFile(part('tampered.json'), JSON.stringify(document));
     await writeFile(part('cut.json'), (await readFile(part('slice-1.json'), 'utf8')).slice(0, 200));
-    const damaged = await runCli(['merge', part('slice-0.json'), part('tampered.json'), part('cut.json'), part('slice-2.json')]);
+    await writeFile(part('nested.json'), `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const damaged = await runCli(['merge', part('slice-0.json'), part('tampered.json'), part('cut.json'), part('nested.json'), part('slice-2.json')]);
     expect(damaged.status).toBe(2);
     expect(damaged.stderr).toMatch(/tampered\.json: checksum: not a usable part file: its content does not match its checksum/);
     expect(damaged.stderr).toMatch(/cut\.json: \(root\): not a usable part file: not valid JSON/);
+    // Refused before parsing: JSON.parse of deep nesting costs memory, and a walk of it the stack.
+    expect(damaged.stderr).toMatch(/nested\.json: line 1, column \d+: not a usable part file: invalid JSON: .*nested more than 64 levels deep/);
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { QueueExecutor } from '../sim/queue-executor.js';
 import { SHARD_TRIALS } from '../sim/run.js';
 import { ShardPool } from '../sim/shard-pool.js';
 import { encodeResult, resultField, resultsKey, runKeyOf } from '../sim/shard-queue.js';
 import { runSharded } from '../sim/sharded-run.js';
-import { startRedis } from '../test/helpers/redis.js';
+import { startCrucibleWorker, startRedis } from '../test/helpers/redis.js';
+import { median } from './measure.js';
 import { engagementPlan, type Target } from './parallel.js';
 
 /**
@@ -35,28 +34,9 @@ export interface QueueResult {
   readonly mergeShards: number;
 }
 
-const BINARY = path.join(import.meta.dirname, '..', 'bin', 'crucible.js');
-
-function startWorker(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('taking shards')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`crucible worker exited (${code}): ${output}`)));
-  });
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
 export async function measureQueue(settings: QueueSettings, log: (line: string) => void): Promise<QueueResult> {
   const redis = await startRedis();
-  const workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
+  const workers = await Promise.all([startCrucibleWorker(redis.url), startCrucibleWorker(redis.url)]);
   const pool = new ShardPool(2);
   const queue = await QueueExecutor.open(redis.url);
   const local: number[] = [];

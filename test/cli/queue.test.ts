@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeResult, jobIdOf, QUEUE_NAME, resultField, resultsKey } from '../../sim/shard-queue.js';
 import { runCli } from '../helpers/capture.js';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -32,17 +32,10 @@ const connect = (): Redis => {
 };
 const workers: ChildProcess[] = [];
 
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BINARY, 'worker', redis.url, '--workers', '1', '--stalled-after', '0.5'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startCrucibleWorker(redis.url, ['--stalled-after', '0.5']);
   workers.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('taking shards')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${output}`)));
-  });
+  return child;
 }
 
 /** Shard results stored so far (each test starts from an empty Redis). */

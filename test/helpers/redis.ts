@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import path from 'node:path';
 // @ts-expect-error: a plain .mjs script, no types
 import { ensureRedisServer } from '../../scripts/setup-redis.mjs';
 
@@ -54,4 +55,19 @@ export async function startRedis(): Promise<TestRedis> {
         server.kill('SIGKILL');
       }),
   };
+}
+
+const BINARY = path.join(import.meta.dirname, '..', '..', 'bin', 'crucible.js');
+
+/** A real `crucible worker` process on `url` (one thread, plus `options`), resolved once it takes shards. */
+export function startCrucibleWorker(url: string, options: readonly string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1', ...options], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('taking shards')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`crucible worker exited (${code}): ${output}`)));
+  });
 }

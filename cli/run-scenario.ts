@@ -1,8 +1,5 @@
 import path from 'node:path';
-import { exactScenario } from '../analysis/run.js';
-import { summarize } from '../analysis/summary.js';
 import type { DrawMethod } from '../engine/kernel.js';
-import type { ExactBudget } from '../sim/exact.js';
 import { writePartFile } from '../sim/part-file.js';
 import { provenanceJson, provenanceOf } from '../sim/provenance.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
@@ -12,10 +9,11 @@ import type { FaultInjection, ShardExecutor } from '../sim/shard-task.js';
 import { ShardFailedError, type ShardedRunOptions, runSharded } from '../sim/sharded-run.js';
 import { firstTrialOf, trialsInShard } from '../sim/shards.js';
 import { Tally } from '../sim/tally.js';
-import { groupThousands, percent, type PrecisionReport, type RunReport } from './format.js';
+import { groupThousands, percent, type RunReport } from './format.js';
 import type { Interrupts } from './interrupts.js';
 import { type HalfWidths, halfWidths, trialsNeeded } from '../analysis/precision.js';
 import { createProgressBar, type ProgressDisplay } from './progress.js';
+import { monteCarloReport } from './run-report.js';
 
 /**
  * One scenario of `crucible run`, on the shards machinery of sim/: resume from the checkpoint if
@@ -50,10 +48,6 @@ const CHECKPOINT_EVERY_MILLISECONDS = 2000;
 
 const plannedTrials = (plan: RunPlan): number => (plan.kind === 'trials' ? plan.trials : plan.maxTrials);
 
-function precisionReport(plan: RunPlan & { kind: 'precision' }, tally: Tally, reached: boolean): PrecisionReport {
-  const widths = halfWidths(tally);
-  return { target: plan.precision, maxTrials: plan.maxTrials, reached, widestHalfWidth: widths.widest, halfWidths: widths.byMetric };
-}
 
 function failureMessage(error: ShardFailedError, run: ScenarioRun, checkpointSaved: boolean): string {
   const { file, scenario } = run.loaded;
@@ -133,18 +127,15 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     const emptyPart = run.part !== undefined && run.part.shards[0] >= run.part.shards[1];
     const outcome = emptyPart ? { tally: new Tally(kernel.metrics), interrupted: false, stopRuleMet: false, keptTrials: 0 } : await runSharded(run.executor, runPlan, options);
     if (outcome.interrupted) return { kind: 'interrupted', trialsDone: outcome.keptTrials, trialsPlanned: plannedTrials(plan) };
-    const report: RunReport = {
-      scenario: scenario.name,
-      file,
-      ...provenanceOf(run.loaded),
-      method: run.method === 'tables' ? 'mc' : 'mc-dice',
+    const report: RunReport = monteCarloReport(run.loaded, {
+      method: run.method,
       seed: run.seed,
-      trials: outcome.tally.trials,
+      tally: outcome.tally,
       workers: run.executor.workers,
-      ...(plan.kind === 'precision' ? { precision: precisionReport(plan, outcome.tally, outcome.stopRuleMet) } : {}),
+      ...(plan.kind === 'precision' ? { precision: { target: plan.precision, maxTrials: plan.maxTrials, reached: outcome.stopRuleMet } } : {}),
       // A part is printed by `crucible merge` once whole (an empty slice has no trials to summarize).
-      metrics: run.part === undefined ? summarize(outcome.tally) : [],
-    };
+      summarized: run.part === undefined,
+    });
     if (run.part !== undefined && plan.kind === 'trials') {
       const header = { scenario: scenario.name, file, ...provenanceJson(provenanceOf(run.loaded)) };
       const identityOfPart = { ...identity, plan: { trials: plan.trials } };
@@ -158,25 +149,4 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     stopProgress();
     run.interrupts.finish.removeEventListener('abort', stopProgress);
   }
-}
-
-/**
- * The exact report of a scenario whose trial fits `budget` (a single action: an attack, a round, a
- * volley, a rally), or undefined when it has more paths (analysis/run.ts `exactScenario`).
- */
-export function exactReport(loaded: LoadedScenario, budget: ExactBudget): RunReport | undefined {
-  const exact = exactScenario(loaded, budget);
-  if (exact === undefined) return undefined;
-  const { scenario } = loaded;
-  return {
-    scenario: exact.scenario,
-    file: exact.file,
-    ...provenanceOf(loaded),
-    method: 'exact',
-    exact: { paths: exact.paths, errorBound: exact.errorBound },
-    seed: scenario.seed,
-    trials: 0,
-    workers: 0,
-    metrics: [...exact.summary],
-  };
 }

@@ -5,8 +5,8 @@ import { balanceCurveChart, type CostPoint, costScatterChart, type CostVerdict }
 import { countText, pointsText } from './format.js';
 import type { HeatmapMeasure } from './heatmap.js';
 import { matchupSections } from './matchups-page.js';
-import type { PageSection, PageTable, Provenance, ReportPage } from './page.js';
-import { slugify } from './page.js';
+import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
+import { slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**

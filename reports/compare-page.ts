@@ -2,8 +2,8 @@ import type { CompareDocument } from '../analysis/compare-document.js';
 import { capitalized } from './chart-kit.js';
 import { type DifferenceRow, differenceChart } from './charts.js';
 import { countText, differenceText, estimateText, meanText } from './format.js';
-import type { PageTable, Provenance, ReportPage } from './page.js';
-import { slugify } from './page.js';
+import type { PageTable, Provenance, ReportPage } from './page-model.js';
+import { slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**

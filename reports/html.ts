@@ -1,6 +1,7 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
-import type { ManifestEntry, PageTable, Provenance, ReportPage } from './page.js';
+import type { ManifestEntry } from './page.js';
+import type { PageTable, Provenance, ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared

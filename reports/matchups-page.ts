@@ -3,8 +3,8 @@ import type { MatchupsDocument } from '../analysis/matchups-document.js';
 import { displayNames } from './chart-kit.js';
 import { countText, pointsText } from './format.js';
 import { type HeatmapCell, heatmapChart, type HeatmapMeasure } from './heatmap.js';
-import type { PageSection, PageTable, Provenance, ReportPage } from './page.js';
-import { slugify } from './page.js';
+import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
+import { slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**

@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, ROOT_PATH } from '../sim/errors.js';
-import type { Chart } from './charts.js';
 import { indexHtml, offlineSpec, pageHtml } from './html.js';
+import type { ReportPage } from './page-model.js';
 import { renderPng, renderSvg } from './render.js';
 
 export { escapeHtml, pageHtml, provenanceHtml, scriptJson } from './html.js';
+export { type PageSection, type PageTable, type Provenance, type ReportPage, slugify } from './page-model.js';
 
 /**
  * The offline HTML report: one self-contained page per question, and an index of every page.
@@ -23,34 +23,6 @@ export { escapeHtml, pageHtml, provenanceHtml, scriptJson } from './html.js';
  * as JSON in a <script type="application/json">, with <, > and & written as \u003c… so no string
  * of the data can end the script. Every other string is HTML-escaped.
  */
-interface RunOf {
-  readonly scenario: string;
-  readonly file: string;
-  readonly ruleset: string;
-  readonly engineVersion: string;
-  /** Which variant of the scenario ran, when a page shows several of one scenario. */
-  readonly variant?: string;
-  /** How many runs this entry stands for (default 1): the page shows identical runs once, "×18". */
-  readonly runs?: number;
-}
-/** A run behind the page: Monte Carlo (its seed and trials) or exact (nothing sampled: its paths and error bound instead). */
-export type Provenance = RunOf & (
-  | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
-  | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
-);
-export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
-/** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
-export interface PageSection { readonly heading: string; readonly text?: string | undefined; readonly chart?: Chart | undefined; readonly table?: PageTable | undefined }
-export interface ReportPage {
-  readonly slug: string;
-  readonly title: string;
-  readonly question: string;
-  readonly sections: readonly PageSection[];
-  readonly provenance: readonly Provenance[];
-  /** Methods notes: the rulings and options in force, how intervals were computed… one entry a paragraph. */
-  readonly methods: readonly string[];
-}
-
 export const DEFAULT_REPORT_DIRECTORY = 'reports';
 const MANIFEST = 'pages.json';
 
@@ -62,29 +34,6 @@ const BUNDLES: readonly { readonly packageName: string; readonly file: string }[
 ];
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** File names stay short enough to read in a listing. */
-const MAX_SLUG = 80;
-
-/** At most MAX_SLUG characters, cut where a word ends ("…-points", not "…-points-fo"); one long word is cut where it must. */
-/** Characters of the hash a cut slug ends with: two long texts that share their first 70 characters stay apart. */
-const SLUG_HASH = 8;
-
-function cutAtWord(slug: string): string {
-  const room = MAX_SLUG - SLUG_HASH - 1;
-  const head = slug.slice(0, room + 1);
-  const end = head.lastIndexOf('-');
-  const cut = (end > room / 2 ? head.slice(0, end) : slug.slice(0, room)).replace(/[-._]+$/, '');
-  return `${cut}-${createHash('sha256').update(slug).digest('hex').slice(0, SLUG_HASH)}`;
-}
-
-/** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */
-export function slugify(text: string): string {
-  const full = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
-  const slug = full.length <= MAX_SLUG ? full : cutAtWord(full);
-  if (slug === '') return 'report';
-  return slug === 'index' ? 'index-page' : slug;
-}
 
 function checkName(what: string, name: string): void {
   if (!SAFE_NAME.test(name)) throw new RangeError(`${what} ${JSON.stringify(name)} must be a file name: letters, digits, ".", "_" and "-", starting with a letter or digit (slugify() makes one)`);

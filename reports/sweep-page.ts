@@ -2,8 +2,8 @@ import { outcomesOf, type SweepDocument } from '../analysis/sweep-document.js';
 import type { Chart, SweepLinePoint } from './charts.js';
 import { sweepChart } from './charts.js';
 import { countText, estimateText, exactPercentText, meanText } from './format.js';
-import type { PageSection, PageTable, Provenance, ReportPage } from './page.js';
-import { slugify } from './page.js';
+import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
+import { slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Chart } from './charts.js';
+
+/**
+ * What a report page is, apart from writing it (reports/page.ts): its sections, provenance and
+ * methods, and the slug naming it. Free of Node's file system, so the workbench shows the same
+ * pages' sections (web/).
+ */
+
+interface RunOf {
+  readonly scenario: string;
+  readonly file: string;
+  readonly ruleset: string;
+  readonly engineVersion: string;
+  /** Which variant of the scenario ran, when a page shows several of one scenario. */
+  readonly variant?: string;
+  /** How many runs this entry stands for (default 1): the page shows identical runs once, "×18". */
+  readonly runs?: number;
+}
+/** A run behind the page: Monte Carlo (its seed and trials) or exact (nothing sampled: its paths and error bound instead). */
+export type Provenance = RunOf & (
+  | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
+  | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
+);
+export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
+/** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
+export interface PageSection { readonly heading: string; readonly text?: string | undefined; readonly chart?: Chart | undefined; readonly table?: PageTable | undefined }
+export interface ReportPage {
+  readonly slug: string;
+  readonly title: string;
+  readonly question: string;
+  readonly sections: readonly PageSection[];
+  readonly provenance: readonly Provenance[];
+  /** Methods notes: the rulings and options in force, how intervals were computed… one entry a paragraph. */
+  readonly methods: readonly string[];
+}
+
+/** File names stay short enough to read in a listing. */
+const MAX_SLUG = 80;
+
+/** At most MAX_SLUG characters, cut where a word ends ("…-points", not "…-points-fo"); one long word is cut where it must. */
+/** Characters of the hash a cut slug ends with: two long texts that share their first 70 characters stay apart. */
+const SLUG_HASH = 8;
+
+function cutAtWord(slug: string): string {
+  const room = MAX_SLUG - SLUG_HASH - 1;
+  const head = slug.slice(0, room + 1);
+  const end = head.lastIndexOf('-');
+  const cut = (end > room / 2 ? head.slice(0, end) : slug.slice(0, room)).replace(/[-._]+$/, '');
+  return `${cut}-${createHash('sha256').update(slug).digest('hex').slice(0, SLUG_HASH)}`;
+}
+
+/** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */
+export function slugify(text: string): string {
+  const full = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
+  const slug = full.length <= MAX_SLUG ? full : cutAtWord(full);
+  if (slug === '') return 'report';
+  return slug === 'index' ? 'index-page' : slug;
+}
+

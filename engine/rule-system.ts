@@ -103,7 +103,21 @@ export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs =
   mode?(scenario: Scenario): string | undefined;
   /** The names of the two sides a `winner` metric tells apart; undefined: the scenario has no sides to win. */
   sides?(scenario: Scenario): readonly [string, string] | undefined;
+  /**
+   * What a loaded scenario's reference fields may name from its data files (units by id, armies,
+   * factions), for the workbench's pickers: read through the same `files` its loader used.
+   */
+  choices?(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices>;
 }
+
+/** A value a scenario field may take, offered by the workbench's pickers: as the scenario writes it, and in words. */
+export interface Choice {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** Choices by field pattern: array indices written `[]`, as `sides[].groups[].unit`. */
+export type FieldChoices = Readonly<Record<string, readonly Choice[]>>;
 
 /** Identity, for type inference: `export default defineRuleSystem({ … })` checks the descriptor against its own types. */
 export function defineRuleSystem<Scenario extends ScenarioBase, Refs, Event>(system: RuleSystem<Scenario, Refs, Event>): RuleSystem<Scenario, Refs, Event> {

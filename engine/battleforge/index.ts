@@ -1,5 +1,6 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
+import { battleforgeChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { BATTLEFORGE_ENGINE_VERSION, BattleforgeKernel } from './kernel.js';
 import { type BattleforgeRefs, loadBattleforge } from './load.js';
@@ -26,6 +27,7 @@ export const battleforge = defineRuleSystem<Scenario, BattleforgeRefs, Battlefor
   formatTrace: formatBattleforgeTrace,
   mode: (scenario) => scenario.mode,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],
+  choices: battleforgeChoices,
 });
 export default battleforge;
 

@@ -96,18 +96,59 @@ export function unitProfile(faction: string, unit: FactionFile['units'][number],
   return { reference: `${faction}/${unit.id}`, name: unit.name, models: profiles, powerSlots: slots };
 }
 
+/** Where a scenario's Battle Forge data is: `<data>/index.yaml`, `<data>/factions/`, and the faction ids there (undefined when it cannot be read). */
+export async function dataFolder(scenario: Scenario, file: string, files: DataFiles): Promise<{ indexFile: string; factionsDirectory: string; factionIds: string[] | undefined }> {
+  const directory = files.resolve(file, scenario.data);
+  const factionsDirectory = files.join(directory, 'factions');
+  const listing = await files.list(factionsDirectory);
+  const factionIds = listing?.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+  return { indexFile: files.join(directory, 'index.yaml'), factionsDirectory, factionIds };
+}
+
+/** A faction file, checked against its format: its units' combat profiles and the powers it may use (the index's, then its own), keyed `<faction>/<id>`. */
+export async function readFaction(
+  files: DataFiles,
+  factionsDirectory: string,
+  faction: string,
+  index: IndexFile,
+): Promise<{ file: string; value?: FactionFile; profiles: Map<string, UnitProfile>; powers: Map<string, IndexFile['powers'][number]>; problems: Problem[] }> {
+  const factionFile = files.join(factionsDirectory, `${faction}.yaml`);
+  const profiles = new Map<string, UnitProfile>();
+  const powers = new Map<string, IndexFile['powers'][number]>();
+  const { value, problems } = await files.readChecked(factionFile, factionFileSchema);
+  if (value === undefined) return { file: factionFile, profiles, powers, problems };
+  const weapons = weaponTable(index, value);
+  for (const unit of value.units) profiles.set(`${faction}/${unit.id}`, unitProfile(faction, unit, weapons));
+  for (const power of [...index.powers, ...value.powers]) powers.set(`${faction}/${power.id}`, power);
+  return { file: factionFile, value, profiles, powers, problems };
+}
+
+/** The scenario's `units:` changes laid over the combat profiles (models and weapons by name: engine/overrides.ts), each checked; new ones come last. */
+export function scenarioProfiles(profiles: ReadonlyMap<string, UnitProfile>, scenario: Scenario, file: string, files: DataFiles): { entries: Map<string, UnitProfile>; problems: Problem[] } {
+  return applyOverrides(profiles, scenario.units, (reference) => ({ reference }), (reference, merged) => {
+    const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
+    return { ...(value === undefined ? {} : { value: value as UnitProfile }), problems: found };
+  });
+}
+
+/** The powers the engine can cast (those doing hits or Shock), by the same keys. */
+export function castablePowers(powers: ReadonlyMap<string, IndexFile['powers'][number]>): Map<string, PowerProfile> {
+  const castable = new Map<string, PowerProfile>();
+  for (const [key, power] of powers) {
+    const profile = powerProfile(power);
+    if (profile !== undefined) castable.set(key, profile);
+  }
+  return castable;
+}
+
 /**
  * Loading a Battle Forge scenario: the data's index.yaml and the faction files its units name
  * (`<faction>/<unit>` → `<data>/factions/<faction>.yaml`), each checked against its format; then
  * the units' combat profiles and the scenario's references (validate.ts).
  */
 export async function loadBattleforge(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<BattleforgeRefs>> {
-  const directory = files.resolve(file, scenario.data);
-  const indexFile = files.join(directory, 'index.yaml');
-  const factionsDirectory = files.join(directory, 'factions');
-  const listing = await files.list(factionsDirectory);
-  if (listing === undefined) return { inputs: [file], problems: [{ file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` }] };
-  const factionIds = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+  const { indexFile, factionsDirectory, factionIds } = await dataFolder(scenario, file, files);
+  if (factionIds === undefined) return { inputs: [file], problems: [{ file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` }] };
   const problems: Problem[] = [];
   const inputs = [file, indexFile];
   const { value: index, problems: indexProblems } = await files.readChecked(indexFile, indexFileSchema);
@@ -118,27 +159,16 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
   const profiles = new Map<string, UnitProfile>();
   const powers = new Map<string, IndexFile['powers'][number]>();
   for (const faction of wanted) {
-    const factionFile = files.join(factionsDirectory, `${faction}.yaml`);
-    inputs.push(factionFile);
-    const { value: parsed, problems: factionProblems } = await files.readChecked(factionFile, factionFileSchema);
-    problems.push(...factionProblems);
-    if (parsed === undefined) continue;
-    const weapons = weaponTable(index, parsed);
-    for (const unit of parsed.units) profiles.set(`${faction}/${unit.id}`, unitProfile(faction, unit, weapons));
-    for (const power of [...index.powers, ...parsed.powers]) powers.set(`${faction}/${power.id}`, power);
+    const read = await readFaction(files, factionsDirectory, faction, index);
+    inputs.push(read.file);
+    problems.push(...read.problems);
+    for (const [key, profile] of read.profiles) profiles.set(key, profile);
+    for (const [key, power] of read.powers) powers.set(key, power);
   }
-  // The scenario's `units:` changes, laid over the combat profiles (models and weapons by name: engine/overrides.ts).
-  const changed = applyOverrides(profiles, scenario.units, (reference) => ({ reference }), (reference, merged) => {
-    const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
-    return { ...(value === undefined ? {} : { value: value as UnitProfile }), problems: found };
-  });
+  const changed = scenarioProfiles(profiles, scenario, file, files);
   problems.push(...changed.problems);
   if (problems.length > 0) return { inputs, problems };
-  const castable = new Map<string, PowerProfile>();
-  for (const [key, power] of powers) {
-    const profile = powerProfile(power);
-    if (profile !== undefined) castable.set(key, profile);
-  }
+  const castable = castablePowers(powers);
   const issues = validateBattleforge(scenario, changed.entries, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
   const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)));

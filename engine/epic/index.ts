@@ -1,5 +1,6 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
+import { epicChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { EPIC_ENGINE_VERSION, EpicKernel } from './kernel.js';
 import { type EpicRefs, loadEpic } from './load.js';
@@ -25,6 +26,7 @@ export const epic = defineRuleSystem<Scenario, EpicRefs, EpicTraceEvent>({
   load: loadEpic,
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatEpicTrace,
+  choices: epicChoices,
 });
 export default epic;
 

@@ -1,4 +1,4 @@
-import type { DataFiles, LoadResult } from '../rule-system.js';
+import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import { type Army, armiesFileSchema, type Scenario } from './schema.js';
 import { validateEpic } from './validate.js';
 
@@ -7,19 +7,28 @@ export interface EpicRefs {
   readonly armies: Readonly<Record<string, Army>>;
 }
 
+/**
+ * The armies file, checked against its format. A missing file is the scenario's problem (its
+ * `armies` points nowhere), so it is named at the scenario file's `armies` field.
+ */
+export async function readArmies(files: DataFiles, armiesFile: string, scenarioFile: string): Promise<{ armies?: Army[]; problems: Problem[] }> {
+  const parsed = await files.read(armiesFile);
+  if (!parsed.ok) {
+    const [first] = parsed.problems;
+    if (first?.message === 'file not found') return { problems: [{ file: scenarioFile, path: 'armies', message: `armies file not found: ${armiesFile}` }] };
+    return { problems: [...parsed.problems] };
+  }
+  const { value, problems } = files.check(armiesFile, armiesFileSchema, parsed.data);
+  return value === undefined ? { problems } : { armies: value.armies, problems: [] };
+}
+
 /** Loading an Epic rally scenario: the armies file it names, then the checks of validate.ts. */
 export async function loadEpic(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<EpicRefs>> {
   const armiesFile = files.resolve(file, scenario.armies);
   const inputs = [file, armiesFile];
-  const parsed = await files.read(armiesFile);
-  if (!parsed.ok) {
-    const [first] = parsed.problems;
-    if (first?.message === 'file not found') return { inputs, problems: [{ file, path: 'armies', message: `armies file not found: ${armiesFile}` }] };
-    return { inputs, problems: parsed.problems };
-  }
-  const { value, problems } = files.check(armiesFile, armiesFileSchema, parsed.data);
-  if (value === undefined) return { inputs, problems };
-  const armies = new Map(value.armies.map((army) => [army.id, army]));
+  const read = await readArmies(files, armiesFile, file);
+  if (read.armies === undefined) return { inputs, problems: read.problems };
+  const armies = new Map(read.armies.map((army) => [army.id, army]));
   const issues = validateEpic(scenario, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
   return { refs: { armies: Object.fromEntries(scenario.players.map((player) => [player.army, armies.get(player.army) as Army])) }, inputs, problems: [] };

@@ -1,5 +1,6 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
+import { heroicChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { HEROIC_ENGINE_VERSION, HeroicKernel } from './kernel.js';
 import { type HeroicRefs, loadHeroic, readUnits } from './load.js';
@@ -26,6 +27,7 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   formatTrace: formatHeroicTrace,
   mode: (scenario) => scenario.mode,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],
+  choices: heroicChoices,
 });
 export default heroic;
 

@@ -27,15 +27,22 @@ export async function readUnits(files: DataFiles, file: string, referencedFrom?:
   return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
 }
 
+/**
+ * The units file's profiles with the scenario's `units:` changes laid over them (engine/overrides.ts),
+ * each checked as a unit: profiles keep the file's order, units new to the scenario come last.
+ */
+export function scenarioUnits(units: readonly Unit[], scenario: Scenario, file: string, files: DataFiles): { units: Unit[]; problems: Problem[] } {
+  const changed = applyOverrides(new Map(units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
+  return { units: [...changed.entries.values()], problems: changed.problems };
+}
+
 /** The scenario's units file and `units:` changes, then the scenario's references and rules (validate.ts). */
 export async function loadHeroic(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<HeroicRefs>> {
   const unitsFile = files.resolve(file, scenario.unitsFile);
   const inputs = [file, unitsFile];
   const read = await readUnits(files, unitsFile, file);
   if (read.units === undefined) return { inputs, problems: read.problems };
-  const changed = applyOverrides(new Map(read.units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
-  const { problems } = changed;
-  const units = [...changed.entries.values()];
+  const { units, problems } = scenarioUnits(read.units, scenario, file, files);
   if (problems.length > 0) return { inputs, problems };
   const issues = validateHeroic(scenario, units).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };

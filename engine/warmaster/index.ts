@@ -1,5 +1,6 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
+import { warmasterChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { WARMASTER_ENGINE_VERSION, WarmasterKernel } from './kernel.js';
 import { loadWarmaster, type WarmasterRefs } from './load.js';
@@ -24,6 +25,7 @@ export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTrac
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatWarmasterTrace,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],
+  choices: warmasterChoices,
 });
 export default warmaster;
 

@@ -11,6 +11,32 @@ export interface WarmasterRefs {
 
 const armyOf = (reference: string): string => reference.split('/')[0] ?? '';
 
+/** The army ids in the `armies` directory (its .yaml files, sorted), or undefined when it cannot be read. */
+export async function listArmies(files: DataFiles, directory: string): Promise<string[] | undefined> {
+  const listing = await files.list(directory);
+  return listing?.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+}
+
+/** The entries of the army files `armies` (ids in `directory`), keyed `<army>/<unit id>`, each file checked against the army file format. */
+export async function readArmies(files: DataFiles, directory: string, armies: readonly string[]): Promise<{ units: Map<string, WarmasterUnit>; inputs: string[]; problems: Problem[] }> {
+  const units = new Map<string, WarmasterUnit>();
+  const inputs: string[] = [];
+  const problems: Problem[] = [];
+  for (const army of armies) {
+    const armyFile = files.join(directory, `${army}.yaml`);
+    inputs.push(armyFile);
+    const { value, problems: armyProblems } = await files.readChecked(armyFile, armyFileSchema);
+    problems.push(...armyProblems);
+    for (const unit of value?.units ?? []) units.set(`${army}/${unit.id}`, unit);
+  }
+  return { units, inputs, problems };
+}
+
+/** The scenario's `units:` changes laid over army-list entries (engine/overrides.ts), each checked as an entry; new ones come last. */
+export function scenarioUnits(units: ReadonlyMap<string, WarmasterUnit>, scenario: Scenario, file: string, files: DataFiles): { entries: Map<string, WarmasterUnit>; problems: Problem[] } {
+  return applyOverrides(units, scenario.units, (reference) => ({ id: reference.split('/').slice(1).join('/') }), (reference, merged) => files.check(file, warmasterUnitSchema, merged, ['units', reference]));
+}
+
 /**
  * Loading a Warmaster scenario: the army files its units name (`<army>/<unit>` →
  * `<armies>/<army>.yaml`), each checked against the army file format; the scenario's `units:`
@@ -19,23 +45,15 @@ const armyOf = (reference: string): string => reference.split('/')[0] ?? '';
  */
 export async function loadWarmaster(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<WarmasterRefs>> {
   const directory = files.resolve(file, scenario.armies);
-  const listing = await files.list(directory);
-  if (listing === undefined) return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
-  const armies = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+  const armies = await listArmies(files, directory);
+  if (armies === undefined) return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
 
   const references = scenario.sides.flatMap((side) => side.units.flatMap((unit) => [unit.unit, ...unit.characters]));
   const wanted = [...new Set([...references, ...Object.keys(scenario.units)].map(armyOf))].filter((army) => armies.includes(army)).sort();
-  const units = new Map<string, WarmasterUnit>();
-  const inputs = [file];
-  const problems: Problem[] = [];
-  for (const army of wanted) {
-    const armyFile = files.join(directory, `${army}.yaml`);
-    inputs.push(armyFile);
-    const { value, problems: armyProblems } = await files.readChecked(armyFile, armyFileSchema);
-    problems.push(...armyProblems);
-    for (const unit of value?.units ?? []) units.set(`${army}/${unit.id}`, unit);
-  }
-  const changed = applyOverrides(units, scenario.units, (reference) => ({ id: reference.split('/').slice(1).join('/') }), (reference, merged) => files.check(file, warmasterUnitSchema, merged, ['units', reference]));
+  const read = await readArmies(files, directory, wanted);
+  const inputs = [file, ...read.inputs];
+  const problems = read.problems;
+  const changed = scenarioUnits(read.units, scenario, file, files);
   problems.push(...changed.problems);
   if (problems.length > 0) return { inputs, problems };
   const issues = validateWarmaster(scenario, changed.entries, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));

@@ -7,6 +7,7 @@ import { formatRate, formatTable, type Measurement, measureThroughput, type Thro
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
 import { measureQueue, type QueueSettings, queueVerdicts } from './queue.js';
 import { measureTables } from './tables.js';
+import { measureWeb, webLines } from './web.js';
 import type { BenchScenario, HeapResult, HeapSample, Implementation } from './worker.js';
 
 /**
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
   if (long) rss = await measureRss(RSS_TRIALS, (line) => console.log(line));
   const parallelSummary = parallelVerdicts(parallel, rss);
   const queueSummary = queueVerdicts(await measureQueue(quick ? QUEUE_QUICK : QUEUE_FULL, (line) => console.log(line)));
+  // Issue 19: the workbench's bundle and its time to first result in headless Chromium.
+  const web = webLines(await measureWeb(quick ? 1 : 3, (line) => console.log(line)));
 
   const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0, battleforge: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
   for (const line of tables.lines) console.log(line);
   for (const line of parallelSummary.lines) console.log(line);
   for (const line of queueSummary.lines) console.log(line);
+  for (const line of web) console.log(line);
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
   console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);

@@ -8,6 +8,7 @@ import { registerWorker } from './commands/worker.js';
 import { registerReplay } from './commands/replay.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
+import { registerServe } from './commands/serve.js';
 import { SCHEMA_FILES, schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
 
@@ -108,6 +109,7 @@ Examples:
   registerReplay(program);
   registerAnalysis(program, io);
   registerReport(program, io, setStatus);
+  registerServe(program, io, setStatus);
   return program;
 }
 

@@ -1,0 +1,190 @@
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_CONFIG } from '../../cli/commands/serve.js';
+// @ts-expect-error: a plain .mjs script, no types
+import { ensureChromium } from '../../scripts/setup-browser.mjs';
+import { encodeSetup, type Setup } from '../../web/app/share.js';
+import { runCli } from '../helpers/capture.js';
+
+/**
+ * The workbench as a person uses it, in headless Chromium (Debian's, driven by playwright-core)
+ * against the static build `npm run build:web` makes, served by Vite's preview server on loopback:
+ * a bundled scenario's result equals `crucible run --json`'s byte for byte; a stat changed in the
+ * form moves it to what `crucible run --set` gives; a shared link reproduces the view in a fresh
+ * page; a matchup heatmap runs and shows W/D/L on hover; keyboard alone reaches and works the
+ * controls. Throughout: no console error and no request leaving the page's origin. Screenshots at
+ * desktop and phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder).
+ */
+
+const SCREENSHOTS = process.env.CRUCIBLE_SCREENSHOTS ?? path.join(os.tmpdir(), 'crucible-screenshots');
+const OGRE = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
+const SINGLE_ATTACK = 'data/heroic/scenarios/uldar-splits-dice.yaml';
+
+let directory: string;
+let server: PreviewServer;
+let origin: string;
+let browser: Browser;
+let context: BrowserContext;
+const consoleProblems: string[] = [];
+const offOrigin: string[] = [];
+
+/** Trials of the Monte Carlo runs here: enough to compare bytes, few enough to keep the test short. */
+const TRIALS = 20_000;
+
+/** A link opening `file` (as a shared link does), with the test's trials. */
+async function linkTo(file: string, setup: Partial<Setup> = {}): Promise<string> {
+  return encodeSetup({ file, text: await readFile(file, 'utf8'), view: 'odds', method: 'auto', trials: TRIALS, ...setup });
+}
+
+async function openPage(hash = '', width = 1280): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleProblems.push(`page error: ${error.message}`));
+  await page.goto(`${origin}/${hash}`);
+  return page;
+}
+
+async function resultDone(page: Page): Promise<void> {
+  await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 30_000 });
+}
+
+async function downloadedText(page: Page, button: string): Promise<string> {
+  const [download] = (await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()])) as [Download, void];
+  const file = path.join(directory, download.suggestedFilename());
+  await download.saveAs(file);
+  return readFile(file, 'utf8');
+}
+
+const cliJson = async (args: readonly string[]): Promise<string> => {
+  const run = await runCli(['run', ...args, '--json', '--quiet']);
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+};
+
+beforeAll(async () => {
+  const executablePath = ensureChromium() as string;
+  directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
+  const outDir = path.join(directory, 'web');
+  await build({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
+  origin = (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  context = await browser.newContext({ acceptDownloads: true });
+  context.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) offOrigin.push(url);
+  });
+  await mkdir(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+});
+
+// One desktop page walks through the steps a designer takes, in order (each step starts where the
+// last left it); a second, fresh page at phone width opens the link the first one shares.
+describe('the workbench in a browser', () => {
+  let page: Page;
+  let shared: { link: string; json: string };
+
+  beforeAll(async () => {
+    page = await openPage(await linkTo(OGRE));
+  });
+
+  it('shows a bundled scenario\'s odds exactly as crucible run --json does', async () => {
+    await resultDone(page);
+    expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([OGRE, '--trials', String(TRIALS)]));
+  });
+
+  it('moves the odds when a stat changes in the form, to what crucible run --set gives', async () => {
+    const before = await downloadedText(page, 'Results as JSON (as crucible run --json)');
+    // The knights' side: three models in formation → four.
+    const shown = await page.locator('.odds .status').getAttribute('data-run');
+    const models = page.locator('#a-sides-1-groups-0-models');
+    await models.fill('4');
+    await models.press('Tab');
+    await page.locator(`.odds .status[data-state="done"]:not([data-run="${shown}"])`).waitFor();
+    const after = await downloadedText(page, 'Results as JSON (as crucible run --json)');
+    expect(after).toBe(await cliJson([OGRE, '--trials', String(TRIALS), '--set', 'sides[1].groups[0].models=4']));
+    const knightsWin = (json: string): number => (JSON.parse(json) as { metrics: { distribution: { label: string; probability: number }[] }[] }).metrics[0]?.distribution.find((entry) => entry.label === 'Sylvan Knights')?.probability ?? Number.NaN;
+    expect(knightsWin(after)).toBeGreaterThan(knightsWin(before));
+    await page.locator('.chart-box svg').first().waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-desktop.png'), fullPage: true });
+    await page.waitForFunction(() => location.hash.length > 10);
+    shared = { link: new URL(page.url()).hash, json: after };
+  });
+
+  it('is worked from the keyboard alone', async () => {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const tabTo = async (name: string): Promise<void> => {
+      for (let presses = 0; presses < 200; presses++) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const active = document.activeElement as HTMLElement | null;
+          return active?.id || active?.textContent?.trim() || '';
+        });
+        if (focused === name) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    await tabTo('trials');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5000');
+    await page.keyboard.press('Enter');
+    await page.locator('.odds .status', { hasText: '5,000 trials' }).waitFor();
+    await tabTo('Compare two versions');
+    await page.keyboard.press('Enter');
+    await page.locator('.compare .status[data-state="done"]').waitFor({ timeout: 30_000 });
+    await expect(page.locator('.compare').textContent()).resolves.toContain('no-regeneration');
+    await tabTo('Odds');
+    await page.keyboard.press('Space');
+    await page.locator('.odds .status[data-state="done"]').waitFor();
+  });
+
+  it('opens another bundled scenario from the menu: an exact answer, then Monte Carlo on the page\'s workers, each as the CLI gives it', async () => {
+    await page.getByLabel('Open a scenario').selectOption(SINGLE_ATTACK);
+    await page.locator('.odds .status[data-state="done"]', { hasText: /^Exact: / }).waitFor();
+    expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([SINGLE_ATTACK]));
+    await page.locator('#method').selectOption('mc');
+    await page.locator('#trials').fill('150000');
+    await page.locator('#trials').press('Tab');
+    await page.locator('.odds .status[data-state="done"]', { hasText: '150,000 trials' }).waitFor();
+    expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([SINGLE_ATTACK, '--method', 'mc', '--trials', '150000']));
+  });
+
+  it('runs a roster\'s matchup heatmap, with wins, draws and losses on hover', async () => {
+    await page.getByRole('button', { name: 'Matchups' }).click();
+    await page.getByLabel('Each score within ±').selectOption('0.05');
+    await page.getByRole('button', { name: 'Run the matchups' }).click();
+    await page.locator('.matchups .status[data-state="done"]').waitFor({ timeout: 60_000 });
+    // A cell's label (its text mark) sits over its square: hovering either shows the tooltip.
+    await page.locator('.matchups .chart-box svg [aria-roledescription="text mark"]').first().hover();
+    await expect(page.locator('#vg-tooltip-element').textContent()).resolves.toMatch(/Win\d+% ±\d+Draw\d+% ±\d+Loss\d+% ±\d+/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-matchups.png'), fullPage: true });
+  });
+
+  it('reproduces the shared view from its link in a fresh page, at phone width, nothing wider than the screen', async () => {
+    const fresh = await openPage(shared.link, 390);
+    await resultDone(fresh);
+    await expect(fresh.locator('#a-sides-1-groups-0-models').inputValue()).resolves.toBe('4');
+    expect(await downloadedText(fresh, 'Results as JSON (as crucible run --json)')).toBe(shared.json);
+    await fresh.screenshot({ path: path.join(SCREENSHOTS, 'workbench-phone.png'), fullPage: true });
+    const overflow = await fresh.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'the page is wider than a phone').toBeLessThanOrEqual(0);
+    await fresh.close();
+  });
+
+  it('logs no console error and requests nothing from another origin', () => {
+    expect(consoleProblems).toEqual([]);
+    expect(offOrigin).toEqual([]);
+  });
+});

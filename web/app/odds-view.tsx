@@ -1,0 +1,135 @@
+import { useMemo } from 'preact/hooks';
+import type { MetricSummary } from '../../analysis/summary.js';
+import { metricTitle } from '../../analysis/field-labels.js';
+import { groupThousands, percent, runReportJson, type RunReport } from '../../cli/format.js';
+import { atLeastChart, distributionChart } from '../../reports/charts.js';
+import type { OddsUpdate } from '../compute/odds.js';
+import { csvText, download, fileStem } from './download.js';
+import { VegaChart } from './vega-chart.js';
+
+/**
+ * The odds of the scenario as written: every metric's estimate and 95% interval (or its exact
+ * value), growing as shards arrive, and the chosen metric's distribution and "N or more" charts.
+ */
+
+/** `run` counts the runs started: a test (or a person) can tell a new result from the last. */
+export type OddsState = { readonly kind: 'idle' } | { readonly kind: 'running'; readonly run: number; readonly update?: OddsUpdate; readonly stale?: boolean } | { readonly kind: 'done'; readonly run: number; readonly update: OddsUpdate } | { readonly kind: 'failed'; readonly message: string };
+
+// Two decimals, as `crucible run` prints them: a whole percent hides what an edit moved.
+const intervalText = (summary: MetricSummary, low: number, high: number): string => (summary.trials === 0 ? 'exact' : `${percent(low)} – ${percent(high)}`);
+
+/** Rows of the results table: each label of a category or flag, a count's mean and its chance of at least 1. */
+function metricRows(summary: MetricSummary): string[][] {
+  if (summary.kind === 'count') {
+    const mean = summary.mean.toFixed(3);
+    const rows = [[metricTitle(summary), 'average', mean, summary.trials === 0 ? 'exact' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`]];
+    const atLeastOne = summary.atLeast[0];
+    if (atLeastOne !== undefined) rows.push(['', '1 or more', percent(atLeastOne.probability), intervalText(summary, atLeastOne.interval.low, atLeastOne.interval.high)]);
+    return rows;
+  }
+  const shown = summary.kind === 'flag' ? summary.distribution.filter((entry) => entry.value === 1) : summary.distribution;
+  return shown.map((entry, index) => [index === 0 ? metricTitle(summary) : '', summary.kind === 'flag' ? 'yes' : (entry.label ?? String(entry.value)), percent(entry.probability), intervalText(summary, entry.interval.low, entry.interval.high)]);
+}
+
+function statusText(state: OddsState): string {
+  if (state.kind === 'idle') return 'Waiting for a valid scenario.';
+  if (state.kind === 'failed') return state.message;
+  const update = state.update;
+  if (update === undefined) return 'Starting…';
+  if (state.kind === 'running' && state.stale === true) return 'Recomputing for your change…';
+  const report = update.report;
+  if (report.exact !== undefined) return `Exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths).`;
+  const method = report.method === 'mc-dice' ? 'every die rolled' : 'outcomes drawn from exact tables';
+  if (!update.done) return `Monte Carlo (${method}): ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials, refining…`;
+  return `Monte Carlo (${method}): ${groupThousands(report.trials)} trials, seed ${report.seed}.`;
+}
+
+export function OddsView({ state, metric, onMetric }: { state: OddsState; metric: string | undefined; onMetric: (name: string) => void }) {
+  const report: RunReport | undefined = state.kind === 'running' || state.kind === 'done' ? state.update?.report : undefined;
+  const chosen = report?.metrics.find((summary) => summary.name === metric) ?? report?.metrics[0];
+  const charts = useMemo(() => {
+    if (chosen === undefined) return [];
+    const title = metricTitle(chosen);
+    const made = [distributionChart(chosen, { title: `${title}: how often each outcome happens`, xTitle: title })];
+    if (chosen.kind === 'count' && chosen.atLeast.length > 0) made.push(atLeastChart(chosen, { title: `${title}: chance of N or more`, xTitle: title }));
+    return made;
+  }, [chosen]);
+  const rows = report?.metrics.flatMap(metricRows) ?? [];
+  return (
+    <section class="odds" aria-label="Odds">
+      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind} data-run={state.kind === 'running' || state.kind === 'done' ? state.run : undefined}>
+        {statusText(state)}
+      </p>
+      {report === undefined ? null : (
+        <>
+          <div class="table-wrap" tabIndex={0} aria-label="Results (table)">
+            <table class="results">
+              <thead>
+                <tr>
+                  <th scope="col">Metric</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">{report.exact === undefined ? 'Estimate' : 'Exact'}</th>
+                  <th scope="col">95% interval</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row, r) => (
+                  <tr key={r}>
+                    <th scope="row">{row[0]}</th>
+                    <td>{row[1]}</td>
+                    <td class="num">{row[2]}</td>
+                    <td class="num">{row[3]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="row-actions">
+            <button type="button" onClick={() => download(`${fileStem(report.scenario)}.csv`, csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows), 'text/csv')}>
+              Results as CSV
+            </button>
+            <button type="button" onClick={() => download(`${fileStem(report.scenario)}.json`, `${JSON.stringify(runReportJson(report), null, 2)}\n`, 'application/json')}>
+              Results as JSON (as crucible run --json)
+            </button>
+          </div>
+          <label class="field-inline" for="metric-choice">
+            Chart of
+            <select id="metric-choice" value={chosen?.name} onChange={(event) => onMetric(event.currentTarget.value)}>
+              {report.metrics.map((summary) => (
+                <option key={summary.name} value={summary.name}>
+                  {metricTitle(summary)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {chosen === undefined ? null : (
+            <>
+              <div class="charts">
+                {charts.map((chart) => (
+                  <VegaChart key={chart.id} chart={chart} />
+                ))}
+              </div>
+              <div class="row-actions">
+                <button
+                  type="button"
+                  onClick={() =>
+                    download(
+                      `${fileStem(report.scenario)}-${fileStem(chosen.name)}.csv`,
+                      csvText(
+                        ['value', 'label', 'count', 'probability', 'low', 'high'],
+                        chosen.distribution.map((entry) => [entry.value, entry.label ?? '', entry.count, entry.probability, entry.interval.low, entry.interval.high]),
+                      ),
+                      'text/csv',
+                    )
+                  }
+                >
+                  This distribution as CSV
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

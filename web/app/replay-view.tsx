@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'preact/hooks';
+import { formatReplay, replayFile } from '../../cli/replay-report.js';
+import type { LoadedScenario } from '../../sim/scenario-file.js';
+import type { Setup } from './share.js';
+import type { SetupChange } from './use-setup.js';
+
+/** One trial of the run replayed event by event, as `crucible replay` prints it. */
+export function ReplayView({ setup, update, loaded }: { setup: Setup; update: (change: SetupChange) => void; loaded: LoadedScenario | undefined }) {
+  const [text, setText] = useState<string>('');
+  const trial = setup.trial ?? 0;
+  useEffect(() => {
+    if (loaded === undefined) return;
+    let current = true;
+    const method = setup.method === 'mc-dice' ? 'mc-dice' : 'mc';
+    replayFile(loaded.file, { trial, method, ...(setup.seed === undefined ? {} : { seed: setup.seed }) }).then(
+      (replay) => current && setText(formatReplay(replay)),
+      (error: unknown) => current && setText(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [loaded, trial, setup.seed, setup.method]);
+  return (
+    <section class="replay" aria-label="Replay a trial">
+      <div class="settings">
+        <label class="field-inline" for="replay-trial">
+          Trial (from 0)
+          <input id="replay-trial" type="number" min={0} step={1} value={trial} onChange={(event) => update({ trial: Math.max(0, Math.floor(Number(event.currentTarget.value)) || 0) })} />
+        </label>
+        <button type="button" onClick={() => update({ trial: Math.max(0, trial - 1) })}>
+          Previous trial
+        </button>
+        <button type="button" onClick={() => update({ trial: trial + 1 })}>
+          Next trial
+        </button>
+      </div>
+      <p class="muted">The same trial of the same run, whatever the number of trials or workers: with the method “every die rolled” it shows every face.</p>
+      <pre class="event-log" tabIndex={0} aria-label="Event log">
+        {loaded === undefined ? 'Waiting for a valid scenario.' : text}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { LoadedRoster } from '../../analysis/roster.js';
+import type { ReportPage } from '../../reports/page-model.js';
+import { InputError } from '../../sim/errors.js';
+import { balanceReport, matchupsReport, openRoster } from '../compute/analyses.js';
+import { problemText } from '../compute/scenario.js';
+import { sharedPool as pool } from '../compute/worker-pool.js';
+import { readText, writeText } from '../platform/volume.js';
+import { ReportSections } from './report-sections.js';
+import { bundledRosters } from './scenarios.js';
+import type { Setup } from './share.js';
+import type { SetupChange } from './use-setup.js';
+
+/**
+ * A roster's matchups (every entry against every other, both seatings: the heatmap of expected
+ * scores) and one entry's balance (its curve against the roster and fitted cost), as `crucible
+ * matchups` and `crucible balance` compute them. These are many runs, so they start on request.
+ */
+
+type RunState = { readonly kind: 'idle' } | { readonly kind: 'running'; readonly runs: number; readonly total: number } | { readonly kind: 'done'; readonly page: ReportPage; readonly seconds: number } | { readonly kind: 'failed'; readonly lines: readonly string[] };
+
+const PRECISIONS = [0.05, 0.02, 0.01] as const;
+
+function failure(error: unknown): RunState {
+  if (error instanceof InputError) return { kind: 'failed', lines: error.problems.map(problemText) };
+  return { kind: 'failed', lines: [error instanceof Error ? error.message : String(error)] };
+}
+
+/** The roster chosen (or the ruleset's first), its text as edited, and the roster once loaded. */
+function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset: string | undefined) {
+  const rosters = ruleset === undefined ? [] : bundledRosters(ruleset);
+  const file = setup.roster !== undefined && rosters.some((entry) => entry.file === setup.roster) ? setup.roster : rosters[0]?.file;
+  const [text, setText] = useState<string>('');
+  const [roster, setRoster] = useState<LoadedRoster | undefined>(undefined);
+  const [problems, setProblems] = useState<readonly string[]>([]);
+  useEffect(() => {
+    if (file === undefined) return;
+    let current = true;
+    void (async () => {
+      const own = setup.rosterText;
+      const shown = own ?? (await readText(file));
+      if (!current) return;
+      setText(shown);
+      writeText(file, shown);
+      try {
+        const opened = await openRoster(file);
+        if (current) {
+          setRoster(opened);
+          setProblems([]);
+        }
+      } catch (error) {
+        if (!current) return;
+        setRoster(undefined);
+        setProblems(error instanceof InputError ? error.problems.map(problemText) : [String(error)]);
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [file, setup.rosterText]);
+  const picker = (
+    <div class="settings">
+      <label class="field-inline" for="roster-choice">
+        Roster
+        <select id="roster-choice" value={file} onChange={(event) => update({ roster: event.currentTarget.value, rosterText: undefined, unit: undefined })}>
+          {rosters.map((entry) => (
+            <option key={entry.file} value={entry.file}>
+              {entry.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="field-inline" for="precision">
+        Each score within ±
+        <select id="precision" value={String(setup.precision ?? 0.02)} onChange={(event) => update({ precision: Number(event.currentTarget.value) })}>
+          {PRECISIONS.map((precision) => (
+            <option key={precision} value={String(precision)}>
+              {precision} {precision === 0.01 ? '(as the CLI; slow)' : precision === 0.05 ? '(quick look)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+  const editor =
+    file === undefined ? null : (
+      <details class="roster-editor">
+        <summary>The roster's YAML ({file})</summary>
+        <label for="roster-yaml" class="sr-only">
+          Roster as YAML
+        </label>
+        <textarea id="roster-yaml" class="yaml" rows={16} spellcheck={false} value={text} onChange={(event) => update({ rosterText: event.currentTarget.value })} />
+        {problems.length === 0 ? null : (
+          <ul class="problems">
+            {problems.map((line, index) => (
+              <li key={index}>
+                <code>{line}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </details>
+    );
+  return { file, roster, problems, picker, editor, none: rosters.length === 0 };
+}
+
+function useRun() {
+  const [state, setState] = useState<RunState>({ kind: 'idle' });
+  const generation = useRef(0);
+  const start = (work: (onRun: (done: number, total: number) => void) => Promise<ReportPage>): void => {
+    const mine = ++generation.current;
+    const started = performance.now();
+    setState({ kind: 'running', runs: 0, total: 0 });
+    work((runs, total) => mine === generation.current && setState({ kind: 'running', runs, total })).then(
+      (page) => mine === generation.current && setState({ kind: 'done', page, seconds: (performance.now() - started) / 1000 }),
+      (error: unknown) => mine === generation.current && setState(failure(error)),
+    );
+  };
+  return { state, start };
+}
+
+function RunStatus({ state }: { state: RunState }) {
+  const text =
+    state.kind === 'running'
+      ? `Running: ${state.runs}${state.total > 0 ? ` of ${state.total}` : ''} runs done…`
+      : state.kind === 'done'
+        ? `Done in ${state.seconds.toFixed(1)} s.`
+        : state.kind === 'failed'
+          ? 'It could not run:'
+          : '';
+  return (
+    <>
+      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind}>
+        {text}
+      </p>
+      {state.kind === 'failed' ? (
+        <ul class="problems">
+          {state.lines.map((line, index) => (
+            <li key={index}>
+              <code>{line}</code>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {state.kind === 'done' ? <ReportSections page={state.page} /> : null}
+    </>
+  );
+}
+
+export function MatchupsView({ setup, update, ruleset }: { setup: Setup; update: (change: SetupChange) => void; ruleset: string | undefined }) {
+  const chosen = useRoster(setup, update, ruleset);
+  const { state, start } = useRun();
+  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
+  const roster = chosen.roster;
+  const seed = setup.seed;
+  return (
+    <section class="matchups" aria-label="Matchups">
+      {chosen.picker}
+      <p class="muted">Every entry against every other, in both seatings: the expected score of the row's unit (a win 1, a draw ½), and its wins, draws and losses on hover.</p>
+      <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={() => roster !== undefined && start((onRun) => matchupsReport(roster, { executor: pool(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
+        Run the matchups
+      </button>
+      {chosen.editor}
+      <RunStatus state={state} />
+    </section>
+  );
+}
+
+export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: (change: SetupChange) => void; ruleset: string | undefined }) {
+  const chosen = useRoster(setup, update, ruleset);
+  const { state, start } = useRun();
+  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
+  const roster = chosen.roster;
+  const entries = roster?.roster.entries ?? [];
+  const unit = setup.unit !== undefined && entries.some((entry) => entry.id === setup.unit) ? setup.unit : entries[0]?.id;
+  const whole = roster?.roster.fielded === 'whole';
+  const budget = setup.budget ?? 60;
+  const seed = setup.seed;
+  return (
+    <section class="balance" aria-label="Balance and cost">
+      {chosen.picker}
+      <div class="settings">
+        <label class="field-inline" for="balance-unit">
+          Unit
+          <select id="balance-unit" value={unit} onChange={(event) => update({ unit: event.currentTarget.value })}>
+            {entries.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name ?? entry.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        {whole ? null : (
+          <label class="field-inline" for="balance-budget">
+            Points a side
+            <input id="balance-budget" type="number" min={1} step={1} value={budget} onChange={(event) => update({ budget: Math.max(1, Number(event.currentTarget.value) || 1) })} />
+          </label>
+        )}
+      </div>
+      <p class="muted">{whole ? 'Each entry fielded whole at its published points: costs fitted from the round robin.' : 'The unit fielded by count against each opponent at equal points: where its expected score crosses ½, and the cost that puts it there.'}</p>
+      <button type="button" class="primary" disabled={roster === undefined || unit === undefined || state.kind === 'running'} onClick={() => roster !== undefined && unit !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
+        Fit the cost
+      </button>
+      {chosen.editor}
+      <RunStatus state={state} />
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import type { ShardExecutor, ShardResult, ShardTask } from '../../sim/shard-task.js';
+import type { ShardReply, ShardRequest } from './shard-worker.js';
+
+/**
+ * Shards on Web Workers: the browser's ShardExecutor (sim/shard-task.ts), so sim/sharded-run.ts
+ * merges them in shard order exactly as it merges the CLI's worker threads. One worker per core
+ * the browser reports (at most 8). `cancelPending` drops shards not started yet; a shard already
+ * running finishes (one shard is at most 65,536 trials).
+ */
+
+interface Pending {
+  readonly request: ShardRequest;
+  readonly resolve: (result: ShardResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export const MAX_WORKERS = 8;
+
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+}
+
+export class WorkerPool implements ShardExecutor {
+  readonly workers: number;
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Pending>();
+  private readonly queue: Pending[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(workers = Math.min(MAX_WORKERS, Math.max(1, navigator.hardwareConcurrency || 2))) {
+    this.workers = workers;
+    for (let w = 0; w < workers; w++) {
+      const worker = new Worker(new URL('./shard-worker.ts', import.meta.url), { type: 'module', name: `crucible shards ${w + 1}` });
+      worker.onmessage = (event: MessageEvent<ShardReply>) => this.settle(worker, event.data);
+      worker.onerror = (event) => this.fail(worker, event.message || 'the worker failed to start');
+      this.idle.push(worker);
+    }
+  }
+
+  run(task: ShardTask): Promise<ShardResult> {
+    if (this.closed) return Promise.reject(new CancelledError('the pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { id: this.nextId++, task }, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  cancelPending(): void {
+    for (const pending of this.queue.splice(0)) pending.reject(new CancelledError('cancelled'));
+  }
+
+  async close(force: boolean): Promise<void> {
+    this.closed = true;
+    this.cancelPending();
+    if (!force) return;
+    for (const worker of [...this.idle, ...this.busy.keys()]) worker.terminate();
+    for (const pending of this.busy.values()) pending.reject(new CancelledError('the pool is closed'));
+    this.busy.clear();
+    this.idle.length = 0;
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const worker = this.idle.pop() as Worker;
+      const pending = this.queue.shift() as Pending;
+      this.busy.set(worker, pending);
+      worker.postMessage(pending.request);
+    }
+  }
+
+  private settle(worker: Worker, reply: ShardReply): void {
+    const pending = this.busy.get(worker);
+    this.busy.delete(worker);
+    this.idle.push(worker);
+    if (pending !== undefined) {
+      if ('error' in reply) pending.reject(new Error(reply.error));
+      else pending.resolve({ cells: reply.cells, loopMilliseconds: reply.loopMilliseconds });
+    }
+    this.dispatch();
+  }
+
+  private fail(worker: Worker, message: string): void {
+    const pending = this.busy.get(worker);
+    this.busy.delete(worker);
+    pending?.reject(new Error(message));
+  }
+}
+
+let shared: WorkerPool | undefined;
+
+/** The page's one pool, started when first needed (its workers load the kernels once). */
+export const sharedPool = (): WorkerPool => (shared ??= new WorkerPool());

@@ -105,11 +105,18 @@ describe('the workbench in a browser', () => {
     expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([OGRE, '--trials', String(TRIALS)]));
   });
 
-  it('moves the odds when a stat changes in the form, to what crucible run --set gives', async () => {
+  it('moves the odds when a stat changes in the form, to what crucible run --set gives (a bad value gets the CLI\'s message)', async () => {
     const before = await downloadedText(page, 'Results as JSON (as crucible run --json)');
     // The knights' side: three models in formation → four.
     const shown = await page.locator('.odds .status').getAttribute('data-run');
     const models = page.locator('#a-sides-1-groups-0-models');
+    // A bad value first: the CLI's own message, beside the field and under the form.
+    await models.fill('0');
+    await models.press('Tab');
+    const refused = await runCli(['run', OGRE, '--set', 'sides[1].groups[0].models=0']);
+    expect(refused.status).toBe(2);
+    await expect(page.locator('.problems code').first().textContent()).resolves.toBe(refused.stderr.trim());
+    await expect(models.getAttribute('aria-invalid')).resolves.toBe('true');
     await models.fill('4');
     await models.press('Tab');
     await page.locator(`.odds .status[data-state="done"]:not([data-run="${shown}"])`).waitFor();

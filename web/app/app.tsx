@@ -41,10 +41,14 @@ export function App() {
   const importer = useRef<HTMLInputElement>(null);
   const runs = useRef(0);
 
-  // Check the scenario a moment after each edit (the CLI's loader, on the workbench's volume).
+  // The workers load their code while the page checks the first scenario.
+  useEffect(() => void pool(), []);
+  // Check the scenario a moment after each edit (the CLI's loader, on the workbench's volume); the first at once.
+  const checks = useRef(0);
   useEffect(() => {
     if (setup === undefined) return undefined;
     let current = true;
+    const delay = checks.current++ === 0 ? 0 : EDIT_DELAY_MILLISECONDS;
     const timer = setTimeout(() => {
       void checkScenario(setup.file, setup.text).then(async (result) => {
         if (!current) return;
@@ -54,7 +58,7 @@ export function App() {
           if (current) setChoices(found);
         }
       });
-    }, EDIT_DELAY_MILLISECONDS);
+    }, delay);
     return () => {
       current = false;
       clearTimeout(timer);

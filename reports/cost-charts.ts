@@ -50,7 +50,7 @@ export function balanceCurveChart(curve: BalanceCurve, options: ChartOptions = {
     note: point.note ?? '',
     trials: point.trials ?? null,
   }));
-  const scale: Spec = curve.logX === true ? { type: 'log', zero: false } : { zero: false };
+  const scale: Spec = curve.logX === true ? { type: 'log' } : { zero: false };
   const x = { field: 'x', type: 'quantitative', title: curve.xNote === undefined ? curve.xTitle : [curve.xTitle, `(${curve.xNote})`], scale, ...(curve.integerX === true ? { axis: { tickMinStep: 1, format: 'd' } } : {}) };
   const y = quantity('score', curve.yTitle ?? 'Expected score against the roster', true, { scale: { domain: [0, 1] } });
   const tips = [tooltip('x', curve.xTitle, curve.integerX === true ? 'd' : '.3~f'), tooltip('text', 'Expected score, 95% interval'), ...(curve.points.some((point) => point.note !== undefined) ? [tooltip('note', 'Fielded')] : []), ...(curve.points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : [])];

@@ -75,7 +75,8 @@ export function App() {
     const controller = new AbortController();
     const run = ++runs.current;
     // The last result stays on screen, marked as being redone, until the first new one arrives.
-    setOdds((previous) => ((previous.kind === 'running' || previous.kind === 'done') && previous.update !== undefined ? { kind: 'running', run, update: previous.update, stale: true } : { kind: 'running', run }));
+    // Another scenario's numbers would mislead: only the same file's are kept (dimmed) while it is redone.
+    setOdds((previous) => ((previous.kind === 'running' || previous.kind === 'done') && previous.update !== undefined && previous.update.report.file === loaded.file ? { kind: 'running', run, update: previous.update, stale: true } : { kind: 'running', run }));
     const settings = { method: setup.method, ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.trials === undefined ? {} : { trials: setup.trials }) };
     computeOdds(loaded, settings, pool(), controller.signal, (next) => {
       if (!controller.signal.aborted) setOdds(next.done ? { kind: 'done', run, update: next } : { kind: 'running', run, update: next });
@@ -201,24 +202,29 @@ export function App() {
             ))}
           </nav>
           <div class="settings">
-            <label class="field-inline" for="method">
-              Method
-              <select id="method" value={setup.method} onChange={(event) => update({ method: event.currentTarget.value as OddsMethod })}>
-                {ODDS_METHODS.map((method) => (
-                  <option key={method} value={method}>
-                    {METHOD_TITLES[method]}
-                  </option>
-                ))}
-              </select>
-            </label>
+            {/* Roster views run each pairing to a precision, by the default method: neither setting applies. */}
+            {setup.view === 'matchups' || setup.view === 'balance' ? null : (
+              <label class="field-inline" for="method">
+                Method
+                <select id="method" value={setup.method} onChange={(event) => update({ method: event.currentTarget.value as OddsMethod })}>
+                  {ODDS_METHODS.map((method) => (
+                    <option key={method} value={method}>
+                      {METHOD_TITLES[method]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label class="field-inline" for="seed">
               Seed of this run
               <CommitInput id="seed" placeholder={String(loaded?.scenario.seed ?? '')} value={setup.seed === undefined ? '' : String(setup.seed)} onCommit={(text) => update({ seed: numberOrUndefined(text) })} />
             </label>
-            <label class="field-inline" for="trials">
-              Trials of this run
-              <CommitInput id="trials" placeholder={String(loaded?.scenario.trials ?? '')} value={setup.trials === undefined ? '' : String(setup.trials)} onCommit={(text) => update({ trials: numberOrUndefined(text) || undefined })} />
-            </label>
+            {setup.view === 'odds' || setup.view === 'compare' ? (
+              <label class="field-inline" for="trials">
+                Trials of this run
+                <CommitInput id="trials" placeholder={String(loaded?.scenario.trials ?? '')} value={setup.trials === undefined ? '' : String(setup.trials)} onCommit={(text) => update({ trials: numberOrUndefined(text) || undefined })} />
+              </label>
+            ) : null}
           </div>
           {setup.view === 'odds' ? <OddsView state={odds} metric={setup.metric} onMetric={(metric) => update({ metric })} /> : null}
           {setup.view === 'compare' ? <CompareView setup={setup} update={update} loaded={loaded} variants={variants} choices={choices} /> : null}

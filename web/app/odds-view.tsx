@@ -56,7 +56,7 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
   }, [chosen]);
   const rows = report?.metrics.flatMap(metricRows) ?? [];
   return (
-    <section class="odds" aria-label="Odds">
+    <section class="odds" aria-label="Odds" data-stale={state.kind === 'running' && state.stale === true ? 'true' : undefined} aria-busy={state.kind === 'running'}>
       <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind} data-run={state.kind === 'running' || state.kind === 'done' ? state.run : undefined}>
         {statusText(state)}
       </p>

@@ -136,7 +136,11 @@ export function App() {
       <header class="top">
         <h1>crucible workbench</h1>
         {/* A button, not a #link: the address's fragment holds the setup. */}
-        <button type="button" class="skip" onClick={() => document.getElementById('results-pane')?.focus()}>
+        <button type="button" class="skip" onClick={() => {
+            const results = document.getElementById('results-pane');
+            results?.scrollIntoView({ block: 'start' });
+            results?.focus({ preventScroll: true });
+          }}>
           Skip to the results
         </button>
         <div class="top-actions">

@@ -100,9 +100,15 @@ describe('the workbench in a browser', () => {
     page = await openPage(await linkTo(OGRE));
   });
 
-  it('shows a bundled scenario\'s odds exactly as crucible run --json does', async () => {
+  it('shows a bundled scenario\'s odds exactly as crucible run --json does; its YAML exports byte for byte', async () => {
     await resultDone(page);
     expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([OGRE, '--trials', String(TRIALS)]));
+    expect(await downloadedText(page, 'Export YAML')).toBe(await readFile(OGRE, 'utf8'));
+    // The chart downloads are real images: PNG bytes, SVG text.
+    await page.locator('.chart-box svg').first().waitFor();
+    expect((await downloadedText(page, 'PNG')).startsWith('\uFFFDPNG')).toBe(true);
+    expect(await downloadedText(page, 'SVG')).toMatch(/^<svg[^>]*>/);
+    expect(await downloadedText(page, 'Results as CSV')).toMatch(/^metric,outcome,estimate,95% interval\r\n/);
   });
 
   it('moves the odds when a stat changes in the form, to what crucible run --set gives (a bad value gets the CLI\'s message)', async () => {
@@ -177,6 +183,17 @@ describe('the workbench in a browser', () => {
     await page.locator('.matchups .chart-box svg [aria-roledescription="text mark"]').first().hover();
     await expect(page.locator('#vg-tooltip-element').textContent()).resolves.toMatch(/Win\d+% ±\d+Draw\d+% ±\d+Loss\d+% ±\d+/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-matchups.png'), fullPage: true });
+  });
+
+  it('imports a YAML file and checks it as the CLI does', async () => {
+    const text = (await readFile(OGRE, 'utf8')).replace('models: 3', 'models: 2');
+    await page.getByRole('button', { name: 'Odds' }).click();
+    await page.locator('input[type="file"]').setInputFiles({ name: 'my-fight.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
+    // Kept beside the bundled scenarios, so its `../units.yaml` resolves as on disk.
+    await page.locator('.file-path', { hasText: 'data/heroic/scenarios/my-fight.yaml' }).waitFor();
+    await expect(page.locator('#a-sides-1-groups-0-models').inputValue()).resolves.toBe('2');
+    await page.locator('.odds .status[data-state="done"]', { hasText: /Monte Carlo/ }).waitFor();
+    expect(await downloadedText(page, 'Export YAML')).toBe(text);
   });
 
   it('reproduces the shared view from its link in a fresh page, at phone width, nothing wider than the screen', async () => {

@@ -136,5 +136,5 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     expect(await failed).toMatch(/^worker [^:]+:\d+ refuses shard 0: its crucible is \d+\.\d+\.\d+, the run's is 0\.0\.1$/);
     await events.close();
     await queue.close();
-  }, 20_000);
+  }, 60_000);
 });

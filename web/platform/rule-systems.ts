@@ -2,6 +2,7 @@
 import type { KernelModule, RuleSystem } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { InputError } from '../../sim/errors.js';
+import type { ResolvedRuleSystem } from '../../sim/rule-systems.js';
 
 /**
  * sim/rule-systems.ts in the browser build: the same exports, for the built-in rule systems of
@@ -11,17 +12,8 @@ import { InputError } from '../../sim/errors.js';
  * and the page and its workers import every `engine/<folder>/kernel-module.ts` up front.
  */
 
-export interface PluginInfo {
-  readonly module: string;
-  readonly id: string;
-  readonly version: string;
-  readonly codeHash: string;
-}
-
-export interface ResolvedRuleSystem {
-  readonly system: RuleSystem;
-  readonly plugin?: PluginInfo;
-}
+// The same types as the Node module's (type-only: nothing of it reaches the bundle).
+export type { PluginInfo, ResolvedRuleSystem } from '../../sim/rule-systems.js';
 
 export const KERNEL_MODULE_PREFIX = 'crucible-kernel:';
 

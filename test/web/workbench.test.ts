@@ -72,7 +72,8 @@ beforeAll(async () => {
   const executablePath = ensureChromium() as string;
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
   const outDir = path.join(directory, 'web');
-  await build({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  // The shipped build (minified, as npm run build:web makes it), without the gzip sizes it would print.
+  await build({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
   server = await preview({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
   origin = (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });

@@ -10,19 +10,23 @@ import { NO_SAVE } from './compile.js';
  * built the first time it is needed and kept.
  */
 export class StrikeTables {
-  private readonly tables = new Map<number, OutcomeTable>();
+  /**
+   * By (hit face, save face) — 8 × 8 slots — then by dice count: two array look-ups, cheaper than
+   * a Map's hash, which cost a small strike more than rolling its dice (bench/profile.ts --scenarios).
+   */
+  private readonly tables: (OutcomeTable | undefined)[][] = Array.from({ length: 64 }, () => []);
 
   /** Hits left after saves: a draw from Binomial(count, q). */
   sample(dice: Dice, count: number, hitOn: number, save: number): number {
     if (count === 0) return 0;
     const hitFace = Math.min(6, Math.max(1, hitOn));
     const saveFace = save >= NO_SAVE ? NO_SAVE : Math.min(6, Math.max(1, save));
-    const key = (count * 8 + hitFace) * 8 + saveFace;
-    let table = this.tables.get(key);
+    const byCount = this.tables[hitFace * 8 + saveFace] as (OutcomeTable | undefined)[];
+    let table = byCount[count];
     if (table === undefined) {
       const q = ((7 - hitFace) / 6) * (saveFace === NO_SAVE ? 1 : (saveFace - 1) / 6);
       table = binomialTable(count, q);
-      this.tables.set(key, table);
+      byCount[count] = table;
     }
     return dice.pick(table);
   }

@@ -74,9 +74,34 @@ export class PoolTables implements PoolRoller {
   }
 }
 
-/** A pool scorer of either kind for `faceScore`: die by die, or drawn from tables. */
+/**
+ * Scorers are immutable once built (a PoolTables only adds tables it has not built yet), so one
+ * per face score serves every kernel of the thread: an analysis compiles a kernel per run (a
+ * matchup matrix, thousands), and building a PoolScorer's 55,987 totals took most of a Warmaster
+ * compile (bench/README.md, issue 20).
+ */
+const scorers = new Map<string, PoolScorer>();
+const poolTables = new Map<string, PoolTables>();
+/** Face scores are six small integers: a handful per rule system; the bound only guards a hostile input. */
+const MAX_SHARED_SCORERS = 256;
+
+function shared<Roller>(cache: Map<string, Roller>, faceScore: FaceScore, make: () => Roller): Roller {
+  const key = faceScore.join(',');
+  let roller = cache.get(key);
+  if (roller === undefined) {
+    roller = make();
+    if (cache.size >= MAX_SHARED_SCORERS) cache.clear();
+    cache.set(key, roller);
+  }
+  return roller;
+}
+
+/** The thread's PoolScorer for `faceScore` (built once). */
+export const poolScorer = (faceScore: FaceScore): PoolScorer => shared(scorers, faceScore, () => new PoolScorer(faceScore));
+
+/** A pool scorer of either kind for `faceScore`: die by die, or drawn from tables (each shared by the thread's kernels). */
 export function poolRoller(faceScore: FaceScore, method: 'dice' | 'tables'): PoolRoller {
-  return method === 'tables' ? new PoolTables(faceScore) : new PoolScorer(faceScore);
+  return method === 'tables' ? shared(poolTables, faceScore, () => new PoolTables(faceScore)) : poolScorer(faceScore);
 }
 
 /** Score of each face for "succeed on `target`+" with no criticals (e.g. Shield rolls on 5+). */

@@ -1,4 +1,4 @@
-import { atLeast, PoolScorer } from '../dice/index.js';
+import { atLeast, type PoolScorer, poolScorer } from '../dice/index.js';
 import { CONTACT_KINDS, codeOf, DEFENDED, FLANK, FRONT, OPEN, POSITIONS, REAR, WINNER_POLICIES } from './codes.js';
 import type { Contact, Rules, Scenario, ScenarioUnit, WarmasterOptions } from './schema.js';
 import { TROOP_TYPES, type TroopType } from './troop-types.js';
@@ -339,6 +339,6 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     oneStandBonus: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ONE_STAND_BONUS) !== 0 ? rules.oneStandBonusAttacks : 0)),
     armourWorse: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ARMOUR_PIERCING) !== 0 ? rules.armourOneWorseFaces : 0)),
     regeneration: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_REGENERATES) !== 0 ? rules.regenerationHits : 0)),
-    atLeastScorers: [0, 1, 2, 3, 4, 5, 6].map((face) => new PoolScorer(atLeast(Math.max(face, 1)))),
+    atLeastScorers: [0, 1, 2, 3, 4, 5, 6].map((face) => poolScorer(atLeast(Math.max(face, 1)))),
   };
 }

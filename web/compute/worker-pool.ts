@@ -30,12 +30,14 @@ export class WorkerPool implements ShardExecutor {
 
   constructor(workers = Math.min(MAX_WORKERS, Math.max(1, navigator.hardwareConcurrency || 2))) {
     this.workers = workers;
-    for (let w = 0; w < workers; w++) {
-      const worker = new Worker(new URL('./shard-worker.ts', import.meta.url), { type: 'module', name: `crucible shards ${w + 1}` });
-      worker.onmessage = (event: MessageEvent<ShardReply>) => this.settle(worker, event.data);
-      worker.onerror = (event) => this.fail(worker, event.message || 'the worker failed to start');
-      this.idle.push(worker);
-    }
+    for (let w = 0; w < workers; w++) this.idle.push(this.startWorker(w + 1));
+  }
+
+  private startWorker(number: number): Worker {
+    const worker = new Worker(new URL('./shard-worker.ts', import.meta.url), { type: 'module', name: `crucible shards ${number}` });
+    worker.onmessage = (event: MessageEvent<ShardReply>) => this.settle(worker, event.data);
+    worker.onerror = (event) => this.fail(worker, event.message || 'the worker failed');
+    return worker;
   }
 
   run(task: ShardTask): Promise<ShardResult> {
@@ -80,10 +82,18 @@ export class WorkerPool implements ShardExecutor {
     this.dispatch();
   }
 
+  /** A worker that died takes its shard down (sharded-run retries it once) and is replaced, so the pool keeps its size. */
   private fail(worker: Worker, message: string): void {
     const pending = this.busy.get(worker);
     this.busy.delete(worker);
+    const index = this.idle.indexOf(worker);
+    if (index >= 0) this.idle.splice(index, 1);
+    worker.terminate();
     pending?.reject(new Error(message));
+    if (!this.closed) {
+      this.idle.push(this.startWorker(this.idle.length + this.busy.size + 1));
+      this.dispatch();
+    }
   }
 }
 

@@ -78,14 +78,15 @@ export function App() {
     // Another scenario's numbers would mislead: only the same file's are kept (dimmed) while it is redone.
     setOdds((previous) => ((previous.kind === 'running' || previous.kind === 'done') && previous.update !== undefined && previous.update.report.file === loaded.file ? { kind: 'running', run, update: previous.update, stale: true } : { kind: 'running', run }));
     const settings = { method: setup.method, ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.trials === undefined ? {} : { trials: setup.trials }) };
-    computeOdds(loaded, settings, pool(), controller.signal, (next) => {
+    const executor = pool().session();
+    computeOdds(loaded, settings, executor, controller.signal, (next) => {
       if (!controller.signal.aborted) setOdds(next.done ? { kind: 'done', run, update: next } : { kind: 'running', run, update: next });
     }).catch((error: unknown) => {
       if (!controller.signal.aborted) setOdds({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     });
     return () => {
       controller.abort();
-      pool().cancelPending();
+      executor.cancelPending?.();
     };
   }, [loaded, setup?.view, setup?.method, setup?.seed, setup?.trials]);
 

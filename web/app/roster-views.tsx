@@ -157,7 +157,7 @@ export function MatchupsView({ setup, update, ruleset }: { setup: Setup; update:
     <section class="matchups" aria-label="Matchups">
       {chosen.picker}
       <p class="muted">Every entry against every other, in both seatings: the expected score of the row's unit (a win 1, a draw ½), and its wins, draws and losses on hover.</p>
-      <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={() => roster !== undefined && start((onRun) => matchupsReport(roster, { executor: pool(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
+      <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={() => roster !== undefined && start((onRun) => matchupsReport(roster, { executor: pool().session(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
         Run the matchups
       </button>
       {chosen.editor}
@@ -198,7 +198,7 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
         )}
       </div>
       <p class="muted">{whole ? 'Each entry fielded whole at its published points: costs fitted from the round robin.' : 'The unit fielded by count against each opponent at equal points: where its expected score crosses ½, and the cost that puts it there.'}</p>
-      <button type="button" class="primary" disabled={roster === undefined || unit === undefined || state.kind === 'running'} onClick={() => roster !== undefined && unit !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
+      <button type="button" class="primary" disabled={roster === undefined || unit === undefined || state.kind === 'running'} onClick={() => roster !== undefined && unit !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool().session(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
         Fit the cost
       </button>
       {chosen.editor}

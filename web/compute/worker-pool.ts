@@ -10,6 +10,8 @@ import type { ShardReply, ShardRequest } from './shard-worker.js';
 
 interface Pending {
   readonly request: ShardRequest;
+  /** Which session queued it (`WorkerPool.session`): cancelling one leaves the others' shards. */
+  readonly session: number;
   readonly resolve: (result: ShardResult) => void;
   readonly reject: (error: Error) => void;
 }
@@ -26,6 +28,7 @@ export class WorkerPool implements ShardExecutor {
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
   private nextId = 0;
+  private sessions = 0;
   private closed = false;
 
   constructor(workers = Math.min(MAX_WORKERS, Math.max(1, navigator.hardwareConcurrency || 2))) {
@@ -40,16 +43,36 @@ export class WorkerPool implements ShardExecutor {
     return worker;
   }
 
-  run(task: ShardTask): Promise<ShardResult> {
+  run(task: ShardTask, session = 0): Promise<ShardResult> {
     if (this.closed) return Promise.reject(new CancelledError('the pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, task }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, task }, session, resolve, reject });
       this.dispatch();
     });
   }
 
-  cancelPending(): void {
-    for (const pending of this.queue.splice(0)) pending.reject(new CancelledError('cancelled'));
+  /** Drop the shards not started yet: every session's, or one session's. */
+  cancelPending(session?: number): void {
+    const kept: Pending[] = [];
+    for (const pending of this.queue.splice(0)) {
+      if (session === undefined || pending.session === session) pending.reject(new CancelledError('cancelled'));
+      else kept.push(pending);
+    }
+    this.queue.push(...kept);
+  }
+
+  /**
+   * The pool as one computation's executor: the odds of the scenario and a roster's matchups share
+   * the workers, and an edit cancels the odds' queued shards only.
+   */
+  session(): ShardExecutor {
+    const id = ++this.sessions;
+    return {
+      workers: this.workers,
+      run: (task) => this.run(task, id),
+      cancelPending: () => this.cancelPending(id),
+      close: async () => this.cancelPending(id),
+    };
   }
 
   async close(force: boolean): Promise<void> {

@@ -7,6 +7,7 @@ import { formatRate, formatTable, type Measurement, measureThroughput, type Thro
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
 import { measureQueue, type QueueSettings, queueVerdicts } from './queue.js';
 import { measureTables } from './tables.js';
+import { bundledScenarioFiles, issue20Lines, methodsByScenario, profileKernels, profileTable } from './profile.js';
 import { measureWeb, webLines } from './web.js';
 import type { BenchScenario, HeapResult, HeapSample, Implementation } from './worker.js';
 
@@ -217,6 +218,12 @@ async function main(): Promise<void> {
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
   console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
+  // Issue 20: where a trial's time goes, and its targets.
+  const profile = await profileKernels(quick, () => {});
+  const methods = await methodsByScenario(bundledScenarioFiles(), quick, () => {});
+  console.log('');
+  for (const line of profileTable(profile)) console.log(line);
+  for (const line of issue20Lines(profile, methods, verdict)) console.log(line);
   const analysis = await measureAnalysis(2, quick);
   console.log(
     `heroic matchup matrix (${Math.round(Math.sqrt(analysis.matrixPairings))} × ${Math.round(Math.sqrt(analysis.matrixPairings))}, ±1 point, 2 workers): ${analysis.matrixSeconds.toFixed(1)} s, ${analysis.matrixTrials.toLocaleString('en')} trials   target (20 × 20) < 60 s: ${quick ? 'n/a (quick: 8 × 8)' : verdict(analysis.matrixSeconds < 60)}`,
@@ -251,6 +258,8 @@ async function main(): Promise<void> {
     long,
     targets,
     epic,
+    profile,
+    methods,
     analysis,
     elapsedSeconds,
   };

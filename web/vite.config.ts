@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { kernelModuleName } from './platform/kernel-names.js';
 
 /**
  * The workbench's build (`npm run build:web` → dist/web, `crucible serve` in development). The
@@ -22,7 +23,7 @@ function namedKernelModules(): Plugin {
       const folder = descriptor.exec(id)?.[1];
       // A rule system's descriptor is the index.ts that declares a kernelModule (engine/dice/index.ts is not one).
       if (folder === undefined || !code.includes('kernelModule:')) return undefined;
-      const rewritten = code.replace("new URL('./kernel-module.ts', import.meta.url).href", JSON.stringify(`crucible-kernel:${folder}`));
+      const rewritten = code.replace("new URL('./kernel-module.ts', import.meta.url).href", JSON.stringify(kernelModuleName(folder)));
       if (rewritten === code) this.error(`${id}: kernelModule is not new URL('./kernel-module.ts', import.meta.url).href; the workbench cannot name its kernel module`);
       return { code: rewritten, map: null };
     },
@@ -39,7 +40,6 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^node:fs\/promises$/, replacement: here('platform/fs-promises.ts') },
-      { find: /^node:fs$/, replacement: here('platform/fs.ts') },
       { find: /^node:path$/, replacement: 'pathe' },
       { find: /^node:crypto$/, replacement: here('platform/crypto.ts') },
       { find: /^(\.\.?\/)+(sim\/)?rule-systems\.js$/, replacement: here('platform/rule-systems.ts') },

@@ -24,6 +24,3 @@ export function csvText(columns: readonly string[], rows: readonly (readonly (st
   };
   return `${[columns, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }
-
-/** A name for files: "Knights vs Ogre" → "knights-vs-ogre". */
-export const fileStem = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'crucible';

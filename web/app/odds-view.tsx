@@ -4,7 +4,8 @@ import { metricTitle } from '../../analysis/field-labels.js';
 import { groupThousands, percent, runReportJson, type RunReport } from '../../cli/format.js';
 import { atLeastChart, distributionChart } from '../../reports/charts.js';
 import type { OddsUpdate } from '../compute/odds.js';
-import { csvText, download, fileStem } from './download.js';
+import { slugify } from '../../reports/page-model.js';
+import { csvText, download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
 /**
@@ -85,10 +86,10 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
             </table>
           </div>
           <div class="row-actions">
-            <button type="button" onClick={() => download(`${fileStem(report.scenario)}.csv`, csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows), 'text/csv')}>
+            <button type="button" onClick={() => download(`${slugify(report.scenario)}.csv`, csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows), 'text/csv')}>
               Results as CSV
             </button>
-            <button type="button" onClick={() => download(`${fileStem(report.scenario)}.json`, `${JSON.stringify(runReportJson(report), null, 2)}\n`, 'application/json')}>
+            <button type="button" onClick={() => download(`${slugify(report.scenario)}.json`, `${JSON.stringify(runReportJson(report), null, 2)}\n`, 'application/json')}>
               Results as JSON (as crucible run --json)
             </button>
           </div>
@@ -114,7 +115,7 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
                   type="button"
                   onClick={() =>
                     download(
-                      `${fileStem(report.scenario)}-${fileStem(chosen.name)}.csv`,
+                      `${slugify(report.scenario)}-${slugify(chosen.name)}.csv`,
                       csvText(
                         ['value', 'label', 'count', 'probability', 'low', 'high'],
                         chosen.distribution.map((entry) => [entry.value, entry.label ?? '', entry.count, entry.probability, entry.interval.low, entry.interval.high]),

@@ -1,5 +1,6 @@
 import type { PageTable, ReportPage } from '../../reports/page-model.js';
-import { csvText, download, fileStem } from './download.js';
+import { slugify } from '../../reports/page-model.js';
+import { csvText, download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
 /**
@@ -21,7 +22,7 @@ export function ReportSections({ page }: { page: ReportPage }) {
                 </p>
               ))}
           {section.chart === undefined ? null : <VegaChart chart={section.chart} />}
-          {section.table === undefined ? null : <DataTable table={section.table} name={`${page.slug}-${fileStem(section.heading)}`} caption={section.heading} />}
+          {section.table === undefined ? null : <DataTable table={section.table} name={`${page.slug}-${slugify(section.heading)}`} caption={section.heading} />}
         </section>
       ))}
       {page.methods.length === 0 ? null : (

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Result } from 'vega-embed';
 import type { Chart } from '../../reports/chart-kit.js';
 import { offlineSpec } from '../../reports/html.js';
-import { downloadUrl, fileStem } from './download.js';
+import { slugify } from '../../reports/page-model.js';
+import { downloadUrl } from './download.js';
 
 /**
  * One chart of the CLI's reports (reports/charts.ts specs), drawn by vega-embed in the page, with
@@ -40,7 +41,7 @@ export function VegaChart({ chart }: { chart: Chart }) {
   const save = async (format: 'png' | 'svg'): Promise<void> => {
     if (view === undefined) return;
     const url = await view.view.toImageURL(format, format === 'png' ? 2 : 1);
-    downloadUrl(`${fileStem(chart.title)}.${format}`, url);
+    downloadUrl(`${slugify(chart.title)}.${format}`, url);
   };
   return (
     <figure class="chart">

@@ -30,9 +30,11 @@ export function withVariant(text: string, name: string, set: Record<string, unkn
   const document = parseDocument(text);
   const variants = document.get('variants');
   const entry = document.createNode({ name, description: 'the edited copy (workbench)', set });
-  if (isSeq(variants)) {
-    variants.items = variants.items.filter((item) => !(isMap(item) && item.get('name') === name));
-    variants.items.push(entry);
-  } else document.set('variants', document.createNode([{ name, description: 'the edited copy (workbench)', set }]));
+  if (!isSeq(variants)) {
+    document.set('variants', document.createNode([entry]));
+    return document.toString();
+  }
+  variants.items = variants.items.filter((item) => !(isMap(item) && item.get('name') === name));
+  variants.items.push(entry);
   return document.toString();
 }

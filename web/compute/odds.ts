@@ -34,8 +34,6 @@ export interface OddsUpdate {
 /** How often a growing run's report is redrawn. */
 const UPDATE_EVERY_MILLISECONDS = 200;
 
-export class TooManyPathsError extends Error {}
-
 export async function computeOdds(loaded: LoadedScenario, settings: OddsSettings, executor: ShardExecutor, signal: AbortSignal, onUpdate: (update: OddsUpdate) => void): Promise<void> {
   if (settings.method === 'auto' || settings.method === 'exact') {
     const report = exactReport(loaded, settings.method === 'exact' ? EXACT_BUDGET : AUTO_BUDGET);
@@ -43,7 +41,7 @@ export async function computeOdds(loaded: LoadedScenario, settings: OddsSettings
       onUpdate({ report, trialsPlanned: 0, done: true });
       return;
     }
-    if (settings.method === 'exact') throw new TooManyPathsError(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
+    if (settings.method === 'exact') throw new Error(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
   }
   const method: DrawMethod = settings.method === 'mc-dice' ? 'dice' : 'tables';
   const spec = kernelSpecOf(loaded, method);

@@ -41,8 +41,4 @@ export async function writeFile(file: string): Promise<never> {
   throw new VolumeError('EROFS', file, 'the workbench writes no files (download them instead)');
 }
 
-export async function mkdir(directory: string): Promise<never> {
-  throw new VolumeError('EROFS', directory, 'the workbench writes no files (download them instead)');
-}
-
-export default { stat, readFile, readdir, writeFile, mkdir };
+export default { stat, readFile, readdir, writeFile };

@@ -2,6 +2,7 @@
 import type { KernelModule, RuleSystem } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { InputError } from '../../sim/errors.js';
+import { kernelModuleName } from './kernel-names.js';
 import type { ResolvedRuleSystem } from '../../sim/rule-systems.js';
 
 /**
@@ -15,13 +16,11 @@ import type { ResolvedRuleSystem } from '../../sim/rule-systems.js';
 // The same types as the Node module's (type-only: nothing of it reaches the bundle).
 export type { PluginInfo, ResolvedRuleSystem } from '../../sim/rule-systems.js';
 
-export const KERNEL_MODULE_PREFIX = 'crucible-kernel:';
-
 const modules = import.meta.glob<KernelModule<unknown, unknown>>('../../engine/*/kernel-module.ts', { eager: true });
 const kernelModules = new Map<string, KernelModule<unknown, unknown>>(
   Object.entries(modules).map(([key, module]) => {
     const folder = key.split('/').at(-2) ?? '';
-    return [`${KERNEL_MODULE_PREFIX}${folder}`, { compile: module.compile }] as const;
+    return [kernelModuleName(folder), { compile: module.compile }] as const;
   }),
 );
 

@@ -81,11 +81,6 @@ export function writeText(file: string, text: string): void {
   edited.set(volumePath(file), text);
 }
 
-/** Drop the designer's version of `file` (a bundled file of that path shows again). */
-export function forget(file: string): void {
-  edited.delete(volumePath(file));
-}
-
 /** The bundled files under `directory` with one of `extensions`, sorted (for pickers). */
 export function bundledFilesUnder(directory: string, extensions: readonly string[] = ['.yaml', '.yml', '.json']): string[] {
   const prefix = `${volumePath(directory)}/`;

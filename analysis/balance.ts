@@ -4,7 +4,7 @@ import type { Interval } from './intervals.js';
 import { entryOf, playSeated, rosterEntries, type Seating, trialsPerSeat } from './matchups.js';
 import { combineOutcomes, type Estimate, type Outcome } from './outcome.js';
 import { fitRatio, type RatioFit } from './ratio-fit.js';
-import type { LoadedRoster, RosterEntry, Seat } from './roster.js';
+import { type LoadedRoster, type RosterEntry, type Seat, withDataSnapshot } from './roster.js';
 import type { ScenarioResult, ScenarioRunOptions } from './run.js';
 
 /**
@@ -127,7 +127,8 @@ export function crossing(points: readonly { count: number; value: number }[], ta
   return undefined;
 }
 
-export async function balance(roster: LoadedRoster, unitId: string, options: BalanceOptions): Promise<CountBalance> {
+export async function balance(given: LoadedRoster, unitId: string, options: BalanceOptions): Promise<CountBalance> {
+  const roster = withDataSnapshot(given);
   if (roster.roster.fielded === 'whole') {
     throw new InputError([{ file: roster.file, path: 'fielded', message: 'this roster fields each entry whole (fielded: whole): its costs are fitted from a round robin at published points (balance --all), not by varying counts' }]);
   }

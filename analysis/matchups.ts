@@ -6,7 +6,7 @@ import type { ShardExecutor } from '../sim/shard-task.js';
 import type { RulesProvenance } from '../sim/provenance.js';
 import { Z_95 } from './intervals.js';
 import { combineOutcomes, type Outcome, outcomeFromCounts, outcomeOf, reversed } from './outcome.js';
-import { type LoadedRoster, type RosterEntry, type Seat, seatedScenario } from './roster.js';
+import { type LoadedRoster, type RosterEntry, type Seat, seatedScenario, withDataSnapshot } from './roster.js';
 import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
 
 /**
@@ -116,7 +116,7 @@ export async function playSeated(roster: LoadedRoster, unit: RosterEntry, oppone
   const { file, data } = seatedScenario(roster, unit, opponent, seat, counts);
   let loaded: LoadedScenario;
   try {
-    loaded = await loadScenarioData(file, data);
+    loaded = await loadScenarioData(file, data, roster.files);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
@@ -139,7 +139,8 @@ export function entryOf(entry: RosterEntry): MatchupEntry {
   };
 }
 
-export async function matchups(roster: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupsResult> {
+export async function matchups(given: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupsResult> {
+  const roster = withDataSnapshot(given);
   const seating = options.seating ?? 'both';
   const precision = options.precision ?? 0.01;
   const trials = options.trials ?? trialsPerSeat(precision, seating);

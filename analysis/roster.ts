@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { DataFiles } from '../engine/rule-system.js';
 import { parseWith, readDataFile } from '../sim/data-file.js';
+import { snapshotDataFiles } from '../sim/data-snapshot.js';
 import { InputError, type InputProblem } from '../sim/errors.js';
 
 /**
@@ -45,6 +47,13 @@ export interface LoadedRoster {
   readonly roster: Roster;
   /** The seat of the side written with `$A`; `$B`'s is the other. */
   readonly seatOfA: Seat;
+  /** Where the seated scenarios' data files are read: one analysis's snapshot (`withDataSnapshot`), else the files as they are. */
+  readonly files?: DataFiles;
+}
+
+/** The roster for one analysis: all its seated scenarios read their data files through one snapshot (sim/data-snapshot.ts). */
+export function withDataSnapshot(roster: LoadedRoster): LoadedRoster {
+  return roster.files === undefined ? { ...roster, files: snapshotDataFiles() } : roster;
 }
 
 /** Does this text use the placeholder (`$A`, `$A.count`, but not only `$A.name`)? */

@@ -1,7 +1,7 @@
 import { type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RuleSystem, ScenarioBase } from '../engine/rule-system.js';
+import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
@@ -80,8 +80,11 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
   return { data: rest, variants: value };
 }
 
-/** Load scenario data (already read from `file`, maybe changed): find its rule system and check it all. */
-export async function loadScenarioData(file: string, data: unknown): Promise<LoadedScenario> {
+/**
+ * Load scenario data (already read from `file`, maybe changed): find its rule system and check it
+ * all. `files`: where its data files are read (an analysis passes one snapshot for all its loads, sim/data-snapshot.ts).
+ */
+export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData): Promise<LoadedScenario> {
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
   if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
   const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset);
@@ -93,7 +96,7 @@ export async function loadScenarioData(file: string, data: unknown): Promise<Loa
   if (typeof base.name !== 'string' || typeof base.seed !== 'number' || typeof base.trials !== 'number') {
     throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers, with defaults)` }]);
   }
-  const result = await system.load(scenario as unknown as ScenarioBase, file, fileSystemData);
+  const result = await system.load(scenario as unknown as ScenarioBase, file, files);
   if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
   // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
   await loadKernelModule(system.kernelModule);

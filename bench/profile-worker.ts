@@ -27,7 +27,10 @@ export type ProfiledKernel = 'pooled' | 'engagement' | 'warmaster' | 'battleforg
 
 export interface ProfileJob {
   readonly kernel: ProfiledKernel | 'scenario';
-  /** For `scenario`: a bundled scenario file, timed whole (trial + tally) only. */
+  /**
+   * For `scenario`: a bundled scenario file, timed whole (trial + tally) by both methods in this one
+   * worker, in alternating stretches (`method` is ignored): `whole` by tables, `wholeDice` per die.
+   */
   readonly file?: string;
   readonly method: DrawMethod;
   readonly repetitionSeconds: number;
@@ -42,6 +45,8 @@ export interface ProfileResult {
   readonly callsPerTrial: number;
   /** Nanoseconds per trial, medians. */
   readonly whole: number;
+  /** For `scenario`: the same per die, timed in the same stretches' alternation. */
+  readonly wholeDice?: number;
   readonly trial: number;
   readonly tally: number;
   readonly dice: number;
@@ -127,7 +132,41 @@ function timePer(step: (units: number) => void, batch: number, job: ProfileJob):
   return samples[Math.floor(samples.length / 2)] as number;
 }
 
+/**
+ * A bundled scenario by both methods, in alternating stretches in this one worker: the two
+ * timings of one process and moment are comparable, while fresh workers were seen to differ by up
+ * to 1.8× on the same code on this machine (2 shared cores). Medians per method.
+ */
+async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
+  const kernels = [await kernelOf({ ...job, method: 'tables' }), await kernelOf({ ...job, method: 'dice' })] as const;
+  const width = kernels[0].metrics.length;
+  const row = new Int32Array(width);
+  const dice = streamDice(7);
+  const tallies = kernels.map((kernel) => new Tally(kernel.metrics));
+  const stretch = (k: 0 | 1, seconds: number): number => {
+    const kernel = kernels[k];
+    const tally = tallies[k] as Tally;
+    let trials = 0;
+    const started = performance.now();
+    while (performance.now() - started < seconds * 1000) {
+      for (let t = 0; t < 1024; t++) {
+        kernel.trial(dice, row);
+        tally.add(row);
+      }
+      trials += 1024;
+    }
+    return ((performance.now() - started) * 1e6) / trials;
+  };
+  // Warm-up: each method's tables are built and its code compiled before anything counts.
+  for (let r = 0; r < 2; r++) for (const k of [0, 1] as const) stretch(k, job.repetitionSeconds);
+  const samples: [number[], number[]] = [[], []];
+  for (let r = 0; r < job.repetitions; r++) for (const k of [0, 1] as const) samples[k].push(stretch(k, job.repetitionSeconds));
+  const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  return { kernel: 'scenario', ...(job.file === undefined ? {} : { file: job.file }), method: 'tables', metrics: width, callsPerTrial: 0, whole: median(samples[0]), wholeDice: median(samples[1]), trial: 0, tally: 0, dice: 0 };
+}
+
 async function profile(job: ProfileJob): Promise<ProfileResult> {
+  if (job.kernel === 'scenario') return profileScenario(job);
   const kernel = await kernelOf(job);
   const width = kernel.metrics.length;
   const row = new Int32Array(width);
@@ -143,7 +182,6 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
     4096,
     job,
   );
-  if (job.kernel === 'scenario') return { kernel: job.kernel, ...(job.file === undefined ? {} : { file: job.file }), method: job.method, metrics: width, callsPerTrial: 0, whole, trial: 0, tally: 0, dice: 0 };
   const trial = timePer(
     (trials) => {
       for (let t = 0; t < trials; t++) kernel.trial(dice, row);

@@ -41,14 +41,15 @@ export async function profileKernels(quick: boolean, log: (line: string) => void
 
 /**
  * Every bundled scenario by both Monte Carlo methods (trial + tally): is the default, tables, ever
- * the slower? Tables are built the first time a pool size is met, so short timings count that
- * against tables: the warm-up and each stretch last at least 0.2 s.
+ * the slower? Both methods are timed in one worker per scenario, in alternating stretches after a
+ * warm-up of each (tables are built on first use and must not count), so their ratio compares one
+ * process at one moment: timed in separate fresh workers, the same code differed by up to 1.8×.
  */
 export async function methodsByScenario(files: readonly string[], quick: boolean, log: (line: string) => void): Promise<{ file: string; tables: number; dice: number }[]> {
   const found: { file: string; tables: number; dice: number }[] = [];
   for (const file of files) {
-    const [tables, dice] = [await profileInWorker({ kernel: 'scenario', file, method: 'tables', repetitionSeconds: quick ? 0.2 : 0.3, repetitions: 3 }), await profileInWorker({ kernel: 'scenario', file, method: 'dice', repetitionSeconds: quick ? 0.2 : 0.3, repetitions: 3 })];
-    found.push({ file, tables: 1e9 / tables.whole, dice: 1e9 / dice.whole });
+    const both = await profileInWorker({ kernel: 'scenario', file, method: 'tables', repetitionSeconds: quick ? 0.1 : 0.2, repetitions: quick ? 3 : 5 });
+    found.push({ file, tables: 1e9 / both.whole, dice: 1e9 / (both.wholeDice ?? Number.NaN) });
     log(`timed ${file}`);
   }
   return found;

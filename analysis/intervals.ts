@@ -2,34 +2,11 @@ import { studentTQuantile } from './distributions.js';
 
 /**
  * Confidence intervals used to report Monte Carlo estimates. Both are 95% two-sided intervals:
- * z is the 0.975 quantile of the standard normal distribution.
+ * z is the 0.975 quantile of the standard normal distribution. Wilson's, which a run's stop rule
+ * also reads, lives in sim/wilson.ts.
  */
-export const Z_95 = 1.959963984540054;
-
-export interface Interval {
-  readonly low: number;
-  readonly high: number;
-}
-
-/**
- * Wilson score interval for a proportion of `successes` out of `trials` (Wilson 1927; method 3
- * of Newcombe 1998). Unlike the plain normal ("Wald") interval it stays inside [0, 1] and is
- * sensible at 0 or `trials` successes, which rare events in a simulation often hit.
- */
-export function wilsonInterval(successes: number, trials: number, z: number = Z_95): Interval {
-  if (!(trials > 0) || successes < 0 || successes > trials) {
-    throw new RangeError(`wilsonInterval needs 0 ≤ successes ≤ trials and trials > 0, got ${successes} of ${trials}`);
-  }
-  const p = successes / trials;
-  const z2 = z * z;
-  const denominator = 1 + z2 / trials;
-  const centre = (p + z2 / (2 * trials)) / denominator;
-  const halfWidth = (z / denominator) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
-  // At 0 or `trials` successes the bound is exactly 0 or 1; rounding would leave it a hair off.
-  const low = successes === 0 ? 0 : Math.max(0, centre - halfWidth);
-  const high = successes === trials ? 1 : Math.min(1, centre + halfWidth);
-  return { low, high };
-}
+export { type Interval, wilsonInterval, Z_95 } from '../sim/wilson.js';
+import { type Interval, Z_95 } from '../sim/wilson.js';
 
 /** Normal-approximation interval for a mean: mean ± z·sd/√n (fine at Monte Carlo sample sizes). */
 export function meanInterval(trials: number, mean: number, standardDeviation: number, z: number = Z_95): Interval {

@@ -2,7 +2,15 @@ import type { ColumnTable } from 'arquero';
 import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
 
 /** What the tables read of a matchups result (a result, or its JSON document read back). */
-export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'>;
+export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & { readonly adaptive?: true | undefined; readonly trialsInAll?: number | undefined };
+
+/** How many trials each seating had: the same for all, or (adaptive) up to the worst case's, each stopped at its precision. */
+export function trialsText(result: MatchupsView): string {
+  const most = thousands(result.trialsPerSeat);
+  if (result.adaptive !== true) return `${most} trials per seating`;
+  const inAll = result.trialsInAll === undefined ? '' : `, ${thousands(result.trialsInAll)} in all`;
+  return `up to ${most} trials per seating, each stopped once its own score was precise enough${inAll}`;
+}
 import type { Estimate, Outcome } from './outcome.js';
 import { rulebookPercent, tableOf } from './tables.js';
 
@@ -124,7 +132,7 @@ export function matchupLegend(result: MatchupsView, measure: Measure, long = fal
     long
       ? `Each row: the unit's P(win), P(draw), P(loss) and expected score against the opponent, with the score's 95% interval, in one seating (the unit in the template's first or second side) or both (${SEATING_WORDS.both}).`
       : `Each cell: the row unit's ${MEASURE_WORDS[measure]} against the column unit, in percent ± the 95% margin; ${SEATING_WORDS[result.seating]}.`,
-    `${thousands(result.trialsPerSeat)} trials per seating (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}; engine ${result.engineVersion}.`,
+    `${trialsText(result)} (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}; engine ${result.engineVersion}.`,
     `Points fielded: ${points}.`,
   ].join(' ');
 }

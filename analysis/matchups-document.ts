@@ -23,6 +23,8 @@ export const matchupsDocumentSchema = z.object({
   seed: z.number().int().min(0),
   trialsPerSeat: z.number().int().min(1),
   precision: z.number().positive(),
+  adaptive: z.literal(true).optional(),
+  trialsInAll: z.number().int().min(0).optional(),
   entries: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int().min(1), cost: z.number().min(0).optional(), points: z.number().min(0).optional() })).min(1),
   cells: z.array(z.object({ row: z.string(), column: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema })).min(1),
 });

@@ -53,6 +53,10 @@ export interface MatchupsResult extends Omit<RulesProvenance, 'unitsDigest'> {
   readonly trialsPerSeat: number;
   /** The ±precision those trials guarantee on every combined expected score (worst case). */
   readonly precision: number;
+  /** Each seating stopped at its own precision (`adaptive`), after at most `trialsPerSeat` trials; each outcome holds its trials. */
+  readonly adaptive?: true;
+  /** Trials of every run, added up. */
+  readonly trialsInAll: number;
   readonly entries: readonly MatchupEntry[];
   readonly cells: readonly MatchupCell[];
 }
@@ -69,6 +73,11 @@ export interface MatchupOptions {
    */
   readonly precision?: number;
   readonly trials?: number;
+  /**
+   * With `precision`: stop each seating once its own expected score is within its share of ±precision
+   * (sim/score-stop.ts) instead of always running the worst case's trials; a lopsided pairing needs fewer.
+   */
+  readonly adaptive?: boolean;
   readonly executor?: ShardExecutor;
   /** After each run: how many are done of how many. */
   readonly onRun?: (done: number, total: number) => void;
@@ -111,8 +120,8 @@ export function trialsPerSeat(precision: number, seating: Seating): number {
   return seating === 'both' ? Math.ceil((Z_95 * Z_95) / (8 * precision * precision)) : worstCaseTrials(precision);
 }
 
-/** One pairing as played: `unit` in `seat` against `opponent`, the outcome for `unit`. */
-export async function playSeated(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, run: ScenarioRunOptions, counts?: { unit: number; opponent: number }): Promise<{ outcome: Outcome; result: ScenarioResult; loaded: LoadedScenario }> {
+/** One pairing as played: `unit` in `seat` against `opponent`, the outcome for `unit`; with `stopAt`, stopped once its score is within ±stopAt. */
+export async function playSeated(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, run: ScenarioRunOptions, counts?: { unit: number; opponent: number }, stopAt?: number): Promise<{ outcome: Outcome; result: ScenarioResult; loaded: LoadedScenario }> {
   const { file, data } = seatedScenario(roster, unit, opponent, seat, counts);
   let loaded: LoadedScenario;
   try {
@@ -125,7 +134,8 @@ export async function playSeated(roster: LoadedRoster, unit: RosterEntry, oppone
   }
   const names = sidesOf(loaded);
   if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
-  const result = await runScenario(loaded, run);
+  const stop = stopAt === undefined ? {} : { scoreStop: { winMetric: roster.roster.winMetric, side: names[seat], other: names[seat === 0 ? 1 : 0], halfWidth: stopAt } };
+  const result = await runScenario(loaded, { ...run, ...stop });
   const outcome = outcomeOf(result, loaded, roster.roster.winMetric, names[seat], names[seat === 0 ? 1 : 0]);
   return { outcome, result, loaded };
 }
@@ -144,6 +154,8 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
   const seating = options.seating ?? 'both';
   const precision = options.precision ?? 0.01;
   const trials = options.trials ?? trialsPerSeat(precision, seating);
+  const adaptive = options.adaptive === true && options.trials === undefined;
+  let trialsInAll = 0;
   const entries = rosterEntries(roster, options.only);
   // Run u seated first against v for every ordered pair: cell (u, v) seated first, and cell (v, u) seated second.
   const pairs = entries.flatMap((a) => entries.map((b) => [a, b] as const));
@@ -154,11 +166,20 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
   const key = (row: string, column: string) => `${row}\u0000${column}`;
   const play = async (index: number): Promise<void> => {
     const [unit, opponent] = pairs[index] as readonly [RosterEntry, RosterEntry];
-    const { outcome, result } = await playSeated(roster, unit, opponent, 0, {
-      trials,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.executor === undefined ? {} : { executor: options.executor }),
-    });
+    const { outcome, result } = await playSeated(
+      roster,
+      unit,
+      opponent,
+      0,
+      {
+        trials,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.executor === undefined ? {} : { executor: options.executor }),
+      },
+      undefined,
+      adaptive ? seatHalfWidth(precision, seating) : undefined,
+    );
+    trialsInAll += outcome.trials;
     firstSeated.set(key(unit.id, opponent.id), outcome);
     provenance ??= result;
     seed ??= result.seed;
@@ -194,9 +215,16 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     seed: seed ?? 0,
     trialsPerSeat: trials,
     precision: options.trials === undefined ? precision : achievedPrecision(trials, seating),
+    ...(adaptive ? { adaptive: true as const } : {}),
+    trialsInAll,
     entries: entries.map(entryOf),
     cells,
   };
+}
+
+/** The ± each seating's score must reach for ±precision on the combined score: the mean of two seatings has half their summed variances. */
+export function seatHalfWidth(precision: number, seating: Seating): number {
+  return seating === 'both' ? precision * Math.SQRT2 : precision;
 }
 
 /** The worst-case ±half-width of a combined score from `trials` per seating. */

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { intervalSchema } from './document-parts.js';
+import type { MetricSpec } from '../engine/kernel.js';
 import { InputError } from '../sim/errors.js';
+import type { ScoreStop } from '../sim/score-stop.js';
+import { histogramOffsets } from '../sim/tally.js';
 import type { LoadedScenario } from '../sim/scenario-file.js';
-import { type Interval, wilsonInterval, Z_95 } from './intervals.js';
+import { type Interval, wilsonInterval } from './intervals.js';
+import { scoreInterval, scoreStatistics } from '../sim/wilson.js';
 import type { ScenarioResult } from './run.js';
 
 /**
@@ -36,34 +40,11 @@ const interval = intervalSchema;
 const estimate = z.object({ value: z.number().min(0).max(1), interval });
 export const outcomeSchema = z.object({ trials: z.number().int().min(1), win: estimate, draw: estimate, loss: estimate, score: estimate, scoreVariance: z.number().min(0) });
 
-/** A proportion-like mean in [0, 1] with per-trial variance `variance` over `trials` trials: Wilson at the effective trials. */
-export function scoreInterval(mean: number, variance: number, trials: number): Interval {
-  const binomial = mean * (1 - mean);
-  // No spread at all (every trial the same score): the plain Wilson interval of what was seen.
-  const effective = variance > 0 && binomial > 0 ? (trials * binomial) / variance : trials;
-  const successes = Math.min(effective, Math.max(0, mean * effective));
-  if (binomial === 0) return wilsonInterval(Math.round(mean * trials), trials);
-  if (variance === 0) {
-    // Every trial scored the same in-between value (all draws): the chance of anything else is at
-    // most Wilson's bound for none in `trials`, and it could move the score by at most half that.
-    const half = (1 - wilsonInterval(trials, trials).low) / 2;
-    return { low: Math.max(0, mean - half), high: Math.min(1, mean + half) };
-  }
-  const z2 = Z_95 * Z_95;
-  const denominator = 1 + z2 / effective;
-  const p = successes / effective;
-  const centre = (p + z2 / (2 * effective)) / denominator;
-  const half = (Z_95 / denominator) * Math.sqrt((p * (1 - p)) / effective + z2 / (4 * effective * effective));
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
-
 /** The outcome from counts of wins, draws and losses. */
 export function outcomeFromCounts(wins: number, draws: number, losses: number): Outcome {
   const trials = wins + draws + losses;
   if (!(trials > 0)) throw new RangeError('an outcome needs at least one trial');
-  const score = (wins + draws / 2) / trials;
-  const second = (wins + draws / 4) / trials;
-  const variance = trials > 1 ? Math.max(0, ((second - score * score) * trials) / (trials - 1)) : 0;
+  const { score, variance } = scoreStatistics(wins, draws, trials);
   return {
     trials,
     win: { value: wins / trials, interval: wilsonInterval(wins, trials) },
@@ -114,6 +95,28 @@ export function combineOutcomes(outcomes: readonly Outcome[]): Outcome {
     score: { value: score, interval: scoreInterval(score, scoreVariance, trials) },
     scoreVariance,
   };
+}
+
+/** The side's score from a run's win metric, as a stop rule reads it in the tally (sim/score-stop.ts): `halfWidth` is the ± its interval must reach. */
+export interface ScoreTarget {
+  readonly winMetric: string;
+  readonly side: string;
+  readonly other: string;
+  readonly halfWidth: number;
+}
+
+/** The tally cells of `target`'s win and loss for a kernel's `metrics`. */
+export function scoreStopOf(metrics: readonly MetricSpec[], target: ScoreTarget, file: string): ScoreStop {
+  const index = metrics.findIndex((metric) => metric.name === target.winMetric);
+  const metric = metrics[index];
+  if (metric === undefined) throw new InputError([{ file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(target.winMetric)}` }]);
+  const offset = histogramOffsets(metrics)[index] ?? 0;
+  const cellOf = (label: string): number => {
+    const value = metric.labels?.indexOf(label) ?? -1;
+    if (value < 0) throw new InputError([{ file, path: 'winMetric', message: `${target.winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
+    return offset + value;
+  };
+  return { winCell: cellOf(target.side), lossCell: cellOf(target.other), halfWidth: target.halfWidth };
 }
 
 /**

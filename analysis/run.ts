@@ -7,6 +7,7 @@ import type { LoadedScenario } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import type { Tally } from '../sim/tally.js';
+import { scoreStopOf, type ScoreTarget } from './outcome.js';
 import { halfWidths } from './precision.js';
 import { type MetricSummary, summarize, summarizeExact } from './summary.js';
 
@@ -26,6 +27,8 @@ export interface ScenarioRunOptions {
   readonly precisionMetrics?: readonly string[];
   /** Outcomes drawn from exact tables (default) or every die rolled: the same distributions. */
   readonly method?: DrawMethod;
+  /** Stop once this side's expected score is within ±halfWidth (at most `trials`): sim/score-stop.ts. */
+  readonly scoreStop?: ScoreTarget;
 }
 
 export interface ScenarioResult extends RulesProvenance {
@@ -51,15 +54,18 @@ export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOp
   const outcome = await runSharded(
     executor,
     { spec: serializeKernelSpec(spec), metrics: kernel.metrics, seed, trials },
-    precision === undefined
-      ? {}
-      : {
-          stopWhen: (tally) => {
-            const widths = halfWidths(tally);
-            const relevant = only === undefined ? [widths.widest] : only.map((name) => widths.byMetric[name] ?? 0);
-            return Math.max(0, ...relevant) <= precision;
-          },
-        },
+    {
+      ...(precision === undefined
+        ? {}
+        : {
+            stopWhen: (tally: Tally) => {
+              const widths = halfWidths(tally);
+              const relevant = only === undefined ? [widths.widest] : only.map((name) => widths.byMetric[name] ?? 0);
+              return Math.max(0, ...relevant) <= precision;
+            },
+          }),
+      ...(options.scoreStop === undefined ? {} : { scoreStop: scoreStopOf(kernel.metrics, options.scoreStop, loaded.file) }),
+    },
   );
   return {
     scenario: loaded.scenario.name,

@@ -28,6 +28,10 @@ const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => stri
   second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
 };
 
+/** How an adaptive matrix sized each run (sim/score-stop.ts). */
+const ADAPTIVE_METHOD =
+  "Each seating was stopped at its own precision (--adaptive): a score S between 0 and 1 varies at most s(1 − s) a trial, so a lopsided pairing needs fewer trials than an even one. Every 64 trials the run takes s as the point of its score's worst-case margin nearest ½ and stops once it has the trials that variance needs; a pairing that may still be even runs them all. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers.";
+
 const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string; readonly cell: string }>> = {
   score: { heading: 'Expected score', cell: "the row unit's expected score against the column unit: P(win) + ½ P(draw), so 50% is an even match and a pairing that always ends in a draw reads 50%" },
   win: { heading: 'Chance to win', cell: 'the chance the row unit wins against the column unit (a draw is not a win: hover a cell for draws and losses)' },
@@ -71,7 +75,7 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const precision = `±${(document.precision * 100).toFixed(1)} points`;
   const caption = [
     `Each cell: ${MEASURE_WORDS[measure].cell}; ± is the 95% margin in points.`,
-    SEATING_TEXT[document.seating](countText(document.trialsPerSeat)),
+    SEATING_TEXT[document.seating](document.adaptive === true ? `up to ${countText(document.trialsPerSeat)} (each seating stopped once its own score was precise enough)` : countText(document.trialsPerSeat)),
     `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
   ].join('\n\n');
   // "vs <opponent>" heads each column: the matrix reads right as a table and, on a narrow screen, as one card per row unit.
@@ -136,7 +140,8 @@ export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOp
     provenance,
     methods: [
       'Expected score = P(win) + ½ P(draw). A draw is any end the roster\'s win metric gives to neither side (a draw, or nobody beaten when the rounds ran out).',
-      `Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson's at the effective number of trials its variance allows (draws make a score less variable than a win or loss). ${countText(runs * document.trialsPerSeat)} trials in all (${countText(runs)} runs of ${countText(document.trialsPerSeat)}).`,
+      `Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson's at the effective number of trials its variance allows (draws make a score less variable than a win or loss). ${countText(document.trialsInAll ?? runs * document.trialsPerSeat)} trials in all (${countText(runs)} runs of ${document.adaptive === true ? 'up to ' : ''}${countText(document.trialsPerSeat)}).`,
+      ...(document.adaptive === true ? [ADAPTIVE_METHOD] : []),
       ...rulesNotes(document),
       `Made from crucible matchups --json for ${document.file}.`,
     ],

@@ -20,7 +20,7 @@ export class InProcessExecutor implements ShardExecutor {
     // The main thread cannot end itself like a worker: every injected fault throws here.
     const fault = faultFor(task);
     if (fault !== undefined) throw new Error(`injected test fault (${fault.kind}) in shard ${task.shard}, attempt ${task.attempt}`);
-    return runShard(kernel, this.cursor, task.seed, task.shard, task.trials);
+    return runShard(kernel, this.cursor, task.seed, task.shard, task.trials, undefined, task.stop);
   }
 
   async close(): Promise<void> {}

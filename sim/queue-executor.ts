@@ -155,7 +155,7 @@ export class QueueExecutor implements ShardExecutor {
     }
     this.seen.delete(decoded.worker);
     this.seen.set(decoded.worker, Date.now());
-    return { cells: decoded.cells, loopMilliseconds: 0 };
+    return { cells: decoded.cells, trials: job.trials, loopMilliseconds: 0 };
   }
 
   /**
@@ -165,6 +165,8 @@ export class QueueExecutor implements ShardExecutor {
    */
   run(task: ShardTask): Promise<ShardResult> {
     if (this.closed) return Promise.reject(new Error('the queue is closed'));
+    // A job's result is stored under its shard and trials for any coordinator to reuse: a shard cut short by its own tally would not be that shard.
+    if (task.stop !== undefined) return Promise.reject(new Error('a shard that stops at its own precision runs on this machine only, not through a queue'));
     return new Promise<ShardResult>((resolve, reject) => {
       this.pending.push({ task, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());

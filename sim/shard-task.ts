@@ -1,6 +1,7 @@
 import { StreamDice } from '../engine/dice/index.js';
 import type { Kernel } from '../engine/kernel.js';
 import { runWithDice } from './run.js';
+import { SCORE_STOP_EVERY, type ScoreStop, scoreStopMet } from './score-stop.js';
 import type { StreamCursor } from './stream-cursor.js';
 import { Tally } from './tally.js';
 
@@ -19,11 +20,15 @@ export interface ShardTask {
   /** 1 for the first try, 2 for the retry: lets a test fault fire on the first try only. */
   readonly attempt: number;
   readonly fault?: FaultInjection;
+  /** Stop the shard early once this score is precise enough (a run of one shard only: sim/score-stop.ts). */
+  readonly stop?: ScoreStop;
 }
 
 export interface ShardResult {
   /** The shard's Tally cells (from a worker: in shared memory, handed over without a copy). */
   readonly cells: Float64Array;
+  /** Trials run: the task's, or fewer when its `stop` rule was met. */
+  readonly trials: number;
   /** Time spent in the trial loop alone, for the bench's per-shard overhead. */
   readonly loopMilliseconds: number;
 }
@@ -55,7 +60,8 @@ export interface ShardExecutor {
 
 /**
  * Run shard `shard` of `seed` on this thread. Same trials, same stream as `runTrials`'s shard k.
- * `storage` allocates the tally's cells (shared memory in a worker, see Tally).
+ * `storage` allocates the tally's cells (shared memory in a worker, see Tally). With `stop`, the
+ * trials run in blocks of SCORE_STOP_EVERY until the rule is met: the first n trials of the shard.
  */
 export function runShard(
   kernel: Kernel,
@@ -64,12 +70,16 @@ export function runShard(
   shard: number,
   trials: number,
   storage?: (size: number) => Float64Array,
+  stop?: ScoreStop,
 ): ShardResult {
   const dice = new StreamDice(cursor.generatorAt(seed, shard));
   const tally = new Tally(kernel.metrics, storage);
   const started = performance.now();
-  runWithDice(kernel, dice, trials, tally);
-  return { cells: tally.cells, loopMilliseconds: performance.now() - started };
+  if (stop === undefined) runWithDice(kernel, dice, trials, tally);
+  else {
+    while (tally.trials < trials && !scoreStopMet(tally.cells, tally.trials, stop)) runWithDice(kernel, dice, Math.min(SCORE_STOP_EVERY, trials - tally.trials), tally);
+  }
+  return { cells: tally.cells, trials: tally.trials, loopMilliseconds: performance.now() - started };
 }
 
 /** The fault `task` should suffer now, if any. */

@@ -46,5 +46,5 @@ export async function runShardTask(task: ShardTask): Promise<ShardResult> {
     runShard(kernel, cursor, task.seed, task.shard, half);
     process.exit(1);
   }
-  return runShard(kernel, cursor, task.seed, task.shard, task.trials, sharedCells);
+  return runShard(kernel, cursor, task.seed, task.shard, task.trials, sharedCells, task.stop);
 }

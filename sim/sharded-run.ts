@@ -2,6 +2,7 @@ import type { MetricSpec } from '../engine/kernel.js';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import type { FaultInjection, ShardExecutor, ShardResult } from './shard-task.js';
 import { firstTrialOf, rangesOf, type ShardRanges, shardCount, trialsInShard } from './shards.js';
+import { type ScoreStop, scoreStopMet } from './score-stop.js';
 import { Tally } from './tally.js';
 
 /**
@@ -47,6 +48,11 @@ export interface RunSnapshot {
 export interface ShardedRunOptions {
   /** Called on the merged tally after each shard, in shard order; true stops the run there. */
   readonly stopWhen?: (tally: Tally) => boolean;
+  /**
+   * Stop once a score is precise enough (sim/score-stop.ts): inside the shard, trial block by trial
+   * block, when the run is one shard; else, like `stopWhen`, after each shard merged in order.
+   */
+  readonly scoreStop?: ScoreStop;
   readonly resumeFrom?: ResumePoint;
   readonly onProgress?: (progress: RunProgress) => void;
   readonly checkpoint?: { readonly save: (snapshot: RunSnapshot) => Promise<void>; readonly everyMilliseconds: number };
@@ -87,7 +93,12 @@ const MAX_ATTEMPTS = 2;
 export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, options: ShardedRunOptions = {}): Promise<ShardedRunOutcome> {
   const [firstShard, totalShards] = options.shards ?? [0, shardCount(plan.trials)];
   if (options.shards !== undefined && (firstShard < 0 || firstShard >= totalShards || totalShards > shardCount(plan.trials))) throw new RangeError(`shards ${firstShard}..${totalShards - 1} are not shards of this run`);
-  if (options.shards !== undefined && (options.resumeFrom !== undefined || options.stopWhen !== undefined || options.checkpoint !== undefined)) throw new RangeError('a part of a run (shards) has no checkpoint and no stop rule');
+  if (options.shards !== undefined && (options.resumeFrom !== undefined || options.stopWhen !== undefined || options.scoreStop !== undefined || options.checkpoint !== undefined)) throw new RangeError('a part of a run (shards) has no checkpoint and no stop rule');
+  const scoreStop = options.scoreStop;
+  /** A run of one shard stops inside it; a longer one at a shard's end, on the merged tally. */
+  const stopInShard = scoreStop !== undefined && shardCount(plan.trials) === 1;
+  const givenStop = options.stopWhen;
+  const stopWhen = scoreStop === undefined ? givenStop : (merged: Tally): boolean => givenStop?.(merged) === true || scoreStopMet(merged.cells, merged.trials, scoreStop);
   const tally = new Tally(plan.metrics);
   /** Shards at or past `nextToMerge` that are already in `tally` (resumed out of order). */
   const mergedAhead = new Set<number>();
@@ -100,13 +111,14 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
     while (mergedAhead.delete(nextToMerge)) nextToMerge++;
   };
   skipMerged();
-  if (options.stopWhen !== undefined && mergedAhead.size > 0) throw new RangeError('a run with a stop rule resumes from shards 0..n-1 only');
+  if (stopWhen !== undefined && mergedAhead.size > 0) throw new RangeError('a run with a stop rule resumes from shards 0..n-1 only');
 
-  const waiting = new Map<number, Float64Array>();
+  /** Shards done but not merged yet: their cells and trials (fewer than planned only when stopped inside the shard). */
+  const waiting = new Map<number, { readonly cells: Float64Array; readonly trials: number }>();
   const running = new Set<number>();
   const retries: number[] = [];
   let nextToStart = nextToMerge;
-  let stopRuleMet = tally.trials > 0 && options.stopWhen?.(tally) === true;
+  let stopRuleMet = tally.trials > 0 && stopWhen?.(tally) === true;
   let failure: ShardFailedError | undefined;
   /** A bug in this loop or in a callback (stopWhen, onProgress), rethrown by the run. */
   let callbackError: unknown;
@@ -137,19 +149,19 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
 
   const trialsDone = (): number => {
     let done = tally.trials;
-    for (const shard of waiting.keys()) done += trialsInShard(plan.trials, shard);
+    for (const { trials } of waiting.values()) done += trials;
     return done;
   };
 
   const mergeInOrder = (): void => {
     for (;;) {
       skipMerged();
-      const cells = waiting.get(nextToMerge);
-      if (cells === undefined || stopRuleMet) return;
-      tally.addCells(cells, trialsInShard(plan.trials, nextToMerge));
+      const done = waiting.get(nextToMerge);
+      if (done === undefined || stopRuleMet) return;
+      tally.addCells(done.cells, done.trials);
       waiting.delete(nextToMerge);
       nextToMerge++;
-      if (options.stopWhen?.(tally) === true) stopRuleMet = true;
+      if (stopWhen?.(tally) === true) stopRuleMet = true;
     }
   };
 
@@ -161,7 +173,9 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
       // shard's failed first attempt contributed nothing.
       try {
         if (shard < nextToMerge || waiting.has(shard) || mergedAhead.has(shard)) throw new Error(`internal error: shard ${shard} completed twice`);
-        waiting.set(shard, result.cells);
+        const planned = trialsInShard(plan.trials, shard);
+        if (result.trials > planned || (result.trials < planned && !stopInShard)) throw new Error(`internal error: shard ${shard} ran ${result.trials} trials of ${planned}`);
+        waiting.set(shard, { cells: result.cells, trials: result.trials });
         mergeInOrder();
         options.onProgress?.({ trialsDone: trialsDone(), trialsPlanned: plan.trials });
       } catch (callbackFailure) {
@@ -178,7 +192,7 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
 
   const start = (shard: number, attempt: number): void => {
     running.add(shard);
-    const task = { specJson: plan.spec.json, specDigest: plan.spec.digest, seed: plan.seed, shard, trials: trialsInShard(plan.trials, shard), attempt };
+    const task = { specJson: plan.spec.json, specDigest: plan.spec.digest, seed: plan.seed, shard, trials: trialsInShard(plan.trials, shard), attempt, ...(stopInShard ? { stop: scoreStop } : {}) };
     executor.run(options.fault === undefined ? task : { ...task, fault: options.fault }).then(
       (result) => settled(shard, attempt, result, undefined),
       (error: unknown) => settled(shard, attempt, undefined, error),
@@ -208,13 +222,13 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
   const snapshot = (): RunSnapshot => {
     // Under a stop rule only the in-order prefix may be kept: a resumed run must see the same
     // sequence of merged tallies. Without one, shards waiting for their turn are kept too.
-    const extras = options.stopWhen === undefined ? [...mergedAhead, ...waiting.keys()] : [];
+    const extras = stopWhen === undefined ? [...mergedAhead, ...waiting.keys()] : [];
     const cells = Float64Array.from(tally.cells);
     let trials = tally.trials;
-    if (options.stopWhen === undefined) {
-      for (const [shard, shardCells] of waiting) {
-        for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) + (shardCells[c] as number);
-        trials += trialsInShard(plan.trials, shard);
+    if (stopWhen === undefined) {
+      for (const done of waiting.values()) {
+        for (let c = 0; c < cells.length; c++) cells[c] = (cells[c] as number) + (done.cells[c] as number);
+        trials += done.trials;
       }
     }
     return { completed: rangesOf(nextToMerge, extras), cells, trials };

@@ -26,13 +26,9 @@ export class Tally {
     readonly metrics: readonly MetricSpec[],
     storage?: (size: number) => Float64Array,
   ) {
-    this.offsets = new Int32Array(metrics.length);
+    this.offsets = histogramOffsets(metrics);
     this.maxima = Int32Array.from(metrics, (metric) => metric.max);
-    let size = 0;
-    metrics.forEach((metric, m) => {
-      this.offsets[m] = size;
-      size += metric.max + 1;
-    });
+    const size = metrics.reduce((cells, metric) => cells + metric.max + 1, 0);
     this.cells = storage === undefined ? new Float64Array(size) : storage(size);
     if (this.cells.length !== size) throw new RangeError(`tally storage has ${this.cells.length} cells, not ${size}`);
     this.counts = metrics.map((metric, m) => this.cells.subarray(this.offsets[m], (this.offsets[m] ?? 0) + metric.max + 1));
@@ -75,6 +71,17 @@ export class Tally {
     if (histogram === undefined) throw new Error(`no metric named ${name}`);
     return histogram;
   }
+}
+
+/** Where each metric's histogram starts in a tally's cells: after every earlier metric's 0..max. */
+export function histogramOffsets(metrics: readonly MetricSpec[]): Int32Array {
+  const offsets = new Int32Array(metrics.length);
+  let size = 0;
+  metrics.forEach((metric, m) => {
+    offsets[m] = size;
+    size += metric.max + 1;
+  });
+  return offsets;
 }
 
 /**

@@ -24,8 +24,9 @@ export function registerMatchups(program: Command, io: Io): void {
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (heatmap with W/D/L on hover, tables, provenance) into this folder')
       .addOption(new Option('-p, --precision <e>', 'run each seating the trials that bound every expected score within ±e (default 0.01: 4,802 per seating with both)').argParser(parsePrecision).conflicts('trials'))
+      .addOption(new Option('--adaptive', "stop each seating once its own score is within the precision (a lopsided pairing needs fewer trials than the worst case); this machine's workers only").conflicts(['trials', 'queue']))
       .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per seating of each pairing').argParser(parseTrials)),
-  ).action(async (file: string, options: Common & { only?: string[]; precision?: number; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
+  ).action(async (file: string, options: Common & { only?: string[]; precision?: number; adaptive?: boolean; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
     const roster = await loadRoster(file);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
     await checkRoster(roster, loadScenarioData);
@@ -38,6 +39,7 @@ export function registerMatchups(program: Command, io: Io): void {
         onRun: progressLine(io, 'runs'),
         ...(options.only === undefined ? {} : { only: options.only }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.adaptive === true ? { adaptive: true } : {}),
         ...(options.trials === undefined ? { precision: options.precision ?? 0.01 } : { trials: options.trials }),
       }),
     );
@@ -61,7 +63,7 @@ export function registerMatchups(program: Command, io: Io): void {
       io.stdout(
         [
           matchupCaption(result, options.show),
-          `  file ${file} · ${result.entries.length} entries · ${runs} runs of ${groupThousands(result.trialsPerSeat)} trials · seed ${result.seed} · engine ${result.engineVersion}`,
+          `  file ${file} · ${result.entries.length} entries · ${runs} runs of ${result.adaptive === true ? 'up to ' : ''}${groupThousands(result.trialsPerSeat)} trials (${groupThousands(result.trialsInAll)} in all) · seed ${result.seed} · engine ${result.engineVersion}`,
           '',
           formatTable(matrixText(result, options.show), 'md').trimEnd(),
           '',

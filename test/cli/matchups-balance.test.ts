@@ -72,6 +72,32 @@ describe('crucible matchups', () => {
     expect(longLines).toHaveLength(1 + 9 * 3);
   });
 
+  it('--adaptive stops each seating at its own precision: fewer trials in all, every combined score still within ±precision, the same bytes on the main thread and on workers', async () => {
+    const only = ['--only', 'empire/knights', 'orcs/goblins', 'dwarfs/warriors', 'orcs/trolls'];
+    const args = ['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '--json'];
+    const [mainThread, workers] = [await runCli([...args, '-w', '0']), await runCli([...args, '-w', '2'])];
+    expect(mainThread.status, mainThread.stderr).toBe(0);
+    expect(workers.stdout).toBe(mainThread.stdout);
+    const document = matchupsDocumentSchema.parse(JSON.parse(mainThread.stdout));
+    expect(document.adaptive).toBe(true);
+    const worstCase = trialsPerSeat(0.02, 'both');
+    expect(document.trialsPerSeat).toBe(worstCase);
+    const seatings = document.cells.map((cell) => cell.first?.trials ?? Number.NaN);
+    expect(document.trialsInAll).toBe(seatings.reduce((sum, trials) => sum + trials, 0));
+    expect(document.trialsInAll).toBeLessThan(16 * worstCase);
+    expect(Math.max(...seatings)).toBeLessThanOrEqual(worstCase);
+    for (const cell of document.cells) {
+      const { value, interval } = cell.combined.score;
+      expect(Math.max(interval.high - value, value - interval.low), `${cell.row} against ${cell.column}`).toBeLessThanOrEqual(0.02);
+    }
+    const text = await runCli(['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '-w', '0']);
+    expect(text.stdout).toMatch(/16 runs of up to [\d,]+ trials \([\d,]+ in all\)/);
+    expect(text.stdout).toMatch(/up to [\d,]+ trials per seating, each stopped once its own score was precise enough/);
+    const refused = await runCli(['matchups', WARMASTER, '--adaptive', '--queue', 'redis://127.0.0.1:1']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/--adaptive.*cannot be used with option '--queue/);
+  }, 60_000);
+
   it('refuses a bad --out before running, and an unknown entry naming the roster', async () => {
     const bad = await runCli(['matchups', HEROIC, ...ONLY, '--out', path.join(directory, 'm.xlsx')]);
     expect(bad.status).toBe(2);

@@ -14,7 +14,7 @@ export interface ShardRequest {
   readonly task: ShardTask;
 }
 
-export type ShardReply = { readonly id: number; readonly cells: Float64Array; readonly loopMilliseconds: number } | { readonly id: number; readonly error: string };
+export type ShardReply = { readonly id: number; readonly cells: Float64Array; readonly trials: number; readonly loopMilliseconds: number } | { readonly id: number; readonly error: string };
 
 const cursor = new StreamCursor();
 let compiled: { readonly digest: string; readonly kernel: Kernel } | undefined;
@@ -23,8 +23,8 @@ self.onmessage = async (event: MessageEvent<ShardRequest>) => {
   const { id, task } = event.data;
   try {
     if (compiled?.digest !== task.specDigest) compiled = { digest: task.specDigest, kernel: await compileKernelSpec(task.specJson) };
-    const result = runShard(compiled.kernel, cursor, task.seed, task.shard, task.trials);
-    const reply: ShardReply = { id, cells: result.cells, loopMilliseconds: result.loopMilliseconds };
+    const result = runShard(compiled.kernel, cursor, task.seed, task.shard, task.trials, undefined, task.stop);
+    const reply: ShardReply = { id, cells: result.cells, trials: result.trials, loopMilliseconds: result.loopMilliseconds };
     self.postMessage(reply, { transfer: [result.cells.buffer] });
   } catch (error) {
     const reply: ShardReply = { id, error: error instanceof Error ? error.message : String(error) };

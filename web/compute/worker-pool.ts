@@ -100,7 +100,7 @@ export class WorkerPool implements ShardExecutor {
     this.idle.push(worker);
     if (pending !== undefined) {
       if ('error' in reply) pending.reject(new Error(reply.error));
-      else pending.resolve({ cells: reply.cells, loopMilliseconds: reply.loopMilliseconds });
+      else pending.resolve({ cells: reply.cells, trials: reply.trials, loopMilliseconds: reply.loopMilliseconds });
     }
     this.dispatch();
   }

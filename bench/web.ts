@@ -60,15 +60,33 @@ export async function measureWeb(repetitions: number, log: (line: string) => voi
           // A new context each time: nothing cached, as a first visit.
           const context = await browser.newContext();
           const page = await context.newPage();
-          const loaded = new Set<string>();
-          page.on('requestfinished', (request) => loaded.add(new URL(request.url()).pathname));
+          // The files asked for before the first numbers showed (a page script reports that moment
+          // on the console): vega, for the charts, is asked for by the charts drawn with those
+          // numbers, so it never counts, however soon it arrives.
+          const requested = new Set<string>();
+          let numbersShown = false;
+          page.on('request', (request) => {
+            if (!numbersShown) requested.add(new URL(request.url()).pathname);
+          });
+          page.on('console', (message) => {
+            if (message.text() === 'bench: first numbers') numbersShown = true;
+          });
+          await page.addInitScript(() => {
+            const observer = new MutationObserver(() => {
+              if (document.querySelector('.odds table.results') === null) return;
+              observer.disconnect();
+              console.debug('bench: first numbers');
+            });
+            observer.observe(document, { childList: true, subtree: true });
+          });
           const started = performance.now();
           // The exact case opens on a link to its scenario, as a shared link would.
           await page.goto(kind === 'exact' ? `${origin}${exactLink}` : origin);
           await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 60_000 });
           (kind === 'exact' ? exactMilliseconds : monteCarloMilliseconds).push(performance.now() - started);
           if (repetition === 0 && kind === 'mc') {
-            for (const pathname of loaded) {
+            if (!numbersShown) throw new Error('the page never reported its first numbers');
+            for (const pathname of requested) {
               const file = path.join(outDir, pathname === '/' ? 'index.html' : pathname);
               const bytes = await readFile(file).catch(() => undefined);
               if (bytes === undefined) continue;

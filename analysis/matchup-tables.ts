@@ -9,7 +9,7 @@ export function trialsText(result: MatchupsView): string {
   const most = thousands(result.trialsPerSeat);
   if (result.adaptive !== true) return `${most} trials per seating`;
   const inAll = result.trialsInAll === undefined ? '' : `, ${thousands(result.trialsInAll)} in all`;
-  return `up to ${most} trials per seating, each stopped once its own score was precise enough${inAll}`;
+  return `Up to ${most} trials per seating, each stopped once its own score was precise enough${inAll}`;
 }
 import type { Estimate, Outcome } from './outcome.js';
 import { rulebookPercent, tableOf } from './tables.js';
@@ -31,7 +31,7 @@ const MEASURE_WORDS: Record<Measure, string> = {
 
 /** Seats are the template's sides: what the first does (acts first, charges…) is the template's, so the words stay neutral. */
 const SEATING_WORDS: Record<Seating, string> = {
-  both: "the mean of the row unit in the template's first side (side A) and in its second (side B), with equal trials",
+  both: "the mean of the row unit in the template's first side (side A) and in its second (side B), weighted equally",
   first: "the row unit always in the template's first side (side A)",
   second: "the row unit always in the template's second side (side B)",
 };

@@ -30,7 +30,7 @@ const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => stri
 
 /** How an adaptive matrix sized each run (sim/score-stop.ts). */
 const ADAPTIVE_METHOD =
-  "Each seating was stopped at its own precision (--adaptive): a score S between 0 and 1 varies at most s(1 − s) a trial, so a lopsided pairing needs fewer trials than an even one. Every 64 trials the run takes s as the point of its score's worst-case margin nearest ½ and stops once it has the trials that variance needs; a pairing that may still be even runs them all. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers.";
+  "Each seating was stopped at its own precision (--adaptive): a lopsided pairing's score varies less than an even one's (a score s varies at most s(1 − s) a trial, and draws lower it further), so it needs fewer trials. Every 64 trials a seating checked the interval its score is printed with, and stopped once it reached no further than its share of the precision (±√2 times it, so that the mean of both seatings is within it); a pairing that may be even ran all its trials. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers."
 
 const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string; readonly cell: string }>> = {
   score: { heading: 'Expected score', cell: "the row unit's expected score against the column unit: P(win) + ½ P(draw), so 50% is an even match and a pairing that always ends in a draw reads 50%" },
@@ -75,7 +75,7 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const precision = `±${(document.precision * 100).toFixed(1)} points`;
   const caption = [
     `Each cell: ${MEASURE_WORDS[measure].cell}; ± is the 95% margin in points.`,
-    SEATING_TEXT[document.seating](document.adaptive === true ? `up to ${countText(document.trialsPerSeat)} (each seating stopped once its own score was precise enough)` : countText(document.trialsPerSeat)),
+    SEATING_TEXT[document.seating](document.adaptive === true ? `up to ${countText(document.trialsPerSeat)}` : countText(document.trialsPerSeat)) + (document.adaptive === true ? ' Each seating stopped once its own score was precise enough (see Methods).' : ''),
     `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
   ].join('\n\n');
   // "vs <opponent>" heads each column: the matrix reads right as a table and, on a narrow screen, as one card per row unit.

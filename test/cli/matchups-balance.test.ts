@@ -90,9 +90,13 @@ describe('crucible matchups', () => {
       const { value, interval } = cell.combined.score;
       expect(Math.max(interval.high - value, value - interval.low), `${cell.row} against ${cell.column}`).toBeLessThanOrEqual(0.02);
     }
-    const text = await runCli(['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '-w', '0']);
+    const report = path.join(directory, 'adaptive-report');
+    const text = await runCli(['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '-w', '0', '--report', report]);
     expect(text.stdout).toMatch(/16 runs of up to [\d,]+ trials \([\d,]+ in all\)/);
-    expect(text.stdout).toMatch(/up to [\d,]+ trials per seating, each stopped once its own score was precise enough/);
+    expect(text.stdout).toMatch(/Up to [\d,]+ trials per seating, each stopped once its own score was precise enough/);
+    const page = await readFile(path.join(report, (text.stderr.match(/report: .*\/([^/\n]+\.html)/) ?? [])[1] ?? 'missing.html'), 'utf8');
+    expect(page).toContain('Each seating stopped once its own score was precise enough');
+    expect(page).toMatch(/[\d,]+ trials in all \(16 runs of up to [\d,]+\)/);
     const refused = await runCli(['matchups', WARMASTER, '--adaptive', '--queue', 'redis://127.0.0.1:1']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/--adaptive.*cannot be used with option '--queue/);

@@ -13,6 +13,7 @@ import { runWithDice } from '../../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
 import { Tally } from '../../sim/tally.js';
 import { REPOSITORY } from '../helpers/repository.js';
+import { cpuMilliseconds } from '../helpers/cpu-time.js';
 
 /**
  * fuzz-scenarios.test.ts for the other built-in rule systems (issue 17): a bundled scenario and the
@@ -255,12 +256,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 let root: string;
 beforeAll(async () => void (root = await mkdtemp(path.join(os.tmpdir(), 'crucible-fuzz-systems-'))));
 afterAll(() => rm(root, { recursive: true, force: true }));
-
-/** CPU milliseconds this process has used: unlike the clock, it does not grow while other test files hold the cores. */
-const cpuMilliseconds = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 
 /**
  * The kernel of a loaded scenario, compiled as `crucible run` compiles it, run trial by trial until

@@ -134,9 +134,10 @@ export async function playSeated(roster: LoadedRoster, unit: RosterEntry, oppone
   }
   const names = sidesOf(loaded);
   if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
-  const stop = stopAt === undefined ? {} : { scoreStop: { winMetric: roster.roster.winMetric, side: names[seat], other: names[seat === 0 ? 1 : 0], halfWidth: stopAt } };
-  const result = await runScenario(loaded, { ...run, ...stop });
-  const outcome = outcomeOf(result, loaded, roster.roster.winMetric, names[seat], names[seat === 0 ? 1 : 0]);
+  const [side, other] = seat === 0 ? names : [names[1], names[0]];
+  const { winMetric } = roster.roster;
+  const result = await runScenario(loaded, stopAt === undefined ? run : { ...run, scoreStop: { winMetric, side, other, halfWidth: stopAt } });
+  const outcome = outcomeOf(result, loaded, winMetric, side, other);
   return { outcome, result, loaded };
 }
 

@@ -105,33 +105,32 @@ export interface ScoreTarget {
   readonly halfWidth: number;
 }
 
-/** The tally cells of `target`'s win and loss for a kernel's `metrics`. */
-export function scoreStopOf(metrics: readonly MetricSpec[], target: ScoreTarget, file: string): ScoreStop {
-  const index = metrics.findIndex((metric) => metric.name === target.winMetric);
+/**
+ * The tally cells counting a win and a loss of the side named `side` in the win metric (the side's
+ * name is its win, the other side's its loss, anything else a draw), in a tally of `metrics`.
+ */
+function scoreCells(metrics: readonly MetricSpec[], winMetric: string, side: string, other: string, file: string): { readonly winCell: number; readonly lossCell: number } {
+  const index = metrics.findIndex((metric) => metric.name === winMetric);
   const metric = metrics[index];
-  if (metric === undefined) throw new InputError([{ file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(target.winMetric)}` }]);
+  if (metric === undefined) throw new InputError([{ file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
   const offset = histogramOffsets(metrics)[index] ?? 0;
   const cellOf = (label: string): number => {
     const value = metric.labels?.indexOf(label) ?? -1;
-    if (value < 0) throw new InputError([{ file, path: 'winMetric', message: `${target.winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
+    if (value < 0) throw new InputError([{ file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
     return offset + value;
   };
-  return { winCell: cellOf(target.side), lossCell: cellOf(target.other), halfWidth: target.halfWidth };
+  return { winCell: cellOf(side), lossCell: cellOf(other) };
 }
 
-/**
- * The outcome for the side named `side` of a run, read from its win metric: the side's name is a
- * win, the other side's a loss, anything else a draw.
- */
+/** `target` as the stop rule reads it in a tally of a kernel's `metrics`. */
+export function scoreStopOf(metrics: readonly MetricSpec[], target: ScoreTarget, file: string): ScoreStop {
+  return { ...scoreCells(metrics, target.winMetric, target.side, target.other, file), halfWidth: target.halfWidth };
+}
+
+/** The outcome for the side named `side` of a run, read from its win metric's counts. */
 export function outcomeOf(result: ScenarioResult, loaded: LoadedScenario, winMetric: string, side: string, other: string): Outcome {
-  const summary = result.summary.find((metric) => metric.name === winMetric);
-  if (summary === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
-  const countOf = (label: string): number => {
-    const entry = summary.distribution.find((value) => value.label === label);
-    if (entry === undefined) throw new InputError([{ file: loaded.file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
-    return entry.count;
-  };
-  const wins = countOf(side);
-  const losses = countOf(other);
-  return outcomeFromCounts(wins, summary.trials - wins - losses, losses);
+  const { winCell, lossCell } = scoreCells(result.metrics, winMetric, side, other, loaded.file);
+  const wins = result.tally.cells[winCell] ?? 0;
+  const losses = result.tally.cells[lossCell] ?? 0;
+  return outcomeFromCounts(wins, result.trials - wins - losses, losses);
 }

@@ -53,27 +53,24 @@ export class AttackTables {
     // A trial's attacks mostly repeat one of the last two shapes (an attack and the answer, two
     // spells): a compare instead of a Map look-up, which cost more than the dice of a small pool
     // (bench/profile.ts --scenarios).
-    let byDice: (OutcomeTable | undefined)[];
-    if (shape === this.lastShape) byDice = this.lastByDice;
-    else if (shape === this.previousShape) {
-      byDice = this.previousByDice;
-      this.previousShape = this.lastShape;
-      this.previousByDice = this.lastByDice;
-      this.lastShape = shape;
-      this.lastByDice = byDice;
-    } else {
-      let found = this.tables.get(shape);
-      if (found === undefined) {
-        found = [];
-        this.tables.set(shape, found);
-      }
-      byDice = found;
+    if (shape !== this.lastShape) {
+      const byDice = shape === this.previousShape ? this.previousByDice : this.byShape(shape);
       this.previousShape = this.lastShape;
       this.previousByDice = this.lastByDice;
       this.lastShape = shape;
       this.lastByDice = byDice;
     }
-    return (byDice[dice] ??= this.build(def, dice, shieldDice, bonus));
+    return (this.lastByDice[dice] ??= this.build(def, dice, shieldDice, bonus));
+  }
+
+  /** The tables of one shape, by dice count (an empty list the first time the shape is met). */
+  private byShape(shape: number): (OutcomeTable | undefined)[] {
+    let byDice = this.tables.get(shape);
+    if (byDice === undefined) {
+      byDice = [];
+      this.tables.set(shape, byDice);
+    }
+    return byDice;
   }
 
   private build(def: number, dice: number, shieldDice: number, bonus: number): OutcomeTable {

@@ -26,9 +26,10 @@ export { matchupsDocument, matchupsDocumentSchema } from './analysis/matchups-do
 export { balanceDocumentSchema, countBalanceDocument, wholeBalanceDocument } from './analysis/balance-document.js';
 export { loadRoster, type LoadedRoster, type Roster } from './analysis/roster.js';
 export { matchups, type MatchupCell, type MatchupOptions, type MatchupsResult, SEATINGS, type Seating } from './analysis/matchups.js';
-export { combineOutcomes, type Outcome, outcomeFromCounts } from './analysis/outcome.js';
-export { balance, type BalanceOptions, type CountBalance } from './analysis/balance.js';
+export { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts } from './analysis/outcome.js';
+export { countCosts, type CountCostOptions, type CountCosts } from './analysis/count-costs.js';
 export { wholeUnitCosts, type WholeUnitCosts } from './analysis/whole-unit-costs.js';
+export { parseTolerance, type PriceVerdict, priceVerdict, type Tolerance } from './analysis/price-verdict.js';
 export { fitDavidson, type DavidsonFit } from './analysis/davidson.js';
 export { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from './analysis/tables.js';
 export { summarize, type MetricSummary } from './analysis/summary.js';

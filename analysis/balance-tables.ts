@@ -1,144 +1,224 @@
 import type { ColumnTable } from 'arquero';
-import type { BalanceDocument } from './balance-document.js';
+import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from './balance-document.js';
 import { estimateText } from './matchup-tables.js';
+import { type Tolerance, toleranceText, verdictText } from './price-verdict.js';
 import { tableOf } from './tables.js';
 
 /**
- * `crucible balance` as tables: the fitted costs (ranked by published minus fitted), and for each
- * unit fitted by count its per-count and per-opponent tables; for a roster fielded whole, the
- * strengths, fitted costs and verdicts. Numbers to one decimal of a point (costs) and the
- * precision the runs achieved (scores).
+ * `crucible balance` as tables: the price list (current → proposed cost, its interval, the change,
+ * the verdict, and what drives it), each unit's deserved cost in each situation, and the check —
+ * the replay of a price list bought by count, or the held-out pairings of a round robin. Costs to
+ * three significant figures; scores to the precision the runs achieved.
  */
-type ByCount = Extract<BalanceDocument, { fielded: 'by-count' }>;
-type Whole = Extract<BalanceDocument, { fielded: 'whole' }>;
 
-const points = (value: number | null | undefined): string => (value === undefined ? '' : value === null ? 'any price' : value.toFixed(1));
+type Row = BalanceDocument['units'][number];
 
-/** A minus sign, not a hyphen, as compare and the pages print it. */
-const signed = (value: number, digits: number): string => `${value < 0 ? '−' : ''}${Math.abs(value).toFixed(digits)}`;
+/** A cost to three significant figures: 175, 64.6, 8.09. */
+export function costText(value: number): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return value.toFixed(digits);
+}
+
+/** "50.2% ±0.4": a score averaged over many runs is known to a tenth of a point, which is what the check is read at. */
+function tenthText(estimate: { value: number; interval: { low: number; high: number } }): string {
+  const half = Math.max(estimate.value - estimate.interval.low, estimate.interval.high - estimate.value) * 100;
+  return `${(estimate.value * 100).toFixed(1)}% ±${(Math.ceil(half * 10) / 10).toFixed(1)}`;
+}
+
+/** A minus sign, not a hyphen, as compare and the pages print it; a value that rounds to 0 has no sign. */
+function signed(value: number, digits: number): string {
+  const text = Math.abs(value).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return `${value < 0 ? '−' : '+'}${text}`;
+}
 
 /**
  * A cost interval as printed: ends the data cannot bound read as such — "any price" above 10× the
  * dearest published cost, 0 below a thousandth of the cheapest — not as 597393.4 or 1e-113.
  */
 export function costRange(low: number, high: number | null, cheapest: number, dearest: number): string {
-  const top = high === null || high > 10 * dearest ? 'any price' : high.toFixed(1);
-  const bottom = low < cheapest / 1000 ? '0' : low.toFixed(1);
+  const top = high === null || high > 10 * dearest ? 'any price' : costText(high);
+  const bottom = low < cheapest / 1000 ? '0' : costText(low);
   return top === 'any price' ? `${bottom} – any price` : `[${bottom}, ${top}]`;
 }
 
-/** For CSV: a cost rounded to 0.1 point, or blank where the data cannot bound it (see costRange). */
+/** For CSV: a cost rounded to 0.01 point, or blank where the data cannot bound it (see costRange). */
 function costNumber(value: number | null | undefined, dearest: number): number | string {
   if (value === undefined || value === null || value > 10 * dearest) return '';
-  return Number(value.toFixed(1));
+  return Number(value.toFixed(2));
 }
 
-export type CountVerdict = 'under-costed' | 'fair' | 'over-costed';
-
-/** By count: the published cost against the fitted cost's interval (below it: under-costed). */
-export function countVerdict(result: ByCount['results'][number]): CountVerdict | undefined {
-  if (result.publishedCost === undefined || result.costInterval === undefined) return undefined;
-  if (result.publishedCost < result.costInterval.low) return 'under-costed';
-  if (result.costInterval.high !== null && result.publishedCost > result.costInterval.high) return 'over-costed';
-  return 'fair';
+function publishedRange(document: BalanceDocument): { cheapest: number; dearest: number } {
+  const costs = document.units.map((unit) => unit.published).filter((cost) => cost > 0);
+  return costs.length === 0 ? { cheapest: 1, dearest: 1 } : { cheapest: Math.min(...costs), dearest: Math.max(...costs) };
 }
 
-const VERDICT_ORDER: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, fair: 2 };
+const VERDICT_ORDER: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, uncertain: 2, fair: 3 };
 
-export function countCostsTable(document: ByCount): ColumnTable {
-  // Verdicts first (under-costed, then over-costed), each by how far published lies from fitted.
-  const ranked = [...document.results].sort((a, b) => (VERDICT_ORDER[countVerdict(a) ?? ''] ?? 3) - (VERDICT_ORDER[countVerdict(b) ?? ''] ?? 3) || Math.abs((b.publishedCost ?? 0) - (b.fairCost ?? 0)) - Math.abs((a.publishedCost ?? 0) - (a.fairCost ?? 0)));
-  const costs = document.results.flatMap((result) => (result.publishedCost === undefined ? [] : [result.publishedCost]));
-  const cheapest = Math.min(...costs, 1);
-  const dearest = Math.max(...costs, 1);
+/** Units as a designer reads them: under-costed, over-costed, uncertain, fair; each by how far its price is off. */
+export function rankedUnits<Unit extends Row>(units: readonly Unit[]): Unit[] {
+  return [...units].sort((a, b) => (VERDICT_ORDER[a.verdict ?? ''] ?? 4) - (VERDICT_ORDER[b.verdict ?? ''] ?? 4) || Math.abs(b.changePercent ?? 0) - Math.abs(a.changePercent ?? 0) || a.name.localeCompare(b.name));
+}
+
+const several = (document: BalanceDocument): boolean => document.situations.length > 1;
+
+/** "40–95 (depends on the mix)": the deserved costs across situations. */
+function mixRange(unit: Row): string {
+  const costs = (unit.situations ?? []).flatMap((entry) => (entry.deserved === undefined ? [] : [entry.deserved]));
+  if (costs.length === 0) return '';
+  const range = `${costText(Math.min(...costs))}–${costText(Math.max(...costs))}`;
+  return unit.mixSensitive === true ? `${range} (depends on the mix)` : range;
+}
+
+function verdictCell(unit: Row, tolerance: Tolerance): string {
+  if (unit.verdict === undefined) return unit.problem === undefined ? '' : 'no price';
+  return verdictText(unit.verdict, tolerance);
+}
+
+/** The price list for print: one row per unit, verdicts first. */
+export function priceListTable(document: BalanceDocument): ColumnTable {
+  const { cheapest, dearest } = publishedRange(document);
   return tableOf(
-    ranked.map((result) => ({
-      Unit: result.name,
-      Published: result.publishedCost ?? '',
-      Fitted: result.fairCost === undefined ? 'not found' : points(result.fairCost),
-      '95% interval': result.costInterval === undefined ? '' : costRange(result.costInterval.low, result.costInterval.high, cheapest, dearest),
-      'Published − fitted': result.fairCost === undefined || result.publishedCost === undefined ? '' : signed(result.publishedCost - result.fairCost, 1),
-      Verdict: countVerdict(result) ?? '',
-      'Curve misfit (dispersion)': result.fit === undefined ? '' : result.fit.dispersion.toFixed(1),
-      Note: result.problem ?? '',
-    })),
-  );
-}
-
-export function perCountTable(document: ByCount, unit: string): ColumnTable {
-  const result = document.results.find((entry) => entry.unit === unit);
-  return tableOf(
-    (result?.curve ?? []).map((point) => ({
-      Models: point.count,
-      'Expected score (mean over opponents)': estimateText(point.score, document.precision),
-      Trials: point.trials,
-    })),
-  );
-}
-
-export function perOpponentTable(document: ByCount, unit: string): ColumnTable {
-  const result = document.results.find((entry) => entry.unit === unit);
-  if (result === undefined) return tableOf([]);
-  return tableOf(
-    result.opponents.map((opponent) => {
-      // The counts measured at full precision (the bisection's coarse ones are in the per-count table).
-      const most = Math.max(...result.observations.map((observation) => observation.combined.trials));
-      const seen = result.observations.filter((observation) => observation.opponent === opponent.opponent && observation.combined.trials === most);
-      return {
-        Opponent: opponent.name,
-        'It fields': `${opponent.count} ${opponent.count === 1 ? 'model' : 'models'}, ${Number(opponent.points.toFixed(1))} points`,
-        ...Object.fromEntries(seen.map((observation) => [`Score at ${observation.count}`, estimateText(observation.combined.score, document.precision)])),
-        'Models for ½': opponent.fairCount === undefined ? 'not straddled' : opponent.fairCount.toFixed(2),
-        'Cost by this opponent': points(opponent.cost),
+    rankedUnits<Row>(document.units).map((unit) => {
+      const common: Record<string, string | number> = {
+        Unit: unit.name,
+        Published: unit.published,
+        Proposed: unit.deserved === undefined ? '—' : costText(unit.deserved),
+        '95% interval': unit.interval === undefined ? '' : costRange(unit.interval.low, unit.interval.high, cheapest, dearest),
+        Change: unit.changePercent === undefined ? '' : `${signed(unit.changePercent, 0)}%`,
+        Verdict: verdictCell(unit, document.tolerance),
       };
+      if (several(document)) {
+        common['Driven by'] = unit.drivenBy ?? '';
+        common['By situation'] = mixRange(unit);
+      }
+      if (document.fielded === 'by-count') {
+        const counted = unit as CountBalanceDocument['units'][number];
+        common['Score at published costs'] = counted.publishedScore === undefined ? '' : estimateText(counted.publishedScore, document.precision);
+        if (document.check !== undefined) common['Replayed score'] = counted.check === undefined ? '' : `${tenthText(counted.check.score)}${counted.check.pass ? '' : ' MISS'}`;
+      } else {
+        const whole = unit as WholeBalanceDocument['units'][number];
+        common['Unusual for this list'] = whole.unusual === undefined ? '' : whole.unusual;
+        common['Model error (held out)'] = whole.heldOutError === undefined ? '' : `±${(whole.heldOutError * 100).toFixed(1)} pts`;
+      }
+      if (unit.problem !== undefined) common.Note = unit.problem;
+      return common;
     }),
   );
 }
 
-export function wholeCostsTable(document: Whole): ColumnTable {
-  const ranked = [...document.units].sort((a, b) => b.studentizedResidual - a.studentizedResidual);
-  const cheapest = Math.min(...document.units.map((unit) => unit.points));
-  const dearest = Math.max(...document.units.map((unit) => unit.points));
+/** Each unit's deserved cost in each situation (with several situations). */
+export function situationTable(document: BalanceDocument): ColumnTable {
+  const { cheapest, dearest } = publishedRange(document);
   return tableOf(
-    ranked.map((unit) => ({
-      Unit: unit.name,
-      Published: unit.points,
-      Strength: `${signed(unit.strength, 2)} ±${(1.96 * unit.strengthStandardError).toFixed(2)}`,
-      Fitted: unit.fittedCost === null ? 'none (the line does not rise with points)' : points(unit.fittedCost),
-      '95% interval': costRange(unit.costInterval.low, unit.costInterval.high, cheapest, dearest),
-      Verdict: unit.verdict,
+    rankedUnits<Row>(document.units).map((unit) => {
+      const row: Record<string, string | number> = { Unit: unit.name, Published: unit.published, 'All situations': unit.deserved === undefined ? '—' : costText(unit.deserved) };
+      for (const situation of document.situations) {
+        const own = unit.situations?.find((entry) => entry.situation === situation.name);
+        row[`${situation.name} (${Math.round(situation.share * 100)}%)`] = own?.deserved === undefined ? '—' : `${costText(own.deserved)}${own.interval === undefined ? '' : ` ${costRange(own.interval.low, own.interval.high, cheapest, dearest)}`}`;
+      }
+      return row;
+    }),
+  );
+}
+
+/** The price list as numbers, for CSV and spreadsheets: costs to 0.01 point, blank where unbounded. */
+export function priceListNumbers(document: BalanceDocument): ColumnTable {
+  const { dearest } = publishedRange(document);
+  return tableOf(
+    rankedUnits<Row>(document.units).map((unit) => {
+      const row: Record<string, string | number | boolean> = {
+        unit: unit.name,
+        id: unit.id,
+        published: unit.published,
+        proposed: costNumber(unit.deserved, dearest),
+        low: costNumber(unit.interval?.low, dearest),
+        high: costNumber(unit.interval?.high, dearest),
+        'change %': unit.changePercent === undefined ? '' : Number(unit.changePercent.toFixed(1)),
+        verdict: unit.verdict ?? '',
+      };
+      if (several(document)) {
+        row['driven by'] = unit.drivenBy ?? '';
+        row['depends on the mix'] = unit.mixSensitive === true;
+        for (const situation of document.situations) row[`${situation.name}: deserved`] = costNumber(unit.situations?.find((entry) => entry.situation === situation.name)?.deserved, dearest);
+      }
+      if (document.fielded === 'by-count') {
+        const counted = unit as CountBalanceDocument['units'][number];
+        row['models at proposed'] = counted.count === undefined ? '' : Number(counted.count.toFixed(3));
+        row['score at published'] = counted.publishedScore === undefined ? '' : Number(counted.publishedScore.value.toFixed(4));
+        row['replayed score'] = counted.check === undefined ? '' : Number(counted.check.score.value.toFixed(4));
+        row['replay within ±2 points'] = counted.check === undefined ? '' : counted.check.pass;
+      } else {
+        const whole = unit as WholeBalanceDocument['units'][number];
+        row.strength = Number(whole.strength.toFixed(4));
+        row['strength se'] = Number(whole.strengthStandardError.toFixed(4));
+        row.unusual = whole.unusual ?? '';
+        row['held-out error'] = whole.heldOutError === undefined ? '' : Number(whole.heldOutError.toFixed(4));
+      }
+      row.note = unit.problem ?? '';
+      return row;
+    }),
+  );
+}
+
+/** One unit bought by count: its score against the list at each whole count measured (the proposed prices). */
+export function curveTable(document: CountBalanceDocument, unit: string): ColumnTable {
+  const result = document.units.find((entry) => entry.id === unit);
+  return tableOf(
+    (result?.curve ?? []).map((point) => ({
+      Models: point.count,
+      'Expected score against the list': estimateText(point.score, point.fine ? document.precision : Math.min(0.45, 3 * document.precision)),
+      Measured: point.fine ? 'fine' : 'coarse (search)',
     })),
   );
 }
 
-/** Costs as numbers, for CSV and spreadsheets: rounded to 0.1 point, blank where unbounded. */
-export function costsNumbers(document: BalanceDocument): ColumnTable {
-  if (document.fielded === 'whole') {
-    const dearest = Math.max(...document.units.map((unit) => unit.points));
-    return tableOf(
-      document.units.map((unit) => ({
-        unit: unit.name,
-        published: unit.points,
-        strength: Number(unit.strength.toFixed(3)),
-        'strength se': Number(unit.strengthStandardError.toFixed(3)),
-        fitted: costNumber(unit.fittedCost, dearest),
-        low: costNumber(unit.costInterval.low, dearest),
-        high: costNumber(unit.costInterval.high, dearest),
-        verdict: unit.verdict,
-      })),
-    );
-  }
-  const dearest = Math.max(...document.results.map((result) => result.publishedCost ?? 1));
+/** One unit bought by count: against each opponent alone, the models and price that make it even. */
+export function opponentTable(document: CountBalanceDocument, unit: string): ColumnTable {
+  const result = document.units.find((entry) => entry.id === unit);
   return tableOf(
-    document.results.map((result) => ({
-      unit: result.name,
-      published: result.publishedCost ?? '',
-      fitted: costNumber(result.fairCost, dearest),
-      low: costNumber(result.costInterval?.low, dearest),
-      high: costNumber(result.costInterval?.high, dearest),
-      verdict: countVerdict(result) ?? '',
-      dispersion: result.fit === undefined ? '' : Number(result.fit.dispersion.toFixed(2)),
-      note: result.problem ?? '',
+    (result?.opponents ?? []).map((opponent) => ({
+      Opponent: opponent.name,
+      'It fields (models)': Number(opponent.count.toFixed(2)),
+      'Models for an even game': opponent.fairCount === undefined ? opponent.status === 'wins at 1 model' ? 'wins at 1 model' : `loses at ${document.maxCount}` : opponent.fairCount.toFixed(2),
+      'Price against this opponent alone': opponent.cost === undefined ? '' : costText(opponent.cost),
     })),
   );
+}
+
+/** The words under the price list: what every column means, for this document. */
+export function priceListLegend(document: BalanceDocument): string[] {
+  const lines = [
+    `Proposed: the cost each unit deserves — ${document.fielded === 'by-count' ? 'the price at which its expected score (win + ½ draw) against the list, every unit at its proposed price and fielding that many points on average, is ½' : "where the list's own cost line (strength against ln points, fitted robustly to the other units) puts the unit's strength"}. 95% interval: what the ${document.fielded === 'by-count' ? 'simulation noise of every score it reads' : "simulation noise of its strength and the uncertainty of the cost line"} leaves possible${document.fielded === 'whole' ? " — not how far other units scatter about the line, which is their mispricing" : ''}.`,
+    `Verdict: under-costed (over-costed) when the published cost lies below (above) the interval and the proposal differs from it by more than the tolerance, ${toleranceText(document.tolerance)} (--tolerance); fair when the whole interval lies within the tolerance; uncertain otherwise (more trials, or a list that fits its cost line better, would tell).`,
+  ];
+  if (several(document)) lines.push(`Situations: ${document.situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}. By situation: the deserved costs if every game were one situation; "depends on the mix" when they differ by more than twice the tolerance. Driven by: the situation that pulls the verdict hardest.`);
+  else lines.push('One situation: the roster\'s template. A price fitted from one fight is a price for that fight: list the situations the units meet (`situations:` in the roster) to price them over a mix.');
+  if (document.fielded === 'by-count') {
+    lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.mode === 'list' ? ' The list keeps its overall level: the log price changes have a robust centre of 0.' : ' Every other unit stays at its published cost.'}`);
+    if (document.check !== undefined) lines.push(`Replayed score: the proposed prices played again on fresh dice (seed ${document.check.seed}): within ±2 points of ½ when the prices are right. ${document.check.passed ? 'Every unit passed.' : `Missed: ${document.check.misses.join(', ')}.`}`);
+  } else {
+    const { heldOut, regression } = document;
+    lines.push(`Unusual for this list: its strength lies outside the 95% prediction band of the line through the others. Cost line: strength = ${signed(regression.intercept, 2)} + ${regression.slope.toFixed(2)} · ln(points), the units scattering ${regression.scatter.toFixed(2)} log-odds about it (simulation noise ${regression.noiseSd.toFixed(3)}).`);
+    lines.push(`Model check: each pairing predicted from strengths fitted without it (${heldOut.folds}-fold) misses its played expected score by ±${(heldOut.rmsError * 100).toFixed(1)} points (root mean square over ${heldOut.pairings} pairings; noise alone ±${(heldOut.rmsNoise * 100).toFixed(1)}). Model error (held out): the same over each unit's pairings.`);
+  }
+  lines.push(`Seed ${document.seed}; every score near the answer within ±${(document.precision * 100).toFixed(1)} points; engine ${document.engineVersion}.`);
+  return lines;
+}
+
+/** How many units got each verdict. */
+export function verdictCounts(document: BalanceDocument): Record<'under-costed' | 'over-costed' | 'uncertain' | 'fair', number> {
+  const counts = { 'under-costed': 0, 'over-costed': 0, uncertain: 0, fair: 0 };
+  for (const unit of document.units) if (unit.verdict !== undefined) counts[unit.verdict] += 1;
+  return counts;
+}
+
+/** The median width of the 95% intervals, in percent of the proposed cost; undefined when none is bounded. */
+export function medianIntervalWidth(document: BalanceDocument): number | undefined {
+  const widths = document.units
+    .flatMap((unit) => (unit.deserved === undefined || unit.interval === undefined || unit.interval.high === null ? [] : [((unit.interval.high - unit.interval.low) / unit.deserved) * 100]))
+    .sort((a, b) => a - b);
+  if (widths.length === 0) return undefined;
+  const middle = widths.length >> 1;
+  return widths.length % 2 === 1 ? widths[middle] : ((widths[middle - 1] as number) + (widths[middle] as number)) / 2;
 }

@@ -2,7 +2,27 @@ import type { ColumnTable } from 'arquero';
 import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
 
 /** What the tables read of a matchups result (a result, or its JSON document read back). */
-export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & { readonly adaptive?: true | undefined; readonly trialsInAll?: number | undefined };
+export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & {
+  readonly adaptive?: true | undefined;
+  readonly trialsInAll?: number | undefined;
+  readonly situations?: readonly { readonly name: string; readonly share: number; readonly leftOut: readonly { readonly change: string; readonly entries: readonly string[]; readonly runs: number }[] }[] | undefined;
+};
+
+/** Runs a matchups result played: one per ordered pair of entries and situation. */
+export function runsOf(result: Pick<MatchupsView, 'entries' | 'situations'>): number {
+  return result.entries.length ** 2 * Math.max(1, result.situations?.length ?? 1);
+}
+
+/** "Situations (their shares of the games): charge in the open 40%, …; each cell is their mix." — empty with one situation. */
+export function situationsText(result: Pick<MatchupsView, 'situations' | 'entries'>): string {
+  const situations = result.situations ?? [];
+  if (situations.length < 2) return '';
+  const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
+  const leftOut = situations.flatMap((situation) => situation.leftOut.map((entry) => `in ${situation.name}, ${entry.change} was left out for ${entry.entries.map((id) => nameOf.get(id) ?? id).join(', ')} (they cannot take it)`));
+  return `Situations (their shares of the games): ${situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}; each cell is their mix.${leftOut.length === 0 ? '' : ` ${capitalised(leftOut.join('; '))}.`}`;
+}
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** How many trials each seating had: the same for all, or (adaptive) up to the worst case's, each stopped at its precision. */
 export function trialsText(result: MatchupsView): string {
@@ -93,11 +113,13 @@ export function matchupLongTable(result: MatchupsView, asText = false): ColumnTa
   const round = (value: number): number | string => (asText ? `${(value * 100).toFixed(decimals - 2)}%` : Number(value.toFixed(decimals)));
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
   const rows: Record<string, string | number>[] = [];
-  const push = (cell: MatchupCell, seating: string, outcome: Outcome | undefined) => {
+  const several = (result.situations?.length ?? 1) > 1;
+  const push = (cell: MatchupCell, situation: string, seating: string, outcome: Outcome | undefined) => {
     if (outcome === undefined) return;
     rows.push({
       unit: nameOf.get(cell.row) ?? cell.row,
       opponent: nameOf.get(cell.column) ?? cell.column,
+      ...(several ? { situation } : {}),
       seating,
       'P(win)': round(outcome.win.value),
       'P(draw)': round(outcome.draw.value),
@@ -106,12 +128,17 @@ export function matchupLongTable(result: MatchupsView, asText = false): ColumnTa
       'score 95% low': round(outcome.score.interval.low),
       'score 95% high': round(outcome.score.interval.high),
       trials: outcome.trials,
+      // The run's own seed (a seating): `crucible run` of its scenario with it plays it again.
+      seed: outcome.seed ?? '',
     });
   };
   for (const cell of result.cells) {
-    push(cell, 'unit in side A', cell.first);
-    push(cell, 'unit in side B', cell.second);
-    if (result.seating === 'both') push(cell, 'both (mean)', cell.combined);
+    for (const situation of several ? (cell.situations ?? []) : [{ situation: '', ...cell }]) {
+      push(cell, situation.situation, 'unit in side A', situation.first);
+      push(cell, situation.situation, 'unit in side B', situation.second);
+      if (result.seating === 'both') push(cell, situation.situation, 'both (mean)', situation.combined);
+    }
+    if (several && result.seating === 'both') push(cell, 'all (mix)', 'both (mean)', cell.combined);
   }
   return tableOf(rows);
 }
@@ -132,9 +159,12 @@ export function matchupLegend(result: MatchupsView, measure: Measure, long = fal
     long
       ? `Each row: the unit's P(win), P(draw), P(loss) and expected score against the opponent, with the score's 95% interval, in one seating (the unit in the template's first or second side) or both (${SEATING_WORDS.both}).`
       : `Each cell: the row unit's ${MEASURE_WORDS[measure]} against the column unit, in percent ± the 95% margin; ${SEATING_WORDS[result.seating]}.`,
-    `${trialsText(result)} (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}; engine ${result.engineVersion}.`,
+    situationsText(result),
+    `${trialsText(result)} (every combined score within ±${(result.precision * 100).toFixed(1)} points); seed ${result.seed}, each run on its own seed derived from it and the game; engine ${result.engineVersion}.`,
     `Points fielded: ${points}.`,
-  ].join(' ');
+  ]
+    .filter((sentence) => sentence !== '')
+    .join(' ');
 }
 
 /** The Markdown a rulebook author pastes: caption, table, legend. */

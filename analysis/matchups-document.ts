@@ -4,6 +4,14 @@ import type { MatchupsResult } from './matchups.js';
 import { SEATINGS } from './matchups.js';
 import { outcomeSchema } from './outcome.js';
 
+export const playedSituationSchema = z.object({
+  name: z.string(),
+  share: z.number().positive().max(1),
+  description: z.string().optional(),
+  changes: z.array(z.object({ path: z.string(), value: z.unknown() })),
+  leftOut: z.array(z.object({ change: z.string(), entries: z.array(z.string()), runs: z.number().int().min(1) })),
+});
+
 /**
  * `crucible matchups --json`: the whole matrix as one self-describing document, every number at
  * full precision, which `crucible report` turns into a page. The schema checks a document read back.
@@ -26,7 +34,20 @@ export const matchupsDocumentSchema = z.object({
   adaptive: z.literal(true).optional(),
   trialsInAll: z.number().int().min(0).optional(),
   entries: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int().min(1), cost: z.number().min(0).optional(), points: z.number().min(0).optional() })).min(1),
-  cells: z.array(z.object({ row: z.string(), column: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema })).min(1),
+  cells: z
+    .array(
+      z.object({
+        row: z.string(),
+        column: z.string(),
+        first: outcomeSchema.optional(),
+        second: outcomeSchema.optional(),
+        combined: outcomeSchema,
+        situations: z.array(z.object({ situation: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema })).optional(),
+      }),
+    )
+    .min(1),
+  /** The fights every pairing was played in, each with its share of the games (absent in documents written before situations). */
+  situations: z.array(playedSituationSchema).min(1).optional(),
 });
 export type MatchupsDocument = z.output<typeof matchupsDocumentSchema>;
 

@@ -1,13 +1,12 @@
-import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { closestNames } from '../engine/validation.js';
 import { InputError } from '../sim/errors.js';
-import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import type { RulesProvenance } from '../sim/provenance.js';
 import { Z_95 } from './intervals.js';
-import { combineOutcomes, type Outcome, outcomeFromCounts, outcomeOf, reversed } from './outcome.js';
-import { type LoadedRoster, type RosterEntry, type Seat, seatedScenario, withDataSnapshot } from './roster.js';
-import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
+import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from './outcome.js';
+import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from './roster.js';
+import { analysisSeed, playSeated } from './seated.js';
+import type { Situation, SituationChange } from './situations.js';
 
 /**
  * Every roster entry against every entry (or a chosen set), run on one executor (one worker pool
@@ -15,7 +14,13 @@ import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run
  * first side (who acts first, or whatever the template's first side does) and as the second — with
  * equal trials, and reported per seating and combined (the mean of the two: neither side of the
  * template is favoured). Each ordered pair is run once: the run of u seated first against v is
- * also v's game seated second against u, so both seatings cost no more than one.
+ * also v's game seated second against u, so both seatings cost no more than one. Every run draws
+ * from its own seed (analysis/seated.ts), so the two seatings of a cell are independent samples
+ * and the combined interval treats them so; a unit against itself (or an identical copy) is one
+ * game seen from both sides, exactly even.
+ *
+ * A roster with several situations plays every pairing in each; a cell holds each situation's
+ * outcome and their mix, each weighted by its share of the games.
  *
  * A cell holds P(win), P(draw), P(loss) and the expected score (win + ½ draw), each with its 95%
  * interval (analysis/outcome.ts).
@@ -23,15 +28,35 @@ import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run
 export const SEATINGS = ['both', 'first', 'second'] as const;
 export type Seating = (typeof SEATINGS)[number];
 
-export interface MatchupCell {
-  /** Entry ids: the row unit's outcome against the column unit. */
-  readonly row: string;
-  readonly column: string;
+/** A pairing's outcomes for the row unit: seated first (side A), second, and both weighted equally. */
+export interface SeatingOutcomes {
   /** The row unit seated first (side A) and second; present for the seatings played. */
   readonly first?: Outcome | undefined;
   readonly second?: Outcome | undefined;
   /** Both seatings weighted equally (or the one played). */
   readonly combined: Outcome;
+}
+
+export interface SituationCell extends SeatingOutcomes {
+  readonly situation: string;
+}
+
+export interface MatchupCell extends SeatingOutcomes {
+  /** Entry ids: the row unit's outcome against the column unit. */
+  readonly row: string;
+  readonly column: string;
+  /** With several situations: each situation's outcomes (the cell's own are their mix, by share). */
+  readonly situations?: readonly SituationCell[] | undefined;
+}
+
+/** A situation as played: its share, its changes, and the changes some pairings could not take. */
+export interface PlayedSituation {
+  readonly name: string;
+  readonly share: number;
+  readonly description?: string | undefined;
+  readonly changes: readonly SituationChange[];
+  /** Each change left out of some runs: the entries on the side it changes, and in how many runs. */
+  readonly leftOut: readonly { readonly change: string; readonly entries: readonly string[]; readonly runs: number }[];
 }
 
 export interface MatchupEntry {
@@ -59,6 +84,8 @@ export interface MatchupsResult extends Omit<RulesProvenance, 'unitsDigest'> {
   readonly trialsInAll: number;
   readonly entries: readonly MatchupEntry[];
   readonly cells: readonly MatchupCell[];
+  /** The fights every pairing was played in (one, the template, unless the roster lists several). */
+  readonly situations: readonly PlayedSituation[];
 }
 
 export interface MatchupOptions {
@@ -81,16 +108,6 @@ export interface MatchupOptions {
   readonly executor?: ShardExecutor;
   /** After each run: how many are done of how many. */
   readonly onRun?: (done: number, total: number) => void;
-}
-
-/** The two sides' names: the labels of their wins in the win metric. */
-export function sidesOf(loaded: LoadedScenario): readonly [string, string] {
-  const sides = loaded.system.sides?.(loaded.scenario);
-  if (sides === undefined) {
-    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');
-    throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
-  }
-  return sides;
 }
 
 export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): RosterEntry[] {
@@ -120,27 +137,6 @@ export function trialsPerSeat(precision: number, seating: Seating): number {
   return seating === 'both' ? Math.ceil((Z_95 * Z_95) / (8 * precision * precision)) : worstCaseTrials(precision);
 }
 
-/** One pairing as played: `unit` in `seat` against `opponent`, the outcome for `unit`; with `stopAt`, stopped once its score is within ±stopAt. */
-export async function playSeated(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, run: ScenarioRunOptions, counts?: { unit: number; opponent: number }, stopAt?: number): Promise<{ outcome: Outcome; result: ScenarioResult; loaded: LoadedScenario }> {
-  const { file, data } = seatedScenario(roster, unit, opponent, seat, counts);
-  let loaded: LoadedScenario;
-  try {
-    loaded = await loadScenarioData(file, data, roster.files);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
-    const pairing = `${unit.id} ×${counts?.unit ?? unit.count} against ${opponent.id} ×${counts?.opponent ?? opponent.count}`;
-    throw new InputError(error.problems.map((problem) => (problem.file === file ? { file: roster.file, path: 'template', message: `${pairing}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` } : problem)));
-  }
-  const names = sidesOf(loaded);
-  if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
-  const [side, other] = seat === 0 ? names : [names[1], names[0]];
-  const { winMetric } = roster.roster;
-  const result = await runScenario(loaded, stopAt === undefined ? run : { ...run, scoreStop: { winMetric, side, other, halfWidth: stopAt } });
-  const outcome = outcomeOf(result, loaded, winMetric, side, other);
-  return { outcome, result, loaded };
-}
-
 export function entryOf(entry: RosterEntry): MatchupEntry {
   return {
     id: entry.id,
@@ -150,60 +146,116 @@ export function entryOf(entry: RosterEntry): MatchupEntry {
   };
 }
 
+/** Side index of a field path (`sides[1].units[0].position` → 1), or undefined. */
+function sideOfPath(path: string): number | undefined {
+  const match = /^sides\[(\d+)\]/.exec(path);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** Changes left out, counted by change: the runs, and the entries on the side each change is on. */
+export class LeftOutTally {
+  private readonly byChange = new Map<string, { entries: Set<string>; runs: number }>();
+
+  add(roster: LoadedRoster, situation: Situation, leftOut: readonly string[], seatedA: RosterEntry, seatedB: RosterEntry): void {
+    for (const change of leftOut) {
+      const key = `${situation.name}\u0000${change}`;
+      const known = this.byChange.get(key) ?? { entries: new Set<string>(), runs: 0 };
+      const side = sideOfPath(change);
+      if (side === undefined) {
+        known.entries.add(seatedA.id);
+        known.entries.add(seatedB.id);
+      } else known.entries.add(side === roster.seatOfA ? seatedA.id : seatedB.id);
+      known.runs += 1;
+      this.byChange.set(key, known);
+    }
+  }
+
+  played(situations: readonly Situation[]): PlayedSituation[] {
+    return situations.map((situation) => ({
+      name: situation.name,
+      share: situation.share,
+      ...(situation.description === undefined ? {} : { description: situation.description }),
+      changes: situation.changes,
+      leftOut: situation.changes.flatMap((change) => {
+        const known = this.byChange.get(`${situation.name}\u0000${change.path}`);
+        return known === undefined ? [] : [{ change: change.path, entries: [...known.entries].sort(), runs: known.runs }];
+      }),
+    }));
+  }
+}
+
+/** A cell's outcomes from the row unit's game seated first and the column unit's seated first (mirrored: one game seen from both sides). */
+export function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seating, mirror: boolean): SeatingOutcomes {
+  const second = reversed(asSecond);
+  if (seating === 'first') return { first, combined: first };
+  if (seating === 'second') return { second, combined: second };
+  // A mirror pairing's two seatings are one game: its combined score is exactly ½.
+  return { first, second, combined: mirror ? mirrorOutcome(first) : combineOutcomes([first, second]) };
+}
+
+/** Several situations' outcomes of one pairing, mixed by their shares (one situation: its own). */
+export function mixSituations(cells: readonly SituationCell[], situations: readonly Situation[]): SeatingOutcomes {
+  const [only] = cells;
+  if (only === undefined) throw new RangeError('no situation played');
+  if (cells.length === 1) return { ...(only.first === undefined ? {} : { first: only.first }), ...(only.second === undefined ? {} : { second: only.second }), combined: only.combined };
+  const shares = situations.map((situation) => situation.share);
+  const mix = (pick: (cell: SituationCell) => Outcome | undefined): Outcome | undefined => {
+    const outcomes = cells.map(pick);
+    return outcomes.every((outcome): outcome is Outcome => outcome !== undefined) ? mixOutcomes(outcomes, shares) : undefined;
+  };
+  const first = mix((cell) => cell.first);
+  const second = mix((cell) => cell.second);
+  return { ...(first === undefined ? {} : { first }), ...(second === undefined ? {} : { second }), combined: mix((cell) => cell.combined) as Outcome };
+}
+
 export async function matchups(given: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupsResult> {
   const roster = withDataSnapshot(given);
   const seating = options.seating ?? 'both';
   const precision = options.precision ?? 0.01;
   const trials = options.trials ?? trialsPerSeat(precision, seating);
   const adaptive = options.adaptive === true && options.trials === undefined;
+  const seed = analysisSeed(roster, options.seed);
+  const { situations } = roster;
   let trialsInAll = 0;
   const entries = rosterEntries(roster, options.only);
-  // Run u seated first against v for every ordered pair: cell (u, v) seated first, and cell (v, u) seated second.
-  const pairs = entries.flatMap((a) => entries.map((b) => [a, b] as const));
+  // Run u seated first against v for every ordered pair, in every situation: cell (u, v) seated first, and cell (v, u) seated second.
+  const runs = situations.flatMap((situation) => entries.flatMap((a) => entries.map((b) => [situation, a, b] as const)));
   const firstSeated = new Map<string, Outcome>();
+  const leftOut = new LeftOutTally();
   let provenance: RulesProvenance | undefined;
-  let seed = options.seed;
   let done = 0;
-  const key = (row: string, column: string) => `${row}\u0000${column}`;
+  const key = (situation: Situation, row: string, column: string) => `${situation.name}\u0000${row}\u0000${column}`;
   const play = async (index: number): Promise<void> => {
-    const [unit, opponent] = pairs[index] as readonly [RosterEntry, RosterEntry];
-    const { outcome, result } = await playSeated(
+    const [situation, unit, opponent] = runs[index] as (typeof runs)[number];
+    const played = await playSeated(
       roster,
-      unit,
-      opponent,
-      0,
-      {
-        trials,
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.executor === undefined ? {} : { executor: options.executor }),
-      },
-      undefined,
+      { unit, opponent, seat: 0, situation },
+      { trials, seed, ...(options.executor === undefined ? {} : { executor: options.executor }) },
       adaptive ? seatHalfWidth(precision, seating) : undefined,
     );
-    trialsInAll += outcome.trials;
-    firstSeated.set(key(unit.id, opponent.id), outcome);
-    provenance ??= result;
-    seed ??= result.seed;
-    options.onRun?.(++done, pairs.length);
+    trialsInAll += played.outcome.trials;
+    firstSeated.set(key(situation, unit.id, opponent.id), played.outcome);
+    leftOut.add(roster, situation, played.leftOut, played.seated.a, played.seated.b);
+    provenance ??= played.result;
+    options.onRun?.(++done, runs.length);
   };
-  // Several pairings at once keep every worker busy: a pairing often needs a single shard.
+  // Several runs at once keep every worker busy: a run often needs a single shard.
   const lanes = Math.max(1, 2 * (options.executor?.workers ?? 1));
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(lanes, pairs.length) }, async () => {
-      while (next < pairs.length) await play(next++);
+    Array.from({ length: Math.min(lanes, runs.length) }, async () => {
+      while (next < runs.length) await play(next++);
     }),
   );
   const cells = entries.flatMap((row) =>
     entries.map((column): MatchupCell => {
-      const first = firstSeated.get(key(row.id, column.id));
-      const asSecond = firstSeated.get(key(column.id, row.id));
-      if (first === undefined || asSecond === undefined) throw new Error(`pairing ${row.id} – ${column.id} was not run`);
-      const second = reversed(asSecond);
-      if (seating === 'first') return { row: row.id, column: column.id, first, combined: first };
-      if (seating === 'second') return { row: row.id, column: column.id, second, combined: second };
-      // A mirror pairing's two seatings are one run: its combined score is exactly ½.
-      return { row: row.id, column: column.id, first, second, combined: row.id === column.id ? mirrorOutcome(first) : combineOutcomes([first, second]) };
+      const bySituation = situations.map((situation): SituationCell => {
+        const first = firstSeated.get(key(situation, row.id, column.id));
+        const asSecond = firstSeated.get(key(situation, column.id, row.id));
+        if (first === undefined || asSecond === undefined) throw new Error(`pairing ${row.id} – ${column.id} was not run`);
+        return { situation: situation.name, ...seatingOutcomes(first, asSecond, seating, sameGame(seatingOf(roster, row, column, 0))) };
+      });
+      return { row: row.id, column: column.id, ...mixSituations(bySituation, situations), ...(situations.length > 1 ? { situations: bySituation } : {}) };
     }),
   );
   const { unitsDigest: _digest, ...rules } = provenance ?? { ruleset: '', engineVersion: '', unitsDigest: '' };
@@ -213,13 +265,14 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     file: roster.file,
     ...(roster.roster.description === undefined ? {} : { description: roster.roster.description }),
     seating,
-    seed: seed ?? 0,
+    seed,
     trialsPerSeat: trials,
     precision: options.trials === undefined ? precision : achievedPrecision(trials, seating),
     ...(adaptive ? { adaptive: true as const } : {}),
     trialsInAll,
     entries: entries.map(entryOf),
     cells,
+    situations: leftOut.played(situations),
   };
 }
 

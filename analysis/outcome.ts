@@ -34,11 +34,13 @@ export interface Outcome {
   readonly score: Estimate;
   /** Per-trial variance of the score (for combining and for fits). */
   readonly scoreVariance: number;
+  /** The run's seed, for one run (a seating): `crucible run` of its scenario with this seed plays it again. */
+  readonly seed?: number | undefined;
 }
 
 const interval = intervalSchema;
 const estimate = z.object({ value: z.number().min(0).max(1), interval });
-export const outcomeSchema = z.object({ trials: z.number().int().min(1), win: estimate, draw: estimate, loss: estimate, score: estimate, scoreVariance: z.number().min(0) });
+export const outcomeSchema = z.object({ trials: z.number().int().min(1), win: estimate, draw: estimate, loss: estimate, score: estimate, scoreVariance: z.number().min(0), seed: z.number().int().min(0).optional() });
 
 /** The outcome from counts of wins, draws and losses. */
 export function outcomeFromCounts(wins: number, draws: number, losses: number): Outcome {
@@ -69,33 +71,47 @@ export function reversed(outcome: Outcome): Outcome {
 /**
  * Several outcomes weighted equally (the two seatings of a pairing, each run with its own trials):
  * each probability is the mean of theirs; its interval comes from the variances of the means
- * (independent runs), at the effective trials as above.
+ * (independent runs, each on its own random numbers), at the effective trials as above.
  */
 export function combineOutcomes(outcomes: readonly Outcome[]): Outcome {
+  return mixOutcomes(outcomes, outcomes.map(() => 1 / outcomes.length));
+}
+
+/**
+ * Outcomes of independent runs weighted by `shares` (adding up to 1): a roster's situations, each
+ * its share of the games. Each probability is Σ wᵢ pᵢ with variance Σ wᵢ² pᵢ(1 − pᵢ)/nᵢ (each run
+ * on its own random numbers), expressed per trial of the pooled trials for the interval.
+ */
+export function mixOutcomes(outcomes: readonly Outcome[], shares: readonly number[]): Outcome {
   const [only] = outcomes;
   if (only === undefined) throw new RangeError('nothing to combine');
+  if (shares.length !== outcomes.length) throw new RangeError(`mixOutcomes needs one share per outcome, got ${shares.length} for ${outcomes.length}`);
   if (outcomes.length === 1) return only;
-  const k = outcomes.length;
   const trials = outcomes.reduce((sum, outcome) => sum + outcome.trials, 0);
-  const meanOf = (pick: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome) => sum + pick(outcome), 0) / k;
-  // Var(mean of k independent means) = Σ vᵢ/nᵢ / k²; expressed per trial of the pooled trials.
-  const varianceOfMean = (perTrial: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome) => sum + perTrial(outcome) / outcome.trials, 0) / (k * k);
+  const weighted = (pick: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) * pick(outcome), 0);
+  // Var(Σ wᵢ·meanᵢ) = Σ wᵢ²·vᵢ/nᵢ for independent runs; expressed per trial of the pooled trials.
+  const varianceOfMix = (perTrial: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) ** 2 * (perTrial(outcome) / outcome.trials), 0);
   const proportion = (pick: (outcome: Outcome) => number): Estimate => {
-    const value = meanOf(pick);
-    const variance = varianceOfMean((outcome) => pick(outcome) * (1 - pick(outcome))) * trials;
+    const value = weighted(pick);
+    const variance = varianceOfMix((outcome) => pick(outcome) * (1 - pick(outcome))) * trials;
     return { value, interval: scoreInterval(value, variance, trials) };
   };
-  const score = meanOf((outcome) => outcome.score.value);
-  const scoreVariance = varianceOfMean((outcome) => outcome.scoreVariance) * trials;
+  const score = weighted((outcome) => outcome.score.value);
+  const scoreVariance = varianceOfMix((outcome) => outcome.scoreVariance) * trials;
+  // Mirrors mixed (a unit against itself in every situation): exactly ½, known without noise, as each part is.
+  const exact = outcomes.every((outcome) => outcome.score.interval.low === outcome.score.value && outcome.score.interval.high === outcome.score.value);
   return {
     trials,
     win: proportion((outcome) => outcome.win.value),
     draw: proportion((outcome) => outcome.draw.value),
     loss: proportion((outcome) => outcome.loss.value),
-    score: { value: score, interval: scoreInterval(score, scoreVariance, trials) },
+    score: { value: score, interval: exact ? { low: score, high: score } : scoreInterval(score, scoreVariance, trials) },
     scoreVariance,
   };
 }
+
+/** The variance of an outcome's expected score (of the mean, not per trial). */
+export const scoreVarianceOfMean = (outcome: Outcome): number => outcome.scoreVariance / outcome.trials;
 
 /** The side's score from a run's win metric, as a stop rule reads it in the tally (sim/score-stop.ts): `halfWidth` is the ± its interval must reach. */
 export interface ScoreTarget {

@@ -4,6 +4,7 @@ import type { DataFiles } from '../engine/rule-system.js';
 import { parseWith, readDataFile } from '../sim/data-file.js';
 import { snapshotDataFiles } from '../sim/data-snapshot.js';
 import { InputError, type InputProblem } from '../sim/errors.js';
+import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
 
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the
@@ -29,6 +30,12 @@ export const rosterSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   template: z.record(z.string(), z.unknown()).describe('a scenario with $A, $B, $A.count, $B.count, $A.name, $B.name placeholders'),
+  situations: z
+    .array(situationSchema)
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('the fights the units meet, each a change of the template with a weight (default: the template alone); matchups and balance play every pairing in each and weigh the results'),
   winMetric: z.string().min(1).default('winner').describe("the category metric whose labels are the sides' names (a side's name: it won; anything else: a draw)"),
   fielded: z
     .enum(['by-count', 'whole'])
@@ -47,6 +54,8 @@ export interface LoadedRoster {
   readonly roster: Roster;
   /** The seat of the side written with `$A`; `$B`'s is the other. */
   readonly seatOfA: Seat;
+  /** The fights the pairings are played in, with their shares of the games (analysis/situations.ts). */
+  readonly situations: readonly Situation[];
   /** Where the seated scenarios' data files are read: one analysis's snapshot (`withDataSnapshot`), else the files as they are. */
   readonly files?: DataFiles;
 }
@@ -94,8 +103,10 @@ export async function loadRoster(file: string): Promise<LoadedRoster> {
   });
   const seats = seatOfA(file, value.template);
   problems.push(...seats.problems);
+  const { situations, problems: situationProblems } = rosterSituations(file, value.template, value.situations);
+  problems.push(...situationProblems);
   if (problems.length > 0 || seats.seat === undefined) throw new InputError(problems);
-  return { file, roster: value, seatOfA: seats.seat };
+  return { file, roster: value, seatOfA: seats.seat, situations };
 }
 
 /** The value a placeholder stands for, for entry `a` as side A and `b` as side B, or undefined. */
@@ -117,23 +128,56 @@ function fill(node: unknown, a: RosterEntry, b: RosterEntry, counts: { a: number
 }
 
 /**
- * The template filled in with `a` as $A and `b` as $B (counts default to the entries'), and the
- * path a scenario made from it should be treated as coming from (relative paths in the template,
- * such as a units file, are relative to the roster file).
+ * The template filled in with `a` as $A and `b` as $B (counts default to the entries'), in a
+ * situation (its changes made, but those in `leftOut`), and the path a scenario made from it should
+ * be treated as coming from (relative paths in the template, such as a units file, are relative to
+ * the roster file).
  */
-export function matchupScenario(roster: LoadedRoster, a: RosterEntry, b: RosterEntry, counts?: { a: number; b: number }): { file: string; data: unknown } {
-  const data = fill(roster.roster.template, a, b, counts ?? { a: a.count, b: b.count });
-  const file = path.join(path.dirname(roster.file), `${path.basename(roster.file, path.extname(roster.file))}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`);
+export function matchupScenario(roster: LoadedRoster, a: RosterEntry, b: RosterEntry, counts?: { a: number; b: number }, situation?: Situation, leftOut?: ReadonlySet<string>): { file: string; data: unknown } {
+  const template = situation === undefined || situation.changes.length === 0 ? roster.roster.template : situationTemplate(roster.roster.template, situation.changes, leftOut);
+  const data = fill(template, a, b, counts ?? { a: a.count, b: b.count });
+  const where = roster.situations.length > 1 && situation !== undefined ? `.${slug(situation.name)}` : '';
+  const file = path.join(path.dirname(roster.file), `${path.basename(roster.file, path.extname(roster.file))}${where}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`);
   return { file, data };
 }
 
-/** A pairing as played: the scenario with `unit` in `seat` and `opponent` in the other. */
-export function seatedScenario(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }): { file: string; data: unknown } {
+const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'situation';
+
+/** Who sits where in a pairing as played: side A's entry and count, side B's. */
+export interface Seated {
+  readonly a: RosterEntry;
+  readonly b: RosterEntry;
+  readonly counts: { readonly a: number; readonly b: number };
+}
+
+/** A pairing as played: `unit` in `seat` and `opponent` in the other (counts default to the entries'). */
+export function seatingOf(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }): Seated {
   const unitIsA = seat === roster.seatOfA;
-  const [a, b] = unitIsA ? [unit, opponent] : [opponent, unit];
   const unitCount = counts?.unit ?? unit.count;
   const opponentCount = counts?.opponent ?? opponent.count;
-  return matchupScenario(roster, a, b, unitIsA ? { a: unitCount, b: opponentCount } : { a: opponentCount, b: unitCount });
+  return unitIsA ? { a: unit, b: opponent, counts: { a: unitCount, b: opponentCount } } : { a: opponent, b: unit, counts: { a: opponentCount, b: unitCount } };
+}
+
+/** A pairing as played: the scenario with `unit` in `seat` and `opponent` in the other. */
+export function seatedScenario(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }, situation?: Situation, leftOut?: ReadonlySet<string>): { file: string; data: unknown } {
+  const { a, b, counts: filled } = seatingOf(roster, unit, opponent, seat, counts);
+  return matchupScenario(roster, a, b, filled, situation, leftOut);
+}
+
+/**
+ * What a seated game is, for its random numbers (sim/run-seed.ts): the situation, and the unit and
+ * count in each of the template's sides, in side order. Entries of the same unit at the same count
+ * play the same game.
+ */
+export function seatedKey(roster: LoadedRoster, seated: Seated, situation: Situation): (string | number)[] {
+  const sideA = [seated.a.unit ?? seated.a.id, seated.counts.a];
+  const sideB = [seated.b.unit ?? seated.b.id, seated.counts.b];
+  return [situation.name, ...(roster.seatOfA === 0 ? [...sideA, ...sideB] : [...sideB, ...sideA])];
+}
+
+/** Are two seatings the same game (the same unit at the same count on both sides)? Then it is a mirror. */
+export function sameGame(seated: Seated): boolean {
+  return (seated.a.unit ?? seated.a.id) === (seated.b.unit ?? seated.b.id) && seated.counts.a === seated.counts.b;
 }
 
 /** Does this parsed file look like a roster (a template and entries) rather than a scenario? */
@@ -141,12 +185,40 @@ export function isRosterData(data: unknown): boolean {
   return data !== null && typeof data === 'object' && 'template' in data && 'entries' in data && !('ruleset' in data);
 }
 
+/** A scenario loader, as sim/scenario-file.ts's `loadScenarioData` (injected: this module reads no rule system). */
+export type ScenarioLoader<Loaded> = (file: string, data: unknown) => Promise<Loaded>;
+
+/**
+ * The seated game loaded in its situation: the situation's changes made, except those the rule
+ * system refuses for this pairing's units (the problems it reports are at those fields, or inside
+ * them): they are left out, and listed. Any other problem is the template's or an entry's, and is
+ * thrown as it is.
+ */
+export async function loadInSituation<Loaded>(roster: LoadedRoster, seated: Seated, situation: Situation, load: ScenarioLoader<Loaded>): Promise<{ loaded: Loaded; file: string; leftOut: string[] }> {
+  const leftOut = new Set<string>();
+  for (;;) {
+    const { file, data } = matchupScenario(roster, seated.a, seated.b, seated.counts, situation, leftOut);
+    try {
+      return { loaded: await load(file, data), file, leftOut: [...leftOut] };
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      const refused = refusedChanges(error.problems.filter((problem) => problem.file === file), situation.changes, leftOut);
+      if (refused.length === 0) throw error;
+      for (const change of refused) leftOut.add(change);
+    }
+  }
+}
+
+type SidesLoader = ScenarioLoader<{ system: { sides?: (scenario: never) => readonly [string, string] | undefined }; scenario: unknown }>;
+
 /**
  * Check a roster through and through: every entry filled into the template (as $A against the
  * first entry as $B, and the other way round) makes a valid scenario of its rule system, and the
- * two sides are told apart by name. `load` is the scenario loader (sim/scenario-file.ts).
+ * two sides are told apart by name; every change a situation makes is taken by some of those
+ * pairings (a change no pairing can take is a mistake, not a unit that cannot do it). `load` is the
+ * scenario loader (sim/scenario-file.ts).
  */
-export async function checkRoster(roster: LoadedRoster, load: (file: string, data: unknown) => Promise<{ system: { sides?: (scenario: never) => readonly [string, string] | undefined }; scenario: unknown }>): Promise<void> {
+export async function checkRoster(roster: LoadedRoster, load: SidesLoader): Promise<void> {
   const [first] = roster.roster.entries;
   if (first === undefined) return;
   const byEntry: InputProblem[][] = [];
@@ -174,5 +246,38 @@ export async function checkRoster(roster: LoadedRoster, load: (file: string, dat
     ...[...everywhere].map((message) => ({ file: roster.file, path: 'template', message })),
     ...byEntry.flat().filter((problem) => !everywhere.has(text(problem))),
   ];
+  if (problems.length === 0) problems.push(...(await situationProblems(roster, first, load)));
   if (problems.length > 0) throw new InputError([...new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem])).values()]);
+}
+
+/** Each situation's changes, tried with every entry against the first in both seats: a change none of them takes is an error, with the reason the first gave. */
+async function situationProblems(roster: LoadedRoster, first: RosterEntry, load: SidesLoader): Promise<InputProblem[]> {
+  const problems: InputProblem[] = [];
+  for (const [index, situation] of roster.situations.entries()) {
+    if (situation.changes.length === 0) continue;
+    const taken = new Set<string>();
+    const reasons = new Map<string, string>();
+    for (const entry of roster.roster.entries) {
+      for (const [a, b] of [[entry, first], [first, entry]] as const) {
+        const seated: Seated = { a, b, counts: { a: a.count, b: b.count } };
+        const tried = await loadInSituation(roster, seated, situation, async (file, data) => {
+          try {
+            return await load(file, data);
+          } catch (error) {
+            if (error instanceof InputError) for (const problem of error.problems) if (!reasons.has(problem.path)) reasons.set(problem.path, problem.message);
+            throw error;
+          }
+        });
+        for (const change of situation.changes) if (!tried.leftOut.includes(change.path)) taken.add(change.path);
+        if (a === b) break;
+      }
+      if (taken.size === situation.changes.length) break;
+    }
+    for (const change of situation.changes) {
+      if (taken.has(change.path)) continue;
+      const reason = [...reasons.entries()].find(([at]) => at === change.path || at.startsWith(`${change.path}.`) || at.startsWith(`${change.path}[`));
+      problems.push({ file: roster.file, path: `situations[${index}].set`, message: `no entry can take ${change.path} = ${JSON.stringify(change.value)}${reason === undefined ? '' : `: ${reason[0]}: ${reason[1]}`}` });
+    }
+  }
+  return problems;
 }

@@ -1,43 +1,48 @@
 /**
- * Warmaster: which troop units of four armies are over- or under-costed in their army lists? Units
- * come whole, at their list points, so every unit meets every other in a round robin (one charging
- * the other in the open, both seatings: each unit charges and is charged). A Bradley–Terry model
- * with draws turns the results into one strength per unit; strength is regressed on ln(points); a
- * unit is called over- or under-costed only when its strength lies outside the 95% prediction
- * interval of the line fitted to the others (analysis/whole-unit-costs.ts, docs/statistics.md).
- * The same as `crucible balance --all --against data/warmaster/rosters/four-armies.yaml -p 0.03`.
+ * Warmaster: what should the troop units of eight army lists cost, fighting one another? Units come
+ * whole, at their list points, so every unit meets every other in a round robin — one charging the
+ * other, in the open, against a defended unit, against a supported unit and into missile fire, both
+ * seatings (each unit charges and is charged) — weighted by how often each fight happens. A
+ * Bradley–Terry model with draws turns the results into one strength per unit; the lists' cost line
+ * (strength against ln points, fitted robustly) gives each unit the cost it deserves, with an
+ * interval for the simulation noise and the line's uncertainty; pairings held out of the fit check
+ * the model (analysis/whole-unit-costs.ts, docs/statistics.md).
+ * The same as `crucible balance --against data/warmaster/rosters/eight-armies.yaml -p 0.03`.
  * Run: npx tsx notebooks/warmaster-costs.ts
  */
 import { wholeBalanceDocument } from '../analysis/balance-document.js';
+import { costText, medianIntervalWidth, verdictCounts } from '../analysis/balance-tables.js';
 import { loadRoster } from '../analysis/roster.js';
 import { wholeUnitCosts } from '../analysis/whole-unit-costs.js';
 import { balancePage } from '../reports/balance-page.js';
 import { writePage } from '../reports/page.js';
 import { fromRepository, reportsDirectory, withPool } from './lib.js';
 
-const ROSTER = 'data/warmaster/rosters/four-armies.yaml';
-/** ±3 points on every score: the strengths' noise (±0.04 log-odds) is then far below the units' scatter about the line (~1 log-odds). */
+const ROSTER = 'data/warmaster/rosters/eight-armies.yaml';
+/** ±3 points on every score: the strengths' noise (±0.01 log-odds) is then far below the units' scatter about the cost line (~1 log-odds), which sizes the intervals. */
 const PRECISION = 0.03;
 
 export async function warmasterCosts(outDirectory = reportsDirectory): Promise<string> {
   const roster = await loadRoster(fromRepository(ROSTER));
   const costs = await withPool((pool) => wholeUnitCosts(roster, { executor: pool, precision: PRECISION }));
-  const document = wholeBalanceDocument(
-    { roster: roster.roster.name, file: ROSTER, ruleset: costs.matchups.ruleset, engineVersion: costs.matchups.engineVersion, seed: costs.matchups.seed, precision: costs.matchups.precision, seating: 'both' },
-    costs,
-  );
-  const flagged = costs.units.filter((unit) => unit.verdict !== 'fair');
-  const page = balancePage(document, { slug: 'warmaster-costs', title: 'Warmaster units over- and under-costed by army' });
-  const finding =
-    flagged.length === 0
-      ? `No unit lies outside the 95% prediction interval: units scatter about the points line by ${costs.regression.residualSd.toFixed(1)} log-odds — far more than simulation noise (±${(1.96 * Math.max(...costs.units.map((unit) => unit.strengthStandardError))).toFixed(2)}) — so on this yardstick alone (one unit charging another in the open) the lists' points cannot be called wrong for any single unit. Points also pay for what this fight does not test: shooting, manoeuvre, special rules.`
-      : `Outside the 95% prediction interval: ${flagged.map((unit) => `${unit.name} (${unit.verdict}, ${unit.points} points, fitted ${unit.fittedCost.toFixed(0)})`).join('; ')}. The others scatter about the points line by ${costs.regression.residualSd.toFixed(1)} log-odds; points also pay for what this fight does not test (shooting, manoeuvre, special rules).`;
+  const document = wholeBalanceDocument({ roster: roster.roster.name, file: ROSTER }, costs);
+  const page = balancePage(document, { slug: 'warmaster-costs', title: 'Warmaster troop units: a price list over eight armies' });
+  const counts = verdictCounts(document);
+  const width = medianIntervalWidth(document);
+  const infantry = document.units.filter((unit) => unit.verdict === 'under-costed').length;
+  const dearest = [...document.units].sort((a, b) => (b.changePercent ?? 0) - (a.changePercent ?? 0));
+  const [most, least] = [dearest[0], dearest.at(-1)];
+  const finding = [
+    `Of ${document.units.length} units, ${counts['under-costed']} are under-costed and ${counts['over-costed']} over-costed by more than the tolerance, ${counts.uncertain} uncertain and ${counts.fair} fair. The median interval spans ${width?.toFixed(0) ?? '—'}% of the proposed cost: the list's cost line is known well enough to act on where a unit is far off it.`,
+    most === undefined || least === undefined ? '' : `The largest changes: ${most.name} ${costText(most.published)} → ${costText(most.deserved ?? Number.NaN)}, ${least.name} ${costText(least.published)} → ${costText(least.deserved ?? Number.NaN)}.`,
+    `Read these as prices for the fights played here, one unit against one: solid infantry gains most (${infantry} units under-costed, nearly all of them infantry or monsters), fast cavalry and flyers lose most. Points also pay for what a one-on-one charge does not test — speed, manoeuvre, shooting at range, support of other units — so a unit far off this list may be priced for those; the "By situation" table shows how much each fight moves a unit's price, and the model check how far a pairing strays from what the strengths predict.`,
+  ].filter((paragraph) => paragraph !== '');
   return writePage(
     {
       ...page,
-      question: 'Which troop units of the Empire, Orcs, Dwarfs and High Elves pay more (or less) than they fight for, one unit against another in the open?',
-      sections: [{ heading: 'What the round robin says', text: finding }, ...page.sections],
-      methods: [...(page.methods ?? []), 'Warmaster rulings §12–18 (engine/warmaster/README.md). Each pairing: the first side\'s unit charges the front of the second\'s in the open, three stands in contact, both pursuing whenever allowed, fought to its end; played with each unit charging and being charged.'],
+      question: 'What should the troop units of the Empire, Orcs, Dwarfs, High Elves, Bretonnia, Chaos, Skaven and Vampire Counts cost, fighting one another unit against unit?',
+      sections: [{ heading: 'What the round robin says', text: finding.join('\n\n') }, ...page.sections],
+      methods: [...page.methods, "Warmaster rulings §12–18 (engine/warmaster/README.md). Each pairing: the first side's unit charges the front of the second's, three stands in contact, both pursuing whenever allowed, fought to its end; played with each unit charging and being charged, in each of the roster's situations."],
     },
     outDirectory,
   );

@@ -71,15 +71,17 @@ export function balanceCurveChart(curve: BalanceCurve, options: ChartOptions = {
   });
 }
 
-/** What the fit says of a published cost: decided by the fit (its prediction interval), not by the chart. */
-export const COST_VERDICTS = ['under-costed', 'fair', 'over-costed'] as const;
+/** What the price list says of a published cost (analysis/price-verdict.ts): decided there, not by the chart. */
+export const COST_VERDICTS = ['under-costed', 'fair', 'over-costed', 'uncertain'] as const;
 export type CostVerdict = (typeof COST_VERDICTS)[number];
+/** Dark grey for "uncertain": neither a verdict's colour nor fair's light grey. */
+const UNCERTAIN = '#6b7280';
 
 export interface CostPoint {
   readonly id: string;
   readonly name: string;
   readonly published: number;
-  /** The fitted cost and its interval (`high` Infinity: bounded only from below). */
+  /** The proposed (deserved) cost and its interval (`high` Infinity: bounded only from below). */
   readonly fitted: number;
   readonly low: number;
   readonly high: number;
@@ -175,10 +177,11 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const high = log ? largest * LOG_MARGIN : Math.ceil(largest + span * LINEAR_MARGIN);
   const toPixel = log ? (value: number) => ((Math.log(Math.max(value, low)) - Math.log(low)) / (Math.log(high) - Math.log(low))) * SCATTER_SIZE : (value: number) => ((value - low) / (high - low)) * SCATTER_SIZE;
   const fromPixel = log ? (pixel: number) => Math.exp(Math.log(low) + (pixel / SCATTER_SIZE) * (Math.log(high) - Math.log(low))) : (pixel: number) => low + (pixel / SCATTER_SIZE) * (high - low);
-  // By default the units with a verdict are named; when the fit calls none, as many as fit without overlapping (the farthest from the line first).
-  const flagged = points.some((point) => point.verdict !== 'fair');
+  // By default the units called under- or over-costed are named; when none is, as many as fit without overlapping (the farthest from the line first).
+  const called = (point: CostPoint) => point.verdict === 'under-costed' || point.verdict === 'over-costed';
+  const flagged = points.some(called);
   const which = options.labels ?? (flagged ? 'verdicts' : 'all');
-  const labelled = new Set(points.filter((point) => which === 'all' || (which === 'verdicts' && point.verdict !== 'fair')).map((point) => point.id));
+  const labelled = new Set(points.filter((point) => which === 'all' || (which === 'verdicts' && called(point))).map((point) => point.id));
   const places = placeLabels(points, labelled, toPixel, fromPixel);
   const values: Row[] = points.map((point) => {
     const place = places.get(point.id);
@@ -201,11 +204,11 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   });
   const scale = { type: log ? 'log' : 'linear', domain: [low, high], nice: false, ...(log ? {} : { zero: false }) };
   const xTitle = options.xTitle ?? 'Published cost (points)';
-  const yTitle = options.yTitle ?? 'Fitted cost (points)';
+  const yTitle = options.yTitle ?? 'Proposed cost (points)';
   const x = { field: 'published', type: 'quantitative', title: xTitle, scale };
   const y = { field: 'fitted', type: 'quantitative', title: yTitle, scale };
-  const color = { field: 'verdict', type: 'nominal', title: 'The fit says', scale: { domain: [...COST_VERDICTS], range: [ORANGE, MUTED, BLUE] }, legend: { orient: 'bottom' } };
-  const tips = [tooltip('name', 'Unit'), tooltip('publishedText', xTitle), tooltip('fittedText', `${yTitle}, interval`), tooltip('verdict', 'The fit says')];
+  const color = { field: 'verdict', type: 'nominal', title: 'Verdict', scale: { domain: [...COST_VERDICTS], range: [ORANGE, MUTED, BLUE, UNCERTAIN] }, legend: { orient: 'bottom' } };
+  const tips = [tooltip('name', 'Unit'), tooltip('publishedText', xTitle), tooltip('fittedText', `${yTitle}, interval`), tooltip('verdict', 'Verdict')];
   const diagonal: Spec = { data: { values: [{ cost: low }, { cost: high }] }, mark: { type: 'line', color: MUTED, strokeDash: [5, 4] }, encoding: { x: { field: 'cost', type: 'quantitative', scale }, y: { field: 'cost', type: 'quantitative', scale } } };
   // Each name twice: a white outline under the text keeps it legible where it crosses an interval bar or the line.
   const label = (align: 'left' | 'right', halo: boolean): Spec => ({
@@ -222,11 +225,11 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const clipped = values.some((row) => row.lowClipped !== null || row.highClipped !== null);
   const unlabelled = [...labelled].filter((id) => !places.has(id)).length;
   const lines = [
-    'Above the dashed line (fitted = published) a unit is worth more than it costs: under-costed; below it, over-costed',
-    `Bars: the fitted cost's interval${clipped ? ' (an arrow: it runs on beyond the chart)' : ''}${log ? '; log scales (the costs span a wide range)' : ''}`,
+    'Above the dashed line (proposed = published) a unit is worth more than it costs; below it, less',
+    `Bars: the proposed cost's 95% interval${clipped ? ' (an arrow: it runs on beyond the chart)' : ''}${log ? '; log scales (the costs span a wide range)' : ''}`,
     unlabelled > 0 ? `${unlabelled} crowded label${unlabelled === 1 ? '' : 's'} left out: hover a point, or see the table` : labelled.size === 0 && points.length > 0 ? 'Hover a point for its name, or see the table' : '',
   ];
-  return chart('cost-scatter', options, 'Published against fitted point costs', lines, {
+  return chart('cost-scatter', options, 'Published against proposed point costs', lines, {
     width: SCATTER_SIZE,
     height: SCATTER_SIZE,
     data: { values },

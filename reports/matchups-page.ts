@@ -1,4 +1,4 @@
-import { estimateText as matrixEstimateText } from '../analysis/matchup-tables.js';
+import { estimateText as matrixEstimateText, runsOf, situationsText } from '../analysis/matchup-tables.js';
 import type { MatchupsDocument } from '../analysis/matchups-document.js';
 import { displayNames } from './chart-kit.js';
 import { countText, pointsText } from './format.js';
@@ -75,9 +75,12 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const precision = `±${(document.precision * 100).toFixed(1)} points`;
   const caption = [
     `Each cell: ${MEASURE_WORDS[measure].cell}; ± is the 95% margin in points.`,
+    situationsText(document),
     SEATING_TEXT[document.seating](document.adaptive === true ? `up to ${countText(document.trialsPerSeat)}` : countText(document.trialsPerSeat)) + (document.adaptive === true ? ' Each seating stopped once its own score was precise enough (see Methods).' : ''),
     `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
-  ].join('\n\n');
+  ]
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
   // "vs <opponent>" heads each column: the matrix reads right as a table and, on a narrow screen, as one card per row unit.
   const matrix: PageTable = {
     columns: ['Unit', ...order.map((opponent) => `vs ${opponent}`)],
@@ -124,14 +127,34 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
           : undefined,
       table: fielded,
     },
+    ...situationSection(document, name),
     { heading: 'Every pairing: win, draw and loss', text: document.seating === 'both' ? 'The combined numbers weight the two seatings equally; the last columns give the expected score in each seat.' : undefined, table: pairings },
+  ];
+}
+
+/** With several situations: each unit's mean expected score against the others, in each situation and over the mix. */
+function situationSection(document: MatchupsDocument, name: (id: string) => string): PageSection[] {
+  const situations = document.situations ?? [];
+  if (situations.length < 2) return [];
+  const mean = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
+  const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : '');
+  const rows = document.entries.map((entry) => {
+    const mine = document.cells.filter((cell) => cell.row === entry.id && cell.column !== entry.id);
+    return [name(entry.id), ...situations.map((_, s) => percent(mean(mine.flatMap((cell) => (cell.situations?.[s] === undefined ? [] : [cell.situations[s].combined.score.value]))))), percent(mean(mine.map((cell) => cell.combined.score.value)))];
+  });
+  return [
+    {
+      heading: 'By situation',
+      text: `Each unit's expected score against the other units, on average, in each situation and over their mix (${situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}): where a unit gains or loses. The matrix above is the mix.`,
+      table: { columns: ['Unit', ...situations.map((situation) => situation.name), 'Mix'], rows },
+    },
   ];
 }
 
 export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOptions = {}): ReportPage {
   const slug = options.slug ?? slugify(`matchups-${document.roster}`);
-  const runs = document.entries.length * document.entries.length;
-  const provenance: Provenance[] = [{ scenario: `${document.roster} (its template, once per ordered pairing)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trialsPerSeat, runs }];
+  const runs = runsOf(document);
+  const provenance: Provenance[] = [{ scenario: `${document.roster} (its template, once per ordered pairing${(document.situations?.length ?? 1) > 1 ? ' and situation' : ''})`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trialsPerSeat, runs }];
   return {
     slug,
     title: options.title ?? `${document.roster}: every unit against every unit`,
@@ -142,6 +165,7 @@ export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOp
       'Expected score = P(win) + ½ P(draw). A draw is any end the roster\'s win metric gives to neither side (a draw, or nobody beaten when the rounds ran out).',
       `Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson's at the effective number of trials its variance allows (draws make a score less variable than a win or loss). ${countText(document.trialsInAll ?? runs * document.trialsPerSeat)} trials in all (${countText(runs)} runs of ${document.adaptive === true ? 'up to ' : ''}${countText(document.trialsPerSeat)}).`,
       ...(document.adaptive === true ? [ADAPTIVE_METHOD] : []),
+      'Every run draws from its own seed, derived from the seed above and the game it plays (the situation, and each side\'s unit and count): the two seatings of a pairing are independent samples, and the combined interval treats them so. Each seating\'s seed is in the JSON document and the long table: crucible run of its scenario with it plays it again.',
       ...rulesNotes(document),
       `Made from crucible matchups --json for ${document.file}.`,
     ],

@@ -53,6 +53,11 @@ export function progressLine(io: Io, what: string): (done: number, total: number
   return (done, total) => {
     if (stream === undefined) return;
     const elapsed = (Date.now() - started) / 1000;
+    // An open-ended search (a price list) knows no total: the runs so far and the time taken.
+    if (!(total > 0)) {
+      stream.write(`\r${done} ${what}, ${Math.floor(elapsed / 60)}:${String(Math.round(elapsed) % 60).padStart(2, '0')} so far   `);
+      return;
+    }
     const left = done > 0 ? Math.round((elapsed / done) * (total - done)) : 0;
     stream.write(`\r${done}/${total} ${what}, ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left   ${done === total ? '\n' : ''}`);
   };

@@ -1,20 +1,20 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { balance, type CountBalance } from '../../analysis/balance.js';
 import { type BalanceDocument, countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
-import { costsNumbers, countCostsTable, perCountTable, perOpponentTable, wholeCostsTable } from '../../analysis/balance-tables.js';
-import { matchupMarkdown, matrixNumbers, probabilityDecimals } from '../../analysis/matchup-tables.js';
-import { SEATINGS, type Seating } from '../../analysis/matchups.js';
+import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../analysis/balance-tables.js';
+import { countCosts } from '../../analysis/count-costs.js';
+import { matchupMarkdown, matrixNumbers } from '../../analysis/matchup-tables.js';
+import { parseTolerance, type Tolerance } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
-import { loadScenarioData } from '../../sim/scenario-file.js';
 import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
 import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
 import { InputError } from '../../sim/errors.js';
-import type { Io } from './io.js';
+import { loadScenarioData } from '../../sim/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import type { Io } from './io.js';
 import { parsePrecision } from './options.js';
 
-/** `crucible balance`: a unit's fitted point cost against a roster. */
+/** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
 interface BalanceCliOptions extends Common {
   readonly against: string;
@@ -22,149 +22,108 @@ interface BalanceCliOptions extends Common {
   readonly all?: boolean;
   readonly only?: string[];
   readonly precision?: number;
-  readonly seating: Seating;
+  readonly tolerance?: Tolerance;
+  readonly check: boolean;
   readonly report?: string;
 }
 
 function parseBudget(text: string): number {
   const value = Number(text);
-  if (!(value > 0)) throw new InvalidArgumentError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);
+  if (!(value > 0 && value < Infinity)) throw new InvalidArgumentError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);
   return value;
 }
 
-/** Every table of the document as text, each under a heading. */
+function parseToleranceOption(text: string): Tolerance {
+  const tolerance = parseTolerance(text);
+  if (tolerance === undefined) throw new InvalidArgumentError(`The tolerance is a percentage of the published cost ("10%") or points ("5"), got ${JSON.stringify(text)}.`);
+  return tolerance;
+}
+
+/** Every table of the document, each under a heading. */
 function sections(document: BalanceDocument): { heading: string; table: ReturnType<typeof tableOf> }[] {
-  if (document.fielded === 'whole') return [{ heading: 'Fitted costs from a round robin at published points (most under-costed first)', table: wholeCostsTable(document) }];
-  const out = [{ heading: 'Fitted costs (verdicts first: under-costed, then over-costed, each by how far published lies from fitted)', table: countCostsTable(document) }];
-  for (const result of document.results) {
-    out.push({ heading: `${result.name}: expected score by models fielded`, table: perCountTable(document, result.unit) });
-    out.push({ heading: `${result.name}: against each opponent`, table: perOpponentTable(document, result.unit) });
+  const out = [{ heading: 'Price list (under-costed first, then over-costed, uncertain and fair; each by how far its price is off)', table: priceListTable(document) }];
+  if (document.situations.length > 1) out.push({ heading: 'Deserved cost in each situation (its share of the games), with its 95% interval', table: situationTable(document) });
+  if (document.fielded === 'by-count' && document.mode === 'unit') {
+    for (const unit of document.units) {
+      out.push({ heading: `${unit.name}: expected score against the list by models fielded (the others at their published costs)`, table: curveTable(document, unit.id) });
+      out.push({ heading: `${unit.name}: against each opponent alone`, table: opponentTable(document, unit.id) });
+    }
   }
   return out;
 }
 
 function title(document: BalanceDocument): string {
-  return document.fielded === 'whole'
-    ? `${document.roster}: point costs fitted from a round robin at published points (Bradley–Terry with draws, strength on ln points)`
-    : `${document.roster}: fitted costs at ${document.budget} points a side (expected score ½ at equal points)`;
-}
-
-function legend(document: BalanceDocument): string {
-  const seating = document.seating === 'both' ? "each pairing played with the unit in the template's first side and in its second, equal trials" : `the unit always in the template's ${document.seating} side`;
-  if (document.fielded === 'whole') {
-    const { regression } = document;
-    return [
-      `A unit is under-costed (over-costed) when its strength lies above (below) the 95% prediction interval of the line fitted to the others; 'fair' otherwise. Fitted: the points at which the line gives the unit's strength, with its 95% calibration interval.`,
-      `Line: strength = ${regression.intercept.toFixed(2)} + ${regression.slope.toFixed(2)} · ln(points), unit-to-unit scatter ${regression.residualSd.toFixed(2)} (log-odds). Draw parameter ${document.drawParameter.toFixed(2)}; first-seat advantage ${document.seatAdvantage.toFixed(2)} ±${(1.96 * document.seatAdvantageStandardError).toFixed(2)} log-odds.`,
-      `${seating}; every score within ±${(document.precision * 100).toFixed(1)} points; seed ${document.seed ?? 'the template\'s'}; engine ${document.engineVersion}.`,
-    ].join('\n');
-  }
-  return [
-    "Fitted: the cost at which the unit's expected score (win + ½ draw), averaged over the opponents each met at equal points, is ½ — from a curve per opponent, logit(score) = αₒ + β·ln(models / opponent's points), fitted to every count measured. Each opponent fields the whole models its published cost buys, and the fit uses the points it actually fielded. The interval covers simulation noise and how loosely the curves fit (dispersion 1: only noise).",
-    `${seating}; scores near ½ within ±${(document.precision * 100).toFixed(1)} points; seed ${document.seed ?? 'the template\'s'}; engine ${document.engineVersion}.`,
-  ].join('\n');
+  if (document.fielded === 'whole') return `${document.roster}: prices from a round robin at published points (Bradley–Terry with draws, the list's cost line fitted robustly)`;
+  if (document.mode === 'unit') return `${document.roster}: what ${document.units[0]?.name ?? 'the unit'} should cost at ${document.budget} points a side, the others at their published costs`;
+  return `${document.roster}: a price list at ${document.budget} points a side (every unit even with the list at the new prices)`;
 }
 
 function markdown(document: BalanceDocument): string {
   const parts = [`**${title(document)}**`, ''];
   for (const { heading, table } of sections(document)) parts.push(`*${heading}*`, '', table.toMarkdown(), '');
-  parts.push(legend(document), '');
+  parts.push(...priceListLegend(document).flatMap((line) => [line, '']));
   // A round robin: the matrix it was fitted from, with its own caption.
   if (document.fielded === 'whole') parts.push(matchupMarkdown(document.matchups, 'score'));
   return parts.join('\n');
-}
-
-/** Every observation (unit × opponent × models) as numbers: the per-count and per-opponent tables in one. */
-function observationsNumbers(results: Extract<BalanceDocument, { fielded: 'by-count' }>['results'], precision: number) {
-  const decimals = probabilityDecimals(precision);
-  const round = (value: number) => Number(value.toFixed(decimals));
-  return tableOf(
-    results.flatMap((result) =>
-      result.observations.map((observation) => ({
-        unit: result.name,
-        opponent: result.opponents.find((opponent) => opponent.opponent === observation.opponent)?.name ?? observation.opponent,
-        models: observation.count,
-        'opponent models': observation.opponentCount,
-        'opponent points': observation.opponentPoints,
-        'P(win)': round(observation.combined.win.value),
-        'P(draw)': round(observation.combined.draw.value),
-        'P(loss)': round(observation.combined.loss.value),
-        'expected score': round(observation.combined.score.value),
-        'score 95% low': round(observation.combined.score.interval.low),
-        'score 95% high': round(observation.combined.score.interval.high),
-        trials: observation.combined.trials,
-      })),
-    ),
-  );
 }
 
 async function writeOut(file: string, document: BalanceDocument): Promise<void> {
   const format = formatOfFile(file);
   if (format === 'json') return writeTextFile(file, `${JSON.stringify(document, null, 2)}\n`);
   if (format === 'md') return writeTextFile(file, markdown(document));
-  await writeTextFile(file, formatTable(costsNumbers(document), 'csv'));
+  await writeTextFile(file, formatTable(priceListNumbers(document), 'csv'));
   const extension = path.extname(file);
   const beside = (name: string) => `${file.slice(0, file.length - extension.length)}.${name}${extension}`;
-  if (document.fielded === 'by-count') await writeTextFile(beside('observations'), formatTable(observationsNumbers(document.results, document.precision), 'csv'));
-  else await writeTextFile(beside('matchups'), formatTable(matrixNumbers(document.matchups, 'score'), 'csv'));
+  if (document.fielded === 'whole') await writeTextFile(beside('matchups'), formatTable(matrixNumbers(document.matchups, 'score'), 'csv'));
+  else {
+    const curves = document.units.flatMap((unit) => unit.curve.map((point) => ({ unit: unit.name, models: point.count, 'expected score': Number(point.score.value.toFixed(4)), 'score 95% low': Number(point.score.interval.low.toFixed(4)), 'score 95% high': Number(point.score.interval.high.toFixed(4)), measured: point.fine ? 'fine' : 'coarse' })));
+    await writeTextFile(beside('curves'), formatTable(tableOf(curves), 'csv'));
+  }
 }
 
 export function registerBalance(program: Command, io: Io): void {
   common(
     program
       .command('balance')
-      .description("fit point costs: where a unit's equal-points games against a roster score ½ (win + ½ draw, both seatings); a roster fielded whole is fitted from a round robin at published points")
-      .argument('[unit]', 'the roster entry to fit (or --all)')
-      .requiredOption('--against <roster>', 'the roster file: opponents, their published costs, and the template')
+      .description("a price list: what each unit of a roster deserves to cost, with its 95% interval and a verdict, checked — by count, from games at equal points; fielded whole, from a round robin at published points")
+      .argument('[unit]', 'price this entry only (by count: against the others at their published costs); default: every entry, a price list')
+      .requiredOption('--against <roster>', 'the roster file: entries, their published costs, the template and its situations')
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
-      .option('--all', 'fit every entry and rank them')
-      .option('--only <id...>', 'opponents (default: every other entry; one id alone may be the unit itself: its mirror); for a roster fielded whole, the entries of the round robin')
-      .addOption(new Option('--seating <seating>', "both (fair: the unit in the template's first side and in its second, equal trials), first or second").choices([...SEATINGS]).default('both'))
+      .option('--all', 'every entry: the whole price list (the default when no unit is named)')
+      .option('--only <id...>', 'the entries of the list (default: all)')
+      .addOption(new Option('--tolerance <t>', 'how far a price may be off before it is worth changing: a percentage of the published cost ("10%") or points ("5")').argParser(parseToleranceOption))
+      .option('--no-check', 'skip the check (by count: playing the proposed prices again on fresh dice)')
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
-      .option('--report <dir>', 'also write an HTML page (balance curve, tables, provenance) into this folder')
+      .option('--report <dir>', 'also write an HTML page (price list, charts, tables, provenance) into this folder')
       .addOption(new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(parsePrecision)),
   ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
     const roster = await loadRoster(options.against);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
     await checkRoster(roster, loadScenarioData);
     if (options.out !== undefined) formatOfFile(options.out);
-    const whole = roster.roster.fielded === 'whole';
+    if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
+    if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}; its entries: ${roster.roster.entries.map((entry) => entry.id).join(', ')}`);
     const precision = options.precision ?? 0.01;
+    const head = { roster: roster.roster.name, file: roster.file };
+    const shared = {
+      precision,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.only === undefined ? {} : { only: options.only }),
+      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+    };
     let document: BalanceDocument;
-    if (whole) {
+    if (roster.roster.fielded === 'whole') {
       if (options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
-      if (options.seating !== 'both') throw InputError.at(options.against, 'fielded', 'a round robin is fitted from both seatings (the model estimates the first-seat advantage): leave out --seating');
-      if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}`);
-      const costs = await withPool(options, io.stderr, (pool) =>
-        wholeUnitCosts(roster, { executor: pool, precision, onRun: progressLine(io, 'runs'), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.only === undefined ? {} : { only: options.only }) }),
-      );
-      const full = wholeBalanceDocument({ roster: roster.roster.name, file: roster.file, ruleset: costs.matchups.ruleset, engineVersion: costs.matchups.engineVersion, seed: costs.matchups.seed, precision: costs.matchups.precision, seating: 'both' }, costs);
-      // One unit asked for: the round robin is the whole roster's, the table that unit's row.
-      document = unit === undefined || options.all === true || full.fielded !== 'whole' ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
+      const costs = await withPool(options, io.stderr, (pool) => wholeUnitCosts(roster, { ...shared, executor: pool, onRun: progressLine(io, 'runs') }));
+      const full = wholeBalanceDocument(head, costs);
+      // One unit asked for: the round robin is the whole roster's, the list that unit's row.
+      document = unit === undefined ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
     } else {
       if (options.budget === undefined) throw InputError.at(options.against, '--budget', 'give --budget <points>: the points each side spends (this roster fields units by count)');
       const budget = options.budget;
-      const units = options.all === true ? roster.roster.entries.map((entry) => entry.id) : unit === undefined ? [] : [unit];
-      if (units.length === 0) throw new InvalidArgumentError('name a unit, or give --all');
-      const results: CountBalance[] = [];
-      await withPool(options, io.stderr, async (pool) => {
-        for (const id of units) {
-          results.push(
-            await balance(roster, id, {
-              budget,
-              executor: pool,
-              precision,
-              seating: options.seating,
-              // The unit itself is an opponent only when named alone (the mirror check: a unit against only itself).
-              ...(options.only === undefined ? {} : { against: options.only.length === 1 ? options.only : options.only.filter((other) => other !== id) }),
-              ...(options.seed === undefined ? {} : { seed: options.seed }),
-            }),
-          );
-          progressLine(io, 'units')(results.length, units.length);
-        }
-      });
-      const first = results[0];
-      document = countBalanceDocument({ roster: roster.roster.name, file: roster.file, ruleset: first?.ruleset ?? '', engineVersion: first?.engineVersion ?? '', ...(first?.seed === undefined ? {} : { seed: first.seed }), precision, seating: options.seating }, budget, results);
+      const counted = progressLine(io, 'runs');
+      const costs = await withPool(options, io.stderr, (pool) => countCosts(roster, { ...shared, budget, check: options.check, executor: pool, ...(unit === undefined ? {} : { unit }), onRun: (runs) => counted(runs, 0) }));
+      document = countBalanceDocument(head, costs);
     }
     if (options.out !== undefined) await writeOut(options.out, document);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
@@ -173,10 +132,8 @@ export function registerBalance(program: Command, io: Io): void {
       return;
     }
     const lines = [title(document), `  file ${roster.file}`, ''];
-    const all = sections(document);
-    // One unit: every table; --all: the ranking only (the rest is in --out/--json).
-    for (const { heading, table } of options.all === true && !whole ? all.slice(0, 1) : all) lines.push(heading, '', formatTable(table, 'md').trimEnd(), '');
-    lines.push(legend(document), '');
+    for (const { heading, table } of sections(document)) lines.push(heading, '', formatTable(table, 'md').trimEnd(), '');
+    lines.push(...priceListLegend(document), '');
     io.stdout(lines.join('\n'));
   });
 }

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { matchupsDocument } from '../../analysis/matchups-document.js';
-import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure } from '../../analysis/matchup-tables.js';
+import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, runsOf } from '../../analysis/matchup-tables.js';
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
@@ -59,7 +59,7 @@ export function registerMatchups(program: Command, io: Io): void {
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report, options.show)}\n`);
     if (options.json === true) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     else {
-      const runs = result.entries.length ** 2;
+      const runs = runsOf(result);
       io.stdout(
         [
           matchupCaption(result, options.show),
@@ -72,6 +72,6 @@ export function registerMatchups(program: Command, io: Io): void {
         ].join('\n'),
       );
     }
-    io.stderr(`${result.entries.length ** 2} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    io.stderr(`${runsOf(result)} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   });
 }

@@ -107,11 +107,13 @@ export function validateBattleforge(
       });
       const plan = unit.plan ?? side.plan;
       const weapons = profile.models.filter((_, m) => (counts[m] ?? 0) > 0).flatMap((model) => model.weapons);
+      // Said at the plan that is wrong for the unit: its own, or the side's it follows.
+      const planPath = unit.plan === undefined ? ['sides', s, 'plan'] : [...path, 'plan'];
       if (RANGED_PLANS.includes(plan) && !weapons.some((weapon) => !weapon.melee)) {
-        issues.push({ path: [...path, unit.plan === undefined ? 'unit' : 'plan'], message: `plan ${quote(plan)} shoots, but ${profile.name} has no ranged weapon` });
+        issues.push({ path: planPath, message: `plan ${quote(plan)} shoots, but ${profile.name} (unit ${quote(unit.id)}) has no ranged weapon` });
       }
       if (MELEE_PLANS.includes(plan) && !weapons.some((weapon) => weapon.melee)) {
-        issues.push({ path: [...path, unit.plan === undefined ? 'unit' : 'plan'], message: `plan ${quote(plan)} charges, but ${profile.name} has no melee weapon` });
+        issues.push({ path: planPath, message: `plan ${quote(plan)} charges, but ${profile.name} (unit ${quote(unit.id)}) has no melee weapon` });
       }
     });
   });

@@ -61,7 +61,7 @@ describe('battleforge scenario problems', () => {
   });
 
   it('rules a scenario must respect: plans the unit can carry out, positions, ids, side names', async () => {
-    await expectProblem(withUnit(0, 0, {}, { ...validScenario(), sides: [{ name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'men', unit: 'human_kingdoms/men_at_arms' }] }, (validScenario().sides as Json[])[1]] }), 'sides[0].units[0].unit', 'has no ranged weapon');
+    await expectProblem(withUnit(0, 0, {}, { ...validScenario(), sides: [{ name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'men', unit: 'human_kingdoms/men_at_arms' }] }, (validScenario().sides as Json[])[1]] }), 'sides[0].plan', 'has no ranged weapon');
     await expectProblem(withUnit(0, 0, { position: 30 }), 'sides[0].units[0].position', 'the sides are 24" apart');
     await expectProblem(withUnit(1, 0, { id: 'men' }), 'sides[1].units[0].id', 'duplicate unit id "men"');
     const same = validScenario();

@@ -68,8 +68,14 @@ describe('crucible matchups', () => {
     expect(document.trialsPerSeat).toBe(200);
     expect(typeof document.cells[1]?.combined.score.value).toBe('number');
     const longLines = (await readFile(long, 'utf8')).trim().split('\n');
-    expect(cells(longLines[0] ?? '')).toEqual(['unit', 'opponent', 'seating', 'P(win)', 'P(draw)', 'P(loss)', 'expected score', 'score 95% low', 'score 95% high', 'trials']);
-    expect(longLines).toHaveLength(1 + 9 * 3);
+    // Two situations (singly, in formation): each pairing in each situation by seating and combined, then the mix.
+    expect(cells(longLines[0] ?? '')).toEqual(['unit', 'opponent', 'situation', 'seating', 'P(win)', 'P(draw)', 'P(loss)', 'expected score', 'score 95% low', 'score 95% high', 'trials', 'seed']);
+    expect(longLines).toHaveLength(1 + 9 * (2 * 3 + 1));
+    // Each seating's own seed: the two seatings of a pairing differ (independent games), a mirror's are one run.
+    const seeds = longLines.slice(1).map(cells).filter((line) => line[3] !== 'both (mean)').map((line) => ({ unit: line[0], opponent: line[1], situation: line[2], seed: line[11] }));
+    const seedOf = (unit: string, opponent: string, seating: number) => seeds.filter((entry) => entry.unit === unit && entry.opponent === opponent && entry.situation === 'singly')[seating]?.seed;
+    expect(seedOf('Goblin', 'Ogre', 0)).not.toBe(seedOf('Goblin', 'Ogre', 1));
+    expect(seedOf('Goblin', 'Goblin', 0)).toBe(seedOf('Goblin', 'Goblin', 1));
   });
 
   it('--adaptive stops each seating at its own precision: fewer trials in all, every combined score still within ±precision, the same bytes on the main thread and on workers', async () => {
@@ -82,9 +88,13 @@ describe('crucible matchups', () => {
     expect(document.adaptive).toBe(true);
     const worstCase = trialsPerSeat(0.02, 'both');
     expect(document.trialsPerSeat).toBe(worstCase);
-    const seatings = document.cells.map((cell) => cell.first?.trials ?? Number.NaN);
+    // The roster plays 4 situations: a run per ordered pair and situation, each its own seating.
+    const situations = document.situations?.length ?? 1;
+    expect(situations).toBe(4);
+    const seatings = document.cells.flatMap((cell) => (cell.situations ?? []).map((entry) => entry.first?.trials ?? Number.NaN));
+    expect(seatings).toHaveLength(16 * situations);
     expect(document.trialsInAll).toBe(seatings.reduce((sum, trials) => sum + trials, 0));
-    expect(document.trialsInAll).toBeLessThan(16 * worstCase);
+    expect(document.trialsInAll).toBeLessThan(16 * situations * worstCase);
     expect(Math.max(...seatings)).toBeLessThanOrEqual(worstCase);
     for (const cell of document.cells) {
       const { value, interval } = cell.combined.score;
@@ -92,11 +102,11 @@ describe('crucible matchups', () => {
     }
     const report = path.join(directory, 'adaptive-report');
     const text = await runCli(['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '-w', '0', '--report', report]);
-    expect(text.stdout).toMatch(/16 runs of up to [\d,]+ trials \([\d,]+ in all\)/);
+    expect(text.stdout).toMatch(/64 runs of up to [\d,]+ trials \([\d,]+ in all\)/);
     expect(text.stdout).toMatch(/Up to [\d,]+ trials per seating, each stopped once its own score was precise enough/);
     const page = await readFile(path.join(report, (text.stderr.match(/report: .*\/([^/\n]+\.html)/) ?? [])[1] ?? 'missing.html'), 'utf8');
     expect(page).toContain('Each seating stopped once its own score was precise enough');
-    expect(page).toMatch(/[\d,]+ trials in all \(16 runs of up to [\d,]+\)/);
+    expect(page).toMatch(/[\d,]+ trials in all \(64 runs of up to [\d,]+\)/);
     const refused = await runCli(['matchups', WARMASTER, '--adaptive', '--queue', 'redis://127.0.0.1:1']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/--adaptive.*cannot be used with option '--queue/);
@@ -113,25 +123,64 @@ describe('crucible matchups', () => {
 });
 
 describe('crucible balance', () => {
-  it('-p sets the trials of every run, and --out .json holds the per-count and per-opponent tables as numbers', async () => {
+  it('one unit against the list as published: its price, curve and opponents; --out .json is the whole document, .csv the price list as numbers', async () => {
     const json = path.join(directory, 'b.json');
-    const run = await runCli(['balance', 'orc-barbarian', '--against', HEROIC, '--only', 'goblin', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122', '--out', json]);
+    const csv = path.join(directory, 'b.csv');
+    const args = ['balance', 'orc-barbarian', '--against', HEROIC, '--only', 'orc-barbarian', 'goblin', 'sylvan-knight', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122'];
+    const run = await runCli([...args, '--out', json]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('Orc Barbarian: expected score by models fielded');
-    expect(run.stdout).toContain('Orc Barbarian: against each opponent');
+    expect(run.stdout).toContain('what Orc Barbarian should cost at 60 points a side, the others at their published costs');
+    expect(run.stdout).toContain('Orc Barbarian: expected score against the list by models fielded');
+    expect(run.stdout).toContain('Orc Barbarian: against each opponent alone');
+    expect(run.stdout).toMatch(/Verdict: under-costed \(over-costed\) when the published cost lies below \(above\) the interval and the proposal differs from it by more than the tolerance, ±10% of the published cost/);
     const document = balanceDocumentSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     if (document.fielded !== 'by-count') throw new Error('expected a by-count document');
-    const [result] = document.results;
-    expect(typeof result?.fairCost).toBe('number');
-    expect(result?.opponents[0]).toMatchObject({ opponent: 'goblin', count: 12, points: 60 });
-    // Fine runs near ½ at ±4 points, both seatings: trialsPerSeat(0.04) per seating.
-    const fine = result?.observations.filter((observation) => observation.combined.trials === 2 * trialsPerSeat(0.04, 'both')) ?? [];
-    expect(fine.length).toBeGreaterThanOrEqual(2);
-  });
+    expect(document.mode).toBe('unit');
+    const [unit] = document.units;
+    expect(typeof unit?.deserved).toBe('number');
+    expect(unit?.opponents.map((opponent) => opponent.opponent)).toEqual(['sylvan-knight', 'goblin']);
+    // Each opponent fields the budget at its published cost, on average: 60/16 Sylvan Knights, 60/5 Goblins.
+    expect(unit?.opponents.map((opponent) => opponent.count)).toEqual([3.75, 12]);
+    expect(unit?.check?.pass).toBe(true);
+    expect((await runCli([...args, '--out', csv])).status).toBe(0);
+    const lines = (await readFile(csv, 'utf8')).trim().split('\n');
+    expect(cells(lines[0] ?? '')).toEqual(['unit', 'id', 'published', 'proposed', 'low', 'high', 'change %', 'verdict', 'driven by', 'depends on the mix', 'singly: deserved', 'in formation: deserved', 'models at proposed', 'score at published', 'replayed score', 'replay within ±2 points', 'note']);
+    expect(lines).toHaveLength(2);
+  }, 60_000);
 
-  it('a roster fielded whole refuses --budget, naming the roster and field', async () => {
-    const run = await runCli(['balance', '--all', '--against', WARMASTER, '--budget', '100']);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`${WARMASTER}: fielded: this roster fields each entry whole`);
+  it('a price list: every unit, ranked by verdict, checked by replaying it; --tolerance in points; --no-check skips the replay', async () => {
+    const args = ['balance', '--against', HEROIC, '--only', 'goblin', 'skeleton', 'orc-barbarian', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122'];
+    const run = await runCli([...args, '--tolerance', '1', '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const document = balanceDocumentSchema.parse(JSON.parse(run.stdout));
+    if (document.fielded !== 'by-count') throw new Error('expected a by-count document');
+    expect(document.mode).toBe('list');
+    expect(document.tolerance).toEqual({ kind: 'points', value: 1 });
+    expect(document.units.map((unit) => unit.id).sort()).toEqual(['goblin', 'orc-barbarian', 'skeleton']);
+    expect(document.check?.passed).toBe(true);
+    for (const unit of document.units) expect(Math.abs((unit.check?.score.value ?? Number.NaN) - 0.5)).toBeLessThanOrEqual(0.02);
+    // The median log price change is 0: one unit of three keeps its published cost exactly.
+    expect(document.units.filter((unit) => Math.abs((unit.deserved ?? 0) - unit.published) < 1e-9)).toHaveLength(1);
+    const unchecked = await runCli([...args, '--no-check', '--json']);
+    const plain = balanceDocumentSchema.parse(JSON.parse(unchecked.stdout));
+    expect(plain.fielded === 'by-count' && plain.check).toBeUndefined();
+  }, 60_000);
+
+  it('refuses what it cannot do, naming the roster and field: --budget for a roster fielded whole, no --budget by count, a bad tolerance, an unknown unit', async () => {
+    const whole = await runCli(['balance', '--all', '--against', WARMASTER, '--budget', '100']);
+    expect(whole.status).toBe(2);
+    expect(whole.stderr).toContain(`${WARMASTER}: fielded: this roster fields each entry whole`);
+    const noBudget = await runCli(['balance', '--against', HEROIC]);
+    expect(noBudget.status).toBe(2);
+    expect(noBudget.stderr).toContain(`${HEROIC}: --budget: give --budget <points>`);
+    const tolerance = await runCli(['balance', '--against', HEROIC, '--budget', '60', '--tolerance', 'ten']);
+    expect(tolerance.status).toBe(2);
+    expect(tolerance.stderr).toContain('The tolerance is a percentage of the published cost ("10%") or points ("5"), got "ten".');
+    const unknown = await runCli(['balance', 'gobiln', '--against', HEROIC, '--budget', '60']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(`${HEROIC}: entries: no entry "gobiln"`);
+    const small = await runCli(['balance', '--against', HEROIC, '--budget', '30', '--only', 'goblin', 'ogre']);
+    expect(small.status).toBe(2);
+    expect(small.stderr).toContain('ogre costs 40, more than the budget of 30 points: give a --budget of at least 40');
   });
 });

@@ -84,7 +84,7 @@ describe('(b) every command runs on the plugin', () => {
     expect(matrix.stdout).toContain('|row \\ column|Militia|Brutes|');
     // The plugin's sides are told apart by name: a mirror is exactly ½ over both seatings.
     expect(matrix.stdout).toMatch(/^\|Militia\|50%\|/m);
-    const fitted = await ok('balance', 'knight', '--against', ROSTER, '--budget', '40', '--only', 'brute', '-p', '0.05', '-s', SEED, '-w', '0');
+    const fitted = await ok('balance', 'knight', '--against', ROSTER, '--budget', '40', '--only', 'knight', 'brute', '-p', '0.05', '-s', SEED, '-w', '0');
     expect(fitted.stdout).toMatch(/^\|Knights\|18\|[\d.]+\|/m);
   });
 

@@ -86,30 +86,33 @@ describe('analysis pages', () => {
     expect(page.sections[0]?.table?.rows).toEqual([['3', '50% ±2'], ['4', '70% ±2'], ['5', '90% ±2']]);
   });
 
-  it('balance by count: the fitted curve crosses ½ at the fair count, drawn with the measured points and the ½ line', () => {
-    const document = countBalanceFixture();
-    const page = analysisPage(document);
-    const curve = chartsOf(page)[0];
-    const layers = curve?.spec.layer as { data?: { values: { x: number; score: number }[] } }[];
-    const fitted = layers.find((layer) => layer.data?.values.length === 61)?.data?.values ?? [];
-    // logit(score) = α + β·ln(k/60) with α = 4 ln 15, β = 4: ½ at k = 4 (15 points each); interpolate the drawn line there.
-    const [below, above] = [fitted.filter((point) => point.x <= 4).at(-1), fitted.find((point) => point.x >= 4)];
-    expect(below!.score).toBeLessThanOrEqual(0.5 + 1e-12);
-    expect(above!.score).toBeGreaterThanOrEqual(0.5 - 1e-12);
-    expect(JSON.stringify(curve?.spec)).toContain('fair: 4.00 models (15.0 points each)');
-    expect(page.sections[0]?.text).toContain('Knight: fair cost 15.0 points [14.2, 15.8] (95%); published 16: over-costed.');
+  it('balance by count, one unit: the price list with its verdict, the score curve through the measured points with the ½ line at the even count, the opponents', () => {
+    const page = analysisPage(countBalanceFixture());
+    const charts = chartsOf(page);
+    // The price list's scatter, then the unit's curve.
+    expect(charts).toHaveLength(2);
+    const curve = charts[1];
+    expect(dataOf(curve).map((point) => [point.x, point.score])).toEqual([[3, 0.3], [4, 0.5], [5, 0.7]]);
+    expect(JSON.stringify(curve?.spec)).toContain('even: 4.00 models (15.0 points each)');
+    expect(page.sections[0]?.text).toContain('1 over-costed');
+    expect(page.sections[0]?.text).toContain('Over-costed: Knight 20.0 → 15.0.');
+    expect(page.sections[0]?.table?.columns).toEqual(['Unit', 'Published', 'Proposed', '95% interval', 'Change', 'Verdict', 'Score at published costs', 'Replayed score']);
+    expect(page.sections[0]?.table?.rows[0]).toEqual(['Knight', 20, '15.0', '[14.2, 15.8]', '−25%', 'over-costed', '30% ±1', '50.2% ±0.4']);
+    expect(page.sections.map((section) => section.heading)).toEqual(['The price list', 'The check: the proposed prices played again', 'Knight: score by models fielded', 'Knight: against each opponent alone']);
   });
 
-  it('balance of whole units: the cost scatter colours each unit by the verdict the fit gave, and the round robin follows', () => {
+  it('balance of whole units: the cost scatter colours each unit by its verdict, the held-out check and the round robin follow', () => {
     const page = analysisPage(wholeBalanceFixture());
     const scatter = chartsOf(page)[0];
-    expect(dataOf(scatter).map((point) => [point.name, point.verdict])).toEqual([['Knight', 'over-costed'], [HOSTILE, 'fair'], ['Shield Wall', 'under-costed']]);
+    expect(dataOf(scatter).map((point) => [point.name, point.verdict])).toEqual([['Knight', 'over-costed'], [HOSTILE, 'uncertain'], ['Shield Wall', 'under-costed']]);
     // An interval unbounded above is drawn to the top of the axis, and says so on hover.
     const wall = dataOf(scatter).find((point) => point.name === 'Shield Wall');
     expect(wall?.high).toBeGreaterThan(90);
     expect(Number.isFinite(wall?.high)).toBe(true);
     // An unbounded end reads as the tables print it (analysis/balance-tables.ts's costRange decides "any price").
     expect(wall?.fittedText).toBe('90, 62.0 – any price');
+    expect(page.sections[1]?.heading).toBe('The check: pairings held out of the fit');
+    expect(page.sections[1]?.text).toContain('off by ±2.0 points (root mean square over 3 pairings), where the simulation noise alone would give ±1.0');
     expect(page.sections.some((section) => section.heading.startsWith('Round robin: expected score'))).toBe(true);
   });
 });

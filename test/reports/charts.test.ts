@@ -104,7 +104,7 @@ beforeAll(async () => {
       }, { title: 'Sylvan Knight: expected score by models fielded' }),
       texts: ['Sylvan Knight: expected score by models fielded', 'Models fielded for 60 points', 'Expected score against the roster', 'target 50%'],
     },
-    { chart: costScatterChart(costPoints), texts: ['Published against fitted point costs', 'Published cost (points)', 'Fitted cost (points)', 'Sylvan Knight', 'Troll'] },
+    { chart: costScatterChart(costPoints), texts: ['Published against proposed point costs', 'Published cost (points)', 'Proposed cost (points)', 'Sylvan Knight', 'Troll'] },
     { chart: distributionChart(metric(exact, 'winner'), { id: 'exact-winner' }), texts: ['winner: how often each outcome happens', 'Chance of each value: exact probabilities (every outcome enumerated)'] },
     { chart: atLeastChart(metric(exact, 'A.woundsDealt'), { id: 'exact-at-least' }), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more', 'Each point is P(A.woundsDealt ≥ N): exact probabilities (every outcome enumerated)'] },
   );

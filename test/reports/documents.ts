@@ -136,8 +136,12 @@ export function sweepFixture(): SweepDocument {
   });
 }
 
+const estimateOf = (value: number, half: number) => ({ value, interval: { low: value - half, high: value + half } });
+const oneSituation = [{ name: 'the template', share: 1, changes: [], leftOut: [] }];
+
+/** A price list of units bought by count: one unit priced alone against the list as published (its curve and opponents). */
 export function countBalanceFixture(): BalanceDocument {
-  const curve = [3, 4, 5].map((count, i) => ({ count, score: { value: [0.3, 0.5, 0.7][i] ?? 0, interval: { low: ([0.3, 0.5, 0.7][i] ?? 0) - 0.01, high: ([0.3, 0.5, 0.7][i] ?? 0) + 0.01 } }, trials: 20_000 }));
+  const curve = [3, 4, 5].map((count, i) => ({ count, score: estimateOf([0.3, 0.5, 0.7][i] ?? 0, 0.01), fine: true }));
   return balanceDocumentSchema.parse({
     kind: 'balance',
     roster: 'Test roster',
@@ -146,38 +150,46 @@ export function countBalanceFixture(): BalanceDocument {
     engineVersion: ENGINE,
     seed: 20261122,
     precision: 0.01,
-    seating: 'both',
+    tolerance: { kind: 'percent', value: 10 },
+    situations: oneSituation,
     fielded: 'by-count',
+    mode: 'unit',
     budget: 60,
-    results: [
+    maxCount: 60,
+    entries: [
+      { id: 'knight', name: 'Knight', published: 20 },
+      { id: 'goblin', name: HOSTILE, published: 5 },
+    ],
+    units: [
       {
-        ruleset: 'heroic',
-        engineVersion: ENGINE,
-        seed: 20261122,
-        unit: 'knight',
+        id: 'knight',
         name: 'Knight',
-        budget: 60,
-        publishedCost: 16,
-        fairCost: 15,
-        costInterval: { low: 14.2, high: 15.8 },
-        fairCount: 4,
-        // logit(score) = αₒ + β·ln(k/Pₒ): ½ at k/P = 1/15 (c = e^{α/β} = 15).
-        fit: { intercepts: [{ opponent: 'goblin', opponentPoints: 60, alpha: 4 * Math.log(15) }], beta: 4, dispersion: 1.1, degreesOfFreedom: 4, intervalBasis: 'dispersion' },
+        published: 20,
+        deserved: 15,
+        interval: { low: 14.2, high: 15.8 },
+        changePercent: -25,
+        verdict: 'over-costed',
+        count: 4,
+        status: 'priced',
+        publishedScore: estimateOf(0.3, 0.009),
         curve,
-        opponents: [{ opponent: 'goblin', name: HOSTILE, count: 12, points: 60, fairCount: 4, cost: 15 }],
-        observations: curve.map((point) => ({ opponent: 'goblin', count: point.count, opponentCount: 12, opponentPoints: 60, combined: seated(Math.round(point.score.value * TRIALS), 0) })),
-        trials: 60_000,
+        opponents: [{ opponent: 'goblin', name: HOSTILE, count: 12, fairCount: 4, cost: 15, status: 'priced' }],
+        check: { score: estimateOf(0.502, 0.0039), pass: true },
       },
     ],
+    check: { seed: 1234, passed: true, misses: [] },
+    trials: 60_000,
+    runs: 12,
   });
 }
 
+/** A price list of units fielded whole, from the matchups fixture's round robin. */
 export function wholeBalanceFixture(): BalanceDocument {
   const units = [
-    { id: 'knight', name: 'Knight', points: 64, strength: 0.4, fittedCost: 40, costInterval: { low: 30, high: 52 }, verdict: 'over-costed' },
-    { id: 'goblin', name: HOSTILE, points: 60, strength: 0.1, fittedCost: 58, costInterval: { low: 45, high: 75 }, verdict: 'fair' },
-    { id: 'wall', name: 'Shield Wall', points: 50, strength: 0.5, fittedCost: 90, costInterval: { low: 62, high: null }, verdict: 'under-costed' },
-  ].map((unit) => ({ ...unit, strengthStandardError: 0.05, residual: 0, studentizedResidual: 0 }));
+    { id: 'knight', name: 'Knight', points: 64, strength: 0.4, deserved: 40, interval: { low: 30, high: 52 }, verdict: 'over-costed' },
+    { id: 'goblin', name: HOSTILE, points: 60, strength: 0.1, deserved: 58, interval: { low: 45, high: 75 }, verdict: 'uncertain' },
+    { id: 'wall', name: 'Shield Wall', points: 50, strength: 0.5, deserved: 90, interval: { low: 62, high: null }, verdict: 'under-costed' },
+  ].map((unit) => ({ ...unit, published: unit.points, changePercent: ((unit.deserved - unit.points) / unit.points) * 100, strengthStandardError: 0.05, lineWeight: 1, heldOutError: 0.02 }));
   return balanceDocumentSchema.parse({
     kind: 'balance',
     roster: 'Test roster',
@@ -186,15 +198,17 @@ export function wholeBalanceFixture(): BalanceDocument {
     engineVersion: ENGINE,
     seed: 20261122,
     precision: 0.022,
-    seating: 'both',
+    tolerance: { kind: 'percent', value: 10 },
+    situations: oneSituation,
     fielded: 'whole',
     units,
-    regression: { intercept: -4, slope: 1, slopeInterval: { low: 0.5, high: 1.5 }, residualSd: 0.2, degreesOfFreedom: 1 },
+    regression: { intercept: -4, slope: 1, slopeInterval: { low: 0.5, high: 1.5 }, scatter: 0.2, degreesOfFreedom: 1, noiseSd: 0.05 },
     drawParameter: 0.3,
     drawInterval: { low: 0.2, high: 0.4 },
     seatAdvantage: 0.1,
     seatAdvantageStandardError: 0.02,
     converged: true,
+    heldOut: { folds: 3, pairings: 3, rmsError: 0.02, rmsNoise: 0.01, worst: [{ row: 'knight', column: 'goblin', predicted: 0.6, played: 0.63 }] },
     matchups: matchupsFixture(),
   });
 }

@@ -182,7 +182,7 @@ describe('the workbench in a browser', () => {
     await page.locator('.matchups .status[data-state="done"]').waitFor({ timeout: 60_000 });
     // A cell's label (its text mark) sits over its square: hovering either shows the tooltip.
     await page.locator('.matchups .chart-box svg [aria-roledescription="text mark"]').first().hover();
-    await expect(page.locator('#vg-tooltip-element').textContent()).resolves.toMatch(/Win\d+% ±\d+Draw\d+% ±\d+Loss\d+% ±\d+/);
+    await expect(page.locator('#vg-tooltip-element').textContent()).resolves.toMatch(/Win\d+% ±[\d.]+Draw\d+% ±[\d.]+Loss\d+% ±[\d.]+/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-matchups.png'), fullPage: true });
   });
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoadedRoster } from '../../analysis/roster.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { InputError } from '../../sim/errors.js';
+import { parseTolerance } from '../../analysis/price-verdict.js';
 import { balanceReport, matchupsReport, openRoster } from '../compute/analyses.js';
 import { problemText } from '../compute/scenario.js';
 import { sharedPool as pool } from '../compute/worker-pool.js';
@@ -13,8 +14,8 @@ import type { SetupChange } from './use-setup.js';
 
 /**
  * A roster's matchups (every entry against every other, both seatings: the heatmap of expected
- * scores) and one entry's balance (its curve against the roster and fitted cost), as `crucible
- * matchups` and `crucible balance` compute them. These are many runs, so they start on request.
+ * scores) and its price list (or one entry's price), as `crucible matchups` and `crucible balance`
+ * compute them. These are many runs, so they start on request.
  */
 
 type RunState = { readonly kind: 'idle' } | { readonly kind: 'running'; readonly runs: number; readonly total: number } | { readonly kind: 'done'; readonly page: ReportPage; readonly seconds: number } | { readonly kind: 'failed'; readonly lines: readonly string[] };
@@ -172,20 +173,25 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
   if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   const roster = chosen.roster;
   const entries = roster?.roster.entries ?? [];
-  const unit = setup.unit !== undefined && entries.some((entry) => entry.id === setup.unit) ? setup.unit : entries[0]?.id;
+  // No unit (or one no longer in the roster): the whole price list.
+  const unit = setup.unit !== undefined && entries.some((entry) => entry.id === setup.unit) ? setup.unit : undefined;
   const whole = roster?.roster.fielded === 'whole';
   const budget = setup.budget ?? 60;
   const seed = setup.seed;
+  const toleranceText = setup.tolerance ?? '10%';
+  const tolerance = parseTolerance(toleranceText);
   return (
     <section class="balance" aria-label="Balance and cost">
       {chosen.picker}
       <div class="settings">
         <label class="field-inline" for="balance-unit">
-          Unit
-          <select id="balance-unit" value={unit} onChange={(event) => update({ unit: event.currentTarget.value })}>
+          Price
+          <select id="balance-unit" value={unit ?? ''} onChange={(event) => update({ unit: event.currentTarget.value === '' ? undefined : event.currentTarget.value })}>
+            <option value="">every unit: a price list</option>
             {entries.map((entry) => (
               <option key={entry.id} value={entry.id}>
                 {entry.name ?? entry.id}
+                {whole ? '' : ' alone, the others as published'}
               </option>
             ))}
           </select>
@@ -196,10 +202,24 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
             <input id="balance-budget" type="number" min={1} step={1} value={budget} onChange={(event) => update({ budget: Math.max(1, Number(event.currentTarget.value) || 1) })} />
           </label>
         )}
+        <label class="field-inline" for="balance-tolerance">
+          Tolerance
+          <input id="balance-tolerance" type="text" size={5} value={toleranceText} aria-invalid={tolerance === undefined} onChange={(event) => update({ tolerance: event.currentTarget.value })} />
+        </label>
       </div>
-      <p class="muted">{whole ? 'Each entry fielded whole at its published points: costs fitted from the round robin.' : 'The unit fielded by count against each opponent at equal points: where its expected score crosses ½, and the cost that puts it there.'}</p>
-      <button type="button" class="primary" disabled={roster === undefined || unit === undefined || state.kind === 'running'} onClick={() => roster !== undefined && unit !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool().session(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
-        Fit the cost
+      {tolerance === undefined ? <p class="status problem">The tolerance is a percentage of the published cost ("10%") or points ("5").</p> : null}
+      <p class="muted">
+        {whole
+          ? 'Each entry fielded whole at its published points, in a round robin over the roster\'s situations: each unit\'s deserved cost read off the list\'s cost line, checked on pairings held out of the fit.'
+          : 'Every unit at equal points against every other, over the roster\'s situations: the prices at which each is even with the list, checked by playing them again.'}
+      </p>
+      <button
+        type="button"
+        class="primary"
+        disabled={roster === undefined || tolerance === undefined || state.kind === 'running'}
+        onClick={() => roster !== undefined && tolerance !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool().session(), precision: setup.precision ?? 0.02, tolerance, ...(seed === undefined ? {} : { seed }), onRun }))}
+      >
+        {unit === undefined ? 'Make the price list' : 'Price this unit'}
       </button>
       {chosen.editor}
       <RunStatus state={state} />

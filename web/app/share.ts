@@ -25,8 +25,11 @@ export interface Setup {
   readonly roster?: string;
   /** The roster's YAML where the designer edited it (else the bundled file's). */
   readonly rosterText?: string;
+  /** Balance: one entry to price (else the whole price list). */
   readonly unit?: string;
   readonly budget?: number;
+  /** Balance: the tolerance as typed, "10%" or points. */
+  readonly tolerance?: string;
   readonly precision?: number;
   readonly trial?: number;
 }

@@ -1,5 +1,6 @@
 import { countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
-import { balance } from '../../analysis/balance.js';
+import { countCosts } from '../../analysis/count-costs.js';
+import type { Tolerance } from '../../analysis/price-verdict.js';
 import { matchupsDocument } from '../../analysis/matchups-document.js';
 import { matchups } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster, type LoadedRoster } from '../../analysis/roster.js';
@@ -41,28 +42,19 @@ export async function matchupsReport(roster: LoadedRoster, options: RosterRunOpt
 }
 
 /**
- * A roster fielded by count: `unit`'s balance curve and fitted cost at `budget` points a side. A
- * roster fielded whole: the round robin's fitted costs (every entry; `unit` picks its row).
+ * `crucible balance` for the page: the roster's price list (every entry), or one entry's price — by
+ * count against the others at their published costs; fielded whole, its row of the round robin's
+ * list. The same document, and so the same page sections, as `crucible balance --report`.
  */
-export async function balanceReport(roster: LoadedRoster, unit: string, budget: number, options: RosterRunOptions): Promise<ReportPage> {
+export async function balanceReport(roster: LoadedRoster, unit: string | undefined, budget: number, options: RosterRunOptions & { readonly tolerance?: Tolerance }): Promise<ReportPage> {
   const precision = options.precision ?? 0.01;
-  const head = { roster: roster.roster.name, file: roster.file, precision, seating: 'both' as const };
+  const head = { roster: roster.roster.name, file: roster.file };
+  const shared = { precision, ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }) };
   if (roster.roster.fielded === 'whole') {
-    const costs = await wholeUnitCosts(roster, { executor: options.executor, precision, ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.onRun === undefined ? {} : { onRun: options.onRun }) });
-    const full = wholeBalanceDocument({ ...head, ruleset: costs.matchups.ruleset, engineVersion: costs.matchups.engineVersion, seed: costs.matchups.seed }, costs);
-    return balancePage(full.fielded === 'whole' ? { ...full, units: full.units.filter((entry) => entry.id === unit) } : full);
+    const costs = await wholeUnitCosts(roster, { ...shared, executor: options.executor, ...(options.onRun === undefined ? {} : { onRun: options.onRun }) });
+    const full = wholeBalanceDocument(head, costs);
+    return balancePage(unit === undefined ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) });
   }
-  let runs = 0;
-  const result = await balance(roster, unit, {
-    budget,
-    executor: options.executor,
-    precision,
-    seating: 'both',
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    onRun: (done) => {
-      runs = done;
-      options.onRun?.(runs, 0);
-    },
-  });
-  return balancePage(countBalanceDocument({ ...head, ruleset: result.ruleset, engineVersion: result.engineVersion, seed: result.seed }, budget, [result]));
+  const costs = await countCosts(roster, { ...shared, budget, executor: options.executor, ...(unit === undefined ? {} : { unit }), onRun: (runs) => options.onRun?.(runs, 0) });
+  return balancePage(countBalanceDocument(head, costs));
 }

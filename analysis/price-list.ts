@@ -1,0 +1,65 @@
+import type { Interval } from './intervals.js';
+import { type PriceVerdict, priceVerdict, type Tolerance, tolerancePoints } from './price-verdict.js';
+
+/**
+ * A price list a designer can hand over: for every unit its published cost, the cost it deserves
+ * (the proposal) with its 95% interval, the change in percent, the verdict at the designer's
+ * tolerance, and — when the roster plays several situations — what it deserves in each, which
+ * situation drives the verdict, and whether its right price depends on the mix. Whole units
+ * (analysis/whole-unit-costs.ts) and units bought by count (analysis/count-costs.ts) both end in
+ * these rows; each adds its own columns.
+ */
+
+export interface SituationPrice {
+  readonly situation: string;
+  /** What the unit deserves if every game were this situation; undefined when it cannot be read. */
+  readonly deserved?: number | undefined;
+  readonly interval?: Interval | undefined;
+}
+
+export interface PriceRow {
+  readonly id: string;
+  readonly name: string;
+  readonly published: number;
+  /** The proposed cost: what the unit deserves over the roster's mix of situations. */
+  readonly deserved?: number | undefined;
+  readonly interval?: Interval | undefined;
+  /** (deserved − published) / published, in percent. */
+  readonly changePercent?: number | undefined;
+  readonly verdict?: PriceVerdict | undefined;
+  /** With several situations: the deserved cost in each. */
+  readonly situations?: readonly SituationPrice[] | undefined;
+  /** The deserved costs of the situations differ by more than twice the tolerance: the right price depends on the mix. */
+  readonly mixSensitive?: boolean | undefined;
+  /** The situation that pulls the verdict hardest: the dearest for an under-costed unit, the cheapest for an over-costed one. */
+  readonly drivenBy?: string | undefined;
+  /** Why no price could be read off, in words. */
+  readonly problem?: string | undefined;
+}
+
+/** The shared columns of a row from a unit's deserved cost, its interval and its per-situation costs. */
+export function priceRow(unit: { id: string; name: string; published: number }, deserved: number | undefined, interval: Interval | undefined, tolerance: Tolerance, situations?: readonly SituationPrice[]): PriceRow {
+  const known = deserved !== undefined && Number.isFinite(deserved) && deserved > 0;
+  const verdict = known && interval !== undefined ? priceVerdict(unit.published, deserved, interval, tolerance) : undefined;
+  const priced = (situations ?? []).filter((entry): entry is SituationPrice & { deserved: number } => entry.deserved !== undefined && Number.isFinite(entry.deserved) && entry.deserved > 0);
+  const several = situations !== undefined && situations.length > 1;
+  const spread = priced.length > 1 ? Math.max(...priced.map((entry) => entry.deserved)) - Math.min(...priced.map((entry) => entry.deserved)) : 0;
+  const pull = verdict === 'under-costed' ? 1 : verdict === 'over-costed' ? -1 : 0;
+  const driver = several && pull !== 0 && priced.length > 0 ? priced.reduce((best, entry) => (pull * entry.deserved > pull * best.deserved ? entry : best)) : undefined;
+  return {
+    id: unit.id,
+    name: unit.name,
+    published: unit.published,
+    ...(known ? { deserved, changePercent: ((deserved - unit.published) / unit.published) * 100 } : {}),
+    ...(interval === undefined ? {} : { interval }),
+    ...(verdict === undefined ? {} : { verdict }),
+    ...(several ? { situations, mixSensitive: spread > 2 * tolerancePoints(tolerance, unit.published) } : {}),
+    ...(driver === undefined ? {} : { drivenBy: driver.situation }),
+  };
+}
+
+/** Rows in the order a designer reads them: under-costed, over-costed, uncertain, fair, unpriced; each by how far its price is off. */
+export function rankedRows<Row extends PriceRow>(rows: readonly Row[]): Row[] {
+  const order: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, uncertain: 2, fair: 3 };
+  return [...rows].sort((a, b) => (order[a.verdict ?? ''] ?? 4) - (order[b.verdict ?? ''] ?? 4) || Math.abs(b.changePercent ?? 0) - Math.abs(a.changePercent ?? 0) || a.name.localeCompare(b.name));
+}

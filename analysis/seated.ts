@@ -1,0 +1,79 @@
+import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { InputError } from '../sim/errors.js';
+import { runSeed } from '../sim/run-seed.js';
+import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
+import { type Outcome, outcomeOf } from './outcome.js';
+import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from './roster.js';
+import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
+import type { Situation } from './situations.js';
+
+/**
+ * One seated game of a roster, played: `unit` in `seat` against `opponent`, in a situation, at
+ * given counts. What matchups and balance are made of. Each game draws from its own seed, derived
+ * from the analysis's seed and the game (sim/run-seed.ts), so games are independent samples: the
+ * two seatings of a pairing, a unit against different opponents, the same pairing in different
+ * situations. The outcome is read for `unit` from the template's win metric.
+ */
+
+/** The two sides' names: the labels of their wins in the win metric. */
+export function sidesOf(loaded: LoadedScenario): readonly [string, string] {
+  const sides = loaded.system.sides?.(loaded.scenario);
+  if (sides === undefined) {
+    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');
+    throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
+  }
+  return sides;
+}
+
+/** The seed an analysis starts from: the one asked for, else the template's, else 1 (every rule system's default). */
+export function analysisSeed(roster: LoadedRoster, seed: number | undefined): number {
+  const written = roster.roster.template.seed;
+  return seed ?? (typeof written === 'number' && Number.isInteger(written) && written >= 0 ? written : 1);
+}
+
+export interface SeatedPlay {
+  /** For `unit`, with the run's seed. */
+  readonly outcome: Outcome;
+  readonly result: ScenarioResult;
+  readonly loaded: LoadedScenario;
+  /** The situation's changes this pairing's units could not take (left out of this game). */
+  readonly leftOut: readonly string[];
+  /** Side A's and side B's entries and counts, as played. */
+  readonly seated: Seated;
+}
+
+export interface SeatedGame {
+  readonly unit: RosterEntry;
+  readonly opponent: RosterEntry;
+  readonly seat: Seat;
+  readonly situation: Situation;
+  /** Models (stands, units) of each; default the entries' counts. */
+  readonly counts?: { readonly unit: number; readonly opponent: number };
+}
+
+/**
+ * Play one seated game. `run.seed` is the analysis's seed: the game's own is derived from it. With
+ * `stopAt`, the run stops once the unit's score is within ±stopAt (sim/score-stop.ts).
+ */
+export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: ScenarioRunOptions & { readonly seed: number }, stopAt?: number): Promise<SeatedPlay> {
+  const { unit, opponent, seat, situation, counts } = game;
+  const seated = seatingOf(roster, unit, opponent, seat, counts);
+  let loaded: LoadedScenario;
+  let leftOut: readonly string[];
+  try {
+    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) => loadScenarioData(at, data, roster.files)));
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
+    const { file } = matchupScenario(roster, seated.a, seated.b, seated.counts, situation);
+    const pairing = `${unit.id} ×${counts?.unit ?? unit.count} against ${opponent.id} ×${counts?.opponent ?? opponent.count}${roster.situations.length > 1 ? ` (${situation.name})` : ''}`;
+    throw new InputError(error.problems.map((problem) => (problem.file === file ? { file: roster.file, path: 'template', message: `${pairing}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` } : problem)));
+  }
+  const names = sidesOf(loaded);
+  if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
+  const [side, other] = seat === 0 ? names : [names[1], names[0]];
+  const { winMetric } = roster.roster;
+  const seed = runSeed(run.seed, seatedKey(roster, seated, situation));
+  const result = await runScenario(loaded, { ...run, seed, ...(stopAt === undefined ? {} : { scoreStop: { winMetric, side, other, halfWidth: stopAt } }) });
+  return { outcome: { ...outcomeOf(result, loaded, winMetric, side, other), seed }, result, loaded, leftOut, seated };
+}

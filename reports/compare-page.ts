@@ -48,6 +48,13 @@ function differenceRow(outcome: Outcome): DifferenceRow | undefined {
   };
 }
 
+/** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */
+function pairingText(document: CompareDocument): string {
+  return document.pairingVersion === undefined
+    ? 'Made before pairing version 2: numbers the variant drew beyond the baseline\'s were those of the next trial, which made consecutive differences correlated and these intervals somewhat too narrow.'
+    : 'Numbers the variant draws beyond the baseline\'s come from a stream of its own, so every trial is independent of the others.';
+}
+
 export function comparePage(document: CompareDocument, options: ComparePageOptions = {}): ReportPage {
   const baseline = variantName(document.baseline);
   const variant = variantName(document.variant);
@@ -88,7 +95,7 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
     provenance,
     methods: [
       document.paired
-        ? 'Common random numbers: trial t of both variants starts from the same dice, and the baseline draws exactly as crucible run does with the same seed, trials and method. Each difference is paired trial by trial: its 95% t interval and the paired t test\'s p-value.'
+        ? `Common random numbers: trial t of both variants starts from the same dice, and the baseline draws exactly as crucible run does with the same seed, trials and method. ${pairingText(document)} Each difference is paired trial by trial: its 95% t interval and the paired t test's p-value.`
         : 'Independent dice for the two variants: each difference has the 95% t interval and p-value of two independent means.',
       `Monte Carlo, ${document.method === 'mc' ? 'outcomes drawn from exact tables' : 'every die rolled'}; seed ${document.seed}.`,
       ...rulesNotes(document.baseline).map((note) => `Baseline: ${note}`),

@@ -129,7 +129,7 @@ export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 
     ['file', result.file],
     ['ruleset', `${result.ruleset} (engine ${result.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
     ...sharedProvenance(result),
-    ['method', `${methodText(result.method)}, ${result.paired ? 'paired: trial t of both starts from the same random numbers' : 'unpaired: independent dice'}`],
+    ['method', `${methodText(result.method)}, ${result.paired ? `paired: trial t of both starts from the same random numbers, any more the variant needs are its own (pairing ${result.pairingVersion})` : 'unpaired: independent dice'}`],
     ['seed', String(result.seed)],
     ['trials', groupThousands(result.trials)],
   ], flavor);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type ComparisonResult, compareVariants } from '../../analysis/compare.js';
 import { compareDocument, compareDocumentSchema } from '../../analysis/compare-document.js';
 import { runScenario, type ScenarioResult } from '../../analysis/run.js';
+import { comparePage } from '../../reports/compare-page.js';
+import type { ReportPage } from '../../reports/page-model.js';
 import { type Dice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../../engine/kernel.js';
 import { InputError } from '../../sim/errors.js';
@@ -140,6 +142,13 @@ describe('compareVariants on bundled scenarios', () => {
     expect(fell[0]?.difference.interval.low).toBeGreaterThan(0);
     const document = compareDocument(compared);
     expect(compareDocumentSchema.parse(JSON.parse(JSON.stringify(document)))).toEqual(document);
+    // The pairing scheme is recorded, and the page says what it means; a document written before
+    // it had the field still reads, and its page says its intervals were too narrow.
+    expect(document.pairingVersion).toBe(2);
+    const methods = (page: ReportPage): string => page.methods.join('\n');
+    expect(methods(comparePage(document))).toContain('come from a stream of its own, so every trial is independent of the others');
+    const { pairingVersion: _, ...older } = document;
+    expect(methods(comparePage(compareDocumentSchema.parse(older)))).toContain('Made before pairing version 2');
     // Round 1 is fought before the variants part: identical in every trial, an infinite saving.
     const round1 = document.outcomes.find((outcome) => outcome.metric === 'round1' && outcome.label === 'Orcs');
     expect(round1?.unpairedTrialsFactor).toBeNull();

@@ -66,6 +66,7 @@ export const compareDocumentSchema = z.object({
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   paired: z.boolean().describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),
+  sameScenario: z.boolean().optional().describe('true: the variants are one scenario once their changes are made (the variant changes nothing the rules read), so every result is identical'),
   pairingVersion: z
     .number()
     .int()
@@ -131,6 +132,7 @@ export function compareDocument(result: ComparisonResult): CompareDocument {
     seed: result.seed,
     trials: result.trials,
     paired: result.paired,
+    ...(result.sameScenario ? { sameScenario: true } : {}),
     pairingVersion: result.pairingVersion,
     baseline: variantJson(result.baseline),
     variant: variantJson(result.variant),

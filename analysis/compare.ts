@@ -1,6 +1,6 @@
 import type { MetricKind, MetricSpec } from '../engine/kernel.js';
 import { InputError } from '../sim/errors.js';
-import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
 import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../sim/scenario-file.js';
@@ -73,6 +73,8 @@ export interface ComparisonResult {
   readonly trials: number;
   /** False only when asked (to measure what pairing saves): the variant on other dice. */
   readonly paired: boolean;
+  /** Both variants are one scenario once their changes are made (the same kernel input): every result is identical. */
+  readonly sameScenario: boolean;
   /** How the two sides drew their random numbers (sim/paired-run.ts PAIRING_VERSION): with the engines' versions, what the result for a seed depends on. */
   readonly pairingVersion: number;
   readonly baseline: ComparedVariant;
@@ -119,8 +121,10 @@ export async function compareVariants(file: string, baselineName: string | undef
   const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName });
   const variantLoaded = await loadScenarioChanged(file, { variant: variantName });
   const method = options.method ?? DEFAULT_MONTE_CARLO;
-  const baselineKernel = compileSpec(kernelSpecOf(baselineLoaded, drawMethodOf(method)));
-  const variantKernel = compileSpec(kernelSpecOf(variantLoaded, drawMethodOf(method)));
+  const baselineSpec = kernelSpecOf(baselineLoaded, drawMethodOf(method));
+  const variantSpec = kernelSpecOf(variantLoaded, drawMethodOf(method));
+  const baselineKernel = compileSpec(baselineSpec);
+  const variantKernel = compileSpec(variantSpec);
   const seed = options.seed ?? baselineLoaded.scenario.seed;
   const trials = options.trials ?? baselineLoaded.scenario.trials;
   const paired = options.paired ?? true;
@@ -162,6 +166,7 @@ export async function compareVariants(file: string, baselineName: string | undef
     seed,
     trials,
     paired,
+    sameScenario: serializeKernelSpec(baselineSpec).digest === serializeKernelSpec(variantSpec).digest,
     pairingVersion: PAIRING_VERSION,
     baseline: await describeVariant(file, baselineName, baselineLoaded, asWritten),
     variant: await describeVariant(file, variantName, variantLoaded, asWritten),

@@ -48,6 +48,13 @@ function differenceRow(outcome: Outcome): DifferenceRow | undefined {
   };
 }
 
+/** Said when the two gave the same result in every trial (each difference 0 with no spread), else ''. */
+function identicalText(document: CompareDocument): string {
+  if (document.sameScenario === true) return 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
+  const identical = document.trials > 1 && document.outcomes.every((outcome) => outcome.difference.estimate === 0 && outcome.difference.standardError === 0);
+  return identical ? 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.' : '';
+}
+
 /** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */
 function pairingText(document: CompareDocument): string {
   return document.pairingVersion === undefined
@@ -86,6 +93,7 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
         text: [
           `Baseline (${baseline}): ${changesText(document.baseline)}. Variant (${variant}): ${changesText(document.variant)}.`,
           `Every difference is the variant minus the baseline, so an outcome the variant makes more likely shows right of 0. Chances differ in percentage points; averages in their own units. ${dice}.`,
+          identicalText(document),
           never.length === 0 ? '' : `Never seen in either (left out of the chart): ${never.join('; ')}.`,
         ].filter((paragraph) => paragraph !== '').join('\n\n'),
         chart: rows.length === 0 ? undefined : differenceChart(rows, { id: `${slug}-difference`, baseline, variant, title: capitalized(`${variant} against ${baseline}`), trialsNote: dice }),

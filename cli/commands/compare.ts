@@ -223,9 +223,11 @@ export function registerCompare(program: Command, io: Io): void {
       `
 The baseline (the scenario as written, or the first --variant) draws exactly the random numbers
 \`crucible run\` draws with the same seed, trials and method, so its column equals the run's; the
-variant replays each trial from the same random state. Compare runs on one thread.
+variant rereads each trial's numbers and draws any more it needs from a stream of its own, so every
+trial is independent of the others. Compare runs on one thread.
 
 Examples:
+  $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml   (lists its variants)
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --variant no-regeneration
   $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
     )

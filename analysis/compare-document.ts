@@ -66,6 +66,15 @@ export const compareDocumentSchema = z.object({
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   paired: z.boolean().describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),
+  sameScenario: z.boolean().optional().describe('true: the variants are one scenario once their changes are made (the variant changes nothing the rules read), so every result is identical'),
+  pairingVersion: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      'how the two variants drew their random numbers: 2 = every trial\'s numbers are its own (paired, the variant rereads the baseline\'s numbers of the trial and draws any more from streams of its own); absent in documents written before it (1: the variant\'s extra numbers were those the next baseline trial read), whose results for the same seed can differ',
+    ),
   baseline: variantSchema,
   variant: variantSchema,
   metrics: z.array(z.string()).describe('the metrics compared, in order'),
@@ -123,6 +132,8 @@ export function compareDocument(result: ComparisonResult): CompareDocument {
     seed: result.seed,
     trials: result.trials,
     paired: result.paired,
+    ...(result.sameScenario ? { sameScenario: true } : {}),
+    pairingVersion: result.pairingVersion,
     baseline: variantJson(result.baseline),
     variant: variantJson(result.variant),
     metrics: [...result.metrics],

@@ -1,7 +1,7 @@
 import type { MetricKind, MetricSpec } from '../engine/kernel.js';
 import { InputError } from '../sim/errors.js';
-import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
-import { commonMetrics, runPaired, runUnpaired } from '../sim/paired-run.js';
+import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
+import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
 import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../sim/scenario-file.js';
 import { type FieldLabel, fieldLabel, outcomeTitle } from './field-labels.js';
@@ -13,7 +13,9 @@ import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from './summ
  * or the first variant named — and a variant, each the scenario with its field changes applied, run
  * trial by trial on the same dice (common random numbers, sim/paired-run.ts). The baseline draws
  * exactly as `crucible run` does with the same seed, trials and method, so its column is the run's;
- * every difference is variant − baseline, so a change that helps an outcome shows positive.
+ * the variant rereads each trial's numbers and draws any more from a stream of its own, so trials
+ * stay independent; every difference is variant − baseline, so a change that helps an outcome
+ * shows positive.
  *
  * Each outcome is what a report shows of a metric: a count's mean, a flag's "yes", or one label
  * of a category — never a mean of a category's codes. It carries both variants' estimates, the
@@ -71,6 +73,10 @@ export interface ComparisonResult {
   readonly trials: number;
   /** False only when asked (to measure what pairing saves): the variant on other dice. */
   readonly paired: boolean;
+  /** Both variants are one scenario once their changes are made (the same kernel input): every result is identical. */
+  readonly sameScenario: boolean;
+  /** How the two sides drew their random numbers (sim/paired-run.ts PAIRING_VERSION): with the engines' versions, what the result for a seed depends on. */
+  readonly pairingVersion: number;
   readonly baseline: ComparedVariant;
   readonly variant: ComparedVariant;
   /** Every metric both variants report, or those `metrics` named; in the kernel's order. */
@@ -115,8 +121,10 @@ export async function compareVariants(file: string, baselineName: string | undef
   const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName });
   const variantLoaded = await loadScenarioChanged(file, { variant: variantName });
   const method = options.method ?? DEFAULT_MONTE_CARLO;
-  const baselineKernel = compileSpec(kernelSpecOf(baselineLoaded, drawMethodOf(method)));
-  const variantKernel = compileSpec(kernelSpecOf(variantLoaded, drawMethodOf(method)));
+  const baselineSpec = kernelSpecOf(baselineLoaded, drawMethodOf(method));
+  const variantSpec = kernelSpecOf(variantLoaded, drawMethodOf(method));
+  const baselineKernel = compileSpec(baselineSpec);
+  const variantKernel = compileSpec(variantSpec);
   const seed = options.seed ?? baselineLoaded.scenario.seed;
   const trials = options.trials ?? baselineLoaded.scenario.trials;
   const paired = options.paired ?? true;
@@ -158,6 +166,8 @@ export async function compareVariants(file: string, baselineName: string | undef
     seed,
     trials,
     paired,
+    sameScenario: serializeKernelSpec(baselineSpec).digest === serializeKernelSpec(variantSpec).digest,
+    pairingVersion: PAIRING_VERSION,
     baseline: await describeVariant(file, baselineName, baselineLoaded, asWritten),
     variant: await describeVariant(file, variantName, variantLoaded, asWritten),
     metrics,

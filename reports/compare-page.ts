@@ -48,6 +48,20 @@ function differenceRow(outcome: Outcome): DifferenceRow | undefined {
   };
 }
 
+/** Said when the two gave the same result in every trial (each difference 0 with no spread), else ''. */
+function identicalText(document: CompareDocument): string {
+  if (document.sameScenario === true) return 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
+  const identical = document.trials > 1 && document.outcomes.every((outcome) => outcome.difference.estimate === 0 && outcome.difference.standardError === 0);
+  return identical ? 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.' : '';
+}
+
+/** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */
+function pairingText(document: CompareDocument): string {
+  return document.pairingVersion === undefined
+    ? 'Made before pairing version 2: numbers the variant drew beyond the baseline\'s were those of the next trial, which made consecutive differences correlated and these intervals somewhat too narrow.'
+    : 'Numbers the variant draws beyond the baseline\'s come from a stream of its own, so every trial is independent of the others.';
+}
+
 export function comparePage(document: CompareDocument, options: ComparePageOptions = {}): ReportPage {
   const baseline = variantName(document.baseline);
   const variant = variantName(document.variant);
@@ -79,6 +93,7 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
         text: [
           `Baseline (${baseline}): ${changesText(document.baseline)}. Variant (${variant}): ${changesText(document.variant)}.`,
           `Every difference is the variant minus the baseline, so an outcome the variant makes more likely shows right of 0. Chances differ in percentage points; averages in their own units. ${dice}.`,
+          identicalText(document),
           never.length === 0 ? '' : `Never seen in either (left out of the chart): ${never.join('; ')}.`,
         ].filter((paragraph) => paragraph !== '').join('\n\n'),
         chart: rows.length === 0 ? undefined : differenceChart(rows, { id: `${slug}-difference`, baseline, variant, title: capitalized(`${variant} against ${baseline}`), trialsNote: dice }),
@@ -88,7 +103,7 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
     provenance,
     methods: [
       document.paired
-        ? 'Common random numbers: trial t of both variants starts from the same dice, and the baseline draws exactly as crucible run does with the same seed, trials and method. Each difference is paired trial by trial: its 95% t interval and the paired t test\'s p-value.'
+        ? `Common random numbers: trial t of both variants starts from the same dice, and the baseline draws exactly as crucible run does with the same seed, trials and method. ${pairingText(document)} Each difference is paired trial by trial: its 95% t interval and the paired t test's p-value.`
         : 'Independent dice for the two variants: each difference has the 95% t interval and p-value of two independent means.',
       `Monte Carlo, ${document.method === 'mc' ? 'outcomes drawn from exact tables' : 'every die rolled'}; seed ${document.seed}.`,
       ...rulesNotes(document.baseline).map((note) => `Baseline: ${note}`),

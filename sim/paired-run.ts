@@ -1,5 +1,6 @@
 import { StreamDice, streamGenerator } from '../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../engine/kernel.js';
+import { PairedDice, variantStreamGenerator } from './paired-dice.js';
 import { PairedTally } from './paired-tally.js';
 import { SHARD_TRIALS } from './run.js';
 
@@ -7,9 +8,11 @@ import { SHARD_TRIALS } from './run.js';
  * A paired comparison of two variants of a scenario with common random numbers. The baseline draws
  * exactly what `crucible run` draws — shard k of SHARD_TRIALS trials on the seed's stream k, trial
  * after trial on the same dice (sim/run.ts) — so its tally is the run's, count for count. The variant
- * replays each trial from the same random state: trial t of both starts from the same draws, so
- * what differs between their rows is the variants' rules, not luck. Only metrics both kernels
- * report alike are compared (same name and kind; categories whose labels agree).
+ * replays each trial from the same random numbers, and draws any it needs beyond them from a stream
+ * of its own (sim/paired-dice.ts): trial t of both starts from the same draws, so what differs
+ * between their rows is the variants' rules, not luck, and no trial shares a number with another,
+ * so the paired differences are independent. Only metrics both kernels report alike are compared
+ * (same name and kind; categories whose labels agree).
  */
 export interface PairedRunOptions {
   readonly seed: number;
@@ -19,52 +22,13 @@ export interface PairedRunOptions {
 }
 
 /**
- * Stream dice that can go back to the start of the trial in progress. Every random number a
- * StreamDice gives passes through `next()` (every die, pool, table pick and chance is made from
- * it), so keeping this trial's numbers on a tape is enough to replay them: the baseline reads the
- * stream through the tape, the variant rereads the tape from the trial's start (and draws on,
- * past the baseline's last number, from the same stream), and the next trial starts where the
- * baseline stopped — whatever the variant drew, the baseline sees the stream exactly as a run does.
+ * How the two sides draw their random numbers, recorded in every comparison (`pairingVersion` of
+ * the compare document): with the engines' versions, what a seed's result depends on.
+ * 2: each trial's numbers are its own — paired, the variant rereads the baseline's numbers of the
+ * trial and draws any more from its own streams; unpaired, it draws all of them there.
+ * 1 (documents without the field): the variant's extra numbers were the next baseline trial's.
  */
-export class RewindableDice extends StreamDice {
-  /** The numbers drawn from the trial's start on, including any drawn ahead by the variant. */
-  private tape = new Int32Array(1024);
-  private length = 0;
-  private position = 0;
-
-  override next(): number {
-    if (this.position < this.length) return this.tape[this.position++] as number;
-    const value = super.next();
-    if (this.length === this.tape.length) {
-      const longer = new Int32Array(this.tape.length * 2);
-      longer.set(this.tape);
-      this.tape = longer;
-    }
-    this.tape[this.length++] = value;
-    this.position++;
-    return value;
-  }
-
-  /** A new trial starts here: numbers before this point are never read again. */
-  startTrial(): void {
-    const ahead = this.length - this.position;
-    if (ahead > 0) this.tape.copyWithin(0, this.position, this.length);
-    this.length = ahead;
-    this.position = 0;
-  }
-
-  /** Back to the trial's start; returns where the reading stopped (for `seek`). */
-  rewind(): number {
-    const stopped = this.position;
-    this.position = 0;
-    return stopped;
-  }
-
-  /** Continue from a point `rewind` returned. */
-  seek(position: number): void {
-    this.position = position;
-  }
-}
+export const PAIRING_VERSION = 2;
 
 /** Category labels that agree wherever both have one: the same outcome codes mean the same thing. */
 function sameMetric(a: MetricSpec, b: MetricSpec): boolean {
@@ -105,14 +69,11 @@ export function runPaired(baseline: Kernel, variant: Kernel, options: PairedRunO
 
 /**
  * The same comparison without common random numbers, for measuring what pairing saves: the
- * baseline still draws as a run does, the variant from the streams of another seed.
+ * baseline still draws as a run does, the variant every number from its own streams.
  */
 export function runUnpaired(baseline: Kernel, variant: Kernel, options: PairedRunOptions): PairedTally {
   return pairedLoop(baseline, variant, options, false);
 }
-
-/** A seed whose streams share nothing with `seed`'s (seeds are hashed into the generator's state). */
-const otherSeed = (seed: number): number => (seed ^ 0x5bd1e995) >>> 0;
 
 function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions, paired: boolean): PairedTally {
   const { metrics, indexA, indexB } = commonMetrics(baseline, variant);
@@ -122,19 +83,18 @@ function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions
   const pairA = new Int32Array(metrics.length);
   const pairB = new Int32Array(metrics.length);
   const generator = streamGenerator(options.seed, 0);
-  const unpairedGenerator = streamGenerator(otherSeed(options.seed), 0);
+  const ownGenerator = variantStreamGenerator(options.seed, 0);
   for (let done = 0; done < options.trials; ) {
     const count = Math.min(SHARD_TRIALS, options.trials - done);
-    const dice = new RewindableDice(generator.clone());
-    const baselineDice = new StreamDice(generator.clone());
-    const variantDice = new StreamDice(unpairedGenerator.clone());
+    const dice = new PairedDice(generator, ownGenerator);
+    const baselineDice = new StreamDice(generator);
+    const variantDice = new StreamDice(ownGenerator);
     for (let t = 0; t < count; t++) {
       if (paired) {
-        dice.startTrial();
+        dice.startBaseline();
         baseline.trial(dice, rowA);
-        const end = dice.rewind();
+        dice.startVariant();
         variant.trial(dice, rowB);
-        dice.seek(end);
       } else {
         baseline.trial(baselineDice, rowA);
         variant.trial(variantDice, rowB);
@@ -146,7 +106,7 @@ function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions
       tally.add(pairA, pairB);
     }
     generator.jump();
-    unpairedGenerator.jump();
+    ownGenerator.jump();
     done += count;
     options.onProgress?.(done);
   }

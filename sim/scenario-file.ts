@@ -3,10 +3,10 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
-import { InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
 import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
-import { applyFields, type Variant, variantsSchema } from './scenario-patch.js';
+import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
 
 export { SCENARIO_EXTENSIONS } from './data-file.js';
 
@@ -109,19 +109,31 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
  */
 export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }): Promise<LoadedScenario> {
   const { data, variants } = await readScenarioData(file);
-  const fields: (readonly [string, unknown])[] = [];
-  if (change.variant !== undefined) {
-    const variant = variants.find((entry) => entry.name === change.variant);
-    if (variant === undefined) {
-      const known = variants.map((entry) => JSON.stringify(entry.name)).join(', ');
-      throw new InputError([{ file, path: 'variants', message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})` }]);
-    }
-    fields.push(...Object.entries(variant.set));
+  const index = change.variant === undefined ? -1 : variants.findIndex((entry) => entry.name === change.variant);
+  const variant = variants[index];
+  if (change.variant !== undefined && variant === undefined) {
+    const known = variants.map((entry) => JSON.stringify(entry.name)).join(', ');
+    throw new InputError([{ file, path: 'variants', message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})` }]);
   }
-  fields.push(...(change.fields ?? []));
-  const patched = applyFields(file, data, fields, change.variant === undefined ? ROOT_PATH : 'variants');
+  const fields: (readonly [string, unknown])[] = [...Object.entries(variant?.set ?? {}), ...(change.fields ?? [])];
+  const patched = applyFields(file, data, fields, variant === undefined ? ROOT_PATH : `variants[${index}].set`);
   if (patched.problems.length > 0) throw new InputError(patched.problems);
-  return loadScenarioData(file, patched.data);
+  try {
+    return await loadScenarioData(file, patched.data);
+  } catch (error) {
+    if (variant === undefined || !(error instanceof InputError)) throw error;
+    throw new InputError(error.problems.map((problem) => setByVariant(problem, variant)));
+  }
+}
+
+/** A problem in a field the variant sets (or inside it) says so: the file as written has another value there. */
+function setByVariant(problem: InputProblem, variant: Variant): InputProblem {
+  const sets = Object.keys(variant.set).some((path) => {
+    const steps = parseFieldPath(path);
+    const field = steps === undefined ? path : formatPath(steps);
+    return problem.path === field || problem.path.startsWith(`${field}.`) || problem.path.startsWith(`${field}[`);
+  });
+  return sets ? { ...problem, message: `${problem.message} (set by variant ${JSON.stringify(variant.name)})` } : problem;
 }
 
 /**

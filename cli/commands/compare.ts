@@ -4,7 +4,8 @@ import { compareDocument } from '../../analysis/compare-document.js';
 import { metricTitle } from '../../analysis/field-labels.js';
 import { DEFAULT_MONTE_CARLO, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../analysis/summary.js';
 import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError, ROOT_PATH } from '../../sim/errors.js';
+import { isUnitsFileName, readScenarioData } from '../../sim/scenario-file.js';
 import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, writeReport } from './analysis-common.js';
@@ -34,6 +35,38 @@ function differenceText(outcome: ComparedOutcome, value: number): string {
 
 const differenceHeading = (result: ComparisonResult): string => `${result.variant.name} − ${result.baseline.name}`;
 
+/** The difference was the same in every trial: 0 in each (the outcomes agreed every time). */
+const sameEveryTrial = (outcome: ComparedOutcome): boolean => outcome.difference.variance === 0 && outcome.difference.mean === 0;
+
+/**
+ * How many times the trials an unpaired comparison would need, in words where the factor says
+ * nothing: the same result in every trial, or a difference that never varied — infinitely many when
+ * the outcomes varied (pairing removed all the noise), none to speak of when they did not.
+ */
+function unpairedText(outcome: ComparedOutcome): string {
+  if (outcome.difference.variance > 0) return `${outcome.unpairedTrialsFactor.toFixed(1)}×`;
+  if (sameEveryTrial(outcome)) return 'same every trial';
+  return outcome.baseline.variance > 0 ? '∞' : '—';
+}
+
+/** The line under the table: what pairing saved, or why there is nothing to say. */
+function pairingSummary(result: ComparisonResult): string {
+  if (result.trials < 2) return 'One trial: no spread to measure. Run more trials for intervals, p-values and what pairing saves.';
+  if (result.outcomes.every(sameEveryTrial)) {
+    return result.sameScenario
+      ? 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.'
+      : 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.';
+  }
+  const factors = result.outcomes
+    .filter((outcome) => !outcome.neverSeen && outcome.difference.variance > 0)
+    .map((outcome) => outcome.unpairedTrialsFactor)
+    .sort((x, y) => x - y);
+  const median = factors[Math.floor(factors.length / 2)];
+  return median === undefined
+    ? 'Every difference was the same in every trial: there was no noise for pairing to remove.'
+    : `An unpaired comparison (independent dice) would need ${median.toFixed(1)}× the trials for the same precision (median over the outcomes whose difference varied).`;
+}
+
 /** The comparison as the table people read: baseline column first, then the variant, then variant − baseline. */
 export function comparisonTable(result: ComparisonResult): string {
   const header = ['outcome', result.baseline.name, result.variant.name, differenceHeading(result), '95% interval', 'p', 'unpaired would need', 'metric'];
@@ -49,7 +82,7 @@ export function comparisonTable(result: ComparisonResult): string {
         `${differenceText(outcome, outcome.difference.mean)}${unit}`,
         `[${differenceText(outcome, interval.low)}, ${differenceText(outcome, interval.high)}]`,
         pValueText(outcome.difference.pValue),
-        Number.isFinite(outcome.unpairedTrialsFactor) ? `${outcome.unpairedTrialsFactor.toFixed(1)}×` : '∞',
+        unpairedText(outcome),
         outcome.metric,
       ];
     });
@@ -115,12 +148,6 @@ function neverSeen(result: ComparisonResult): string {
 /** The whole comparison as text (the terminal) or Markdown (`--out x.md`). */
 export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 'text'): string {
   const never = neverSeen(result);
-  const factors = result.outcomes
-    .filter((outcome) => !outcome.neverSeen)
-    .map((outcome) => outcome.unpairedTrialsFactor)
-    .filter((factor) => Number.isFinite(factor) && factor > 0)
-    .sort((x, y) => x - y);
-  const median = factors[Math.floor(factors.length / 2)];
   const modes = [...new Set([result.baseline.mode, result.variant.mode].filter((mode) => mode !== undefined))];
   const from = result.baseline.asWritten ? 'the scenario as written' : result.baseline.name;
   const header = headerBlock(`${result.scenario}: ${from} → ${result.variant.name}, on the same dice`, [
@@ -129,7 +156,7 @@ export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 
     ['file', result.file],
     ['ruleset', `${result.ruleset} (engine ${result.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
     ...sharedProvenance(result),
-    ['method', `${methodText(result.method)}, ${result.paired ? 'paired: trial t of both starts from the same random numbers' : 'unpaired: independent dice'}`],
+    ['method', `${methodText(result.method)}, ${result.paired ? `paired: trial t of both starts from the same random numbers, any more the variant needs are its own (pairing ${result.pairingVersion})` : 'unpaired: independent dice'}`],
     ['seed', String(result.seed)],
     ['trials', groupThousands(result.trials)],
   ], flavor);
@@ -143,15 +170,35 @@ export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 
     comparisonTable(result),
     ...(never === '' ? [] : ['', `Never in either (0 in every trial of both): ${never}.`]),
     '',
-    median === undefined
-      ? 'The two variants gave the same result in every trial.'
-      : `An unpaired comparison (independent dice) would need ${median.toFixed(1)}× the trials for the same precision (median over the outcomes shown).`,
+    pairingSummary(result),
     '',
   ].join('\n');
 }
 
+/**
+ * `crucible compare <file>` without --variant: the variants the file declares, each with its
+ * description and the fields it sets; a file that declares none is an input error.
+ */
+async function variantListing(file: string): Promise<{ names: string[]; text: string }> {
+  const { variants } = await readScenarioData(file);
+  if (variants.length === 0) {
+    throw InputError.at(file, 'variants', 'the file declares no variants, so there is nothing to compare: add a `variants:` list of named field changes (docs/commands.md, compare), or try values of one field with `crucible sweep --set <field>=<a>,<b>`');
+  }
+  const width = Math.max(...variants.map((variant) => variant.name.length));
+  const lines = variants.flatMap((variant) => [
+    `  ${variant.name.padEnd(width)}  ${variant.description ?? '(no description)'}`,
+    ...Object.entries(variant.set).map(([path, value]) => `  ${' '.repeat(width)}  sets ${path} to ${quoted(value)}`),
+  ]);
+  const count = variants.length === 1 ? 'one variant' : `${variants.length} variants`;
+  const example = `crucible compare ${file} --variant ${variants[0]?.name ?? ''}`;
+  return {
+    names: variants.map((variant) => variant.name),
+    text: `${file} declares ${count}: compare one with the scenario as written (--variant NAME) or two, the first the baseline (--variant BASELINE NAME).\n${lines.join('\n')}\n\ne.g. ${example}\n`,
+  };
+}
+
 interface CompareCommandOptions extends Common {
-  readonly variant: string[];
+  readonly variant?: string[];
   readonly method: MonteCarloMethod;
   readonly metric?: string[];
   readonly report?: string;
@@ -163,7 +210,7 @@ export function registerCompare(program: Command, io: Io): void {
       .command('compare')
       .description('compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value')
       .argument('<scenario>', 'a scenario file that declares `variants`')
-      .requiredOption('--variant <name...>', `one variant (compared with the scenario as written, the baseline) or two (the first is the baseline)`)
+      .option('--variant <name...>', 'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed')
       .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
       .addOption(new Option('--method <method>', 'mc: outcomes drawn from exact tables (as `crucible run` by default); mc-dice: every die rolled').choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
       .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
@@ -176,13 +223,25 @@ export function registerCompare(program: Command, io: Io): void {
       `
 The baseline (the scenario as written, or the first --variant) draws exactly the random numbers
 \`crucible run\` draws with the same seed, trials and method, so its column equals the run's; the
-variant replays each trial from the same random state. Compare runs on one thread.
+variant rereads each trial's numbers and draws any more it needs from a stream of its own, so every
+trial is independent of the others. Compare runs on one thread.
 
 Examples:
+  $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml   (lists its variants)
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --variant no-regeneration
   $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
+      if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)');
+      if (options.variant === undefined) {
+        // Output meant for a program (a document, a file) cannot be a listing: that is a missing option.
+        const listing = await variantListing(file);
+        if (options.json === true || options.out !== undefined || options.report !== undefined) {
+          throw InputError.at(file, '--variant', `missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares ${listing.names.join(', ')}`);
+        }
+        io.stdout(listing.text);
+        return;
+      }
       if (options.variant.length > 2) throw InputError.at(file, '--variant', `takes one or two names (the baseline first), got ${options.variant.length}`);
       if (options.out !== undefined) formatOfFile(options.out);
       const [first, second] = options.variant;

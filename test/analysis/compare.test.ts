@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { type ComparisonResult, compareVariants } from '../../analysis/compare.js';
 import { compareDocument, compareDocumentSchema } from '../../analysis/compare-document.js';
 import { runScenario, type ScenarioResult } from '../../analysis/run.js';
+import { comparePage } from '../../reports/compare-page.js';
+import type { ReportPage } from '../../reports/page-model.js';
 import { type Dice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../../engine/kernel.js';
 import { InputError } from '../../sim/errors.js';
-import { RewindableDice, runPaired } from '../../sim/paired-run.js';
+import { PairedDice, variantStreamGenerator } from '../../sim/paired-dice.js';
+import { runPaired } from '../../sim/paired-run.js';
 import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
 import { loadScenarioChanged } from '../../sim/scenario-file.js';
 import { CHECK_Z } from '../helpers/power.js';
@@ -13,9 +16,10 @@ import { cpuMilliseconds } from '../helpers/cpu-time.js';
 
 /**
  * `crucible compare` reads as titled: the baseline column is `crucible run`'s (the same random
- * streams, count for count), the variant replays each trial from the baseline's random state, and
- * every difference is variant − baseline. Oracles: plain StreamDice read in order (what a run
- * does), `runTrials` and `runScenario` themselves, and an independent run of the variant.
+ * streams, count for count), the variant replays each trial from the baseline's random numbers and
+ * draws any more from its own stream, and every difference is variant − baseline. Oracles: plain
+ * StreamDice read in order (what a run does), `runTrials` and `runScenario` themselves, and an
+ * independent run of the variant. Calibration over many seeds: compare-calibration.test.ts.
  */
 
 const SEED = 20261122;
@@ -46,7 +50,7 @@ function recordingKernel(draws: (trial: number) => number, keep = true): Kernel 
 }
 
 describe('the paired run: the baseline draws as a run, the variant from the same state', () => {
-  it('baseline faces are the plain stream in order; each variant trial starts with the faces its baseline trial started with', () => {
+  it('baseline faces are the plain stream in order; each variant trial starts with its baseline trial\'s faces, then draws from its own stream, never the next trial\'s', () => {
     const trials = 300;
     // The variant draws more than the baseline in some trials and fewer in others.
     const baselineDraws = (t: number): number => 1 + ((t * 7) % 5);
@@ -56,38 +60,55 @@ describe('the paired run: the baseline draws as a run, the variant from the same
     runPaired(baseline, variant, { seed: SEED, trials });
     const plain = new StreamDice(streamGenerator(SEED, 0));
     const stream = Array.from({ length: 4000 }, () => plain.d6());
+    const ownPlain = new StreamDice(variantStreamGenerator(SEED, 0));
+    const own = Array.from({ length: 4000 }, () => ownPlain.d6());
     let start = 0;
+    let ownStart = 0;
+    let drewMore = 0;
     for (let t = 0; t < trials; t++) {
       const mine = baseline.faces[t] ?? [];
       expect(mine).toEqual(stream.slice(start, start + baselineDraws(t)));
-      expect(variant.faces[t]).toEqual(stream.slice(start, start + variantDraws(t)));
+      const shared = Math.min(baselineDraws(t), variantDraws(t));
+      const extra = variantDraws(t) - shared;
+      expect(variant.faces[t]).toEqual([...mine.slice(0, shared), ...own.slice(ownStart, ownStart + extra)]);
       start += mine.length;
+      ownStart += extra;
+      if (extra > 0) drewMore++;
     }
+    expect(drewMore).toBeGreaterThan(trials / 4);
   });
 
-  it('across a shard boundary, the baseline tally is runTrials\' count for count', () => {
+  it('across a shard boundary, the baseline tally is runTrials\' count for count, and the variant\'s own stream jumps with the shard', () => {
     const trials = SHARD_TRIALS + 1000;
     const baseline = recordingKernel((t) => 1 + (t % 3), false);
-    const variant = recordingKernel(() => 5, false);
+    // The variant draws 5 faces and keeps them: faces 2..5 of trial t come from its own stream whenever the baseline drew fewer.
+    const variant = recordingKernel(() => 5);
     const paired = runPaired(baseline, variant, { seed: SEED, trials });
     const alone = runTrials(recordingKernel((t) => 1 + (t % 3), false), { seed: SEED, trials });
     paired.channels.forEach((channel, c) => expect(paired.channelSums(c).sumA).toBe(alone.counts[0]?.[channel.value]));
+    // The first trial of shard 1 (the baseline drew 1 + 65536 mod 3 = 2 faces): its faces 3..5 open the variant's stream 1.
+    const shard1 = new StreamDice(variantStreamGenerator(SEED, 1));
+    expect(variant.faces[SHARD_TRIALS]?.slice(2)).toEqual([shard1.d6(), shard1.d6(), shard1.d6()]);
   });
 
-  it('RewindableDice replays the trial from its start however far the rereading goes', () => {
-    const dice = new RewindableDice(streamGenerator(SEED, 3));
+  it('PairedDice: the variant rereads the trial from its start however far it reads, then its own stream; the next trial goes on where the baseline stopped', () => {
+    const dice = new PairedDice(streamGenerator(SEED, 3), variantStreamGenerator(SEED, 3));
     const plain = new StreamDice(streamGenerator(SEED, 3));
-    dice.startTrial();
-    const first = Array.from({ length: 5 }, () => dice.d10());
-    const stop = dice.rewind();
-    const reread = Array.from({ length: 3000 }, () => dice.d10());
-    dice.seek(stop);
-    dice.startTrial();
-    const next = Array.from({ length: 10 }, () => dice.d10());
+    const ownPlain = new StreamDice(variantStreamGenerator(SEED, 3));
     const expected = Array.from({ length: 3000 }, () => plain.d10());
+    const ownExpected = Array.from({ length: 3000 }, () => ownPlain.d10());
+    dice.startBaseline();
+    const first = Array.from({ length: 5 }, () => dice.d10());
+    dice.startVariant();
+    const reread = Array.from({ length: 3000 }, () => dice.d10());
+    dice.startBaseline();
+    const next = Array.from({ length: 10 }, () => dice.d10());
+    dice.startVariant();
+    const rereadNext = Array.from({ length: 12 }, () => dice.d10());
     expect(first).toEqual(expected.slice(0, 5));
-    expect(reread).toEqual(expected);
+    expect(reread).toEqual([...expected.slice(0, 5), ...ownExpected.slice(0, 2995)]);
     expect(next).toEqual(expected.slice(5, 15));
+    expect(rereadNext).toEqual([...expected.slice(5, 15), ...ownExpected.slice(2995, 2997)]);
   });
 });
 
@@ -121,6 +142,13 @@ describe('compareVariants on bundled scenarios', () => {
     expect(fell[0]?.difference.interval.low).toBeGreaterThan(0);
     const document = compareDocument(compared);
     expect(compareDocumentSchema.parse(JSON.parse(JSON.stringify(document)))).toEqual(document);
+    // The pairing scheme is recorded, and the page says what it means; a document written before
+    // it had the field still reads, and its page says its intervals were too narrow.
+    expect(document.pairingVersion).toBe(2);
+    const methods = (page: ReportPage): string => page.methods.join('\n');
+    expect(methods(comparePage(document))).toContain('come from a stream of its own, so every trial is independent of the others');
+    const { pairingVersion: _, ...older } = document;
+    expect(methods(comparePage(compareDocumentSchema.parse(older)))).toContain('Made before pairing version 2');
     // Round 1 is fought before the variants part: identical in every trial, an infinite saving.
     const round1 = document.outcomes.find((outcome) => outcome.metric === 'round1' && outcome.label === 'Orcs');
     expect(round1?.unpairedTrialsFactor).toBeNull();

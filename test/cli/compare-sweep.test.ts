@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,9 @@ import { compareDocumentSchema } from '../../analysis/compare-document.js';
 import { summarizeExact, summarizeHistogram } from '../../analysis/summary.js';
 import { sweepDocumentSchema } from '../../analysis/sweep-document.js';
 import { compactDistribution, percent } from '../../cli/format.js';
+import { comparePage } from '../../reports/compare-page.js';
 import { runCli } from '../helpers/capture.js';
+import { REPOSITORY } from '../helpers/repository.js';
 
 /**
  * `crucible compare` and `crucible sweep` as a designer reads them, and the JSON they and
@@ -90,6 +92,69 @@ describe('compare', () => {
       expect(result.status).toBe(2);
       expect(result.stderr).not.toMatch(STACK_LINE);
     }
+  });
+});
+
+describe('compare: what the designer asked is answered in words', () => {
+  /** The Sylvan Knights scenario with variants that change nothing, or set a bad value. */
+  const variantsFile = folder.then(async (out) => {
+    const file = path.join(out, 'knights.yaml');
+    const written = (await readFile(ATTACK, 'utf8')).replace(/^variants:[\s\S]*$/m, '');
+    const units = JSON.stringify(path.join(REPOSITORY, 'data/heroic/units.yaml'));
+    await writeFile(
+      file,
+      `${written.replace('mode: attack', `unitsFile: ${units}\nmode: attack`)}variants:
+  - { name: formed, description: "in formation, as written", set: { "sides[0].groups[0].formation": true } }
+  - { name: formed-too, set: { "sides[0].groups[0].formation": true } }
+  - { name: renamed, set: { "name": "Another name" } }
+  - { name: negative, set: { "sides[0].groups[0].models": -3 } }
+`,
+    );
+    return file;
+  });
+
+  it('without --variant: the variants the file declares, with descriptions and changes (exit 0); none declared, a units file, or --json: exit 2', async () => {
+    const listing = await ok('compare', HEROIC);
+    expect(listing).toContain(`${HEROIC} declares 2 variants: compare one with the scenario as written (--variant NAME) or two, the first the baseline (--variant BASELINE NAME).`);
+    expect(listing).toContain('  no-regeneration  the same Ogre without Regeneration');
+    expect(listing).toContain('  least-damaged    the knights give Wounds to their least damaged model first (rulings §5)\n                   sets options.allocation to "least-damaged"');
+    const none = await runCli(['compare', 'data/heroic/scenarios/sylvan-knights-singly.yaml']);
+    expect(none.stderr).toMatch(/^data\/heroic\/scenarios\/sylvan-knights-singly\.yaml: variants: the file declares no variants, so there is nothing to compare: /);
+    const units = await runCli(['compare', 'data/heroic/units.yaml', '--variant', 'x']);
+    expect(units.stderr).toBe('data/heroic/units.yaml: (root): this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)\n');
+    const json = await runCli(['compare', HEROIC, '--json']);
+    expect(json.stderr).toBe(`${HEROIC}: --variant: missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares no-regeneration, least-damaged\n`);
+    for (const result of [none, units, json]) {
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(STACK_LINE);
+    }
+  });
+
+  it('a variant that changes nothing, or two that change the same: identical results, said in words, never "1.0×"', async () => {
+    const file = await variantsFile;
+    for (const variants of [['formed'], ['formed', 'formed-too'], ['renamed']]) {
+      const text = await ok('compare', file, '--variant', ...variants, '-n', '3000', '-s', SEED);
+      expect(text).not.toMatch(/\d\.\d×/);
+      expect(text).toContain('| same every trial |');
+      expect(text).toContain(
+        variants[0] === 'renamed'
+          ? 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.'
+          : 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.',
+      );
+    }
+    // The document says so too, and the page built from it.
+    const document = compareDocumentSchema.parse(JSON.parse(await ok('compare', file, '--variant', 'formed', '-n', '300', '--json')));
+    expect(document.sameScenario).toBe(true);
+    expect(comparePage(document).sections[0]?.text).toContain('The two are the same scenario (the variant changes nothing the rules read)');
+    // A real change keeps the factor, a median over the outcomes whose difference varied.
+    expect(await ok('compare', ATTACK, '--variant', 'singly', '-n', '3000', '-s', SEED)).toMatch(/\n\| Rounds started \|.*\| same every trial \| rounds \|\n[\s\S]*would need \d\.\d× the trials for the same precision \(median over the outcomes whose difference varied\)/);
+  });
+
+  it('a bad value a variant sets is named at its field, saying which variant set it', async () => {
+    const result = await runCli(['compare', await variantsFile, '--variant', 'negative']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`${await variantsFile}: sides[0].groups[0].models: must be an integer ≥ 1, got -3 (set by variant "negative")\n`);
   });
 });
 

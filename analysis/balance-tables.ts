@@ -37,9 +37,14 @@ function signed(value: number, digits: number): string {
  * dearest published cost, 0 below a thousandth of the cheapest — not as 597393.4 or 1e-113.
  */
 export function costRange(low: number, high: number | null, cheapest: number, dearest: number): string {
-  const top = high === null || high > 10 * dearest ? 'any price' : costText(high);
+  if (high === null || high > 10 * dearest) return `${low < cheapest / 1000 ? '0' : costText(low)} – any price`;
   const bottom = low < cheapest / 1000 ? '0' : costText(low);
-  return top === 'any price' ? `${bottom} – any price` : `[${bottom}, ${top}]`;
+  // A narrow interval keeps its width visible: a digit more until its ends differ ([10.97, 11.03], not [11.0, 11.0]).
+  for (let extra = 1; costText(high) === bottom && high !== low && extra <= 2; extra++) {
+    const digits = (Math.abs(high) >= 100 ? 0 : Math.abs(high) >= 10 ? 1 : 2) + extra;
+    if (low.toFixed(digits) !== high.toFixed(digits)) return `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`;
+  }
+  return `[${bottom}, ${costText(high)}]`;
 }
 
 /** For CSV: a cost rounded to 0.01 point, or blank where the data cannot bound it (see costRange). */
@@ -195,7 +200,7 @@ export function priceListLegend(document: BalanceDocument): string[] {
   if (several(document)) lines.push(`Situations: ${document.situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}. By situation: the deserved costs if every game were one situation; "depends on the mix" when they differ by more than twice the tolerance. Driven by: the situation that pulls the verdict hardest.`);
   else lines.push('One situation: the roster\'s template. A price fitted from one fight is a price for that fight: list the situations the units meet (`situations:` in the roster) to price them over a mix.');
   if (document.fielded === 'by-count') {
-    lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.mode === 'list' ? ' The list keeps its overall level: the log price changes have a robust centre of 0.' : ' Every other unit stays at its published cost.'}`);
+    lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.mode === 'list' ? ' The list keeps its overall level: the median log price change is 0 (half the units dearer, half cheaper).' : ' Every other unit stays at its published cost.'}`);
     if (document.check !== undefined) lines.push(`Replayed score: the proposed prices played again on fresh dice (seed ${document.check.seed}): within ±2 points of ½ when the prices are right. ${document.check.passed ? 'Every unit passed.' : `Missed: ${document.check.misses.join(', ')}.`}`);
   } else {
     const { heldOut, regression } = document;

@@ -2,8 +2,7 @@ import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSeed } from '../sim/run-seed.js';
 import { combineOutcomes, mixOutcomes, type Outcome } from './outcome.js';
 import type { LoadedRoster, RosterEntry } from './roster.js';
-import { playSeated } from './seated.js';
-import { LeftOutTally } from './matchups.js';
+import { LeftOutTally, playSeated } from './seated.js';
 
 /**
  * The measured games behind prices of units bought by count: a cell is entry u fielding a models
@@ -153,7 +152,7 @@ export class RosterCells implements CellSource {
         this.trialsInAll += played.outcome.trials;
         this.runs += 1;
         this.provenance ??= { ruleset: played.result.ruleset, engineVersion: played.result.engineVersion };
-        this.leftOut.add(this.roster, situation, played.leftOut, played.seated.a, played.seated.b);
+        this.leftOut.add(this.roster, situation, played);
         this.onRun?.(this.runs);
         return played.outcome;
       };

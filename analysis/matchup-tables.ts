@@ -5,7 +5,7 @@ import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
 export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & {
   readonly adaptive?: true | undefined;
   readonly trialsInAll?: number | undefined;
-  readonly situations?: readonly { readonly name: string; readonly share: number; readonly leftOut: readonly { readonly change: string; readonly entries: readonly string[]; readonly runs: number }[] }[] | undefined;
+  readonly situations?: readonly { readonly name: string; readonly share: number; readonly changes: readonly { readonly path: string; readonly value?: unknown }[]; readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly string[]; readonly runs: number }[] }[] | undefined;
 };
 
 /** Runs a matchups result played: one per ordered pair of entries and situation. */
@@ -18,11 +18,22 @@ export function situationsText(result: Pick<MatchupsView, 'situations' | 'entrie
   const situations = result.situations ?? [];
   if (situations.length < 2) return '';
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
-  const leftOut = situations.flatMap((situation) => situation.leftOut.map((entry) => `in ${situation.name}, ${entry.change} was left out for ${entry.entries.map((id) => nameOf.get(id) ?? id).join(', ')} (they cannot take it)`));
+  // Changes that read alike (a formation on either side) are said once.
+  const leftOut = [...new Set(situations.flatMap((situation) => situation.leftOut.map((entry) => `in ${situation.name}, ${leftOutText(situation, entry, nameOf)}`)))];
   return `Situations (their shares of the games): ${situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}; each cell is their mix.${leftOut.length === 0 ? '' : ` ${capitalised(leftOut.join('; '))}.`}`;
 }
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+type PlayedView = NonNullable<MatchupsView['situations']>[number];
+
+/** "position defended was left out for Knights, Reavers (they cannot take it)": names, not ids; the change in words, not its path. */
+export function leftOutText(situation: PlayedView, entry: PlayedView['leftOut'][number], nameOf: ReadonlyMap<string, string>): string {
+  const value = situation.changes.find((change) => change.path === entry.change)?.value;
+  const names = entry.entries.map((id) => nameOf.get(id) ?? id);
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
+  return `${changeWords(entry.field, value)} was left out for ${shown} (they cannot take it: they play the rest of the situation)`;
+}
 
 /** How many trials each seating had: the same for all, or (adaptive) up to the worst case's, each stopped at its precision. */
 export function trialsText(result: MatchupsView): string {
@@ -32,6 +43,7 @@ export function trialsText(result: MatchupsView): string {
   return `Up to ${most} trials per seating, each stopped once its own score was precise enough${inAll}`;
 }
 import type { Estimate, Outcome } from './outcome.js';
+import { changeWords } from './situations.js';
 import { rulebookPercent, tableOf } from './tables.js';
 
 /**

@@ -5,8 +5,8 @@ import type { RulesProvenance } from '../sim/provenance.js';
 import { Z_95 } from './intervals.js';
 import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from './outcome.js';
 import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from './roster.js';
-import { analysisSeed, playSeated } from './seated.js';
-import type { Situation, SituationChange } from './situations.js';
+import { analysisSeed, LeftOutTally, type PlayedSituation, playSeated } from './seated.js';
+import type { Situation } from './situations.js';
 
 /**
  * Every roster entry against every entry (or a chosen set), run on one executor (one worker pool
@@ -49,15 +49,7 @@ export interface MatchupCell extends SeatingOutcomes {
   readonly situations?: readonly SituationCell[] | undefined;
 }
 
-/** A situation as played: its share, its changes, and the changes some pairings could not take. */
-export interface PlayedSituation {
-  readonly name: string;
-  readonly share: number;
-  readonly description?: string | undefined;
-  readonly changes: readonly SituationChange[];
-  /** Each change left out of some runs: the entries on the side it changes, and in how many runs. */
-  readonly leftOut: readonly { readonly change: string; readonly entries: readonly string[]; readonly runs: number }[];
-}
+export type { PlayedSituation } from './seated.js';
 
 export interface MatchupEntry {
   readonly id: string;
@@ -146,44 +138,6 @@ export function entryOf(entry: RosterEntry): MatchupEntry {
   };
 }
 
-/** Side index of a field path (`sides[1].units[0].position` → 1), or undefined. */
-function sideOfPath(path: string): number | undefined {
-  const match = /^sides\[(\d+)\]/.exec(path);
-  return match === null ? undefined : Number(match[1]);
-}
-
-/** Changes left out, counted by change: the runs, and the entries on the side each change is on. */
-export class LeftOutTally {
-  private readonly byChange = new Map<string, { entries: Set<string>; runs: number }>();
-
-  add(roster: LoadedRoster, situation: Situation, leftOut: readonly string[], seatedA: RosterEntry, seatedB: RosterEntry): void {
-    for (const change of leftOut) {
-      const key = `${situation.name}\u0000${change}`;
-      const known = this.byChange.get(key) ?? { entries: new Set<string>(), runs: 0 };
-      const side = sideOfPath(change);
-      if (side === undefined) {
-        known.entries.add(seatedA.id);
-        known.entries.add(seatedB.id);
-      } else known.entries.add(side === roster.seatOfA ? seatedA.id : seatedB.id);
-      known.runs += 1;
-      this.byChange.set(key, known);
-    }
-  }
-
-  played(situations: readonly Situation[]): PlayedSituation[] {
-    return situations.map((situation) => ({
-      name: situation.name,
-      share: situation.share,
-      ...(situation.description === undefined ? {} : { description: situation.description }),
-      changes: situation.changes,
-      leftOut: situation.changes.flatMap((change) => {
-        const known = this.byChange.get(`${situation.name}\u0000${change.path}`);
-        return known === undefined ? [] : [{ change: change.path, entries: [...known.entries].sort(), runs: known.runs }];
-      }),
-    }));
-  }
-}
-
 /** A cell's outcomes from the row unit's game seated first and the column unit's seated first (mirrored: one game seen from both sides). */
 export function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seating, mirror: boolean): SeatingOutcomes {
   const second = reversed(asSecond);
@@ -235,7 +189,7 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     );
     trialsInAll += played.outcome.trials;
     firstSeated.set(key(situation, unit.id, opponent.id), played.outcome);
-    leftOut.add(roster, situation, played.leftOut, played.seated.a, played.seated.b);
+    leftOut.add(roster, situation, played);
     provenance ??= played.result;
     options.onRun?.(++done, runs.length);
   };

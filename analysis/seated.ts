@@ -5,7 +5,8 @@ import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import { type Outcome, outcomeOf } from './outcome.js';
 import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from './roster.js';
 import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
-import type { Situation } from './situations.js';
+import { fieldLabel } from './field-labels.js';
+import type { Situation, SituationChange } from './situations.js';
 
 /**
  * One seated game of a roster, played: `unit` in `seat` against `opponent`, in a situation, at
@@ -76,4 +77,53 @@ export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: Sc
   const seed = runSeed(run.seed, seatedKey(roster, seated, situation));
   const result = await runScenario(loaded, { ...run, seed, ...(stopAt === undefined ? {} : { scoreStop: { winMetric, side, other, halfWidth: stopAt } }) });
   return { outcome: { ...outcomeOf(result, loaded, winMetric, side, other), seed }, result, loaded, leftOut, seated };
+}
+
+/** A situation as played: its share, its changes, and the changes some pairings could not take. */
+export interface PlayedSituation {
+  readonly name: string;
+  readonly share: number;
+  readonly description?: string | undefined;
+  readonly changes: readonly SituationChange[];
+  /** Each change left out of some runs: the field in words, the entries on the side it changes, and in how many runs. */
+  readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly string[]; readonly runs: number }[];
+}
+
+/** Side index of a field path (`sides[1].units[0].position` → 1), or undefined. */
+function sideOfPath(path: string): number | undefined {
+  const match = /^sides\[(\d+)\]/.exec(path);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** Changes left out of seated games, counted by change: the runs, and the entries on the side each change is on. */
+export class LeftOutTally {
+  private readonly byChange = new Map<string, { field: string; entries: Set<string>; runs: number }>();
+
+  add(roster: LoadedRoster, situation: Situation, played: Pick<SeatedPlay, 'leftOut' | 'seated' | 'loaded'>): void {
+    const { a, b } = played.seated;
+    for (const change of played.leftOut) {
+      const key = `${situation.name}\u0000${change}`;
+      const known = this.byChange.get(key) ?? { field: fieldLabel(played.loaded, change).title, entries: new Set<string>(), runs: 0 };
+      const side = sideOfPath(change);
+      if (side === undefined) {
+        known.entries.add(a.id);
+        known.entries.add(b.id);
+      } else known.entries.add(side === roster.seatOfA ? a.id : b.id);
+      known.runs += 1;
+      this.byChange.set(key, known);
+    }
+  }
+
+  played(situations: readonly Situation[]): PlayedSituation[] {
+    return situations.map((situation) => ({
+      name: situation.name,
+      share: situation.share,
+      ...(situation.description === undefined ? {} : { description: situation.description }),
+      changes: situation.changes,
+      leftOut: situation.changes.flatMap((change) => {
+        const known = this.byChange.get(`${situation.name}\u0000${change.path}`);
+        return known === undefined ? [] : [{ change: change.path, field: known.field, entries: [...known.entries].sort(), runs: known.runs }];
+      }),
+    }));
+  }
 }

@@ -97,3 +97,11 @@ function concerns(problemPath: string, changePath: string): boolean {
 export function refusedChanges(problems: readonly InputProblem[], changes: readonly SituationChange[], leftOut: ReadonlySet<string>): string[] {
   return changes.filter((change) => !leftOut.has(change.path) && problems.some((problem) => concerns(problem.path, change.path))).map((change) => change.path);
 }
+
+/** A change in words, for what a situation left out: "position defended", "shoots at chargers", "a new set-up of the unit". */
+export function changeWords(field: string, value: unknown): string {
+  if (value === true) return field;
+  if (value === false) return `no ${field}`;
+  if (typeof value === 'string' || typeof value === 'number') return `${field} ${value}`;
+  return 'a new set-up of the unit';
+}

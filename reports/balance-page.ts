@@ -1,6 +1,7 @@
 import type { ColumnTable } from 'arquero';
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../analysis/balance-document.js';
 import { costRange, costText, curveTable, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
+import { leftOutText } from '../analysis/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
 import { countText, pointsText } from './format.js';
@@ -43,7 +44,7 @@ function summary(document: BalanceDocument): string {
   const named = (verdict: 'under-costed' | 'over-costed') =>
     document.units
       .filter((unit) => unit.verdict === verdict)
-      .map((unit) => `${unit.name} ${costText(unit.published)} → ${costText(unit.deserved ?? Number.NaN)}`)
+      .map((unit) => `${unit.name} ${unit.published} → ${costText(unit.deserved ?? Number.NaN)}`)
       .join('; ');
   return [
     `At a tolerance of ${toleranceText(document.tolerance)}: ${counts['under-costed']} under-costed, ${counts['over-costed']} over-costed, ${counts.uncertain} uncertain and ${counts.fair} fair, of ${document.units.length}.${width === undefined ? '' : ` The median 95% interval spans ${width.toFixed(0)}% of the proposed cost.`}`,
@@ -63,16 +64,20 @@ function priceListSection(document: BalanceDocument, slug: string): PageSection 
   return {
     heading: 'The price list',
     text: summary(document),
-    chart: points.length === 0 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: `Published cost (${unitWord(document)})`, yTitle: `Proposed cost (${unitWord(document)})`, rangeText: rangeTextFor(document) }),
+    // One unit has nothing to set its price beside: the table says it all.
+    chart: points.length < 2 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: `Published cost (${unitWord(document)})`, yTitle: `Proposed cost (${unitWord(document)})`, rangeText: rangeTextFor(document) }),
     table: pageTable(priceListTable(document)),
   };
 }
 
 function situationSection(document: BalanceDocument): PageSection | undefined {
   if (document.situations.length < 2) return undefined;
+  const nameOf = new Map<string, string>(document.units.map((unit) => [unit.id, unit.name]));
+  if (document.fielded === 'by-count') for (const entry of document.entries) nameOf.set(entry.id, entry.name);
+  else for (const entry of document.matchups.entries) nameOf.set(entry.id, entry.name);
   const described = document.situations.map((situation) => {
-    const leftOut = situation.leftOut.map((entry) => `${entry.change} was left out for ${entry.entries.length} ${entry.entries.length === 1 ? 'entry' : 'entries'} that cannot take it (${entry.entries.slice(0, 6).join(', ')}${entry.entries.length > 6 ? ', …' : ''})`).join('; ');
-    return `${situation.name} (${Math.round(situation.share * 100)}% of the games)${situation.description === undefined ? '' : `: ${situation.description}`}${leftOut === '' ? '' : `. ${leftOut}`}.`;
+    const leftOut = [...new Set(situation.leftOut.map((entry) => leftOutText(situation, entry, nameOf)))].join('; ');
+    return `${situation.name} (${Math.round(situation.share * 100)}% of the games)${situation.description === undefined ? '' : `: ${situation.description}`}${leftOut === '' ? '' : `; ${leftOut}`}.`;
   });
   const sensitive = document.units.filter((unit) => unit.mixSensitive === true).map((unit) => unit.name);
   return {

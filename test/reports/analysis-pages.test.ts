@@ -89,13 +89,13 @@ describe('analysis pages', () => {
   it('balance by count, one unit: the price list with its verdict, the score curve through the measured points with the ½ line at the even count, the opponents', () => {
     const page = analysisPage(countBalanceFixture());
     const charts = chartsOf(page);
-    // The price list's scatter, then the unit's curve.
-    expect(charts).toHaveLength(2);
-    const curve = charts[1];
+    // One unit: no scatter (nothing to set it beside), its curve.
+    expect(charts).toHaveLength(1);
+    const curve = charts[0];
     expect(dataOf(curve).map((point) => [point.x, point.score])).toEqual([[3, 0.3], [4, 0.5], [5, 0.7]]);
     expect(JSON.stringify(curve?.spec)).toContain('even: 4.00 models (15.0 points each)');
     expect(page.sections[0]?.text).toContain('1 over-costed');
-    expect(page.sections[0]?.text).toContain('Over-costed: Knight 20.0 → 15.0.');
+    expect(page.sections[0]?.text).toContain('Over-costed: Knight 20 → 15.0.');
     expect(page.sections[0]?.table?.columns).toEqual(['Unit', 'Published', 'Proposed', '95% interval', 'Change', 'Verdict', 'Score at published costs', 'Replayed score']);
     expect(page.sections[0]?.table?.rows[0]).toEqual(['Knight', 20, '15.0', '[14.2, 15.8]', '−25%', 'over-costed', '30% ±1', '50.2% ±0.4']);
     expect(page.sections.map((section) => section.heading)).toEqual(['The price list', 'The check: the proposed prices played again', 'Knight: score by models fielded', 'Knight: against each opponent alone']);

@@ -153,8 +153,8 @@ describe('the report in headless Chromium', () => {
     let hovered = false;
     try {
       const states = await page.$$eval('figure.chart', (figures) => figures.map((figure) => figure.getAttribute('data-render')));
-      // The heatmap, the difference chart, the sweep, the price list's cost scatter and one unit's curve (by count), and the whole-unit roster's cost scatter and heatmap.
-      expect(states).toHaveLength(7);
+      // The heatmap, the difference chart, the sweep, one unit's curve (by count: one unit, no scatter), and the whole-unit roster's cost scatter and heatmap.
+      expect(states).toHaveLength(6);
       expect(new Set(states)).toEqual(new Set(['interactive']));
       // At 420 px every table reflows to fit its box (and would scroll inside it otherwise): no body cell lies beyond the box's right edge.
       // (The header row of a reflowed table is hidden off screen for screen readers: only body cells count.)

@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceDocumentSchema } from '../../analysis/balance-document.js';
+import { costText } from '../../analysis/balance-tables.js';
 import { WEB_CONFIG } from '../../cli/commands/serve.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { ensureChromium } from '../../scripts/setup-browser.mjs';
@@ -186,13 +188,80 @@ describe('the workbench in a browser', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-matchups.png'), fullPage: true });
   });
 
+  it('makes a price list in the Balance view after the roster is edited, as crucible balance does: by count (heroic) and fielded whole (Warmaster)', async () => {
+    /** The page's price list as CSV rows (unit → its cells), from the table's own download. */
+    const priceList = async (): Promise<Map<string, Record<string, string>>> => {
+      // A CSV line's cells: quoted ones may hold commas ("[5.85, 66.2]").
+      const cellsOf = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((match) => (match[1] ?? '').replace(/^"|"$/g, '').replaceAll('""', '"')).slice(0, -1);
+      const [header, ...rows] = (await downloadedText(page, 'The price list: CSV')).trim().split(/\r?\n/).map(cellsOf);
+      return new Map(rows.map((row) => [row[0] ?? '', Object.fromEntries((header ?? []).map((column, i) => [column, row[i] ?? '']))]));
+    };
+    /** The CLI on the same roster text (its relative data path made absolute: the numbers depend on the games, not on where the file lies). */
+    const cliPriceList = async (text: string, relativeData: [string, string], args: readonly string[]) => {
+      const file = path.join(directory, `roster-${args.length}.yaml`);
+      await writeFile(file, text.replaceAll(relativeData[0], relativeData[1]));
+      const run = await runCli(['balance', '--against', file, '-p', '0.05', '-w', '0', '--json', ...args]);
+      expect(run.status, run.stderr).toBe(0);
+      return balanceDocumentSchema.parse(JSON.parse(run.stdout));
+    };
+    const editRoster = async (edit: (text: string) => string): Promise<string> => {
+      await page.getByText("The roster's YAML").click();
+      const text = edit(await page.locator('#roster-yaml').inputValue());
+      await page.locator('#roster-yaml').fill(text);
+      await page.locator('#roster-yaml').press('Tab');
+      return text;
+    };
+
+    // Heroic, by count: three entries of the bundled roster, the Goblin's cost edited from 5 to 7.
+    await page.getByRole('button', { name: 'Balance and cost' }).click();
+    const heroic = await editRoster((text) => text.replace(/^entries:[\s\S]*$/m, 'entries:\n  - { id: sylvan-knight, name: Sylvan Knight, count: 4, cost: 16 }\n  - { id: goblin, name: Goblin, count: 12, cost: 7 }\n  - { id: orc-barbarian, name: Orc Barbarian, count: 5, cost: 12 }\n'));
+    await page.getByLabel('Each score within ±').selectOption('0.05');
+    await page.getByRole('button', { name: 'Make the price list' }).click();
+    await page.locator('.balance .status[data-state="done"]').waitFor({ timeout: 60_000 });
+    const shownHeroic = await priceList();
+    const cliHeroic = await cliPriceList(heroic, ['unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`], ['--budget', '60']);
+    expect([...shownHeroic.keys()].sort()).toEqual(['Goblin', 'Orc Barbarian', 'Sylvan Knight']);
+    for (const unit of cliHeroic.units) {
+      expect(shownHeroic.get(unit.name)?.Proposed).toBe(costText(unit.deserved ?? Number.NaN));
+      expect(shownHeroic.get(unit.name)?.Published).toBe(String(unit.published));
+    }
+    expect(shownHeroic.get('Goblin')?.Published).toBe('7');
+    await expect(page.locator('.balance').textContent()).resolves.toContain('The check: the proposed prices played again');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-heroic.png'), fullPage: true });
+
+    // Warmaster, fielded whole: a scenario of its own opens its rosters; six entries of the four armies.
+    await page.getByRole('button', { name: 'Odds' }).click();
+    await page.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
+    await page.locator('.file-path', { hasText: 'warmaster: ' }).waitFor();
+    await page.getByRole('button', { name: 'Balance and cost' }).click();
+    await page.locator('#roster-choice').selectOption('data/warmaster/rosters/four-armies.yaml');
+    const kept = ['empire/halberdiers', 'empire/knights', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'high-elves/reavers', 'dwarfs/handgunners'];
+    const warmaster = await editRoster((text) => text.replace(/^entries:[\s\S]*$/m, (entries) => `entries:\n${entries.split('\n').filter((line) => kept.some((id) => line.includes(`id: ${id},`))).join('\n')}\n`));
+    // Settings belong to the scenario opened: this one starts at ±2 points.
+    await page.getByLabel('Each score within ±').selectOption('0.05');
+    await page.getByLabel('Tolerance').fill('5');
+    await page.getByLabel('Tolerance').press('Tab');
+    await page.getByRole('button', { name: 'Make the price list' }).click();
+    await page.locator('.balance .status[data-state="done"]').waitFor({ timeout: 60_000 });
+    const shownWarmaster = await priceList();
+    const cliWarmaster = await cliPriceList(warmaster, ['armies: ../armies', `armies: ${path.resolve('data/warmaster/armies')}`], ['--tolerance', '5']);
+    expect(shownWarmaster.size).toBe(kept.length);
+    for (const unit of cliWarmaster.units) {
+      expect(shownWarmaster.get(unit.name)?.Proposed).toBe(costText(unit.deserved ?? Number.NaN));
+      expect(shownWarmaster.get(unit.name)?.Verdict?.startsWith(unit.verdict ?? '?')).toBe(true);
+    }
+    await expect(page.locator('.balance').textContent()).resolves.toContain('The check: pairings held out of the fit');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-warmaster.png'), fullPage: true });
+  }, 120_000);
+
   it('imports a YAML file and checks it as the CLI does', async () => {
-    const text = (await readFile(OGRE, 'utf8')).replace('models: 3', 'models: 2');
+    // Four knights in formation (three in the file): a valid scenario, so its odds are computed, not a stale result shown.
+    const text = (await readFile(OGRE, 'utf8')).replace('models: 3', 'models: 4');
     await page.getByRole('button', { name: 'Odds' }).click();
     await page.locator('input[type="file"]').setInputFiles({ name: 'my-fight.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
     // Kept beside the bundled scenarios, so its `../units.yaml` resolves as on disk.
     await page.locator('.file-path', { hasText: 'data/heroic/scenarios/my-fight.yaml' }).waitFor();
-    await expect(page.locator('#a-sides-1-groups-0-models').inputValue()).resolves.toBe('2');
+    await expect(page.locator('#a-sides-1-groups-0-models').inputValue()).resolves.toBe('4');
     await page.locator('.odds .status[data-state="done"]', { hasText: /Monte Carlo/ }).waitFor();
     expect(await downloadedText(page, 'Export YAML')).toBe(text);
   });

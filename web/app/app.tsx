@@ -43,12 +43,14 @@ export function App() {
 
   // The workers load their code while the page checks the first scenario.
   useEffect(() => void pool(), []);
-  // Check the scenario a moment after each edit (the CLI's loader, on the workbench's volume); the first at once.
-  const checks = useRef(0);
+  // Check the scenario a moment after each edit (the CLI's loader, on the workbench's volume); a
+  // scenario just opened at once, so no view shows the last one's rule system beside the new file.
+  const lastChecked = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (setup === undefined) return undefined;
     let current = true;
-    const delay = checks.current++ === 0 ? 0 : EDIT_DELAY_MILLISECONDS;
+    const delay = lastChecked.current === setup.file ? EDIT_DELAY_MILLISECONDS : 0;
+    lastChecked.current = setup.file;
     const timer = setTimeout(() => {
       void checkScenario(setup.file, setup.text).then(async (result) => {
         if (!current) return;

@@ -38,7 +38,8 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
     if (file === undefined) return;
     let current = true;
     void (async () => {
-      const own = setup.rosterText;
+      // The designer's text belongs to the roster it was edited in (links made before rosterFile: the one chosen): another roster opens as bundled.
+      const own = (setup.rosterFile ?? setup.roster ?? file) === file ? setup.rosterText : undefined;
       const shown = own ?? (await readText(file));
       if (!current) return;
       setText(shown);
@@ -58,12 +59,12 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
     return () => {
       current = false;
     };
-  }, [file, setup.rosterText]);
+  }, [file, setup.rosterText, setup.rosterFile]);
   const picker = (
     <div class="settings">
       <label class="field-inline" for="roster-choice">
         Roster
-        <select id="roster-choice" value={file} onChange={(event) => update({ roster: event.currentTarget.value, rosterText: undefined, unit: undefined })}>
+        <select id="roster-choice" value={file} onChange={(event) => update({ roster: event.currentTarget.value, rosterText: undefined, rosterFile: undefined, unit: undefined })}>
           {rosters.map((entry) => (
             <option key={entry.file} value={entry.file}>
               {entry.title}
@@ -90,7 +91,7 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
         <label for="roster-yaml" class="sr-only">
           Roster as YAML
         </label>
-        <textarea id="roster-yaml" class="yaml" rows={16} spellcheck={false} value={text} onChange={(event) => update({ rosterText: event.currentTarget.value })} />
+        <textarea id="roster-yaml" class="yaml" rows={16} spellcheck={false} value={text} onChange={(event) => update({ rosterText: event.currentTarget.value, rosterFile: file })} />
         {problems.length === 0 ? null : (
           <ul class="problems">
             {problems.map((line, index) => (

@@ -23,8 +23,9 @@ export interface Setup {
   readonly variant?: string;
   readonly against?: string;
   readonly roster?: string;
-  /** The roster's YAML where the designer edited it (else the bundled file's). */
+  /** The roster's YAML where the designer edited it (else the bundled file's), and the roster it was edited in. */
   readonly rosterText?: string;
+  readonly rosterFile?: string;
   /** Balance: one entry to price (else the whole price list). */
   readonly unit?: string;
   readonly budget?: number;

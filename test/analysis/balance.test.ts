@@ -9,6 +9,7 @@ import { matchups } from '../../analysis/matchups.js';
 import { loadRoster } from '../../analysis/roster.js';
 import { rolledWounds } from '../heroic/oracle.js';
 import { CHECK_Z } from '../helpers/power.js';
+import { writeAttackRoster } from '../helpers/attack-roster.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -29,35 +30,17 @@ let rosterFile: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-balance-'));
-  await writeFile(
-    path.join(directory, 'units.yaml'),
-    stringify({
-      units: [
-        { id: 'recruit', name: 'Recruit', madeUp: true, def: 3, might: 1, will: 3, weapons: [{ name: 'Spear', type: 'melee', atk: 1 }] },
-        { id: 'dummy', name: 'Dummy', madeUp: true, def: 4, might: 12, will: 3, weapons: [{ name: 'None', type: 'melee', atk: 0 }] },
-      ],
-    }),
-  );
-  rosterFile = path.join(directory, 'roster.yaml');
-  await writeFile(
-    rosterFile,
-    stringify({
-      name: 'Recruits against a Dummy',
-      template: {
-        ruleset: 'heroic',
-        name: '$A vs $B',
-        unitsFile: 'units.yaml',
-        mode: 'attack',
-        sides: [
-          { name: 'A: $A', groups: [{ id: 'a', unit: '$A', models: '$A.count', target: 'b' }] },
-          { name: 'B: $B', groups: [{ id: 'b', unit: '$B', models: '$B.count' }] },
-        ],
-      },
-      entries: [
-        { id: 'recruit', count: 10, cost: 10 },
-        { id: 'dummy', count: 1, cost: BUDGET },
-      ],
-    }),
+  rosterFile = await writeAttackRoster(
+    directory,
+    'Recruits against a Dummy',
+    [
+      { id: 'recruit', name: 'Recruit', def: 3, might: 1, atk: 1 },
+      { id: 'dummy', name: 'Dummy', def: 4, might: 12, atk: 0 },
+    ],
+    [
+      { id: 'recruit', count: 10, cost: 10 },
+      { id: 'dummy', count: 1, cost: BUDGET },
+    ],
   );
 });
 

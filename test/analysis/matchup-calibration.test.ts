@@ -1,14 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { matchups } from '../../analysis/matchups.js';
 import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts } from '../../analysis/outcome.js';
 import { loadRoster } from '../../analysis/roster.js';
 import { seedGenerator } from '../../engine/dice/index.js';
 import { rolledWounds } from '../heroic/oracle.js';
+import { writeAttackRoster } from '../helpers/attack-roster.js';
 import { CHECK_Z } from '../helpers/power.js';
 
 /**
@@ -35,35 +35,17 @@ let rosterFile: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-matchup-calibration-'));
-  await writeFile(
-    path.join(directory, 'units.yaml'),
-    stringify({
-      units: [
-        { id: 'recruit', name: 'Recruit', madeUp: true, def: 3, might: 3, will: 3, weapons: [{ name: 'Spear', type: 'melee', atk: 6 }] },
-        { id: 'brute', name: 'Brute', madeUp: true, def: 4, might: 2, will: 3, weapons: [{ name: 'Club', type: 'melee', atk: 5 }] },
-      ],
-    }),
-  );
-  rosterFile = path.join(directory, 'roster.yaml');
-  await writeFile(
-    rosterFile,
-    stringify({
-      name: 'Recruit against Brute',
-      template: {
-        ruleset: 'heroic',
-        name: '$A vs $B',
-        unitsFile: 'units.yaml',
-        mode: 'attack',
-        sides: [
-          { name: 'A: $A', groups: [{ id: 'a', unit: '$A', models: '$A.count', target: 'b' }] },
-          { name: 'B: $B', groups: [{ id: 'b', unit: '$B', models: '$B.count' }] },
-        ],
-      },
-      entries: [
-        { id: 'recruit', count: 1, cost: 10 },
-        { id: 'brute', count: 1, cost: 10 },
-      ],
-    }),
+  rosterFile = await writeAttackRoster(
+    directory,
+    'Recruit against Brute',
+    [
+      { id: 'recruit', name: 'Recruit', def: 3, might: 3, atk: 6 },
+      { id: 'brute', name: 'Brute', def: 4, might: 2, atk: 5 },
+    ],
+    [
+      { id: 'recruit', count: 1, cost: 10 },
+      { id: 'brute', count: 1, cost: 10 },
+    ],
   );
 });
 

@@ -7,7 +7,7 @@ import { entryOf, type PlayedSituation, rosterEntries, trialsPerSeat } from './m
 import type { Estimate } from './outcome.js';
 import { type PriceRow, priceRow, type SituationPrice } from './price-list.js';
 import { DEFAULT_TOLERANCE, type Tolerance } from './price-verdict.js';
-import { type LoadedRoster, type RosterEntry, withDataSnapshot } from './roster.js';
+import { type LoadedRoster, withDataSnapshot } from './roster.js';
 import { analysisSeed } from './seated.js';
 
 /**
@@ -206,4 +206,3 @@ function cornerCells(kappa: readonly number[], free: readonly boolean[], maxCoun
   });
 }
 
-export type { RosterEntry };

@@ -21,9 +21,9 @@ import { invertMatrix } from './linear-solve.js';
  * played in both seatings, u's score against v and v's against u add up to 1, so the scores of all
  * units always average ½: only n − 1 of the n conditions are independent, and the list is fixed up
  * to one overall scale (at a fixed budget a scale changes how many models fight, so prices are
- * relative to it). The scale is set so the list stays where its designer put it: the median log
- * price change is 0 — half the units get dearer, half cheaper, and a few far off do not drag the
- * rest (a list whose units are mostly right keeps their prices). Solved by Jacobi iteration (each unit's 1-dimensional root with the
+ * relative to it). The level is set so the list stays where its designer put it: the log price
+ * changes of the middle half of the units average 0 (the interquartile mean) — a few units far off
+ * do not drag the rest, and a list whose units are mostly right keeps their prices. Solved by Jacobi iteration (each unit's 1-dimensional root with the
  * others held, then the scale reset), first on coarse measurements, then on fine ones at the
  * counts where the answer lies.
  *
@@ -201,24 +201,26 @@ function cornerRequests(kappa: readonly number[], free: readonly boolean[], maxC
 }
 
 /**
- * The units whose log price change is the median one (the middle unit, or the middle two of an even
- * number), with their weights in it: the list's scale is set by them. Ties are broken by entry
- * order, so copies of one unit weigh alike whatever their place.
+ * The units that set a price list's level, with their weights: the middle half of the log price
+ * changes (the lowest and highest quarter left out, ⌊n/4⌋ each), averaged — the interquartile mean.
+ * A few units far off do not move it, and no single unit is pinned to its published price (as the
+ * median would pin the middle one). Ties are broken by entry order, so the result does not depend
+ * on anything else.
  */
-export function medianWeights(kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] {
+function levelWeights(kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] {
   const changes = kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
   const order = [...changes.keys()].sort((a, b) => (changes[a] as number) - (changes[b] as number) || a - b);
+  const cut = Math.floor(order.length / 4);
+  const kept = order.slice(cut, order.length - cut);
   const weights = changes.map(() => 0);
-  const n = order.length;
-  if (n % 2 === 1) weights[order[(n - 1) / 2] as number] = 1;
-  else for (const u of [order[n / 2 - 1], order[n / 2]]) weights[u as number] = 0.5;
+  for (const u of kept) weights[u] = 1 / kept.length;
   return weights;
 }
 
-/** The scale reset of a price list: κ moved so the median of ln(price / published) is 0 — half the units dearer than published, half cheaper. */
+/** The level reset of a price list: κ moved so the interquartile mean of ln(price / published) is 0. */
 function rescaled(kappa: readonly number[], input: CountPriceInput): number[] {
   const changes = kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
-  const centre = medianWeights(kappa, input).reduce((sum, weight, u) => sum + weight * (changes[u] as number), 0);
+  const centre = levelWeights(kappa, input).reduce((sum, weight, u) => sum + weight * (changes[u] as number), 0);
   return kappa.map((k) => Math.min(input.maxCount, Math.max(1, k * Math.exp(centre))));
 }
 
@@ -265,7 +267,7 @@ export async function solvePrices(source: CellSource, input: CountPriceInput): P
  * average ½, so the dropped one follows from the rest); dy = −J⁻¹·(∂F/∂s)·ds, and the measured
  * scores s are independent, each with its own variance.
  */
-export function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly number[], pick: ScorePick): number[] {
+function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly number[], pick: ScorePick): number[] {
   const n = kappa.length;
   const freeUnits = [...kappa.keys()].filter((u) => input.free[u]);
   const { maxCount } = scores;
@@ -306,8 +308,8 @@ export function priceCovariance(scores: Scores, input: CountPriceInput, kappa: r
   const size = freeUnits.length;
   const matrix = freeUnits.map((_, row) => freeUnits.map((w) => (jacobian[row] as Float64Array)[w] as number));
   if (list) {
-    // The scale condition replaces the last unit's equation: the median change stays 0 (its units' δy average to 0).
-    matrix[size - 1] = medianWeights(kappa, input);
+    // The level condition replaces the last unit's equation: the middle half's mean change stays 0.
+    matrix[size - 1] = levelWeights(kappa, input);
   }
   const inverse = invertMatrix(matrix);
   if (inverse === undefined) return variances.map(() => Infinity);
@@ -361,4 +363,3 @@ export function measuredCurve(source: CellSource, maxCount: number, u: number, k
   return points;
 }
 
-export { Scores };

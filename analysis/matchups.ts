@@ -139,7 +139,7 @@ export function entryOf(entry: RosterEntry): MatchupEntry {
 }
 
 /** A cell's outcomes from the row unit's game seated first and the column unit's seated first (mirrored: one game seen from both sides). */
-export function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seating, mirror: boolean): SeatingOutcomes {
+function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seating, mirror: boolean): SeatingOutcomes {
   const second = reversed(asSecond);
   if (seating === 'first') return { first, combined: first };
   if (seating === 'second') return { second, combined: second };
@@ -148,7 +148,7 @@ export function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seat
 }
 
 /** Several situations' outcomes of one pairing, mixed by their shares (one situation: its own). */
-export function mixSituations(cells: readonly SituationCell[], situations: readonly Situation[]): SeatingOutcomes {
+function mixSituations(cells: readonly SituationCell[], situations: readonly Situation[]): SeatingOutcomes {
   const [only] = cells;
   if (only === undefined) throw new RangeError('no situation played');
   if (cells.length === 1) return { ...(only.first === undefined ? {} : { first: only.first }), ...(only.second === undefined ? {} : { second: only.second }), combined: only.combined };

@@ -57,9 +57,3 @@ export function priceRow(unit: { id: string; name: string; published: number }, 
     ...(driver === undefined ? {} : { drivenBy: driver.situation }),
   };
 }
-
-/** Rows in the order a designer reads them: under-costed, over-costed, uncertain, fair, unpriced; each by how far its price is off. */
-export function rankedRows<Row extends PriceRow>(rows: readonly Row[]): Row[] {
-  const order: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, uncertain: 2, fair: 3 };
-  return [...rows].sort((a, b) => (order[a.verdict ?? ''] ?? 4) - (order[b.verdict ?? ''] ?? 4) || Math.abs(b.changePercent ?? 0) - Math.abs(a.changePercent ?? 0) || a.name.localeCompare(b.name));
-}

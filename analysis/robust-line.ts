@@ -134,23 +134,3 @@ export function lineVarianceAt(line: RobustLine, x: number): number {
   const { covariance } = line;
   return covariance.intercept + 2 * x * covariance.cross + x * x * covariance.slope;
 }
-
-/**
- * Huber's M-estimate of location (k = HUBER_K, scale the MAD / 0.6745 about the median): a centre
- * that values far from the rest pull only up to k scales. Its weights say which values it counts
- * fully (1) and which it discounts. All values equal (no scale): their median, every weight 1.
- */
-export function huberLocation(values: readonly number[]): { location: number; scale: number; weights: number[] } {
-  if (values.length === 0 || !values.every(Number.isFinite)) throw new RangeError('huberLocation needs finite values');
-  let location = median(values);
-  const scale = median(values.map((value) => Math.abs(value - location))) * MAD_TO_SD;
-  if (!(scale > 0)) return { location, scale: 0, weights: values.map(() => 1) };
-  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
-    const weights = values.map((value) => huberWeight((value - location) / scale));
-    const next = values.reduce((sum, value, i) => sum + (weights[i] as number) * value, 0) / weights.reduce((sum, weight) => sum + weight, 0);
-    const moved = Math.abs(next - location);
-    location = next;
-    if (moved < TOLERANCE * (1 + scale)) break;
-  }
-  return { location, scale, weights: values.map((value) => (Math.abs(value - location) <= HUBER_K * scale ? 1 : 0)) };
-}

@@ -158,12 +158,6 @@ export function seatingOf(roster: LoadedRoster, unit: RosterEntry, opponent: Ros
   return unitIsA ? { a: unit, b: opponent, counts: { a: unitCount, b: opponentCount } } : { a: opponent, b: unit, counts: { a: opponentCount, b: unitCount } };
 }
 
-/** A pairing as played: the scenario with `unit` in `seat` and `opponent` in the other. */
-export function seatedScenario(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }, situation?: Situation, leftOut?: ReadonlySet<string>): { file: string; data: unknown } {
-  const { a, b, counts: filled } = seatingOf(roster, unit, opponent, seat, counts);
-  return matchupScenario(roster, a, b, filled, situation, leftOut);
-}
-
 /**
  * What a seated game is, for its random numbers (sim/run-seed.ts): the situation, and the unit and
  * count in each of the template's sides, in side order. Entries of the same unit at the same count

@@ -17,7 +17,7 @@ import type { Situation, SituationChange } from './situations.js';
  */
 
 /** The two sides' names: the labels of their wins in the win metric. */
-export function sidesOf(loaded: LoadedScenario): readonly [string, string] {
+function sidesOf(loaded: LoadedScenario): readonly [string, string] {
   const sides = loaded.system.sides?.(loaded.scenario);
   if (sides === undefined) {
     const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');

@@ -12,7 +12,7 @@ import { type SyntheticGame, SyntheticCells } from '../helpers/synthetic-cells.j
  * each against b worth wᵥ. A side priced c fields BUDGET/c models on average, and the score is linear
  * in the counts, so its equal-points score against v is ½ + K·(κᵤwᵤ − κᵥwᵥ)/BUDGET exactly, and every
  * unit is even with the list exactly when every κᵤwᵤ is the same: prices proportional to worth,
- * cᵤ = wᵤ·e^(−t) with t the median of ln(wᵤ/pᵤ) (the middle two averaged), the list's scale.
+ * cᵤ = wᵤ·e^(−t) with t the mean of the middle half of the ln(wᵤ/pᵤ) (the list's level).
  * One unit alone against the list as published: κᵤwᵤ = mean over the others of κᵥwᵥ at their
  * published prices, so cᵤ = wᵤ / mean(wᵥ/pᵥ).
  *
@@ -39,15 +39,16 @@ const input = (published: readonly number[], free?: number): CountPriceInput => 
   maxCount: 60,
 });
 
-/** The median (the middle two averaged), written here from its definition. */
-function median(values: readonly number[]): number {
+/** The interquartile mean (the lowest and highest ⌊n/4⌋ left out), written here from its definition. */
+function middleHalfMean(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  const cut = Math.floor(sorted.length / 4);
+  const kept = sorted.slice(cut, sorted.length - cut);
+  return kept.reduce((sum, value) => sum + value, 0) / kept.length;
 }
 
 const listTruth = (worth: readonly number[], published: readonly number[]): number[] => {
-  const t = median(worth.map((w, u) => Math.log(w / (published[u] as number))));
+  const t = middleHalfMean(worth.map((w, u) => Math.log(w / (published[u] as number))));
   return worth.map((w) => w * Math.exp(-t));
 };
 

@@ -17,7 +17,7 @@ const estimate = z.object({ value: z.number(), interval });
 /** A cost's interval: `high` null when the data bound it only from below. */
 const costInterval = z.object({ low: z.number(), high: z.number().nullable() });
 const tolerance = z.object({ kind: z.enum(['percent', 'points']), value: z.number().min(0) });
-const situationPrice = z.object({ situation: z.string(), deserved: z.number().optional(), interval: costInterval.optional() });
+const situationPrice = z.object({ situation: z.string(), share: z.number().positive().max(1), deserved: z.number().optional(), interval: costInterval.optional() });
 
 /** The columns every price row has (analysis/price-list.ts). */
 const priceRow = {
@@ -79,7 +79,7 @@ const common = {
 const byCountSchema = z.object({
   ...common,
   fielded: z.literal('by-count'),
-  mode: z.enum(['list', 'unit']),
+  scope: z.enum(['list', 'unit']),
   budget: z.number().positive(),
   maxCount: z.number().int().min(2),
   entries: z.array(z.object({ id: z.string(), name: z.string(), published: z.number() })).min(1),
@@ -87,6 +87,7 @@ const byCountSchema = z.object({
   check: z.object({ seed: z.number().int().min(0), passed: z.boolean(), misses: z.array(z.string()) }).optional(),
   trials: z.number().int().min(0),
   runs: z.number().int().min(0),
+  runsBy: z.array(z.object({ purpose: z.enum(['search', 'answer', 'check']), runs: z.number().int().min(1), trials: z.number().int().min(1) })),
 });
 
 const wholeSchema = z.object({

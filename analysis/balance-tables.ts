@@ -37,8 +37,13 @@ function signed(value: number, digits: number): string {
  * dearest published cost, 0 below a thousandth of the cheapest — not as 597393.4 or 1e-113.
  */
 export function costRange(low: number, high: number | null, cheapest: number, dearest: number): string {
-  if (high === null || high > 10 * dearest) return `${low < cheapest / 1000 ? '0' : costText(low)} – any price`;
-  const bottom = low < cheapest / 1000 ? '0' : costText(low);
+  const unboundedAbove = high === null || high > 10 * dearest;
+  // A lower end below a tenth of the cheapest published cost bounds nothing a designer would price at.
+  const unboundedBelow = low < cheapest / 10;
+  if (unboundedAbove && unboundedBelow) return 'any price';
+  if (unboundedAbove) return `from ${costText(low)}`;
+  if (unboundedBelow) return `up to ${costText(high)}`;
+  const bottom = costText(low);
   // A narrow interval keeps its width visible: a digit more until its ends differ ([10.97, 11.03], not [11.0, 11.0]).
   for (let extra = 1; costText(high) === bottom && high !== low && extra <= 2; extra++) {
     const digits = (Math.abs(high) >= 100 ? 0 : Math.abs(high) >= 10 ? 1 : 2) + extra;
@@ -83,6 +88,7 @@ function verdictCell(unit: Row, tolerance: Tolerance): string {
 /** The price list for print: one row per unit, verdicts first. */
 export function priceListTable(document: BalanceDocument): ColumnTable {
   const { cheapest, dearest } = publishedRange(document);
+  const anyUnusual = document.fielded === 'whole' && document.units.some((unit) => unit.unusual !== undefined);
   return tableOf(
     rankedUnits<Row>(document.units).map((unit) => {
       const common: Record<string, string | number> = {
@@ -103,10 +109,12 @@ export function priceListTable(document: BalanceDocument): ColumnTable {
         if (document.check !== undefined) common['Replayed score'] = counted.check === undefined ? '' : `${tenthText(counted.check.score)}${counted.check.pass ? '' : ' MISS'}`;
       } else {
         const whole = unit as WholeBalanceDocument['units'][number];
-        common['Unusual for this list'] = whole.unusual === undefined ? '' : whole.unusual;
-        common['Model error (held out)'] = whole.heldOutError === undefined ? '' : `±${(whole.heldOutError * 100).toFixed(1)} pts`;
+        if (anyUnusual) common['Unusual for this list'] = whole.unusual ?? 'no';
+        const high = whole.heldOutError !== undefined && whole.heldOutError > 2 * document.heldOut.rmsError;
+        common['Model error (RMS)'] = whole.heldOutError === undefined ? '' : `${(whole.heldOutError * 100).toFixed(1)} pts${high ? ' (high)' : ''}`;
       }
-      if (unit.problem !== undefined) common.Note = unit.problem;
+      // A reason every unit shares is said once, under the table (priceListLegend), not on every row.
+      if (unit.problem !== undefined && sharedProblem(document) === undefined) common.Note = unit.problem;
       return common;
     }),
   );
@@ -120,7 +128,8 @@ export function situationTable(document: BalanceDocument): ColumnTable {
       const row: Record<string, string | number> = { Unit: unit.name, Published: unit.published, 'All situations': unit.deserved === undefined ? '—' : costText(unit.deserved) };
       for (const situation of document.situations) {
         const own = unit.situations?.find((entry) => entry.situation === situation.name);
-        row[`${situation.name} (${Math.round(situation.share * 100)}%)`] = own?.deserved === undefined ? '—' : `${costText(own.deserved)}${own.interval === undefined ? '' : ` ${costRange(own.interval.low, own.interval.high, cheapest, dearest)}`}`;
+        const range = own?.interval === undefined ? '' : costRange(own.interval.low, own.interval.high, cheapest, dearest);
+        row[`${situation.name} (${Math.round(situation.share * 100)}%)`] = own?.deserved === undefined ? '—' : `${costText(own.deserved)}${range === '' ? '' : range.startsWith('[') ? ` ${range}` : ` (${range})`}`;
       }
       return row;
     }),
@@ -160,7 +169,7 @@ export function priceListNumbers(document: BalanceDocument): ColumnTable {
         row.unusual = whole.unusual ?? '';
         row['held-out error'] = whole.heldOutError === undefined ? '' : Number(whole.heldOutError.toFixed(4));
       }
-      row.note = unit.problem ?? '';
+      if (document.units.some((entry) => entry.problem !== undefined)) row.note = unit.problem ?? '';
       return row;
     }),
   );
@@ -184,28 +193,53 @@ export function opponentTable(document: CountBalanceDocument, unit: string): Col
   return tableOf(
     (result?.opponents ?? []).map((opponent) => ({
       Opponent: opponent.name,
-      'It fields (models)': Number(opponent.count.toFixed(2)),
+      'Opponent fields (models, on average)': Number(opponent.count.toFixed(2)),
       'Models for an even game': opponent.fairCount === undefined ? opponent.status === 'wins at 1 model' ? 'wins at 1 model' : `loses at ${document.maxCount}` : opponent.fairCount.toFixed(2),
       'Price against this opponent alone': opponent.cost === undefined ? '' : costText(opponent.cost),
     })),
   );
 }
 
+/** The reason no unit could be priced, when every unit has the same one. */
+export function sharedProblem(document: BalanceDocument): string | undefined {
+  const [first] = document.units;
+  return first?.problem !== undefined && document.units.every((unit) => unit.problem === first.problem) ? first.problem : undefined;
+}
+
 /** The words under the price list: what every column means, for this document. */
 export function priceListLegend(document: BalanceDocument): string[] {
+  const byCount = document.fielded === 'by-count';
+  const proposed = !byCount
+    ? "where the list's own cost line (strength against ln points, fitted robustly to the other units) puts the unit's strength"
+    : document.scope === 'list'
+      ? `the price at which its expected score (win + ½ draw) against the list is ½, every unit at its proposed price and fielding ${document.budget} points on average`
+      : `the price at which its expected score (win + ½ draw) against the list as published is ½, every other unit at its published cost and fielding ${document.budget} points on average`;
+  const interval = byCount
+    ? 'what the simulation noise of every score it reads leaves possible (a unit exactly even whatever the dice, against an identical twin, has an interval of one point)'
+    : "what the simulation noise of its strength and the uncertainty of the cost line leave possible — not how far other units scatter about the line, which is their mispricing";
+  const uncertain = byCount ? 'a finer -p would tell' : 'more units, or situations in which the units fit the cost line better, would tell';
+  const shared = sharedProblem(document);
   const lines = [
-    `Proposed: the cost each unit deserves — ${document.fielded === 'by-count' ? 'the price at which its expected score (win + ½ draw) against the list, every unit at its proposed price and fielding that many points on average, is ½' : "where the list's own cost line (strength against ln points, fitted robustly to the other units) puts the unit's strength"}. 95% interval: what the ${document.fielded === 'by-count' ? 'simulation noise of every score it reads' : "simulation noise of its strength and the uncertainty of the cost line"} leaves possible${document.fielded === 'whole' ? " — not how far other units scatter about the line, which is their mispricing" : ''}.`,
-    `Verdict: under-costed (over-costed) when the published cost lies below (above) the interval and the proposal differs from it by more than the tolerance, ${toleranceText(document.tolerance)} (--tolerance); fair when the whole interval lies within the tolerance; uncertain otherwise (more trials, or a list that fits its cost line better, would tell).`,
+    ...(shared === undefined ? [] : [`No unit could be priced: ${shared.replace(/^no price: /, '')}.`]),
+    `Proposed: the cost each unit deserves — ${proposed}. 95% interval: ${interval}. "—": no price could be read (the note says why).`,
+    `Verdict: under-costed (over-costed) when the published cost lies below (above) the interval and the proposal differs from it by more than the tolerance, ${toleranceText(document.tolerance)} (--tolerance); fair when the whole interval lies within the tolerance; uncertain otherwise (${uncertain}).`,
   ];
-  if (several(document)) lines.push(`Situations: ${document.situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}. By situation: the deserved costs if every game were one situation; "depends on the mix" when they differ by more than twice the tolerance. Driven by: the situation that pulls the verdict hardest.`);
-  else lines.push('One situation: the roster\'s template. A price fitted from one fight is a price for that fight: list the situations the units meet (`situations:` in the roster) to price them over a mix.');
-  if (document.fielded === 'by-count') {
-    lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.mode === 'list' ? ' The list keeps its overall level: the price changes of the middle half of the units average 0 (in logs), so a few units far off do not move the rest.' : ' Every other unit stays at its published cost.'}`);
-    if (document.check !== undefined) lines.push(`Replayed score: the proposed prices played again on fresh dice (seed ${document.check.seed}): within ±2 points of ½ when the prices are right. ${document.check.passed ? 'Every unit passed.' : `Missed: ${document.check.misses.join(', ')}.`}`);
+  if (several(document)) {
+    lines.push(
+      `Situations: ${document.situations.map((situation) => `“${situation.name}” ${Math.round(situation.share * 100)}%`).join(', ')}. By situation: the costs deserved if every game were one situation (${!byCount ? 'each situation with its own cost line, so the price over the mix need not lie between them' : document.scope === 'list' ? 'the other units at their proposed prices' : 'the other units at their published costs'}); "depends on the mix" when they differ by more than twice the tolerance, "—" where no price could be read in that situation. Driven by: the situation whose share of the games times its pull (how far its price lies beyond the proposal, in the verdict's direction) is largest.`,
+    );
+  } else lines.push("One situation: the roster's template. A price fitted from one fight is a price for that fight: list the situations the units meet (`situations:` in the roster) to price them over a mix.");
+  if (byCount) {
+    lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.scope === 'list' ? ' The list keeps its overall level: the price changes of the middle half of the units average 0 (in logs), so a few units far off do not move the rest.' : ''}`);
+    if (document.check !== undefined) lines.push(`Replayed score: ${document.scope === 'list' ? 'the proposed prices' : 'the proposed price, against the others at their published costs,'} played again on fresh dice (seed ${document.check.seed}), at equal points: within ±2 points of ½ when ${document.scope === 'list' ? 'the prices are' : 'the price is'} right. ${document.check.passed ? (document.scope === 'list' ? 'Every unit passed.' : 'It passed.') : `Missed: ${document.check.misses.join(', ')}.`}`);
   } else {
     const { heldOut, regression } = document;
-    lines.push(`Unusual for this list: its strength lies outside the 95% prediction band of the line through the others. Cost line: strength = ${signed(regression.intercept, 2)} + ${regression.slope.toFixed(2)} · ln(points), the units scattering ${regression.scatter.toFixed(2)} log-odds about it (simulation noise ${regression.noiseSd.toFixed(3)}).`);
-    lines.push(`Model check: each pairing predicted from strengths fitted without it (${heldOut.folds}-fold) misses its played expected score by ±${(heldOut.rmsError * 100).toFixed(1)} points (root mean square over ${heldOut.pairings} pairings; noise alone ±${(heldOut.rmsNoise * 100).toFixed(1)}). Model error (held out): the same over each unit's pairings.`);
+    const unusual = document.units.filter((unit) => (unit as WholeBalanceDocument['units'][number]).unusual !== undefined).length;
+    const determined = regression.slopeInterval.low > 0;
+    lines.push(
+      `Cost line: strength = ${signed(regression.intercept, 2)} + ${regression.slope.toFixed(2)} · ln(points) (slope 95% [${regression.slopeInterval.low.toFixed(2)}, ${regression.slopeInterval.high.toFixed(2)}]${determined ? '' : ': it could be flat, so no price can be read off it — add units, or costs further apart'}), the units scattering ${regression.scatter.toFixed(2)} log-odds about it (simulation noise ${regression.noiseSd.toFixed(3)}). Unusual for this list: a strength outside the 95% prediction band of the line through the others${unusual === 0 ? ' (none is)' : ''}.`,
+    );
+    lines.push(`Model check: each pairing predicted from strengths fitted without it (${heldOut.folds}-fold) misses its played expected score by ${(heldOut.rmsError * 100).toFixed(1)} points root mean square over ${heldOut.pairings} pairings, where the noise alone would give ${(heldOut.rmsNoise * 100).toFixed(1)}. Model error: the same over each unit's pairings ("high" above twice the list's: its strength sums its matchups poorly, so its price is less sure than its interval says).`);
   }
   lines.push(`Seed ${document.seed}; every score near the answer within ±${(document.precision * 100).toFixed(1)} points; engine ${document.engineVersion}.`);
   return lines;

@@ -69,6 +69,8 @@ export class RosterCells implements CellSource {
   readonly leftOut = new LeftOutTally();
   trialsInAll = 0;
   runs = 0;
+  /** Runs at each level (each seating of each situation of a cell is a run). */
+  readonly runsAt: Record<CellLevel, number> = { coarse: 0, fine: 0 };
   provenance: { ruleset: string; engineVersion: string } | undefined;
 
   /**
@@ -151,6 +153,7 @@ export class RosterCells implements CellSource {
         const played = await playSeated(this.roster, { unit, opponent, seat, situation, counts }, run);
         this.trialsInAll += played.outcome.trials;
         this.runs += 1;
+        this.runsAt[level] += 1;
         this.provenance ??= { ruleset: played.result.ruleset, engineVersion: played.result.engineVersion };
         this.leftOut.add(this.roster, situation, played);
         this.onRun?.(this.runs);

@@ -64,7 +64,7 @@ export interface CountUnitPrice extends PriceRow {
 }
 
 export interface CountCosts {
-  readonly mode: 'list' | 'unit';
+  readonly scope: 'list' | 'unit';
   readonly budget: number;
   readonly tolerance: Tolerance;
   readonly seed: number;
@@ -78,6 +78,8 @@ export interface CountCosts {
   readonly situations: readonly PlayedSituation[];
   readonly trials: number;
   readonly runs: number;
+  /** The runs by what they were for, each with its trials (per run): the search (coarse), the answer (fine), the check. */
+  readonly runsBy: readonly { readonly purpose: 'search' | 'answer' | 'check'; readonly runs: number; readonly trials: number }[];
 }
 
 const estimate = (score: number, variance: number): Estimate => {
@@ -148,7 +150,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       ? await Promise.all(
           roster.situations.map(async (situation, s) => {
             const own = await priceOneUnit(cells, input, kappa, u, situationPick(s), 'fine');
-            return { situation: situation.name, ...(own.status === 'priced' ? { deserved: own.price } : {}), ...(own.interval === undefined ? {} : { interval: own.interval }) };
+            return { situation: situation.name, share: situation.share, ...(own.status === 'priced' ? { deserved: own.price } : {}), ...(own.interval === undefined ? {} : { interval: own.interval }) };
           }),
         )
       : undefined;
@@ -176,7 +178,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
   const misses = units.filter((unit) => unit.check?.pass === false).map((unit) => unit.id);
   const provenance = cells.provenance ?? { ruleset: '', engineVersion: '' };
   return {
-    mode: unitIndex === undefined ? 'list' : 'unit',
+    scope: unitIndex === undefined ? 'list' : 'unit',
     budget: options.budget,
     tolerance,
     seed,
@@ -190,6 +192,11 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
     situations: cells.leftOut.played(roster.situations),
     trials: cells.trialsInAll + (checkCells?.trialsInAll ?? 0),
     runs,
+    runsBy: [
+      { purpose: 'search' as const, runs: cells.runsAt.coarse, trials: trials.coarse },
+      { purpose: 'answer' as const, runs: cells.runsAt.fine, trials: trials.fine },
+      ...(checkCells === undefined ? [] : [{ purpose: 'check' as const, runs: checkCells.runsAt.fine, trials: trials.fine }]),
+    ].filter((entry) => entry.runs > 0),
   };
 }
 

@@ -5,7 +5,7 @@ import type { MatchupCell, MatchupsResult, Seating } from './matchups.js';
 export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & {
   readonly adaptive?: true | undefined;
   readonly trialsInAll?: number | undefined;
-  readonly situations?: readonly { readonly name: string; readonly share: number; readonly changes: readonly { readonly path: string; readonly value?: unknown }[]; readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly string[]; readonly runs: number }[] }[] | undefined;
+  readonly situations?: readonly { readonly name: string; readonly share: number; readonly changes: readonly { readonly path: string; readonly value?: unknown }[]; readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly { readonly id: string; readonly runs: number; readonly of: number }[] }[] }[] | undefined;
 };
 
 /** Runs a matchups result played: one per ordered pair of entries and situation. */
@@ -19,7 +19,7 @@ export function situationsText(result: Pick<MatchupsView, 'situations' | 'entrie
   if (situations.length < 2) return '';
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
   // Changes that read alike (a formation on either side) are said once.
-  const leftOut = [...new Set(situations.flatMap((situation) => situation.leftOut.map((entry) => `in ${situation.name}, ${leftOutText(situation, entry, nameOf)}`)))];
+  const leftOut = [...new Set(situations.flatMap((situation) => situation.leftOut.map((entry) => `in “${situation.name}”, ${leftOutText(situation, entry, nameOf)}`)))];
   return `Situations (their shares of the games): ${situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}; each cell is their mix.${leftOut.length === 0 ? '' : ` ${capitalised(leftOut.join('; '))}.`}`;
 }
 
@@ -27,12 +27,18 @@ const capitalised = (text: string): string => text.charAt(0).toUpperCase() + tex
 
 type PlayedView = NonNullable<MatchupsView['situations']>[number];
 
-/** "position defended was left out for Knights, Reavers (they cannot take it)": names, not ids; the change in words, not its path. */
-export function leftOutText(situation: PlayedView, entry: PlayedView['leftOut'][number], nameOf: ReadonlyMap<string, string>): string {
+/**
+ * "position defended was left out for Knights and Reavers, which cannot take it, and for Sylvan
+ * Knight in 22 of its 160 games (it cannot at some counts)": names, not ids; the change in words,
+ * not its path. Those games play the rest of the situation.
+ */
+export function leftOutText(situation: PlayedView, entry: PlayedView['leftOut'][number], nameOf: ReadonlyMap<string, string>, most = Infinity): string {
   const value = situation.changes.find((change) => change.path === entry.change)?.value;
-  const names = entry.entries.map((id) => nameOf.get(id) ?? id);
-  const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
-  return `${changeWords(entry.field, value)} was left out for ${shown} (they cannot take it: they play the rest of the situation)`;
+  const list = (names: readonly string[]) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? ''));
+  const always = entry.entries.filter((count) => count.runs === count.of).map((count) => nameOf.get(count.id) ?? count.id);
+  const sometimes = entry.entries.filter((count) => count.runs < count.of).map((count) => `${nameOf.get(count.id) ?? count.id} in ${count.runs} of its ${count.of} games`);
+  const parts = [...(always.length === 0 ? [] : [`${list(always)}, which cannot take it`]), ...(sometimes.length === 0 ? [] : [`${list(sometimes)} (it cannot at some counts)`])];
+  return `${changeWords(entry.field, value)} was left out for ${parts.join(', and for ')}: those games play the rest of the situation`;
 }
 
 /** How many trials each seating had: the same for all, or (adaptive) up to the worst case's, each stopped at its precision. */

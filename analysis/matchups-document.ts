@@ -9,7 +9,7 @@ export const playedSituationSchema = z.object({
   share: z.number().positive().max(1),
   description: z.string().optional(),
   changes: z.array(z.object({ path: z.string(), value: z.unknown() })),
-  leftOut: z.array(z.object({ change: z.string(), field: z.string(), entries: z.array(z.string()), runs: z.number().int().min(1) })),
+  leftOut: z.array(z.object({ change: z.string(), field: z.string(), entries: z.array(z.object({ id: z.string(), runs: z.number().int().min(1), of: z.number().int().min(1) })) })),
 });
 
 /**

@@ -12,6 +12,8 @@ import { type PriceVerdict, priceVerdict, type Tolerance, tolerancePoints } from
 
 export interface SituationPrice {
   readonly situation: string;
+  /** Its share of the games. */
+  readonly share: number;
   /** What the unit deserves if every game were this situation; undefined when it cannot be read. */
   readonly deserved?: number | undefined;
   readonly interval?: Interval | undefined;
@@ -31,7 +33,7 @@ export interface PriceRow {
   readonly situations?: readonly SituationPrice[] | undefined;
   /** The deserved costs of the situations differ by more than twice the tolerance: the right price depends on the mix. */
   readonly mixSensitive?: boolean | undefined;
-  /** The situation that pulls the verdict hardest: the dearest for an under-costed unit, the cheapest for an over-costed one. */
+  /** The situation that pulls the verdict hardest: the largest share × distance beyond the proposal, in the verdict's direction. */
   readonly drivenBy?: string | undefined;
   /** Why no price could be read off, in words. */
   readonly problem?: string | undefined;
@@ -44,8 +46,11 @@ export function priceRow(unit: { id: string; name: string; published: number }, 
   const priced = (situations ?? []).filter((entry): entry is SituationPrice & { deserved: number } => entry.deserved !== undefined && Number.isFinite(entry.deserved) && entry.deserved > 0);
   const several = situations !== undefined && situations.length > 1;
   const spread = priced.length > 1 ? Math.max(...priced.map((entry) => entry.deserved)) - Math.min(...priced.map((entry) => entry.deserved)) : 0;
-  const pull = verdict === 'under-costed' ? 1 : verdict === 'over-costed' ? -1 : 0;
-  const driver = several && pull !== 0 && priced.length > 0 ? priced.reduce((best, entry) => (pull * entry.deserved > pull * best.deserved ? entry : best)) : undefined;
+  // A situation pulls by how much of the games it is and how far beyond the proposal it prices the unit, in the verdict's direction.
+  const direction = verdict === 'under-costed' ? 1 : verdict === 'over-costed' ? -1 : 0;
+  const pullOf = (entry: SituationPrice & { deserved: number }) => (known ? entry.share * direction * Math.log(entry.deserved / deserved) : 0);
+  const pulling = priced.filter((entry) => pullOf(entry) > 0);
+  const driver = several && direction !== 0 && pulling.length > 0 ? pulling.reduce((best, entry) => (pullOf(entry) > pullOf(best) ? entry : best)) : undefined;
   return {
     id: unit.id,
     name: unit.name,

@@ -79,14 +79,21 @@ export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: Sc
   return { outcome: { ...outcomeOf(result, loaded, winMetric, side, other), seed }, result, loaded, leftOut, seated };
 }
 
+/** Which entry's games a change was left out of, and how many of its games (with the change on its side) those were. */
+export interface LeftOutEntry {
+  readonly id: string;
+  readonly runs: number;
+  readonly of: number;
+}
+
 /** A situation as played: its share, its changes, and the changes some pairings could not take. */
 export interface PlayedSituation {
   readonly name: string;
   readonly share: number;
   readonly description?: string | undefined;
   readonly changes: readonly SituationChange[];
-  /** Each change left out of some runs: the field in words, the entries on the side it changes, and in how many runs. */
-  readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly string[]; readonly runs: number }[];
+  /** Each change left out of some runs: the field in words, and the entries on the side it changes whose runs it was left out of. */
+  readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly LeftOutEntry[] }[];
 }
 
 /** Side index of a field path (`sides[1].units[0].position` → 1), or undefined. */
@@ -95,21 +102,29 @@ function sideOfPath(path: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
-/** Changes left out of seated games, counted by change: the runs, and the entries on the side each change is on. */
+/**
+ * Changes left out of seated games: for each situation's change, each entry on the side the change
+ * is on, the games it played and those the change was left out of — all of them (it cannot take
+ * it) or some (at some counts only, a formation of too few models).
+ */
 export class LeftOutTally {
-  private readonly byChange = new Map<string, { field: string; entries: Set<string>; runs: number }>();
+  private readonly byChange = new Map<string, { field?: string; entries: Map<string, { runs: number; of: number }> }>();
 
   add(roster: LoadedRoster, situation: Situation, played: Pick<SeatedPlay, 'leftOut' | 'seated' | 'loaded'>): void {
     const { a, b } = played.seated;
-    for (const change of played.leftOut) {
-      const key = `${situation.name}\u0000${change}`;
-      const known = this.byChange.get(key) ?? { field: fieldLabel(played.loaded, change).title, entries: new Set<string>(), runs: 0 };
-      const side = sideOfPath(change);
-      if (side === undefined) {
-        known.entries.add(a.id);
-        known.entries.add(b.id);
-      } else known.entries.add(side === roster.seatOfA ? a.id : b.id);
-      known.runs += 1;
+    for (const change of situation.changes) {
+      const key = `${situation.name}\u0000${change.path}`;
+      const known = this.byChange.get(key) ?? { entries: new Map<string, { runs: number; of: number }>() };
+      const refused = played.leftOut.includes(change.path);
+      if (refused) known.field ??= fieldLabel(played.loaded, change.path).title;
+      const side = sideOfPath(change.path);
+      const owners = side === undefined ? [a.id, b.id] : [side === roster.seatOfA ? a.id : b.id];
+      for (const id of new Set(owners)) {
+        const count = known.entries.get(id) ?? { runs: 0, of: 0 };
+        count.of += 1;
+        if (refused) count.runs += 1;
+        known.entries.set(id, count);
+      }
       this.byChange.set(key, known);
     }
   }
@@ -122,7 +137,8 @@ export class LeftOutTally {
       changes: situation.changes,
       leftOut: situation.changes.flatMap((change) => {
         const known = this.byChange.get(`${situation.name}\u0000${change.path}`);
-        return known === undefined ? [] : [{ change: change.path, field: known.field, entries: [...known.entries].sort(), runs: known.runs }];
+        const entries = [...(known?.entries.entries() ?? [])].filter(([, count]) => count.runs > 0).map(([id, count]) => ({ id, ...count })).sort((x, y) => (x.id < y.id ? -1 : 1));
+        return known?.field === undefined || entries.length === 0 ? [] : [{ change: change.path, field: known.field, entries }];
       }),
     }));
   }

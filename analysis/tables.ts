@@ -72,3 +72,35 @@ export async function writeTextFile(file: string, text: string): Promise<void> {
     throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
   }
 }
+
+/**
+ * A table for the terminal: columns padded to their widest cell, two spaces apart, under a header
+ * and a rule of dashes; a column whose cells are all numbers is right-aligned. What `crucible run`
+ * prints is read the same way; Markdown (`--out x.md`) is for pasting.
+ */
+export function textTable(table: ColumnTable): string {
+  const columns = table.columnNames();
+  const rows = (table.objects() as Record<string, unknown>[]).map((row) => columns.map((column) => String(row[column] ?? '')));
+  const numeric = columns.map((column) => (table.objects() as Record<string, unknown>[]).every((row) => typeof row[column] === 'number' || row[column] === ''));
+  const widths = columns.map((column, c) => Math.max(column.length, ...rows.map((row) => (row[c] as string).length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, c) => (numeric[c] === true ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** A paragraph broken into lines of at most `width` characters, at spaces (a longer word stands alone). */
+export function wrapText(text: string, width = 100, indent = ''): string {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+    if (current !== '' && current.length + 1 + word.length > width - indent.length) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  if (current !== '') lines.push(indent + current);
+  return lines.join('\n');
+}

@@ -170,10 +170,17 @@ const lineOf = (regression: PointsRegression, situation?: string): WholeLine => 
   return situation === undefined ? line : { ...line, situation };
 };
 
-const situationPrice = (situation: string, unit: UnitPrice | undefined): SituationPrice => ({
-  situation,
-  ...(unit === undefined || !Number.isFinite(unit.deservedCost) ? {} : { deserved: unit.deservedCost, interval: unit.deservedInterval }),
+/** Can a price be read off the line for this unit: does its interval bound it at all? */
+const priced = (unit: UnitPrice | undefined): unit is UnitPrice => unit !== undefined && Number.isFinite(unit.deservedCost) && unit.deservedInterval.high < Infinity;
+
+const situationPrice = (situation: { name: string; share: number }, unit: UnitPrice | undefined): SituationPrice => ({
+  situation: situation.name,
+  share: situation.share,
+  ...(priced(unit) ? { deserved: unit.deservedCost, interval: unit.deservedInterval } : {}),
 });
+
+/** Why a unit has no price, in words. */
+const NO_PRICE = "no price: the list's cost line is not determined (its slope could be 0, given the noise and the units' scatter about it) — add units, or costs further apart";
 
 export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOptions = {}): Promise<WholeUnitCosts> {
   const entries = options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));
@@ -193,17 +200,17 @@ export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOpt
     ? roster.situations.map((situation, s) => {
         const own = (cell: Cell): { outcome: Outcome | undefined } => ({ outcome: (cell.situations?.[s] as SeatingOutcomes | undefined)?.first });
         const situationFit = fitOrExplain(roster, result.entries.length, pairingsOf(result, index, own), ` in situation ${JSON.stringify(situation.name)}`);
-        return { name: situation.name, regression: regressOrExplain(roster, result, situationFit) };
+        return { situation, regression: regressOrExplain(roster, result, situationFit) };
       })
     : [];
   const { check, byUnit } = heldOutCheck(roster, result, index, mixed);
   const units = regression.units.map((unit, i): WholeUnitPrice => {
     const entry = result.entries[i];
-    const situations = several ? bySituation.map(({ name, regression: own }) => situationPrice(name, own.units[i])) : undefined;
-    const row = priceRow({ id: unit.id, name: entry?.name ?? unit.id, published: unit.points }, Number.isFinite(unit.deservedCost) ? unit.deservedCost : undefined, unit.deservedInterval, tolerance, situations);
+    const situations = several ? bySituation.map(({ situation, regression: own }) => situationPrice(situation, own.units[i])) : undefined;
+    const row = priceRow({ id: unit.id, name: entry?.name ?? unit.id, published: unit.points }, priced(unit) ? unit.deservedCost : undefined, priced(unit) ? unit.deservedInterval : undefined, tolerance, situations);
     return {
       ...row,
-      ...(Number.isFinite(unit.deservedCost) ? {} : { problem: 'the line through the other units does not rise with points: no price can be read off it' }),
+      ...(priced(unit) ? {} : { problem: NO_PRICE }),
       points: unit.points,
       strength: unit.strength,
       strengthStandardError: unit.standardError,
@@ -216,7 +223,7 @@ export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOpt
     units,
     tolerance,
     regression: lineOf(regression),
-    ...(several ? { situationLines: bySituation.map(({ name, regression: own }) => lineOf(own, name)) } : {}),
+    ...(several ? { situationLines: bySituation.map(({ situation, regression: own }) => lineOf(own, situation.name)) } : {}),
     drawParameter: fit.drawParameter,
     drawInterval: fit.drawInterval,
     seatAdvantage: fit.seatAdvantage,

@@ -34,7 +34,7 @@ export async function warmasterCosts(outDirectory = reportsDirectory): Promise<s
   const [most, least] = [dearest[0], dearest.at(-1)];
   const finding = [
     `Of ${document.units.length} units, ${counts['under-costed']} are under-costed and ${counts['over-costed']} over-costed by more than the tolerance, ${counts.uncertain} uncertain and ${counts.fair} fair. The median interval spans ${width?.toFixed(0) ?? '—'}% of the proposed cost: the list's cost line is known well enough to act on where a unit is far off it.`,
-    most === undefined || least === undefined ? '' : `The largest changes: ${most.name} ${costText(most.published)} → ${costText(most.deserved ?? Number.NaN)}, ${least.name} ${costText(least.published)} → ${costText(least.deserved ?? Number.NaN)}.`,
+    most === undefined || least === undefined ? '' : `The largest changes: ${most.name} ${most.published} → ${costText(most.deserved ?? Number.NaN)}, ${least.name} ${least.published} → ${costText(least.deserved ?? Number.NaN)}.`,
     `Read these as prices for the fights played here, one unit against one: solid infantry gains most (${infantry} units under-costed, nearly all of them infantry or monsters), fast cavalry and flyers lose most. Points also pay for what a one-on-one charge does not test — speed, manoeuvre, shooting at range, support of other units — so a unit far off this list may be priced for those; the "By situation" table shows how much each fight moves a unit's price, and the model check how far a pairing strays from what the strengths predict.`,
   ].filter((paragraph) => paragraph !== '');
   return writePage(

@@ -75,15 +75,17 @@ function situationSection(document: BalanceDocument): PageSection | undefined {
   const nameOf = new Map<string, string>(document.units.map((unit) => [unit.id, unit.name]));
   if (document.fielded === 'by-count') for (const entry of document.entries) nameOf.set(entry.id, entry.name);
   else for (const entry of document.matchups.entries) nameOf.set(entry.id, entry.name);
+  // One paragraph a situation, its name quoted: they start in lower case.
   const described = document.situations.map((situation) => {
     const leftOut = [...new Set(situation.leftOut.map((entry) => leftOutText(situation, entry, nameOf)))].join('; ');
-    return `${situation.name} (${Math.round(situation.share * 100)}% of the games)${situation.description === undefined ? '' : `: ${situation.description}`}${leftOut === '' ? '' : `; ${leftOut}`}.`;
+    return `“${situation.name}”, ${Math.round(situation.share * 100)}% of the games${situation.description === undefined ? '' : `: ${situation.description}`}${leftOut === '' ? '' : `. In it, ${leftOut}`}.`;
   });
   const sensitive = document.units.filter((unit) => unit.mixSensitive === true).map((unit) => unit.name);
   return {
     heading: 'By situation',
     text: [
-      `Every pairing was played in each situation, and the price list weighs them by their shares: ${described.join(' ')}`,
+      'Every pairing was played in each situation, and the price list weighs them by their shares:',
+      ...described,
       sensitive.length === 0 ? 'No unit\'s deserved cost moves by more than twice the tolerance from one situation to another: the list does not hang on the mix.' : `Depends on the mix (deserved costs more than twice the tolerance apart between situations): ${sensitive.join(', ')}. Their right price depends on how often each situation happens in play.`,
     ].join('\n\n'),
     table: pageTable(situationTable(document)),
@@ -96,12 +98,12 @@ function countCheckSection(document: CountBalanceDocument): PageSection | undefi
   const farthest = scores.length === 0 ? 0 : Math.max(...scores.map((score) => Math.abs(score - 0.5)));
   return {
     heading: 'The check: the proposed prices played again',
-    text: `Every ${document.mode === 'list' ? 'unit at its proposed price against every other at its own' : 'proposed price against the others at their published costs'}, on fresh dice (seed ${document.check.seed}), at equal points: ${document.check.passed ? `every unit scored within ±2 points of ½ (the farthest ${(farthest * 100).toFixed(1)} points away).` : `missed by ${document.check.misses.join(', ')} (more than 2 points from ½).`} The replayed scores are the price list's last column.`,
+    text: `Every ${document.scope === 'list' ? 'unit at its proposed price against every other at its own' : 'proposed price against the others at their published costs'}, on fresh dice (seed ${document.check.seed}), at equal points: ${document.check.passed ? `every unit scored within ±2 points of ½ (the farthest ${(farthest * 100).toFixed(1)} points away).` : `missed by ${document.check.misses.join(', ')} (more than 2 points from ½).`} The replayed scores are the price list's last column.`,
   };
 }
 
 function unitSections(document: CountBalanceDocument, slug: string): PageSection[] {
-  if (document.mode !== 'unit') return [];
+  if (document.scope !== 'unit') return [];
   return document.units.flatMap((unit, i) => {
     const counts = unit.curve.map((point) => point.count);
     const logX = counts.length > 1 && Math.max(...counts) / Math.min(...counts) > 8;
@@ -120,7 +122,7 @@ function unitSections(document: CountBalanceDocument, slug: string): PageSection
     );
     return [
       { heading: `${unit.name}: score by models fielded`, text: `Points joined by a line: no curve is fitted. Between two whole counts the score is exactly the line (a side that fields 3.6 models on average fields 4 in 60% of games and 3 in 40%).`, chart, table: pageTable(curveTable(document, unit.id)) },
-      { heading: `${unit.name}: against each opponent alone`, text: 'The models it needs for an even game against each opponent alone, and the price that makes that many equal points; "wins at 1 model" or "loses at" the most measured when no count is even. The searches here are coarse (±3 points).', table: pageTable(opponentTable(document, unit.id)) },
+      { heading: `${unit.name}: against each opponent alone`, text: `The models it needs for an even game against each opponent alone, and the price that makes that many equal points; "wins at 1 model" or "loses at" the most measured when no count is even. These searches run at the coarse precision (±${(Math.min(0.45, 3 * document.precision) * 100).toFixed(0)} points).`, table: pageTable(opponentTable(document, unit.id)) },
     ];
   });
 }
@@ -136,7 +138,7 @@ function wholeCheckSection(document: WholeBalanceDocument): PageSection {
 }
 
 export function balancePage(document: BalanceDocument, options: BalancePageOptions = {}): ReportPage {
-  const one = document.fielded === 'by-count' && document.mode === 'unit' ? document.units[0] : undefined;
+  const one = document.fielded === 'by-count' && document.scope === 'unit' ? document.units[0] : undefined;
   const slug = options.slug ?? slugify(`balance-${document.roster}${one === undefined ? '' : `-${one.id}`}`);
   const sections: PageSection[] = [priceListSection(document, slug)];
   const bySituation = situationSection(document);
@@ -152,7 +154,16 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
   const provenance: Provenance[] =
     document.fielded === 'whole'
       ? [{ scenario: `${document.roster} (its template, once per ordered pairing and situation)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.matchups.seed, trials: document.matchups.trialsPerSeat, runs: document.matchups.entries.length ** 2 * document.situations.length }]
-      : [{ scenario: `${document.roster} (its template, at each pair of counts measured)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trials, runs: document.runs }];
+      : document.runsBy.map((entry) => ({
+          scenario: `${document.roster} (its template, at each pair of counts measured)`,
+          variant: entry.purpose === 'search' ? 'the search: coarse runs' : entry.purpose === 'answer' ? 'the answer: fine runs where the prices lie' : 'the check: the proposed prices replayed',
+          file: document.file,
+          ruleset: document.ruleset,
+          engineVersion: document.engineVersion,
+          seed: entry.purpose === 'check' && document.check !== undefined ? document.check.seed : document.seed,
+          trials: entry.trials,
+          runs: entry.runs,
+        }));
   return {
     slug,
     title: options.title ?? (one === undefined ? `${document.roster}: a price list` : `${one.name}: what it should cost in ${document.roster}`),

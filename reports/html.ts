@@ -92,6 +92,9 @@ ${scripts}</body>
 /** A number, a percent, a rulebook "62% ±1" or an estimate with its interval: right-aligned and kept on one line. */
 const NUMERIC = /^(([<>]\s?)?[-+−±×]?[\d.,]+\s?(%|pts|×|points)?( ±[\d.]+| \[[-+−\d., ]+\])?|\[[-+−\d., ]+\])$/;
 
+/** Longer tables start folded (a 56-unit round robin's pairings are 3,136 rows), as in the workbench. */
+const ROWS_SHOWN_OPEN = 60;
+
 function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
   const cell = (value: string | number, tag: 'td' | 'th', column = ''): string => {
@@ -211,7 +214,7 @@ export function pageHtml(page: ReportPage, svgs: ReadonlyMap<string, string>): s
     const parts = [`<h2>${escapeHtml(section.heading)}</h2>`];
     if (section.text !== undefined) parts.push(paragraphs(section.text));
     if (section.chart !== undefined) parts.push(chartHtml(section.chart, svgs.get(section.chart.id) ?? ''));
-    if (section.table !== undefined) parts.push(tableHtml(section.table));
+    if (section.table !== undefined) parts.push(section.table.rows.length > ROWS_SHOWN_OPEN ? `<details class="long-table"><summary>The table: ${section.table.rows.length.toLocaleString('en-US')} rows</summary>\n${tableHtml(section.table)}\n</details>` : tableHtml(section.table));
     return `<section>\n${parts.join('\n')}\n</section>`;
   });
   const methods = page.methods.length === 0 ? '' : `<h3>Methods</h3>\n<ul>\n${page.methods.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`;

@@ -6,8 +6,9 @@ import { countCosts } from '../../analysis/count-costs.js';
 import { matchupMarkdown, matrixNumbers } from '../../analysis/matchup-tables.js';
 import { parseTolerance, type Tolerance } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
-import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
+import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
 import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
+import { closestNames } from '../../engine/validation.js';
 import { InputError } from '../../sim/errors.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
@@ -35,7 +36,7 @@ function parseBudget(text: string): number {
 
 function parseToleranceOption(text: string): Tolerance {
   const tolerance = parseTolerance(text);
-  if (tolerance === undefined) throw new InvalidArgumentError(`The tolerance is a percentage of the published cost ("10%") or points ("5"), got ${JSON.stringify(text)}.`);
+  if (tolerance === undefined) throw new InvalidArgumentError(`The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got ${JSON.stringify(text)}.`);
   return tolerance;
 }
 
@@ -43,7 +44,7 @@ function parseToleranceOption(text: string): Tolerance {
 function sections(document: BalanceDocument): { heading: string; table: ReturnType<typeof tableOf> }[] {
   const out = [{ heading: 'Price list (under-costed first, then over-costed, uncertain and fair; each by how far its price is off)', table: priceListTable(document) }];
   if (document.situations.length > 1) out.push({ heading: 'Deserved cost in each situation (its share of the games), with its 95% interval', table: situationTable(document) });
-  if (document.fielded === 'by-count' && document.mode === 'unit') {
+  if (document.fielded === 'by-count' && document.scope === 'unit') {
     for (const unit of document.units) {
       out.push({ heading: `${unit.name}: expected score against the list by models fielded (the others at their published costs)`, table: curveTable(document, unit.id) });
       out.push({ heading: `${unit.name}: against each opponent alone`, table: opponentTable(document, unit.id) });
@@ -54,7 +55,7 @@ function sections(document: BalanceDocument): { heading: string; table: ReturnTy
 
 function title(document: BalanceDocument): string {
   if (document.fielded === 'whole') return `${document.roster}: prices from a round robin at published points (Bradley–Terry with draws, the list's cost line fitted robustly)`;
-  if (document.mode === 'unit') return `${document.roster}: what ${document.units[0]?.name ?? 'the unit'} should cost at ${document.budget} points a side, the others at their published costs`;
+  if (document.scope === 'unit') return `${document.roster}: what ${document.units[0]?.name ?? 'the unit'} should cost at ${document.budget} points a side, the others at their published costs`;
   return `${document.roster}: a price list at ${document.budget} points a side (every unit even with the list at the new prices)`;
 }
 
@@ -76,7 +77,8 @@ async function writeOut(file: string, document: BalanceDocument): Promise<void> 
   const beside = (name: string) => `${file.slice(0, file.length - extension.length)}.${name}${extension}`;
   if (document.fielded === 'whole') await writeTextFile(beside('matchups'), formatTable(matrixNumbers(document.matchups, 'score'), 'csv'));
   else {
-    const curves = document.units.flatMap((unit) => unit.curve.map((point) => ({ unit: unit.name, models: point.count, 'expected score': Number(point.score.value.toFixed(4)), 'score 95% low': Number(point.score.interval.low.toFixed(4)), 'score 95% high': Number(point.score.interval.high.toFixed(4)), measured: point.fine ? 'fine' : 'coarse' })));
+    // Each unit's score at each whole count measured, against the list at the proposed prices (not the published ones).
+    const curves = document.units.flatMap((unit) => unit.curve.map((point) => ({ unit: unit.name, models: point.count, 'score against the list at the proposed prices': Number(point.score.value.toFixed(4)), 'score 95% low': Number(point.score.interval.low.toFixed(4)), 'score 95% high': Number(point.score.interval.high.toFixed(4)), measured: point.fine ? 'fine' : 'coarse' })));
     await writeTextFile(beside('curves'), formatTable(tableOf(curves), 'csv'));
   }
 }
@@ -91,7 +93,7 @@ export function registerBalance(program: Command, io: Io): void {
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
       .option('--all', 'every entry: the whole price list (the default when no unit is named)')
       .option('--only <id...>', 'the entries of the list (default: all)')
-      .addOption(new Option('--tolerance <t>', 'how far a price may be off before it is worth changing: a percentage of the published cost ("10%") or points ("5")').argParser(parseToleranceOption))
+      .addOption(new Option('--tolerance <t>', 'how far a price may be off before it is worth changing: a percentage of the published cost ("10%") or points ("5"); default 10%').argParser(parseToleranceOption))
       .option('--no-check', 'skip the check (by count: playing the proposed prices again on fresh dice)')
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (price list, charts, tables, provenance) into this folder')
@@ -102,7 +104,11 @@ export function registerBalance(program: Command, io: Io): void {
     await checkRoster(roster, loadScenarioData);
     if (options.out !== undefined) formatOfFile(options.out);
     if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
-    if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}; its entries: ${roster.roster.entries.map((entry) => entry.id).join(', ')}`);
+    if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) {
+      const ids = roster.roster.entries.map((entry) => entry.id);
+      const [near] = closestNames(unit, ids, 1);
+      throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; a unit is named by its id: ${ids.join(', ')}`);
+    }
     const precision = options.precision ?? 0.01;
     const head = { roster: roster.roster.name, file: roster.file };
     const shared = {
@@ -132,8 +138,8 @@ export function registerBalance(program: Command, io: Io): void {
       return;
     }
     const lines = [title(document), `  file ${roster.file}`, ''];
-    for (const { heading, table } of sections(document)) lines.push(heading, '', formatTable(table, 'md').trimEnd(), '');
-    lines.push(...priceListLegend(document), '');
+    for (const { heading, table } of sections(document)) lines.push(heading, '', textTable(table), '');
+    for (const paragraph of priceListLegend(document)) lines.push(wrapText(paragraph), '');
     io.stdout(lines.join('\n'));
   });
 }

@@ -4,7 +4,7 @@ import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matri
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
-import { formatOfFile, formatTable, writeTextFile } from '../../analysis/tables.js';
+import { formatOfFile, formatTable, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
 import { groupThousands } from '../format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
@@ -65,9 +65,9 @@ export function registerMatchups(program: Command, io: Io): void {
           matchupCaption(result, options.show),
           `  file ${file} · ${result.entries.length} entries · ${runs} runs of ${result.adaptive === true ? 'up to ' : ''}${groupThousands(result.trialsPerSeat)} trials (${groupThousands(result.trialsInAll)} in all) · seed ${result.seed} · engine ${result.engineVersion}`,
           '',
-          formatTable(matrixText(result, options.show), 'md').trimEnd(),
+          textTable(matrixText(result, options.show)),
           '',
-          matchupLegend(result, options.show),
+          wrapText(matchupLegend(result, options.show)),
           '',
         ].join('\n'),
       );

@@ -151,13 +151,16 @@ describe('whole units: a round robin at published points', () => {
     const unit = (id: string) => costs.units.find((entry) => entry.id === id);
     // A twin plays the same games (its runs are the same games, seeded alike): the same strength and price.
     expect(unit('twin')?.strength).toBeCloseTo(unit('orcs/orc-warriors')?.strength ?? Number.NaN, 6);
-    expect(unit('twin')?.deserved).toBeCloseTo(unit('orcs/orc-warriors')?.deserved ?? Number.NaN, 4);
+    expect(unit('twin')?.deserved).toBe(unit('orcs/orc-warriors')?.deserved);
+    expect(unit('twin')?.interval).toEqual(unit('orcs/orc-warriors')?.interval);
     // Every pairing is its own game on its own seed, named by what is played: reversing the entries changes no number.
     const reversed = await wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-reversed.yaml', [...entries].reverse())), { precision: 0.05, seed: 20261122 });
     for (const entry of costs.units) {
       const other = reversed.units.find((candidate) => candidate.id === entry.id);
       expect(other?.strength).toBeCloseTo(entry.strength, 9);
-      expect(other?.deserved).toBeCloseTo(entry.deserved ?? Number.NaN, 6);
+      // So small a list may leave its cost line undetermined: then neither order gives a price.
+      if (entry.deserved === undefined) expect(other?.deserved).toBeUndefined();
+      else expect(other?.deserved).toBeCloseTo(entry.deserved, 6);
     }
   }, 60_000);
 });

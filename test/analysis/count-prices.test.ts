@@ -174,7 +174,7 @@ describe('a price list from games at equal points', () => {
     // In each situation alone, the others at the mixed prices: 6 and 12.
     expect(alone[0]?.price).toBeCloseTo(6, 1);
     expect(alone[1]?.price).toBeCloseTo(12, 1);
-    const row = priceRow({ id: 'u0', name: 'u0', published: 6 }, solution.prices[0]?.price, solution.prices[0]?.interval, { kind: 'percent', value: 10 }, alone.map((price, s) => ({ situation: `s${s}`, deserved: price?.price, interval: price?.interval })));
+    const row = priceRow({ id: 'u0', name: 'u0', published: 6 }, solution.prices[0]?.price, solution.prices[0]?.interval, { kind: 'percent', value: 10 }, alone.map((price, s) => ({ situation: `s${s}`, share: 0.5, deserved: price?.price, interval: price?.interval })));
     expect(row.mixSensitive).toBe(true);
     expect(row.drivenBy).toBe('s1');
     // Against one opponent alone (others unchanged): the same answer as the list in a linear game where every opponent is fair.

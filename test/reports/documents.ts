@@ -153,7 +153,7 @@ export function countBalanceFixture(): BalanceDocument {
     tolerance: { kind: 'percent', value: 10 },
     situations: oneSituation,
     fielded: 'by-count',
-    mode: 'unit',
+    scope: 'unit',
     budget: 60,
     maxCount: 60,
     entries: [
@@ -180,6 +180,7 @@ export function countBalanceFixture(): BalanceDocument {
     check: { seed: 1234, passed: true, misses: [] },
     trials: 60_000,
     runs: 12,
+    runsBy: [{ purpose: 'answer', runs: 12, trials: 5_000 }],
   });
 }
 

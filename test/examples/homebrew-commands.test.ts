@@ -81,11 +81,11 @@ describe('(b) every command runs on the plugin', () => {
 
   it('matchups and balance play the roster', async () => {
     const matrix = await ok('matchups', ROSTER, '--only', 'militia', 'brute', '-n', '1000', '-s', SEED, '-w', '0');
-    expect(matrix.stdout).toContain('|row \\ column|Militia|Brutes|');
+    expect(matrix.stdout).toMatch(/^row \\ column {2,}Militia {2,}Brutes$/m);
     // The plugin's sides are told apart by name: a mirror is exactly ½ over both seatings.
-    expect(matrix.stdout).toMatch(/^\|Militia\|50%\|/m);
+    expect(matrix.stdout).toMatch(/^Militia {2,}50% {2,}/m);
     const fitted = await ok('balance', 'knight', '--against', ROSTER, '--budget', '40', '--only', 'knight', 'brute', '-p', '0.05', '-s', SEED, '-w', '0');
-    expect(fitted.stdout).toMatch(/^\|Knights\|18\|[\d.]+\|/m);
+    expect(fitted.stdout).toMatch(/^Knights {2,}18 {2,}[\d.]+ {2,}/m);
   });
 
   it('report makes a page of exact and Monte Carlo results', async () => {

@@ -229,13 +229,13 @@ describe('the workbench in a browser', () => {
     await expect(page.locator('.balance').textContent()).resolves.toContain('The check: the proposed prices played again');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-heroic.png'), fullPage: true });
 
-    // Warmaster, fielded whole: a scenario of its own opens its rosters; six entries of the four armies.
+    // Warmaster, fielded whole: a scenario of its own opens its rosters; twelve entries of the four armies (enough for the list's cost line to rise clearly).
     await page.getByRole('button', { name: 'Odds' }).click();
     await page.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
     await page.locator('.file-path', { hasText: 'warmaster: ' }).waitFor();
     await page.getByRole('button', { name: 'Balance and cost' }).click();
     await page.locator('#roster-choice').selectOption('data/warmaster/rosters/four-armies.yaml');
-    const kept = ['empire/halberdiers', 'empire/knights', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'high-elves/reavers', 'dwarfs/handgunners'];
+    const kept = ['empire/halberdiers', 'empire/knights', 'empire/crossbowmen', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'orcs/black-orcs', 'orcs/wolf-riders', 'high-elves/reavers', 'high-elves/spearmen', 'dwarfs/handgunners', 'dwarfs/warriors'];
     const warmaster = await editRoster((text) => text.replace(/^entries:[\s\S]*$/m, (entries) => `entries:\n${entries.split('\n').filter((line) => kept.some((id) => line.includes(`id: ${id},`))).join('\n')}\n`));
     // Settings belong to the scenario opened: this one starts at ±2 points.
     await page.getByLabel('Each score within ±').selectOption('0.05');
@@ -246,6 +246,7 @@ describe('the workbench in a browser', () => {
     const shownWarmaster = await priceList();
     const cliWarmaster = await cliPriceList(warmaster, ['armies: ../armies', `armies: ${path.resolve('data/warmaster/armies')}`], ['--tolerance', '5']);
     expect(shownWarmaster.size).toBe(kept.length);
+    expect(cliWarmaster.units.every((unit) => unit.deserved !== undefined)).toBe(true);
     for (const unit of cliWarmaster.units) {
       expect(shownWarmaster.get(unit.name)?.Proposed).toBe(costText(unit.deserved ?? Number.NaN));
       expect(shownWarmaster.get(unit.name)?.Verdict?.startsWith(unit.verdict ?? '?')).toBe(true);

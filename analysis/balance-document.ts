@@ -88,6 +88,7 @@ const byCountSchema = z.object({
   trials: z.number().int().min(0),
   runs: z.number().int().min(0),
   runsBy: z.array(z.object({ purpose: z.enum(['search', 'answer', 'check']), runs: z.number().int().min(1), trials: z.number().int().min(1) })),
+  converged: z.boolean(),
 });
 
 const wholeSchema = z.object({

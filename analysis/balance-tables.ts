@@ -231,6 +231,7 @@ export function priceListLegend(document: BalanceDocument): string[] {
   } else lines.push("One situation: the roster's template. A price fitted from one fight is a price for that fight: list the situations the units meet (`situations:` in the roster) to price them over a mix.");
   if (byCount) {
     lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.scope === 'list' ? ' The list keeps its overall level: the price changes of the middle half of the units average 0 (in logs), so a few units far off do not move the rest.' : ''}`);
+    if (!document.converged) lines.push('The prices did not settle: the iteration that makes every unit even stopped before its counts stopped moving; read the replayed scores to see how far from even each unit is.');
     if (document.check !== undefined) lines.push(`Replayed score: ${document.scope === 'list' ? 'the proposed prices' : 'the proposed price, against the others at their published costs,'} played again on fresh dice (seed ${document.check.seed}), at equal points: within ±2 points of ½ when ${document.scope === 'list' ? 'the prices are' : 'the price is'} right. ${document.check.passed ? (document.scope === 'list' ? 'Every unit passed.' : 'It passed.') : `Missed: ${document.check.misses.join(', ')}.`}`);
   } else {
     const { heldOut, regression } = document;

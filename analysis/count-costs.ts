@@ -75,6 +75,8 @@ export interface CountCosts {
   readonly entries: readonly { readonly id: string; readonly name: string; readonly published: number }[];
   readonly units: readonly CountUnitPrice[];
   readonly check?: { readonly seed: number; readonly passed: boolean; readonly misses: readonly string[] };
+  /** False when the price list's iteration did not settle (the check then says how far its prices are from even). */
+  readonly converged: boolean;
   readonly situations: readonly PlayedSituation[];
   readonly trials: number;
   readonly runs: number;
@@ -189,6 +191,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
     entries: entries.map((entry, u) => ({ id: entry.id, name: entryOf(entry).name, published: published[u] as number })),
     units,
     ...(checkCells === undefined ? {} : { check: { seed: checkSeed(seed), passed: misses.length === 0, misses } }),
+    converged: solution.converged,
     situations: cells.leftOut.played(roster.situations),
     trials: cells.trialsInAll + (checkCells?.trialsInAll ?? 0),
     runs,

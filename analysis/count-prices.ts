@@ -57,6 +57,8 @@ export interface CountPriceSolution {
   readonly prices: readonly CountPrice[];
   /** Jacobi iterations at each level. */
   readonly iterations: { readonly coarse: number; readonly fine: number };
+  /** Did the iteration settle (no count moving by more than a millionth) on the fine runs? */
+  readonly converged: boolean;
 }
 
 /** A unit's count as the two whole counts around it: `low` and `low + 1`, weighted 1 − frac and frac. */
@@ -224,7 +226,7 @@ function rescaled(kappa: readonly number[], input: CountPriceInput): number[] {
   return kappa.map((k) => Math.min(input.maxCount, Math.max(1, k * Math.exp(centre))));
 }
 
-async function jacobi(scores: Scores, input: CountPriceInput, start: readonly number[], level: CellLevel, pick: ScorePick): Promise<{ kappa: number[]; status: PriceStatus[]; iterations: number }> {
+async function jacobi(scores: Scores, input: CountPriceInput, start: readonly number[], level: CellLevel, pick: ScorePick): Promise<{ kappa: number[]; status: PriceStatus[]; iterations: number; converged: boolean }> {
   const list = input.free.every(Boolean);
   let kappa = [...start];
   let status: PriceStatus[] = kappa.map(() => 'priced');
@@ -235,9 +237,9 @@ async function jacobi(scores: Scores, input: CountPriceInput, start: readonly nu
     if (list) next = rescaled(next, input);
     const moved = Math.max(...next.map((k, u) => Math.abs(Math.log(k / (kappa[u] as number)))));
     kappa = next;
-    if (moved < CONVERGED || !list) return { kappa, status, iterations: iteration };
+    if (moved < CONVERGED || !list) return { kappa, status, iterations: iteration, converged: true };
   }
-  return { kappa, status, iterations: MAX_JACOBI };
+  return { kappa, status, iterations: MAX_JACOBI, converged: false };
 }
 
 /** Solve for the prices: coarse cells first, then fine ones at the corners of the answer. */
@@ -258,7 +260,7 @@ export async function solvePrices(source: CellSource, input: CountPriceInput): P
     const half = Z_95 * Math.sqrt(Math.max(0, variance));
     return { kappa: k, price, interval: { low: price * Math.exp(-half), high: price * Math.exp(half) }, status };
   });
-  return { kappa: fine.kappa, prices, iterations: { coarse: coarse.iterations, fine: fine.iterations } };
+  return { kappa: fine.kappa, prices, iterations: { coarse: coarse.iterations, fine: fine.iterations }, converged: fine.converged };
 }
 
 /**

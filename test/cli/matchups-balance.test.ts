@@ -159,6 +159,7 @@ describe('crucible balance', () => {
     expect(document.tolerance).toEqual({ kind: 'points', value: 1 });
     expect(document.units.map((unit) => unit.id).sort()).toEqual(['goblin', 'orc-barbarian', 'skeleton']);
     expect(document.check?.passed).toBe(true);
+    expect(document.converged).toBe(true);
     for (const unit of document.units) expect(Math.abs((unit.check?.score.value ?? Number.NaN) - 0.5)).toBeLessThanOrEqual(0.02);
     // The list keeps its level: the middle half's log price changes average 0 (of three units, all three).
     expect(document.units.reduce((sum, unit) => sum + Math.log((unit.deserved ?? Number.NaN) / unit.published), 0)).toBeCloseTo(0, 9);

@@ -181,6 +181,7 @@ export function countBalanceFixture(): BalanceDocument {
     trials: 60_000,
     runs: 12,
     runsBy: [{ purpose: 'answer', runs: 12, trials: 5_000 }],
+    converged: true,
   });
 }
 

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Chromium and redis-server installed once, before any file runs (files side by side would collide in apt-get).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60000,
     // Forks rather than threads: the CLI tests send signals and the engine tests are CPU-bound.
     pool: 'forks',

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-// @ts-expect-error: a plain .mjs script, no types
-import { ensureRedisServer } from '../../scripts/setup-redis.mjs';
+import { redisServerPath } from './installed.js';
 
 /**
- * A real Redis server for a test file: Debian's redis-server (installed by scripts/setup-redis.mjs
- * when missing) on a free port of 127.0.0.1, saving nothing to disk, stopped by `stop()`.
+ * A real Redis server for a test file: Debian's redis-server (installed before the tests by
+ * test/global-setup.ts) on a free port of 127.0.0.1, saving nothing to disk, stopped by `stop()`.
  */
 export interface TestRedis {
   readonly url: string;
@@ -27,7 +26,7 @@ function freePort(): Promise<number> {
 }
 
 export async function startRedis(): Promise<TestRedis> {
-  const executable = ensureRedisServer() as string;
+  const executable = redisServerPath();
   const port = await freePort();
   const server: ChildProcess = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {

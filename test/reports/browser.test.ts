@@ -10,8 +10,7 @@ import { analysisPage } from '../../reports/analysis-pages.js';
 import { distributionChart, heatmapChart } from '../../reports/charts.js';
 import { writeIndex, writePage } from '../../reports/page.js';
 import { loadScenarioFile } from '../../sim/scenario-file.js';
-// @ts-expect-error: a plain .mjs script, no types
-import { ensureChromium } from '../../scripts/setup-browser.mjs';
+import { chromiumPath } from '../helpers/installed.js';
 import { REPOSITORY } from '../helpers/repository.js';
 import { FIXTURES } from './documents.js';
 
@@ -38,7 +37,7 @@ const SCREENSHOTS = process.env.CRUCIBLE_SCREENSHOTS ?? path.join(os.tmpdir(), '
 const pages: string[] = [];
 
 beforeAll(async () => {
-  executablePath = ensureChromium() as string;
+  executablePath = chromiumPath();
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-report-browser-'));
   const loaded = await loadScenarioFile(path.join(repository, 'data/heroic/scenarios/sylvan-knights-formation.yaml'));
   const result = await runScenario(loaded, { trials: 5000 });

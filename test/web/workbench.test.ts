@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceDocumentSchema } from '../../analysis/balance-document.js';
 import { costText } from '../../analysis/balance-tables.js';
 import { WEB_CONFIG } from '../../cli/commands/serve.js';
-// @ts-expect-error: a plain .mjs script, no types
-import { ensureChromium } from '../../scripts/setup-browser.mjs';
+import { chromiumPath } from '../helpers/installed.js';
 import { encodeSetup, type Setup } from '../../web/app/share.js';
 import { runCli } from '../helpers/capture.js';
 
@@ -71,7 +70,7 @@ const cliJson = async (args: readonly string[]): Promise<string> => {
 };
 
 beforeAll(async () => {
-  const executablePath = ensureChromium() as string;
+  const executablePath = chromiumPath();
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
   const outDir = path.join(directory, 'web');
   // The shipped build (minified, as npm run build:web makes it), without the gzip sizes it would print.

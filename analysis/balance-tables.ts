@@ -89,6 +89,9 @@ function verdictCell(unit: Row, tolerance: Tolerance): string {
 export function priceListTable(document: BalanceDocument): ColumnTable {
   const { cheapest, dearest } = publishedRange(document);
   const anyUnusual = document.fielded === 'whole' && document.units.some((unit) => unit.unusual !== undefined);
+  // A reason every unit shares is said once, under the table (priceListLegend), not on every row;
+  // otherwise every row has the column (the table's columns are its first row's), empty where priced.
+  const notes = sharedProblem(document) === undefined && document.units.some((unit) => unit.problem !== undefined);
   return tableOf(
     rankedUnits<Row>(document.units).map((unit) => {
       const common: Record<string, string | number> = {
@@ -113,8 +116,7 @@ export function priceListTable(document: BalanceDocument): ColumnTable {
         const high = whole.heldOutError !== undefined && whole.heldOutError > 2 * document.heldOut.rmsError;
         common['Model error (RMS)'] = whole.heldOutError === undefined ? '' : `${(whole.heldOutError * 100).toFixed(1)} pts${high ? ' (high)' : ''}`;
       }
-      // A reason every unit shares is said once, under the table (priceListLegend), not on every row.
-      if (unit.problem !== undefined && sharedProblem(document) === undefined) common.Note = unit.problem;
+      if (notes) common.Note = unit.problem ?? '';
       return common;
     }),
   );

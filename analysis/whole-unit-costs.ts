@@ -179,8 +179,8 @@ const situationPrice = (situation: { name: string; share: number }, unit: UnitPr
   ...(priced(unit) ? { deserved: unit.deservedCost, interval: unit.deservedInterval } : {}),
 });
 
-/** Why a unit has no price, in words. */
-const NO_PRICE = "no price: the list's cost line is not determined (its slope could be 0, given the noise and the units' scatter about it) — add units, or costs further apart";
+/** Why a unit has no price, in words (each unit is priced by the line through the others: analysis/points-regression.ts). */
+const NO_PRICE = "no price: the cost line through the other units is not determined (its slope could be 0, given the noise and their scatter about it) — add units, or costs further apart";
 
 export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOptions = {}): Promise<WholeUnitCosts> {
   const entries = options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));

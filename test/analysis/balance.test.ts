@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { wholeBalanceDocument } from '../../analysis/balance-document.js';
+import { priceListTable } from '../../analysis/balance-tables.js';
 import { countCosts } from '../../analysis/count-costs.js';
 import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
 import { matchups } from '../../analysis/matchups.js';
@@ -161,6 +163,13 @@ describe('whole units: a round robin at published points', () => {
       // So small a list may leave its cost line undetermined: then neither order gives a price.
       if (entry.deserved === undefined) expect(other?.deserved).toBeUndefined();
       else expect(other?.deserved).toBeCloseTo(entry.deserved, 6);
+    }
+    // The printed list says why each unit without a price has none, whichever unit it ranks first.
+    const rows = priceListTable(wholeBalanceDocument({ roster: 'twin', file: 'twin.yaml' }, costs)).objects() as Record<string, unknown>[];
+    for (const entry of costs.units) {
+      const row = rows.find((candidate) => candidate.Unit === entry.name);
+      if (entry.deserved !== undefined || costs.units.every((other) => other.deserved === undefined)) expect(row?.Note ?? '').toBe('');
+      else expect(row?.Note).toMatch(/^no price: /);
     }
   }, 60_000);
 });

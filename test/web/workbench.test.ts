@@ -5,8 +5,16 @@ import { type Browser, type BrowserContext, chromium, type Download, type Page }
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceDocumentSchema } from '../../analysis/balance-document.js';
+import { compareDocumentSchema } from '../../analysis/compare-document.js';
+import { matchupsDocumentSchema } from '../../analysis/matchups-document.js';
 import { costText } from '../../analysis/balance-tables.js';
 import { WEB_CONFIG } from '../../cli/commands/serve.js';
+import { balancePage } from '../../reports/balance-page.js';
+import { comparePage } from '../../reports/compare-page.js';
+import { matchupsPage } from '../../reports/matchups-page.js';
+import type { ReportPage } from '../../reports/page-model.js';
+import { csvText } from '../../web/app/download.js';
+import { DESIGNER_PATHS, type DesignerPath } from './designer-paths.js';
 import { chromiumPath } from '../helpers/installed.js';
 import { encodeSetup, type Setup } from '../../web/app/share.js';
 import { runCli } from '../helpers/capture.js';
@@ -35,6 +43,8 @@ const offOrigin: string[] = [];
 
 /** Trials of the Monte Carlo runs here: enough to compare bytes, few enough to keep the test short. */
 const TRIALS = 20_000;
+/** The designer paths' runs: equal bytes need no more. */
+const WALK_TRIALS = 5_000;
 
 /** A link opening `file` (as a shared link does), with the test's trials. */
 async function linkTo(file: string, setup: Partial<Setup> = {}): Promise<string> {
@@ -62,6 +72,22 @@ async function downloadedText(page: Page, button: string): Promise<string> {
   await download.saveAs(file);
   return readFile(file, 'utf8');
 }
+
+/** Every table of a view's report, as its CSV downloads give them, in page order. */
+async function pageTables(page: Page, view: string): Promise<string[]> {
+  const buttons = page.locator(`.${view} .report button.csv`);
+  const tables: string[] = [];
+  for (let index = 0; index < (await buttons.count()); index++) {
+    const [download] = (await Promise.all([page.waitForEvent('download'), buttons.nth(index).click()])) as [Download, void];
+    const file = path.join(directory, `table-${index}-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    tables.push(await readFile(file, 'utf8'));
+  }
+  return tables;
+}
+
+/** The same tables from the CLI's JSON document, through the page its --report writes. */
+const reportTables = (report: ReportPage): string[] => report.sections.flatMap((section) => (section.table === undefined ? [] : [csvText(section.table.columns, section.table.rows)]));
 
 const cliJson = async (args: readonly string[]): Promise<string> => {
   const run = await runCli(['run', ...args, '--json', '--quiet']);
@@ -91,6 +117,111 @@ afterAll(async () => {
   await server?.close();
   if (directory !== undefined) await rm(directory, { recursive: true, force: true });
 });
+
+/** A field of the form changed as a person does: typed and left, or a box unticked. */
+async function setField(page: Page, id: string, value: string): Promise<void> {
+  const field = page.locator(`#${id}`);
+  if (value === 'untick') return field.uncheck();
+  await field.fill(value);
+  await field.press('Tab');
+}
+
+/** Waits, after `change`, for the odds of a run other than the one shown before it. */
+async function rerun(page: Page, change: () => Promise<void>): Promise<void> {
+  const shown = await page.locator('.odds .status').getAttribute('data-run');
+  await change();
+  await page.locator(`.odds .status[data-state="done"]:not([data-run="${shown}"])`).waitFor({ timeout: 30_000 });
+}
+
+/** Waits for a view's run to end; a failed one fails the test with what the page says. */
+async function finished(page: Page, view: string): Promise<void> {
+  const status = page.locator(`.${view} .status:is([data-state="done"], [data-state="failed"])`);
+  await status.waitFor({ timeout: 60_000 });
+  expect(await status.getAttribute('data-state'), (await page.locator(`.${view}`).textContent()) ?? '').toBe('done');
+}
+
+/** The CLI's copy of a file the page edited (with its relative data path made absolute by the caller: the numbers depend on the games, not on where the file lies). */
+async function cliCopy(name: string, text: string): Promise<string> {
+  const file = path.join(directory, name);
+  await writeFile(file, text);
+  return file;
+}
+
+async function cliDocument(args: readonly string[]): Promise<unknown> {
+  const run = await runCli([...args, '--json']);
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+/**
+ * One rule system as a designer works it (test/web/designer-paths.ts): Odds after a form edit and
+ * a YAML edit, Compare with an edited copy, then Matchups and Balance on an edited roster; every
+ * number shown is the CLI's on the same files (each table of a view equal to the one the CLI's
+ * JSON gives), and each view is photographed.
+ */
+async function designerPath(walk: DesignerPath): Promise<void> {
+  const page = await openPage(await linkTo(walk.scenario, { trials: WALK_TRIALS }));
+  // The view's result alone (the editors beside and below it are as long as the scenario).
+  const photograph = (view: string) => page.locator(view === 'odds' ? 'section.odds' : `section.${view} .report`).screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
+  await resultDone(page);
+
+  await rerun(page, () => setField(page, walk.form.field, walk.form.value));
+  await rerun(page, async () => {
+    await page.getByRole('group', { name: 'Scenario: edit as' }).getByRole('button', { name: 'YAML' }).click();
+    const text = await page.locator('#a-yaml').inputValue();
+    expect(text).toContain(walk.yaml.from);
+    await page.locator('#a-yaml').fill(text.replace(walk.yaml.from, walk.yaml.to));
+  });
+  expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([walk.scenario, '--trials', String(WALK_TRIALS), '--set', walk.form.set, '--set', walk.yaml.set]));
+  await page.locator('.odds .chart-box svg').first().waitFor();
+  await photograph('odds');
+
+  const edited = await downloadedText(page, 'Export YAML');
+  expect(edited).toContain(walk.yaml.to);
+  await page.getByRole('button', { name: 'Compare two versions' }).click();
+  await page.locator('#compare-against').selectOption('edited-copy');
+  await page.locator('.compare .status[data-state="failed"]', { hasText: 'The copy is the same as the scenario' }).waitFor();
+  await setField(page, walk.copy.field, walk.copy.value);
+  await page.locator('.compare .status:not([data-state="failed"])').waitFor();
+  await finished(page, 'compare');
+  const [field, absolute] = walk.dataField;
+  const withVariant = `${edited.replace(/^ruleset: .*\n/m, (line) => `${line}${field}: ${absolute}\n`)}variants:\n  - name: edited-copy\n    set: ${JSON.stringify(walk.copy.set)}\n`;
+  const compared = compareDocumentSchema.parse(await cliDocument(['compare', await cliCopy(`${walk.system}-compare.yaml`, withVariant), '--variant', 'edited-copy', '--trials', String(WALK_TRIALS)]));
+  expect(await pageTables(page, 'compare')).toEqual(reportTables(comparePage(compared)));
+  await photograph('compare');
+
+  await page.getByRole('button', { name: 'Matchups' }).click();
+  if (walk.roster === undefined) {
+    await page.getByText('No bundled roster for this rule system.').waitFor();
+    await page.close();
+    return;
+  }
+  const { roster } = walk;
+  await page.locator('#roster-choice').selectOption(roster.file);
+  await page.getByText("The roster's YAML").click();
+  const rosterText = roster.edit(await page.locator('#roster-yaml').inputValue());
+  await page.locator('#roster-yaml').fill(rosterText);
+  await page.locator('#roster-yaml').press('Tab');
+  const rosterFile = await cliCopy(`${walk.system}-roster.yaml`, rosterText.replace(roster.dataField[0], roster.dataField[1]));
+  await page.getByLabel('Each score within ±').selectOption('0.05');
+  await page.getByRole('button', { name: 'Run the matchups' }).click();
+  await finished(page, 'matchups');
+  const matchups = matchupsDocumentSchema.parse(await cliDocument(['matchups', rosterFile, '-p', '0.05']));
+  expect(await pageTables(page, 'matchups')).toEqual(reportTables(matchupsPage(matchups)));
+  await photograph('matchups');
+  if (!roster.balance) return page.close();
+
+  // The roster as edited stays with the Balance view.
+  await page.getByRole('button', { name: 'Balance and cost' }).click();
+  await expect.poll(() => page.locator('#roster-yaml').inputValue()).toBe(rosterText);
+  if (roster.budget !== undefined) await setField(page, 'balance-budget', String(roster.budget));
+  await page.getByRole('button', { name: 'Make the price list' }).click();
+  await finished(page, 'balance');
+  const balance = balanceDocumentSchema.parse(await cliDocument(['balance', '--against', rosterFile, '-p', '0.05', ...(roster.budget === undefined ? [] : ['--budget', String(roster.budget)])]));
+  expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(balance)));
+  await photograph('balance');
+  await page.close();
+}
 
 // One desktop page walks through the steps a designer takes, in order (each step starts where the
 // last left it); a second, fresh page at phone width opens the link the first one shares.
@@ -225,6 +356,7 @@ describe('the workbench in a browser', () => {
       expect(shownHeroic.get(unit.name)?.Published).toBe(String(unit.published));
     }
     expect(shownHeroic.get('Goblin')?.Published).toBe('7');
+    expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(cliHeroic)));
     await expect(page.locator('.balance').textContent()).resolves.toContain('The check: the proposed prices played again');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-heroic.png'), fullPage: true });
 
@@ -250,6 +382,7 @@ describe('the workbench in a browser', () => {
       expect(shownWarmaster.get(unit.name)?.Proposed).toBe(costText(unit.deserved ?? Number.NaN));
       expect(shownWarmaster.get(unit.name)?.Verdict?.startsWith(unit.verdict ?? '?')).toBe(true);
     }
+    expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(cliWarmaster)));
     await expect(page.locator('.balance').textContent()).resolves.toContain('The check: pairings held out of the fit');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-warmaster.png'), fullPage: true });
   }, 120_000);
@@ -276,6 +409,8 @@ describe('the workbench in a browser', () => {
     expect(overflow, 'the page is wider than a phone').toBeLessThanOrEqual(0);
     await fresh.close();
   });
+
+  it.each(DESIGNER_PATHS)('$system: the form, the YAML, an edited copy and an edited roster, each view as the CLI gives it', async (walk) => designerPath(walk), 60_000);
 
   it('logs no console error and requests nothing from another origin', () => {
     expect(consoleProblems).toEqual([]);

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /**
- * A text box whose value is committed on Enter or when it loses focus, not per keystroke (a new
- * run per digit would be waste), and which keeps what is being typed while the page redraws
- * around it (results refine several times a second).
+ * Text boxes whose value is committed when they lose focus (or on Enter, for one line), not per
+ * keystroke (a new run or a roster reloaded per character would be waste), and which keep what is
+ * being typed while the page redraws around them: a controlled box handed its committed value on
+ * every redraw (results refine several times a second, a roster finishes loading) would lose it.
  */
-export function CommitInput({ id, value, placeholder, onCommit }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void }) {
+function useDraft(value: string, onCommit: (text: string) => void) {
   const [draft, setDraft] = useState(value);
   const [editing, setEditing] = useState(false);
   useEffect(() => {
@@ -15,18 +16,35 @@ export function CommitInput({ id, value, placeholder, onCommit }: { id: string; 
     setEditing(false);
     if (draft !== value) onCommit(draft);
   };
+  return {
+    commit,
+    props: {
+      value: draft,
+      onFocus: () => setEditing(true),
+      onInput: (event: { currentTarget: { value: string } }) => setDraft(event.currentTarget.value),
+      onBlur: commit,
+    },
+  };
+}
+
+export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'numeric', size, invalid }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void; inputMode?: 'numeric' | 'text'; size?: number; invalid?: boolean }) {
+  const { commit, props } = useDraft(value, onCommit);
   return (
     <input
       id={id}
-      inputMode="numeric"
+      inputMode={inputMode}
       placeholder={placeholder}
-      value={draft}
-      onFocus={() => setEditing(true)}
-      onInput={(event) => setDraft(event.currentTarget.value)}
-      onBlur={commit}
+      size={size}
+      aria-invalid={invalid}
+      {...props}
       onKeyDown={(event) => {
         if (event.key === 'Enter') commit();
       }}
     />
   );
+}
+
+export function CommitTextArea({ id, value, rows, onCommit }: { id: string; value: string; rows: number; onCommit: (text: string) => void }) {
+  const { props } = useDraft(value, onCommit);
+  return <textarea id={id} class="yaml" rows={rows} spellcheck={false} {...props} />;
 }

@@ -18,7 +18,8 @@ import { dataOf, withVariant } from './yaml-text.js';
  * both on the same dice trial by trial; the difference of every outcome with its 95% interval.
  */
 
-const EDITED = 'edited copy';
+// The copy's name as a variant of the file: a variant name is an id (sim/scenario-patch.ts), so no space.
+const EDITED = 'edited-copy';
 type CompareState = { readonly kind: 'idle' | 'running'; readonly done?: number; readonly planned?: number } | { readonly kind: 'done'; readonly page: ReportPage } | { readonly kind: 'failed'; readonly message: string; readonly problems?: readonly InputProblem[] };
 
 export function CompareView({ setup, update, loaded, variants, choices }: { setup: Setup; update: (change: SetupChange) => void; loaded: LoadedScenario | undefined; variants: readonly string[]; choices: FieldChoices }) {

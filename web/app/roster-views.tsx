@@ -4,6 +4,7 @@ import type { ReportPage } from '../../reports/page-model.js';
 import { InputError } from '../../sim/errors.js';
 import { parseTolerance } from '../../analysis/price-verdict.js';
 import { balanceReport, matchupsReport, openRoster } from '../compute/analyses.js';
+import { CommitInput, CommitTextArea } from './commit-input.js';
 import { problemText } from '../compute/scenario.js';
 import { sharedPool as pool } from '../compute/worker-pool.js';
 import { readText, writeText } from '../platform/volume.js';
@@ -32,7 +33,11 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
   const rosters = ruleset === undefined ? [] : bundledRosters(ruleset);
   const file = setup.roster !== undefined && rosters.some((entry) => entry.file === setup.roster) ? setup.roster : rosters[0]?.file;
   const [text, setText] = useState<string>('');
-  const [roster, setRoster] = useState<LoadedRoster | undefined>(undefined);
+  // The roster loaded, with the setup it was loaded for: a run starts only on the roster as now
+  // edited (a click right after an edit must not run the roster from before it).
+  const wanted = `${file ?? ''}\n${setup.rosterFile ?? ''}\n${setup.rosterText ?? ''}`;
+  const [opened, setOpened] = useState<{ readonly wanted: string; readonly roster: LoadedRoster } | undefined>(undefined);
+  const roster = opened?.wanted === wanted ? opened.roster : undefined;
   const [problems, setProblems] = useState<readonly string[]>([]);
   useEffect(() => {
     if (file === undefined) return;
@@ -45,21 +50,21 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
       setText(shown);
       writeText(file, shown);
       try {
-        const opened = await openRoster(file);
+        const loaded = await openRoster(file);
         if (current) {
-          setRoster(opened);
+          setOpened({ wanted, roster: loaded });
           setProblems([]);
         }
       } catch (error) {
         if (!current) return;
-        setRoster(undefined);
+        setOpened(undefined);
         setProblems(error instanceof InputError ? error.problems.map(problemText) : [String(error)]);
       }
     })();
     return () => {
       current = false;
     };
-  }, [file, setup.rosterText, setup.rosterFile]);
+  }, [wanted]);
   const picker = (
     <div class="settings">
       <label class="field-inline" for="roster-choice">
@@ -91,7 +96,7 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
         <label for="roster-yaml" class="sr-only">
           Roster as YAML
         </label>
-        <textarea id="roster-yaml" class="yaml" rows={16} spellcheck={false} value={text} onChange={(event) => update({ rosterText: event.currentTarget.value, rosterFile: file })} />
+        <CommitTextArea id="roster-yaml" rows={16} value={text} onCommit={(edited) => update({ rosterText: edited, rosterFile: file })} />
         {problems.length === 0 ? null : (
           <ul class="problems">
             {problems.map((line, index) => (
@@ -200,12 +205,12 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
         {whole ? null : (
           <label class="field-inline" for="balance-budget">
             Points a side
-            <input id="balance-budget" type="number" min={1} step={1} value={budget} onChange={(event) => update({ budget: Math.max(1, Number(event.currentTarget.value) || 1) })} />
+            <CommitInput id="balance-budget" value={String(budget)} onCommit={(text) => update({ budget: Math.max(1, Number(text) || 1) })} />
           </label>
         )}
         <label class="field-inline" for="balance-tolerance">
           Tolerance
-          <input id="balance-tolerance" type="text" size={5} value={toleranceText} aria-invalid={tolerance === undefined} onChange={(event) => update({ tolerance: event.currentTarget.value })} />
+          <CommitInput id="balance-tolerance" inputMode="text" size={5} value={toleranceText} invalid={tolerance === undefined} onCommit={(text) => update({ tolerance: text })} />
         </label>
       </div>
       {tolerance === undefined ? <p class="status problem">The tolerance is a percentage of the published cost ("10%") or points ("5").</p> : null}

@@ -1,5 +1,6 @@
 import { InputError } from '../sim/errors.js';
-import { type DavidsonFit, davidsonExpectedScore, fitDavidson, type PairingCounts } from './davidson.js';
+import { type DavidsonFit, fitDavidson, type PairingCounts } from './davidson.js';
+import { type HeldOutCheck, heldOutCheck } from './held-out-check.js';
 import type { Interval } from './intervals.js';
 import { type MatchupOptions, matchups, type MatchupsResult, type SeatingOutcomes } from './matchups.js';
 import type { Outcome } from './outcome.js';
@@ -35,18 +36,6 @@ export interface WholeUnitPrice extends PriceRow {
   readonly heldOutError?: number | undefined;
 }
 
-/** How well strengths fitted without a pairing predict it: the model's own check. */
-export interface HeldOutCheck {
-  readonly folds: number;
-  readonly pairings: number;
-  /** Root mean square of predicted − played combined expected score, over every pairing held out. */
-  readonly rmsError: number;
-  /** Root mean square of the played scores' own standard errors: what noise alone would give. */
-  readonly rmsNoise: number;
-  /** The pairings predicted worst: predicted and played combined expected scores of the row unit. */
-  readonly worst: readonly { readonly row: string; readonly column: string; readonly predicted: number; readonly played: number }[];
-}
-
 export interface WholeLine extends Omit<PointsRegression, 'units'> {
   readonly situation?: string;
 }
@@ -73,9 +62,6 @@ export interface WholeUnitOptions extends Omit<MatchupOptions, 'seating'> {
 
 /** Fewest units whose prices can be read off a line through the others. */
 export const MIN_WHOLE_UNITS = 6;
-/** Folds of the held-out check: each pairing is predicted by a fit without its fold. */
-const HELD_OUT_FOLDS = 10;
-const WORST_SHOWN = 3;
 
 /**
  * An outcome as counts for the paired-comparison fit. One run: its wins, draws and losses. A mix of
@@ -92,8 +78,8 @@ function countsOf(outcome: Outcome, shares?: readonly number[], trials?: readonl
 type Cell = MatchupsResult['cells'][number];
 
 /** Each ordered run once — the row seated first against the column — as counts; mirrors (a unit against itself) carry no information. */
-function pairingsOf(result: MatchupsResult, index: ReadonlyMap<string, number>, pick: (cell: Cell) => { outcome: Outcome | undefined; shares?: readonly number[]; trials?: readonly number[] }): PairingCounts[] {
-  return result.cells.flatMap((cell) => {
+function pairingsOf(cells: readonly Cell[], index: ReadonlyMap<string, number>, pick: (cell: Cell) => { outcome: Outcome | undefined; shares?: readonly number[]; trials?: readonly number[] }): PairingCounts[] {
+  return cells.flatMap((cell) => {
     const { outcome, shares, trials } = pick(cell);
     if (cell.row === cell.column || outcome === undefined) return [];
     const { wins, draws, losses } = countsOf(outcome, shares, trials);
@@ -117,52 +103,6 @@ function regressOrExplain(roster: LoadedRoster, result: MatchupsResult, fit: Dav
     if (error instanceof RangeError) throw new InputError([{ file: roster.file, path: 'entries', message: `strength cannot be set against points: ${error.message}` }]);
     throw error;
   }
-}
-
-/** An unordered pairing's fold: from the ids, so it does not depend on the order of the entries. */
-function foldOf(a: string, b: string): number {
-  const [low, high] = a < b ? [a, b] : [b, a];
-  let hash = 2166136261;
-  for (const character of `${low}\u0000${high}`) hash = Math.imul(hash ^ (character.codePointAt(0) as number), 16777619) >>> 0;
-  return hash % HELD_OUT_FOLDS;
-}
-
-/**
- * K-fold cross-validation over unordered pairings: both seatings of a pairing held out together,
- * strengths refitted without them, and their combined expected score predicted from the refitted
- * strengths, draw tendency and seat advantage (davidsonExpectedScore).
- */
-function heldOutCheck(roster: LoadedRoster, result: MatchupsResult, index: ReadonlyMap<string, number>, pick: Parameters<typeof pairingsOf>[2]): { check: HeldOutCheck; byUnit: Map<string, number> } {
-  const pairs = result.cells.filter((cell) => cell.row < cell.column);
-  const errors: { row: string; column: string; predicted: number; played: number; variance: number }[] = [];
-  for (let fold = 0; fold < HELD_OUT_FOLDS; fold++) {
-    const held = pairs.filter((cell) => foldOf(cell.row, cell.column) === fold);
-    if (held.length === 0) continue;
-    const out = new Set(held.map((cell) => `${cell.row}\u0000${cell.column}`));
-    const kept = { ...result, cells: result.cells.filter((cell) => !out.has(cell.row < cell.column ? `${cell.row}\u0000${cell.column}` : `${cell.column}\u0000${cell.row}`)) };
-    const fit = fitOrExplain(roster, result.entries.length, pairingsOf(kept, index, pick), ' without some pairings (held-out check)');
-    for (const cell of held) {
-      const predicted = davidsonExpectedScore(fit, index.get(cell.row) as number, index.get(cell.column) as number);
-      errors.push({ row: cell.row, column: cell.column, predicted, played: cell.combined.score.value, variance: cell.combined.scoreVariance / cell.combined.trials });
-    }
-  }
-  const rms = (values: readonly number[]) => Math.sqrt(values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length));
-  const byUnit = new Map<string, number>();
-  for (const entry of result.entries) {
-    const mine = errors.filter((error) => error.row === entry.id || error.column === entry.id);
-    if (mine.length > 0) byUnit.set(entry.id, rms(mine.map((error) => (error.predicted - error.played) ** 2)));
-  }
-  const worst = [...errors].sort((a, b) => Math.abs(b.predicted - b.played) - Math.abs(a.predicted - a.played)).slice(0, WORST_SHOWN);
-  return {
-    check: {
-      folds: Math.min(HELD_OUT_FOLDS, pairs.length),
-      pairings: errors.length,
-      rmsError: rms(errors.map((error) => (error.predicted - error.played) ** 2)),
-      rmsNoise: rms(errors.map((error) => error.variance)),
-      worst: worst.map(({ row, column, predicted, played }) => ({ row, column, predicted, played })),
-    },
-    byUnit,
-  };
 }
 
 const lineOf = (regression: PointsRegression, situation?: string): WholeLine => {
@@ -194,16 +134,16 @@ export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOpt
   const several = roster.situations.length > 1;
   // The mix: each ordered run's first-seat outcome over the situations, as Kish's effective games.
   const mixed = (cell: Cell) => (several ? { outcome: cell.first, shares, trials: (cell.situations ?? []).map((entry) => entry.first?.trials ?? 1) } : { outcome: cell.first });
-  const fit = fitOrExplain(roster, result.entries.length, pairingsOf(result, index, mixed), '');
+  const fit = fitOrExplain(roster, result.entries.length, pairingsOf(result.cells, index, mixed), '');
   const regression = regressOrExplain(roster, result, fit);
   const bySituation = several
     ? roster.situations.map((situation, s) => {
         const own = (cell: Cell): { outcome: Outcome | undefined } => ({ outcome: (cell.situations?.[s] as SeatingOutcomes | undefined)?.first });
-        const situationFit = fitOrExplain(roster, result.entries.length, pairingsOf(result, index, own), ` in situation ${JSON.stringify(situation.name)}`);
+        const situationFit = fitOrExplain(roster, result.entries.length, pairingsOf(result.cells, index, own), ` in situation ${JSON.stringify(situation.name)}`);
         return { situation, regression: regressOrExplain(roster, result, situationFit) };
       })
     : [];
-  const { check, byUnit } = heldOutCheck(roster, result, index, mixed);
+  const { check, byUnit } = heldOutCheck(result, (kept) => fitOrExplain(roster, result.entries.length, pairingsOf(kept, index, mixed), ' without some pairings (held-out check)'));
   const units = regression.units.map((unit, i): WholeUnitPrice => {
     const entry = result.entries[i];
     const situations = several ? bySituation.map(({ situation, regression: own }) => situationPrice(situation, own.units[i])) : undefined;

@@ -234,7 +234,7 @@ export function priceListLegend(document: BalanceDocument): string[] {
   if (byCount) {
     lines.push(`Equal points: a unit priced c fields ${document.budget}/c models on average (the two whole counts around it, in the proportions that average it). Score at published costs: its expected score against the list as published today.${document.scope === 'list' ? ' The list keeps its overall level: the price changes of the middle half of the units average 0 (in logs), so a few units far off do not move the rest.' : ''}`);
     if (!document.converged) lines.push('The prices did not settle: the iteration that makes every unit even stopped before its counts stopped moving; read the replayed scores to see how far from even each unit is.');
-    if (document.check !== undefined) lines.push(`Replayed score: ${document.scope === 'list' ? 'the proposed prices' : 'the proposed price, against the others at their published costs,'} played again on fresh dice (seed ${document.check.seed}), at equal points: within ±2 points of ½ when ${document.scope === 'list' ? 'the prices are' : 'the price is'} right. ${document.check.passed ? (document.scope === 'list' ? 'Every unit passed.' : 'It passed.') : `Missed: ${document.check.misses.join(', ')}.`}`);
+    if (document.check !== undefined) lines.push(`Replayed score: ${document.scope === 'list' ? 'the proposed prices' : 'the proposed price, against the others at their published costs,'} played again on fresh dice (seed ${document.check.seed}), at equal points: within ±2 points of ½ when ${document.scope === 'list' ? 'the prices are' : 'the price is'} right. ${checkFinding(document)}`);
   } else {
     const { heldOut, regression } = document;
     const unusual = document.units.filter((unit) => (unit as WholeBalanceDocument['units'][number]).unusual !== undefined).length;
@@ -263,4 +263,23 @@ export function medianIntervalWidth(document: BalanceDocument): number | undefin
   if (widths.length === 0) return undefined;
   const middle = widths.length >> 1;
   return widths.length % 2 === 1 ? widths[middle] : ((widths[middle - 1] as number) + (widths[middle] as number)) / 2;
+}
+
+/** The replay's own noise: the widest half-width of a replayed score's 95% interval. */
+function replayNoise(document: CountBalanceDocument): number {
+  return Math.max(0, ...document.units.flatMap((unit) => (unit.check === undefined ? [] : [(unit.check.score.interval.high - unit.check.score.interval.low) / 2])));
+}
+
+/**
+ * What the replay found, in a sentence (the terminal's legend and the page say it alike): a unit
+ * misses when its replayed score lies more than 2 points from ½ beyond the replay's own noise
+ * (analysis/count-costs.ts, replayCheck).
+ */
+export function checkFinding(document: CountBalanceDocument): string {
+  if (document.check === undefined) return '';
+  const noise = replayNoise(document);
+  const allowance = `allowing for the replay's own noise (its 95% intervals, up to ±${(noise * 100).toFixed(1)} points)`;
+  const finding = document.check.passed ? `${document.scope === 'list' ? 'Every unit' : 'The unit'} scored within ±2 points of ½, ${allowance}.` : `Missed by ${document.check.misses.join(', ')}: more than 2 points from ½, beyond ${allowance}.`;
+  // A replay noisier than what it checks passes what it cannot see: say so.
+  return noise * 100 > 2 ? `${finding} At this precision that noise is wider than the 2 points checked: a finer -p sharpens the check.` : finding;
 }

@@ -1,8 +1,8 @@
 import { InputError } from '../sim/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import { type CellLevel, checkSeed, RosterCells } from './count-cells.js';
+import { type CellLevel, type CellSource, checkSeed, RosterCells } from './count-cells.js';
 import { type CountPriceInput, cornerOf, measuredCurve, MIXED, type PriceStatus, priceOneUnit, scoreAt, situationPick, solvePrices } from './count-prices.js';
-import type { Interval } from './intervals.js';
+import { type Interval, Z_95 } from './intervals.js';
 import { entryOf, type PlayedSituation, rosterEntries, trialsPerSeat } from './matchups.js';
 import type { Estimate } from './outcome.js';
 import { type PriceRow, priceRow, type SituationPrice } from './price-list.js';
@@ -15,7 +15,8 @@ import { analysisSeed } from './seated.js';
  * points (analysis/count-prices.ts has the method). Either one unit against the list as published
  * (`unit`), or a whole price list at which every unit is even with the list at the new prices.
  * Every result is checked by playing it again: fresh games at the proposed prices, each unit's
- * equal-points score printed, within ±CHECK_TOLERANCE of ½ when the prices are right.
+ * equal-points score printed, within ±CHECK_TOLERANCE of ½ (allowing for the replay's own noise)
+ * when the prices are right.
  */
 
 export interface CountCostOptions {
@@ -37,6 +38,7 @@ export interface CountCostOptions {
 
 /** A replayed score's allowed distance from ½: 2 points. */
 export const CHECK_TOLERANCE = 0.02;
+
 
 export interface OpponentPrice {
   readonly opponent: string;
@@ -85,7 +87,7 @@ export interface CountCosts {
 }
 
 const estimate = (score: number, variance: number): Estimate => {
-  const half = 1.959963984540054 * Math.sqrt(Math.max(0, variance));
+  const half = Z_95 * Math.sqrt(Math.max(0, variance));
   return { value: score, interval: { low: Math.max(0, score - half), high: Math.min(1, score + half) } };
 };
 
@@ -140,7 +142,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
   const several = roster.situations.length > 1;
   const check = options.check ?? true;
   const checkCells = check ? new RosterCells(roster, entries, checkSeed(seed), trials, options.executor, counted) : undefined;
-  if (checkCells !== undefined) await checkCells.measure(cornerCells(kappa, free, maxCount), 'fine');
+  const replays = checkCells === undefined ? undefined : await replayCheck(checkCells, kappa, free, maxCount);
 
   const units: CountUnitPrice[] = [];
   for (const [u, entry] of entries.entries()) {
@@ -164,7 +166,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       }),
     );
     const today = scoreAt(cells, maxCount, u, atPublished);
-    const replay = checkCells === undefined ? undefined : scoreAt(checkCells, maxCount, u, kappa);
+    const replay = replays?.[u];
     const priced = price.status === 'priced';
     const row = priceRow({ id: entry.id, name, published: published[u] as number }, priced ? price.price : undefined, priced ? (price.interval as Interval | undefined) : undefined, tolerance, situations);
     units.push({
@@ -174,7 +176,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       publishedScore: estimate(today.score, today.variance),
       curve: measuredCurve(cells, maxCount, u, kappa).map((point) => ({ count: point.count, score: estimate(point.score, point.variance), fine: point.fine })),
       opponents: opponents.filter((entry): entry is OpponentPrice => entry !== undefined),
-      ...(replay === undefined || !priced ? {} : { check: { score: estimate(replay.score, replay.variance), pass: Math.abs(replay.score - 0.5) <= CHECK_TOLERANCE } }),
+      ...(replay === undefined || !priced ? {} : { check: { score: estimate(replay.score, replay.variance), pass: replay.pass } }),
     });
   }
   const misses = units.filter((unit) => unit.check?.pass === false).map((unit) => unit.id);
@@ -201,6 +203,22 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       ...(checkCells === undefined ? [] : [{ purpose: 'check' as const, runs: checkCells.runsAt.fine, trials: trials.fine }]),
     ].filter((entry) => entry.runs > 0),
   };
+}
+
+/**
+ * The check: each free unit's score against the list at κ, read from cells of their own (fresh dice:
+ * `source` seeded apart from the cells the prices came from), and whether it is within
+ * ±CHECK_TOLERANCE of ½ allowing for its own noise — it misses only when its 95% interval lies
+ * wholly beyond, so the replay's noise alone does not call a right price wrong at any precision
+ * (without the allowance it did, for one unit in eight at -p 0.05: test/analysis/replay-check.test.ts).
+ */
+export async function replayCheck(source: CellSource, kappa: readonly number[], free: readonly boolean[], maxCount: number): Promise<({ readonly score: number; readonly variance: number; readonly pass: boolean } | undefined)[]> {
+  await source.measure(cornerCells(kappa, free, maxCount), 'fine');
+  return kappa.map((_, u) => {
+    if (!free[u]) return undefined;
+    const { score, variance } = scoreAt(source, maxCount, u, kappa);
+    return { score, variance, pass: Math.abs(score - 0.5) - Z_95 * Math.sqrt(variance) <= CHECK_TOLERANCE };
+  });
 }
 
 /** Every pair's four corner cells at κ (free units against all). */

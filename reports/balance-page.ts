@@ -1,6 +1,6 @@
 import type { ColumnTable } from 'arquero';
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../analysis/balance-document.js';
-import { costRange, costText, curveTable, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
+import { checkFinding, costRange, costText, curveTable, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
 import { leftOutText } from '../analysis/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
@@ -98,7 +98,7 @@ function countCheckSection(document: CountBalanceDocument): PageSection | undefi
   const farthest = scores.length === 0 ? 0 : Math.max(...scores.map((score) => Math.abs(score - 0.5)));
   return {
     heading: 'The check: the proposed prices played again',
-    text: `Every ${document.scope === 'list' ? 'unit at its proposed price against every other at its own' : 'proposed price against the others at their published costs'}, on fresh dice (seed ${document.check.seed}), at equal points: ${document.check.passed ? `every unit scored within ±2 points of ½ (the farthest ${(farthest * 100).toFixed(1)} points away).` : `missed by ${document.check.misses.join(', ')} (more than 2 points from ½).`} The replayed scores are the price list's last column.`,
+    text: `Every ${document.scope === 'list' ? 'unit at its proposed price against every other at its own' : 'proposed price against the others at their published costs'}, on fresh dice (seed ${document.check.seed}), at equal points; the farthest replayed score lies ${(farthest * 100).toFixed(1)} points from ½. ${checkFinding(document)} The replayed scores are the price list's last column.`,
   };
 }
 

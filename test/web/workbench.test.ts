@@ -25,8 +25,11 @@ import { runCli } from '../helpers/capture.js';
  * a bundled scenario's result equals `crucible run --json`'s byte for byte; a stat changed in the
  * form moves it to what `crucible run --set` gives; a shared link reproduces the view in a fresh
  * page; a matchup heatmap runs and shows W/D/L on hover; keyboard alone reaches and works the
- * controls. Throughout: no console error and no request leaving the page's origin. Screenshots at
- * desktop and phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder).
+ * controls; and on Battle Forge, Warmaster and Epic, a designer's path through every view after
+ * editing the form, the YAML and the roster (test/web/designer-paths.ts), each table as the CLI's.
+ * Throughout: no console error and no request leaving the page's origin. Screenshots at desktop and
+ * phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder); each view of the
+ * designer's paths too, when $CRUCIBLE_SCREENSHOTS is set.
  */
 
 const SCREENSHOTS = process.env.CRUCIBLE_SCREENSHOTS ?? path.join(os.tmpdir(), 'crucible-screenshots');
@@ -161,8 +164,11 @@ async function cliDocument(args: readonly string[]): Promise<unknown> {
  */
 async function designerPath(walk: DesignerPath): Promise<void> {
   const page = await openPage(await linkTo(walk.scenario, { trials: WALK_TRIALS }));
-  // The view's result alone (the editors beside and below it are as long as the scenario).
-  const photograph = (view: string) => page.locator(view === 'odds' ? 'section.odds' : `section.${view} .report`).screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
+  // The view's result alone (the editors beside and below it are as long as the scenario); only
+  // when photographs are asked for ($CRUCIBLE_SCREENSHOTS): ten tall pages cost seconds of the suite's CPU.
+  const photograph = async (view: string): Promise<void> => {
+    if (process.env.CRUCIBLE_SCREENSHOTS !== undefined) await page.locator(view === 'odds' ? 'section.odds' : `section.${view} .report`).screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
+  };
   await resultDone(page);
 
   await rerun(page, () => setField(page, walk.form.field, walk.form.value));

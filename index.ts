@@ -27,6 +27,7 @@ export { balanceDocumentSchema, countBalanceDocument, wholeBalanceDocument } fro
 export { loadRoster, type LoadedRoster, type Roster } from './analysis/roster.js';
 export { matchups, type MatchupCell, type MatchupOptions, type MatchupsResult, SEATINGS, type Seating } from './analysis/matchups.js';
 export { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts } from './analysis/outcome.js';
+export { balance, type BalanceOptions } from './analysis/balance.js';
 export { countCosts, type CountCostOptions, type CountCosts } from './analysis/count-costs.js';
 export { wholeUnitCosts, type WholeUnitCosts } from './analysis/whole-unit-costs.js';
 export { parseTolerance, type PriceVerdict, priceVerdict, type Tolerance } from './analysis/price-verdict.js';

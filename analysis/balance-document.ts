@@ -128,8 +128,7 @@ function plain(value: unknown): unknown {
 }
 
 export function countBalanceDocument(head: DocumentHead, costs: CountCosts): CountBalanceDocument {
-  const { entries, ...rest } = costs;
-  return balanceDocumentSchema.parse(plain({ kind: 'balance', ...head, fielded: 'by-count', ...rest, entries })) as CountBalanceDocument;
+  return balanceDocumentSchema.parse(plain({ kind: 'balance', ...head, fielded: 'by-count', ...costs })) as CountBalanceDocument;
 }
 
 export function wholeBalanceDocument(head: DocumentHead, costs: WholeUnitCosts): WholeBalanceDocument {

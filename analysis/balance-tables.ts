@@ -13,10 +13,12 @@ import { tableOf } from './tables.js';
 
 type Row = BalanceDocument['units'][number];
 
+/** Decimals for three significant figures (at least): 175, 64.6, 8.09. */
+const costDigits = (value: number): number => (Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2);
+
 /** A cost to three significant figures: 175, 64.6, 8.09. */
 export function costText(value: number): string {
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
-  return value.toFixed(digits);
+  return value.toFixed(costDigits(value));
 }
 
 /** "50.2% ±0.4": a score averaged over many runs is known to a tenth of a point, which is what the check is read at. */
@@ -46,7 +48,7 @@ export function costRange(low: number, high: number | null, cheapest: number, de
   const bottom = costText(low);
   // A narrow interval keeps its width visible: a digit more until its ends differ ([10.97, 11.03], not [11.0, 11.0]).
   for (let extra = 1; costText(high) === bottom && high !== low && extra <= 2; extra++) {
-    const digits = (Math.abs(high) >= 100 ? 0 : Math.abs(high) >= 10 ? 1 : 2) + extra;
+    const digits = costDigits(high) + extra;
     if (low.toFixed(digits) !== high.toFixed(digits)) return `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`;
   }
   return `[${bottom}, ${costText(high)}]`;
@@ -58,7 +60,7 @@ function costNumber(value: number | null | undefined, dearest: number): number |
   return Number(value.toFixed(2));
 }
 
-function publishedRange(document: BalanceDocument): { cheapest: number; dearest: number } {
+export function publishedRange(document: BalanceDocument): { cheapest: number; dearest: number } {
   const costs = document.units.map((unit) => unit.published).filter((cost) => cost > 0);
   return costs.length === 0 ? { cheapest: 1, dearest: 1 } : { cheapest: Math.min(...costs), dearest: Math.max(...costs) };
 }
@@ -66,7 +68,7 @@ function publishedRange(document: BalanceDocument): { cheapest: number; dearest:
 const VERDICT_ORDER: Record<string, number> = { 'under-costed': 0, 'over-costed': 1, uncertain: 2, fair: 3 };
 
 /** Units as a designer reads them: under-costed, over-costed, uncertain, fair; each by how far its price is off. */
-export function rankedUnits<Unit extends Row>(units: readonly Unit[]): Unit[] {
+function rankedUnits<Unit extends Row>(units: readonly Unit[]): Unit[] {
   return [...units].sort((a, b) => (VERDICT_ORDER[a.verdict ?? ''] ?? 4) - (VERDICT_ORDER[b.verdict ?? ''] ?? 4) || Math.abs(b.changePercent ?? 0) - Math.abs(a.changePercent ?? 0) || a.name.localeCompare(b.name));
 }
 
@@ -141,6 +143,7 @@ export function situationTable(document: BalanceDocument): ColumnTable {
 /** The price list as numbers, for CSV and spreadsheets: costs to 0.01 point, blank where unbounded. */
 export function priceListNumbers(document: BalanceDocument): ColumnTable {
   const { dearest } = publishedRange(document);
+  const notes = document.units.some((entry) => entry.problem !== undefined);
   return tableOf(
     rankedUnits<Row>(document.units).map((unit) => {
       const row: Record<string, string | number | boolean> = {
@@ -171,7 +174,7 @@ export function priceListNumbers(document: BalanceDocument): ColumnTable {
         row.unusual = whole.unusual ?? '';
         row['held-out error'] = whole.heldOutError === undefined ? '' : Number(whole.heldOutError.toFixed(4));
       }
-      if (document.units.some((entry) => entry.problem !== undefined)) row.note = unit.problem ?? '';
+      if (notes) row.note = unit.problem ?? '';
       return row;
     }),
   );
@@ -203,7 +206,7 @@ export function opponentTable(document: CountBalanceDocument, unit: string): Col
 }
 
 /** The reason no unit could be priced, when every unit has the same one. */
-export function sharedProblem(document: BalanceDocument): string | undefined {
+function sharedProblem(document: BalanceDocument): string | undefined {
   const [first] = document.units;
   return first?.problem !== undefined && document.units.every((unit) => unit.problem === first.problem) ? first.problem : undefined;
 }

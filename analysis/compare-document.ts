@@ -140,3 +140,8 @@ export function compareDocument(result: ComparisonResult): CompareDocument {
     outcomes: result.outcomes.map(outcomeJson),
   });
 }
+
+/** Said when the variant changes nothing the rules read. */
+export const SAME_SCENARIO_TEXT = 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
+/** Said when the two gave the same result in every trial on every outcome. */
+export const IDENTICAL_TEXT = 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.';

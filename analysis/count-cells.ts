@@ -1,8 +1,8 @@
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSeed } from '../sim/run-seed.js';
-import { combineOutcomes, mixOutcomes, type Outcome } from './outcome.js';
+import { combineOutcomes, mixOutcomes, type Outcome, scoreVarianceOfMean } from './outcome.js';
 import type { LoadedRoster, RosterEntry } from './roster.js';
-import { LeftOutTally, playSeated } from './seated.js';
+import { inLanes, LeftOutTally, playSeated } from './seated.js';
 
 /**
  * The measured games behind prices of units bought by count: a cell is entry u fielding a models
@@ -57,8 +57,8 @@ export const flipped = (value: CellValue): CellValue => ({
   bySituation: value.bySituation.map((entry) => ({ score: 1 - entry.score, variance: entry.variance })),
 });
 
-/** A unit against itself at the same count, over both seatings: exactly ½. */
-export const EXACT_HALF = (situations: number): CellValue => ({ score: 0.5, variance: 0, bySituation: Array.from({ length: situations }, () => ({ score: 0.5, variance: 0 })), trials: 0, level: 'fine', key: '', sign: 1 });
+/** A unit against itself at the same count, over both seatings: exactly ½ (a source builds it once). */
+export const exactHalf = (situations: number): CellValue => ({ score: 0.5, variance: 0, bySituation: Array.from({ length: situations }, () => ({ score: 0.5, variance: 0 })), trials: 0, level: 'fine', key: '', sign: 1 });
 
 /** The cells of one roster's games, measured on an executor. */
 export class RosterCells implements CellSource {
@@ -72,6 +72,7 @@ export class RosterCells implements CellSource {
   /** Runs at each level (each seating of each situation of a cell is a run). */
   readonly runsAt: Record<CellLevel, number> = { coarse: 0, fine: 0 };
   provenance: { ruleset: string; engineVersion: string } | undefined;
+  private readonly half: CellValue;
 
   /**
    * `seed` is the analysis's: each run's own is derived from it and the game (analysis/seated.ts);
@@ -87,6 +88,7 @@ export class RosterCells implements CellSource {
   ) {
     this.entries = units.length;
     this.situations = roster.situations.length;
+    this.half = exactHalf(this.situations);
   }
 
   private unitOf(u: number): string {
@@ -105,7 +107,7 @@ export class RosterCells implements CellSource {
   }
 
   cell(u: number, a: number, v: number, b: number): CellValue | undefined {
-    if (this.unitOf(u) === this.unitOf(v) && a === b) return EXACT_HALF(this.situations);
+    if (this.unitOf(u) === this.unitOf(v) && a === b) return this.half;
     if (!this.first(u, a, v, b)) {
       const stored = this.stored.get(this.key(v, b, u, a));
       return stored === undefined ? undefined : flipped(stored);
@@ -122,23 +124,16 @@ export class RosterCells implements CellSource {
       if (known !== undefined && (known.level === 'fine' || level === 'coarse')) continue;
       work.set(`${this.key(u, a, v, b)}\u0000${level}`, { u, a, v, b });
     }
-    // Several cells at once keep every worker busy: a cell's runs are often one shard each.
-    const lanes = Math.max(1, 2 * (this.executor?.workers ?? 1));
     const queue = [...work.entries()];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(lanes, queue.length) }, async () => {
-        while (next < queue.length) {
-          const [key, request] = queue[next++] as (typeof queue)[number];
-          let running = this.pending.get(key);
-          if (running === undefined) {
-            running = this.play(request, level);
-            this.pending.set(key, running);
-          }
-          await running;
-        }
-      }),
-    );
+    await inLanes(queue.length, this.executor, async (index) => {
+      const [key, request] = queue[index] as (typeof queue)[number];
+      let running = this.pending.get(key);
+      if (running === undefined) {
+        running = this.play(request, level);
+        this.pending.set(key, running);
+      }
+      await running;
+    });
   }
 
   /** Both seatings of u × a against v × b in every situation, mixed by share. */
@@ -163,13 +158,12 @@ export class RosterCells implements CellSource {
     }
     const shares = this.roster.situations.map((situation) => situation.share);
     const mixed = mixOutcomes(seated, shares);
-    const variance = (outcome: Outcome) => outcome.scoreVariance / outcome.trials;
     // A coarse run that ends after the fine one of the same cell must not replace it.
     if (level === 'coarse' && this.stored.get(this.key(u, a, v, b))?.level === 'fine') return;
     this.stored.set(this.key(u, a, v, b), {
       score: mixed.score.value,
-      variance: variance(mixed),
-      bySituation: seated.map((outcome) => ({ score: outcome.score.value, variance: variance(outcome) })),
+      variance: scoreVarianceOfMean(mixed),
+      bySituation: seated.map((outcome) => ({ score: outcome.score.value, variance: scoreVarianceOfMean(outcome) })),
       trials: mixed.trials,
       level,
       key: this.key(u, a, v, b),

@@ -1,7 +1,7 @@
 import { InputError } from '../sim/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type CellLevel, type CellSource, checkSeed, RosterCells } from './count-cells.js';
-import { type CountPriceInput, cornerOf, measuredCurve, MIXED, type PriceStatus, priceOneUnit, scoreAt, situationPick, solvePrices } from './count-prices.js';
+import { type CountPriceInput, cornerRequests, measuredCurve, MIXED, type PriceStatus, priceOneUnit, scoreAt, situationPick, solvePrices } from './count-prices.js';
 import { type Interval, Z_95 } from './intervals.js';
 import { entryOf, type PlayedSituation, rosterEntries, trialsPerSeat } from './matchups.js';
 import type { Estimate } from './outcome.js';
@@ -133,7 +133,7 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
 
   // How each unit fares today: everyone at its published cost.
   const atPublished = published.map((cost) => Math.min(maxCount, Math.max(1, options.budget / cost)));
-  await cells.measure(cornerCells(atPublished, free, maxCount), 'fine');
+  await cells.measure(cornerRequests(atPublished, free, maxCount), 'fine');
   const solution = await solvePrices(cells, input);
   const stuck = solution.prices.flatMap((price, u) => (free[u] && price.status !== 'priced' ? [`${entries[u]?.id}: ${statusText(price.status, options.budget, maxCount)}`] : []));
   if (unitIndex === undefined && stuck.length > 0) throw InputError.at(roster.file, 'entries', `no price list can make every unit even at ${options.budget} points: ${stuck.join('; ')}`);
@@ -213,24 +213,11 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
  * (without the allowance it did, for one unit in eight at -p 0.05: test/analysis/replay-check.test.ts).
  */
 export async function replayCheck(source: CellSource, kappa: readonly number[], free: readonly boolean[], maxCount: number): Promise<({ readonly score: number; readonly variance: number; readonly pass: boolean } | undefined)[]> {
-  await source.measure(cornerCells(kappa, free, maxCount), 'fine');
+  await source.measure(cornerRequests(kappa, free, maxCount), 'fine');
   return kappa.map((_, u) => {
     if (!free[u]) return undefined;
     const { score, variance } = scoreAt(source, maxCount, u, kappa);
     return { score, variance, pass: Math.abs(score - 0.5) - Z_95 * Math.sqrt(variance) <= CHECK_TOLERANCE };
-  });
-}
-
-/** Every pair's four corner cells at κ (free units against all). */
-function cornerCells(kappa: readonly number[], free: readonly boolean[], maxCount: number) {
-  return kappa.flatMap((ku, u) => {
-    if (!free[u]) return [];
-    const cu = cornerOf(ku, maxCount);
-    return kappa.flatMap((kv, v) => {
-      if (v === u) return [];
-      const cv = cornerOf(kv, maxCount);
-      return [cu.low, cu.low + 1].flatMap((a) => [cv.low, cv.low + 1].map((b) => ({ u, a, v, b })));
-    });
   });
 }
 

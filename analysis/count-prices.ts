@@ -55,8 +55,6 @@ export interface CountPriceSolution {
   /** Average count each entry fields at its price (B / price), free or not. */
   readonly kappa: readonly number[];
   readonly prices: readonly CountPrice[];
-  /** Jacobi iterations at each level. */
-  readonly iterations: { readonly coarse: number; readonly fine: number };
   /** Did the iteration settle (no count moving by more than a millionth) on the fine runs? */
   readonly converged: boolean;
 }
@@ -188,7 +186,7 @@ async function rootFor(scores: Scores, u: number, kappa: readonly number[], leve
 }
 
 /** The four corner cells of every pair at κ, for the interpolation and its derivatives. */
-function cornerRequests(kappa: readonly number[], free: readonly boolean[], maxCount: number): CellRequest[] {
+export function cornerRequests(kappa: readonly number[], free: readonly boolean[], maxCount: number): CellRequest[] {
   const requests: CellRequest[] = [];
   kappa.forEach((ku, u) => {
     if (!free[u]) return;
@@ -209,8 +207,7 @@ function cornerRequests(kappa: readonly number[], free: readonly boolean[], maxC
  * median would pin the middle one). Ties are broken by entry order, so the result does not depend
  * on anything else.
  */
-function levelWeights(kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] {
-  const changes = kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
+function levelWeights(changes: readonly number[]): number[] {
   const order = [...changes.keys()].sort((a, b) => (changes[a] as number) - (changes[b] as number) || a - b);
   const cut = Math.floor(order.length / 4);
   const kept = order.slice(cut, order.length - cut);
@@ -219,48 +216,53 @@ function levelWeights(kappa: readonly number[], input: Pick<CountPriceInput, 'bu
   return weights;
 }
 
+/** Each unit's ln(price / published) at κ (its price B / κ). */
+const logChanges = (kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] => kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
+
 /** The level reset of a price list: κ moved so the interquartile mean of ln(price / published) is 0. */
 function rescaled(kappa: readonly number[], input: CountPriceInput): number[] {
-  const changes = kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
-  const centre = levelWeights(kappa, input).reduce((sum, weight, u) => sum + weight * (changes[u] as number), 0);
+  const changes = logChanges(kappa, input);
+  const centre = levelWeights(changes).reduce((sum, weight, u) => sum + weight * (changes[u] as number), 0);
   return kappa.map((k) => Math.min(input.maxCount, Math.max(1, k * Math.exp(centre))));
 }
 
-async function jacobi(scores: Scores, input: CountPriceInput, start: readonly number[], level: CellLevel, pick: ScorePick): Promise<{ kappa: number[]; status: PriceStatus[]; iterations: number; converged: boolean }> {
+async function jacobi(scores: Scores, input: CountPriceInput, start: readonly number[], level: CellLevel): Promise<{ kappa: number[]; status: PriceStatus[]; converged: boolean }> {
   const list = input.free.every(Boolean);
   let kappa = [...start];
   let status: PriceStatus[] = kappa.map(() => 'priced');
   for (let iteration = 1; iteration <= MAX_JACOBI; iteration++) {
-    const roots = await Promise.all(kappa.map((k, u) => (input.free[u] ? rootFor(scores, u, kappa, level, pick, k) : Promise.resolve({ kappa: k, status: 'priced' as PriceStatus }))));
+    const roots = await Promise.all(kappa.map((k, u) => (input.free[u] ? rootFor(scores, u, kappa, level, MIXED, k) : Promise.resolve({ kappa: k, status: 'priced' as PriceStatus }))));
     let next = roots.map((root) => root.kappa);
     status = roots.map((root) => root.status);
     if (list) next = rescaled(next, input);
     const moved = Math.max(...next.map((k, u) => Math.abs(Math.log(k / (kappa[u] as number)))));
     kappa = next;
-    if (moved < CONVERGED || !list) return { kappa, status, iterations: iteration, converged: true };
+    if (moved < CONVERGED || !list) return { kappa, status, converged: true };
   }
-  return { kappa, status, iterations: MAX_JACOBI, converged: false };
+  return { kappa, status, converged: false };
 }
+
+/** A price's interval from ± `half` on its log. */
+const logInterval = (price: number, half: number): { low: number; high: number } => ({ low: price * Math.exp(-half), high: price * Math.exp(half) });
 
 /** Solve for the prices: coarse cells first, then fine ones at the corners of the answer. */
 export async function solvePrices(source: CellSource, input: CountPriceInput): Promise<CountPriceSolution> {
   const scores = new Scores(source, input.maxCount);
   const published = input.published.map((cost) => Math.min(input.maxCount, Math.max(1, input.budget / cost)));
-  const coarse = await jacobi(scores, input, published, 'coarse', MIXED);
-  const fine = await jacobi(scores, input, coarse.kappa, 'fine', MIXED);
+  const coarse = await jacobi(scores, input, published, 'coarse');
+  const fine = await jacobi(scores, input, coarse.kappa, 'fine');
   // The interval reads every corner of the answer, both counts around each κ, at the fine level.
   await source.measure(cornerRequests(fine.kappa, input.free, input.maxCount), 'fine');
-  const covariance = priceCovariance(scores, input, fine.kappa, MIXED);
+  const covariance = priceCovariance(scores, input, fine.kappa);
   const prices = fine.kappa.map((k, u): CountPrice => {
     const price = input.budget / k;
     const variance = covariance[u];
     if (!input.free[u]) return { kappa: k, price, status: 'priced' };
     const status = fine.status[u] as PriceStatus;
     if (status !== 'priced' || variance === undefined || !Number.isFinite(variance)) return { kappa: k, price, status };
-    const half = Z_95 * Math.sqrt(Math.max(0, variance));
-    return { kappa: k, price, interval: { low: price * Math.exp(-half), high: price * Math.exp(half) }, status };
+    return { kappa: k, price, interval: logInterval(price, Z_95 * Math.sqrt(Math.max(0, variance))), status };
   });
-  return { kappa: fine.kappa, prices, iterations: { coarse: coarse.iterations, fine: fine.iterations }, converged: fine.converged };
+  return { kappa: fine.kappa, prices, converged: fine.converged };
 }
 
 /**
@@ -269,7 +271,7 @@ export async function solvePrices(source: CellSource, input: CountPriceInput): P
  * average ½, so the dropped one follows from the rest); dy = −J⁻¹·(∂F/∂s)·ds, and the measured
  * scores s are independent, each with its own variance.
  */
-function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly number[], pick: ScorePick): number[] {
+function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly number[]): number[] {
   const n = kappa.length;
   const freeUnits = [...kappa.keys()].filter((u) => input.free[u]);
   const { maxCount } = scores;
@@ -286,7 +288,7 @@ function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly
       const cv = corners[v] as Corner;
       for (const a of [cu.low, cu.low + 1]) {
         for (const b of [cv.low, cv.low + 1]) {
-          const cell = scores.read(u, a, v, b, pick);
+          const cell = scores.read(u, a, v, b, MIXED);
           const wa = weightAt(cu, a);
           const wb = weightAt(cv, b);
           // dS_uv/dκ_u = Σ_b w_b (s(lu+1, b) − s(lu, b)); dS_uv/dκ_v likewise.
@@ -311,7 +313,7 @@ function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly
   const matrix = freeUnits.map((_, row) => freeUnits.map((w) => (jacobian[row] as Float64Array)[w] as number));
   if (list) {
     // The level condition replaces the last unit's equation: the middle half's mean change stays 0.
-    matrix[size - 1] = levelWeights(kappa, input);
+    matrix[size - 1] = levelWeights(logChanges(kappa, input));
   }
   const inverse = invertMatrix(matrix);
   if (inverse === undefined) return variances.map(() => Infinity);
@@ -347,8 +349,7 @@ export async function priceOneUnit(source: CellSource, input: CountPriceInput, k
   const slope = (above.score - below.score) * -root.kappa;
   const { variance } = scores.atKappa(u, at, pick, only);
   if (!(slope < 0)) return { kappa: root.kappa, price, status: 'priced' };
-  const half = (Z_95 * Math.sqrt(variance)) / Math.abs(slope);
-  return { kappa: root.kappa, price, interval: { low: price * Math.exp(-half), high: price * Math.exp(half) }, status: 'priced' };
+  return { kappa: root.kappa, price, interval: logInterval(price, (Z_95 * Math.sqrt(variance)) / Math.abs(slope)), status: 'priced' };
 }
 
 /** u's measured score at each whole count measured, against the list at κ (for the curve). */

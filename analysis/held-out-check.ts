@@ -1,5 +1,6 @@
 import { type DavidsonFit, davidsonExpectedScore } from './davidson.js';
 import type { MatchupCell, MatchupEntry } from './matchups.js';
+import { scoreVarianceOfMean } from './outcome.js';
 
 /**
  * The model check of a price list from a round robin (analysis/whole-unit-costs.ts): K-fold
@@ -51,7 +52,7 @@ export function heldOutCheck(result: { readonly entries: readonly MatchupEntry[]
     const fit = fitWithout(result.cells.filter((cell) => !out.has(pairKey(cell.row, cell.column))));
     for (const cell of held) {
       const predicted = davidsonExpectedScore(fit, index.get(cell.row) as number, index.get(cell.column) as number);
-      errors.push({ row: cell.row, column: cell.column, predicted, played: cell.combined.score.value, variance: cell.combined.scoreVariance / cell.combined.trials });
+      errors.push({ row: cell.row, column: cell.column, predicted, played: cell.combined.score.value, variance: scoreVarianceOfMean(cell.combined) });
     }
   }
   const rms = (values: readonly number[]) => Math.sqrt(values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length));

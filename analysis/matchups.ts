@@ -5,7 +5,7 @@ import type { RulesProvenance } from '../sim/provenance.js';
 import { Z_95 } from './intervals.js';
 import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from './outcome.js';
 import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from './roster.js';
-import { analysisSeed, LeftOutTally, type PlayedSituation, playSeated } from './seated.js';
+import { analysisSeed, inLanes, LeftOutTally, type PlayedSituation, playSeated } from './seated.js';
 import type { Situation } from './situations.js';
 
 /**
@@ -193,14 +193,7 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     provenance ??= played.result;
     options.onRun?.(++done, runs.length);
   };
-  // Several runs at once keep every worker busy: a run often needs a single shard.
-  const lanes = Math.max(1, 2 * (options.executor?.workers ?? 1));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(lanes, runs.length) }, async () => {
-      while (next < runs.length) await play(next++);
-    }),
-  );
+  await inLanes(runs.length, options.executor, play);
   const cells = entries.flatMap((row) =>
     entries.map((column): MatchupCell => {
       const bySituation = situations.map((situation): SituationCell => {

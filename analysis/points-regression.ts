@@ -76,7 +76,7 @@ const TWO_SIDED_95 = 0.975;
  * (θ − a − b·x)² ≤ q²·(se² + Var(a) + 2x·Cov(a, b) + x²·Var(b)). In ln(points); UNBOUNDED when the
  * quadratic opens downwards (the slope is not significantly above 0).
  */
-export function fiellerInterval(line: Pick<RobustLine, 'intercept' | 'slope' | 'covariance'>, strength: number, ownVariance: number, quantile: number): Interval {
+function fiellerInterval(line: Pick<RobustLine, 'intercept' | 'slope' | 'covariance'>, strength: number, ownVariance: number, quantile: number): Interval {
   const { intercept: a, slope: b, covariance } = line;
   const q2 = quantile * quantile;
   const leading = b * b - q2 * covariance.slope;

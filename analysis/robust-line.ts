@@ -28,7 +28,7 @@ const MAX_ITERATIONS = 100;
  * of them they cover 94–96% from 10 points up, 91–94% at 6. The price of it is a slightly wider
  * interval on long lists (about 2% at 24 points).
  */
-export const DEGREES_OF_FREEDOM_SHARE = 0.7;
+const DEGREES_OF_FREEDOM_SHARE = 0.7;
 const TOLERANCE = 1e-10;
 
 export interface RobustLine {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { parseWith, readDataFile } from '../sim/data-file.js';
 import { snapshotDataFiles } from '../sim/data-snapshot.js';
-import { InputError, type InputProblem } from '../sim/errors.js';
+import { InputError, type InputProblem, withinField } from '../sim/errors.js';
 import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
 
 /**
@@ -269,7 +269,7 @@ async function situationProblems(roster: LoadedRoster, first: RosterEntry, load:
     }
     for (const change of situation.changes) {
       if (taken.has(change.path)) continue;
-      const reason = [...reasons.entries()].find(([at]) => at === change.path || at.startsWith(`${change.path}.`) || at.startsWith(`${change.path}[`));
+      const reason = [...reasons.entries()].find(([at]) => withinField(at, change.path));
       problems.push({ file: roster.file, path: `situations[${index}].set`, message: `no entry can take ${change.path} = ${JSON.stringify(change.value)}${reason === undefined ? '' : `: ${reason[0]}: ${reason[1]}`}` });
     }
   }

@@ -1,6 +1,7 @@
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError } from '../sim/errors.js';
 import { runSeed } from '../sim/run-seed.js';
+import type { ShardExecutor } from '../sim/shard-task.js';
 import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
 import { type Outcome, outcomeOf } from './outcome.js';
 import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from './roster.js';
@@ -24,6 +25,20 @@ function sidesOf(loaded: LoadedScenario): readonly [string, string] {
     throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
   }
   return sides;
+}
+
+/**
+ * `task(0)` … `task(count − 1)`, several at once so that every worker stays busy (a run often
+ * needs a single shard): twice the executor's workers in flight.
+ */
+export async function inLanes(count: number, executor: ShardExecutor | undefined, task: (index: number) => Promise<void>): Promise<void> {
+  const lanes = Math.max(1, 2 * (executor?.workers ?? 1));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 /** The seed an analysis starts from: the one asked for, else the template's, else 1 (every rule system's default). */

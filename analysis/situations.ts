@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatPath, type InputProblem } from '../sim/errors.js';
+import { formatPath, type InputProblem, withinField } from '../sim/errors.js';
 import { parseFieldPath, setField } from '../sim/scenario-patch.js';
 
 /**
@@ -42,7 +42,7 @@ export interface Situation {
 }
 
 /** The one situation of a roster that lists none: the template as written. */
-export const AS_WRITTEN_SITUATION = 'the template';
+const AS_WRITTEN_SITUATION = 'the template';
 
 /**
  * The roster's situations, checked against its template: every changed path must exist there
@@ -85,17 +85,12 @@ export function situationTemplate(template: Record<string, unknown>, changes: re
   return data as Record<string, unknown>;
 }
 
-/** Does a problem at `problemPath` concern the field `changePath` (the field itself or inside it)? */
-function concerns(problemPath: string, changePath: string): boolean {
-  return problemPath === changePath || problemPath.startsWith(`${changePath}.`) || problemPath.startsWith(`${changePath}[`);
-}
-
 /**
  * The changes a scenario's problems blame (those still made): the ones a pairing cannot take. Empty
  * when no problem concerns a change — then the problems are the template's or the entries' own.
  */
 export function refusedChanges(problems: readonly InputProblem[], changes: readonly SituationChange[], leftOut: ReadonlySet<string>): string[] {
-  return changes.filter((change) => !leftOut.has(change.path) && problems.some((problem) => concerns(problem.path, change.path))).map((change) => change.path);
+  return changes.filter((change) => !leftOut.has(change.path) && problems.some((problem) => withinField(problem.path, change.path))).map((change) => change.path);
 }
 
 /** A change in words, for what a situation left out: "position defended", "shoots at chargers", "a new set-up of the unit". */

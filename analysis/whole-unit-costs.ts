@@ -61,7 +61,7 @@ export interface WholeUnitOptions extends Omit<MatchupOptions, 'seating'> {
 }
 
 /** Fewest units whose prices can be read off a line through the others. */
-export const MIN_WHOLE_UNITS = 6;
+const MIN_WHOLE_UNITS = 6;
 
 /**
  * An outcome as counts for the paired-comparison fit. One run: its wins, draws and losses. A mix of

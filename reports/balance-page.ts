@@ -1,7 +1,7 @@
 import type { ColumnTable } from 'arquero';
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../analysis/balance-document.js';
-import { checkFinding, costRange, costText, curveTable, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
-import { leftOutText } from '../analysis/matchup-tables.js';
+import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
+import { leftOutText, runsOf } from '../analysis/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
 import { countText, pointsText } from './format.js';
@@ -31,8 +31,7 @@ function pageTable(table: ColumnTable): PageTable {
 }
 
 function rangeTextFor(document: BalanceDocument): (low: number, high: number) => string {
-  const costs = document.units.map((unit) => unit.published).filter((cost) => cost > 0);
-  const [cheapest, dearest] = costs.length === 0 ? [1, 1] : [Math.min(...costs), Math.max(...costs)];
+  const { cheapest, dearest } = publishedRange(document);
   return (low, high) => costRange(low, Number.isFinite(high) ? high : null, cheapest, dearest);
 }
 
@@ -153,7 +152,7 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
   }
   const provenance: Provenance[] =
     document.fielded === 'whole'
-      ? [{ scenario: `${document.roster} (its template, once per ordered pairing and situation)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.matchups.seed, trials: document.matchups.trialsPerSeat, runs: document.matchups.entries.length ** 2 * document.situations.length }]
+      ? [{ scenario: `${document.roster} (its template, once per ordered pairing and situation)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.matchups.seed, trials: document.matchups.trialsPerSeat, runs: runsOf(document.matchups) }]
       : document.runsBy.map((entry) => ({
           scenario: `${document.roster} (its template, at each pair of counts measured)`,
           variant: entry.purpose === 'search' ? 'the search: coarse runs' : entry.purpose === 'answer' ? 'the answer: fine runs where the prices lie' : 'the check: the proposed prices replayed',

@@ -22,7 +22,7 @@ import { countText, differenceText, estimateText, meanText, percentText } from '
 
 export { CHART_FONT, type Chart, type ChartOptions, VEGA_LITE_SCHEMA } from './chart-kit.js';
 export { HEATMAP_MEASURES, heatmapChart, type HeatmapCell, type HeatmapMeasure, type HeatmapOptions, type OutcomeEstimates } from './heatmap.js';
-export { balanceCurveChart, type BalanceCurve, type BalanceCurvePoint, costScatterChart, type CostPoint, type CostScatterOptions, COST_VERDICTS, type CostVerdict } from './cost-charts.js';
+export { balanceCurveChart, type BalanceCurve, type BalanceCurvePoint, costScatterChart, type CostPoint, type CostScatterOptions, type CostVerdict } from './cost-charts.js';
 
 /**
  * The report's charts as Vega-Lite specs (v6), one builder per kind of question: an outcome's

@@ -1,4 +1,4 @@
-import type { CompareDocument } from '../analysis/compare-document.js';
+import { type CompareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../analysis/compare-document.js';
 import { capitalized } from './chart-kit.js';
 import { type DifferenceRow, differenceChart } from './charts.js';
 import { countText, differenceText, estimateText, meanText } from './format.js';
@@ -50,9 +50,9 @@ function differenceRow(outcome: Outcome): DifferenceRow | undefined {
 
 /** Said when the two gave the same result in every trial (each difference 0 with no spread), else ''. */
 function identicalText(document: CompareDocument): string {
-  if (document.sameScenario === true) return 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
+  if (document.sameScenario === true) return SAME_SCENARIO_TEXT;
   const identical = document.trials > 1 && document.outcomes.every((outcome) => outcome.difference.estimate === 0 && outcome.difference.standardError === 0);
-  return identical ? 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.' : '';
+  return identical ? IDENTICAL_TEXT : '';
 }
 
 /** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */

@@ -1,4 +1,5 @@
 import { BLUE, type Chart, chart, type ChartOptions, HEIGHT, INK, intervalBand, intervalFields, MUTED, ORANGE, quantity, referenceLine, type Row, type Spec, tooltip, WIDTH } from './chart-kit.js';
+import type { PriceVerdict } from '../analysis/price-verdict.js';
 import { estimateText, percentText, pointsText } from './format.js';
 
 /**
@@ -71,11 +72,15 @@ export function balanceCurveChart(curve: BalanceCurve, options: ChartOptions = {
   });
 }
 
-/** What the price list says of a published cost (analysis/price-verdict.ts): decided there, not by the chart. */
-export const COST_VERDICTS = ['under-costed', 'fair', 'over-costed', 'uncertain'] as const;
-export type CostVerdict = (typeof COST_VERDICTS)[number];
-/** Dark grey for "uncertain": neither a verdict's colour nor fair's light grey. */
-const UNCERTAIN = '#6b7280';
+/** What the price list says of a published cost: decided by analysis/price-verdict.ts, not by the chart. */
+export type CostVerdict = PriceVerdict;
+/** Each verdict's colour, in the legend's order (under, fair, over, then uncertain); dark grey for "uncertain": neither a verdict's colour nor fair's light grey. */
+const VERDICT_COLOURS: readonly (readonly [PriceVerdict, string])[] = [
+  ['under-costed', ORANGE],
+  ['fair', MUTED],
+  ['over-costed', BLUE],
+  ['uncertain', '#6b7280'],
+];
 
 export interface CostPoint {
   readonly id: string;
@@ -207,7 +212,7 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const yTitle = options.yTitle ?? 'Proposed cost (points)';
   const x = { field: 'published', type: 'quantitative', title: xTitle, scale };
   const y = { field: 'fitted', type: 'quantitative', title: yTitle, scale };
-  const color = { field: 'verdict', type: 'nominal', title: 'Verdict', scale: { domain: [...COST_VERDICTS], range: [ORANGE, MUTED, BLUE, UNCERTAIN] }, legend: { orient: 'bottom' } };
+  const color = { field: 'verdict', type: 'nominal', title: 'Verdict', scale: { domain: VERDICT_COLOURS.map(([verdict]) => verdict), range: VERDICT_COLOURS.map(([, colour]) => colour) }, legend: { orient: 'bottom' } };
   const tips = [tooltip('name', 'Unit'), tooltip('publishedText', xTitle), tooltip('fittedText', `${yTitle}, interval`), tooltip('verdict', 'Verdict')];
   const diagonal: Spec = { data: { values: [{ cost: low }, { cost: high }] }, mark: { type: 'line', color: MUTED, strokeDash: [5, 4] }, encoding: { x: { field: 'cost', type: 'quantitative', scale }, y: { field: 'cost', type: 'quantitative', scale } } };
   // Each name twice: a white outline under the text keeps it legible where it crosses an interval bar or the line.

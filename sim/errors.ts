@@ -15,6 +15,11 @@ export const ROOT_PATH = '(root)';
 
 const SIMPLE_KEY = /^[A-Za-z_$][\w$-]*$/;
 
+/** Is the field path `path` the field `field` itself or inside it (`field.x`, `field[0]`)? */
+export function withinField(path: string, field: string): boolean {
+  return path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`);
+}
+
 /** `['sides', 0, 'groups', 1, 'unit']` → `sides[0].groups[1].unit`; empty → `(root)`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let text = '';

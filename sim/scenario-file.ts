@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
 import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
@@ -131,7 +131,7 @@ function setByVariant(problem: InputProblem, variant: Variant): InputProblem {
   const sets = Object.keys(variant.set).some((path) => {
     const steps = parseFieldPath(path);
     const field = steps === undefined ? path : formatPath(steps);
-    return problem.path === field || problem.path.startsWith(`${field}.`) || problem.path.startsWith(`${field}[`);
+    return withinField(problem.path, field);
   });
   return sets ? { ...problem, message: `${problem.message} (set by variant ${JSON.stringify(variant.name)})` } : problem;
 }

@@ -1,14 +1,12 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type BalanceDocument, countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
+import { balance } from '../../analysis/balance.js';
+import type { BalanceDocument } from '../../analysis/balance-document.js';
 import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../analysis/balance-tables.js';
-import { countCosts } from '../../analysis/count-costs.js';
 import { matchupMarkdown, matrixNumbers } from '../../analysis/matchup-tables.js';
 import { parseTolerance, type Tolerance } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
-import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
-import { closestNames } from '../../engine/validation.js';
 import { InputError } from '../../sim/errors.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
@@ -104,33 +102,20 @@ export function registerBalance(program: Command, io: Io): void {
     await checkRoster(roster, loadScenarioData);
     if (options.out !== undefined) formatOfFile(options.out);
     if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
-    if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) {
-      const ids = roster.roster.entries.map((entry) => entry.id);
-      const [near] = closestNames(unit, ids, 1);
-      throw InputError.at(options.against, 'entries', `no entry ${JSON.stringify(unit)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; a unit is named by its id: ${ids.join(', ')}`);
-    }
-    const precision = options.precision ?? 0.01;
-    const head = { roster: roster.roster.name, file: roster.file };
-    const shared = {
-      precision,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.only === undefined ? {} : { only: options.only }),
-      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-    };
-    let document: BalanceDocument;
-    if (roster.roster.fielded === 'whole') {
-      if (options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
-      const costs = await withPool(options, io.stderr, (pool) => wholeUnitCosts(roster, { ...shared, executor: pool, onRun: progressLine(io, 'runs') }));
-      const full = wholeBalanceDocument(head, costs);
-      // One unit asked for: the round robin is the whole roster's, the list that unit's row.
-      document = unit === undefined ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
-    } else {
-      if (options.budget === undefined) throw InputError.at(options.against, '--budget', 'give --budget <points>: the points each side spends (this roster fields units by count)');
-      const budget = options.budget;
-      const counted = progressLine(io, 'runs');
-      const costs = await withPool(options, io.stderr, (pool) => countCosts(roster, { ...shared, budget, check: options.check, executor: pool, ...(unit === undefined ? {} : { unit }), onRun: (runs) => counted(runs, 0) }));
-      document = countBalanceDocument(head, costs);
-    }
+    if (roster.roster.fielded === 'whole' && options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
+    const document = await withPool(options, io.stderr, (pool) =>
+      balance(roster, {
+        ...(unit === undefined ? {} : { unit }),
+        ...(options.budget === undefined ? {} : { budget: options.budget }),
+        ...(options.precision === undefined ? {} : { precision: options.precision }),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.only === undefined ? {} : { only: options.only }),
+        ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+        check: options.check,
+        executor: pool,
+        onRun: progressLine(io, 'runs'),
+      }),
+    );
     if (options.out !== undefined) await writeOut(options.out, document);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
     if (options.json === true) {

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { type ComparedOutcome, type ComparedVariant, compareVariants, type ComparisonResult } from '../../analysis/compare.js';
-import { compareDocument } from '../../analysis/compare-document.js';
+import { compareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../../analysis/compare-document.js';
 import { metricTitle } from '../../analysis/field-labels.js';
 import { DEFAULT_MONTE_CARLO, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../analysis/summary.js';
 import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../analysis/tables.js';
@@ -53,9 +53,7 @@ function unpairedText(outcome: ComparedOutcome): string {
 function pairingSummary(result: ComparisonResult): string {
   if (result.trials < 2) return 'One trial: no spread to measure. Run more trials for intervals, p-values and what pairing saves.';
   if (result.outcomes.every(sameEveryTrial)) {
-    return result.sameScenario
-      ? 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.'
-      : 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.';
+    return result.sameScenario ? SAME_SCENARIO_TEXT : IDENTICAL_TEXT;
   }
   const factors = result.outcomes
     .filter((outcome) => !outcome.neverSeen && outcome.difference.variance > 0)

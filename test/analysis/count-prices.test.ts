@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CountPriceInput, MIXED, priceOneUnit, situationPick, solvePrices } from '../../analysis/count-prices.js';
 import { priceRow } from '../../analysis/price-list.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 import { CHECK_Z } from '../helpers/power.js';
 import { type SyntheticGame, SyntheticCells } from '../helpers/synthetic-cells.js';
 
@@ -69,14 +70,7 @@ async function listCoverage(lists: number, make: (list: number) => { worth: numb
 
 /** A normal deviate from two uniforms of a list's own little generator (mulberry32), independent of the cells' noise. */
 function normals(seed: number, count: number): number[] {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = mulberry32(seed);
   return Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()));
 }
 

@@ -1,5 +1,5 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { type CellLevel, type CellRequest, type CellSource, type CellValue, EXACT_HALF, flipped } from '../../analysis/count-cells.js';
+import { type CellLevel, type CellRequest, type CellSource, type CellValue, exactHalf, flipped } from '../../analysis/count-cells.js';
 import { seedGenerator } from '../../engine/dice/index.js';
 
 /**
@@ -32,11 +32,13 @@ export class SyntheticCells implements CellSource {
   readonly entries: number;
   readonly situations: number;
   private readonly stored = new Map<string, CellValue>();
+  private readonly half: CellValue;
   measured = 0;
 
   constructor(private readonly game: SyntheticGame) {
     this.entries = game.types.length;
     this.situations = game.shares?.length ?? 1;
+    this.half = exactHalf(this.situations);
   }
 
   private measureOne(u: number, a: number, v: number, b: number, level: CellLevel, key: string): CellValue {
@@ -78,7 +80,7 @@ export class SyntheticCells implements CellSource {
   }
 
   cell(u: number, a: number, v: number, b: number): CellValue | undefined {
-    if (this.game.types[u] === this.game.types[v] && a === b) return EXACT_HALF(this.situations);
+    if (this.game.types[u] === this.game.types[v] && a === b) return this.half;
     if (!this.first(u, a, v, b)) {
       const stored = this.stored.get(this.key(v, b, u, a));
       return stored === undefined ? undefined : flipped(stored);

@@ -1,10 +1,8 @@
-import { countBalanceDocument, wholeBalanceDocument } from '../../analysis/balance-document.js';
-import { countCosts } from '../../analysis/count-costs.js';
+import { balance } from '../../analysis/balance.js';
 import type { Tolerance } from '../../analysis/price-verdict.js';
 import { matchupsDocument } from '../../analysis/matchups-document.js';
 import { matchups } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster, type LoadedRoster } from '../../analysis/roster.js';
-import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
 import { balancePage } from '../../reports/balance-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
 import type { ReportPage } from '../../reports/page-model.js';
@@ -47,14 +45,5 @@ export async function matchupsReport(roster: LoadedRoster, options: RosterRunOpt
  * list. The same document, and so the same page sections, as `crucible balance --report`.
  */
 export async function balanceReport(roster: LoadedRoster, unit: string | undefined, budget: number, options: RosterRunOptions & { readonly tolerance?: Tolerance }): Promise<ReportPage> {
-  const precision = options.precision ?? 0.01;
-  const head = { roster: roster.roster.name, file: roster.file };
-  const shared = { precision, ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }) };
-  if (roster.roster.fielded === 'whole') {
-    const costs = await wholeUnitCosts(roster, { ...shared, executor: options.executor, ...(options.onRun === undefined ? {} : { onRun: options.onRun }) });
-    const full = wholeBalanceDocument(head, costs);
-    return balancePage(unit === undefined ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) });
-  }
-  const costs = await countCosts(roster, { ...shared, budget, executor: options.executor, ...(unit === undefined ? {} : { unit }), onRun: (runs) => options.onRun?.(runs, 0) });
-  return balancePage(countBalanceDocument(head, costs));
+  return balancePage(await balance(roster, { ...options, budget, ...(unit === undefined ? {} : { unit }) }));
 }

@@ -126,7 +126,9 @@ export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOpt
   const entries = options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));
   const missing = entries.flatMap((entry, index) => (entry.cost === undefined ? [{ file: roster.file, path: `entries[${index}].cost`, message: `${entry.id} has no cost: pricing needs every entry's published points` }] : []));
   if (missing.length > 0) throw new InputError(missing);
-  if (entries.length < MIN_WHOLE_UNITS) throw new InputError([{ file: roster.file, path: 'entries', message: `pricing whole units from a round robin needs at least ${MIN_WHOLE_UNITS} entries at 3 or more different points (each is priced by a line through the others), found ${entries.length}` }]);
+  // Refused before the round robin is played, not after (the cost line needs both: analysis/points-regression.ts).
+  const costs = new Set(entries.map((entry) => entry.cost)).size;
+  if (entries.length < MIN_WHOLE_UNITS || costs < 3) throw new InputError([{ file: roster.file, path: 'entries', message: `pricing whole units from a round robin needs at least ${MIN_WHOLE_UNITS} entries at 3 or more different points (each is priced by a line through the others), found ${entries.length} at ${costs}` }]);
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
   const result = await matchups(roster, { ...options, seating: 'both' });
   const index = new Map(result.entries.map((entry, i) => [entry.id, i]));

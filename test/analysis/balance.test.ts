@@ -145,6 +145,18 @@ describe('whole units: a round robin at published points', () => {
     expect(costs.heldOut.rmsError).toBeLessThan(0.1);
   }, 60_000);
 
+  it('refuses a list its cost line cannot be fitted to before playing a game: fewer than 6 entries, or fewer than 3 costs', async () => {
+    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { entries: { id: string; cost: number }[] };
+    // Six entries at two costs (the published costs rounded to 50 or 100).
+    const twoCosts = source.entries.slice(0, 6).map((entry) => ({ ...entry, cost: entry.cost < 75 ? 50 : 100 }));
+    let runs = 0;
+    const refused = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-two-costs.yaml', twoCosts)), { precision: 0.05, onRun: () => runs++ });
+    await expect(refused).rejects.toThrow(/needs at least 6 entries at 3 or more different points .*found 6 at 2/);
+    const five = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-five.yaml', source.entries.slice(0, 5))), { precision: 0.05, onRun: () => runs++ });
+    await expect(five).rejects.toThrow(/found 5 at/);
+    expect(runs).toBe(0);
+  });
+
   it('a twin is priced as its original, and the order of the entries changes nothing', async () => {
     const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { entries: { id: string }[] };
     const keep = ['empire/halberdiers', 'empire/knights', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'high-elves/reavers'];

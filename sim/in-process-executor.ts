@@ -1,6 +1,6 @@
 import type { Kernel } from '../engine/kernel.js';
 import { compileKernelSpec } from './kernel-spec.js';
-import { faultFor, runShard, type ShardExecutor, type ShardResult, type ShardTask } from './shard-task.js';
+import { faultFor, runShard, stallFor, type ShardExecutor, type ShardResult, type ShardTask } from './shard-task.js';
 import { StreamCursor } from './stream-cursor.js';
 
 /**
@@ -17,9 +17,9 @@ export class InProcessExecutor implements ShardExecutor {
     await new Promise((resolve) => setImmediate(resolve));
     if (this.kernel?.digest !== task.specDigest) this.kernel = { digest: task.specDigest, kernel: await compileKernelSpec(task.specJson) };
     const { kernel } = this.kernel;
-    // The main thread cannot end itself like a worker: every injected fault throws here.
+    // The main thread cannot end itself like a worker: every injected fault but a stall throws here.
     const fault = faultFor(task);
-    if (fault !== undefined) throw new Error(`injected test fault (${fault.kind}) in shard ${task.shard}, attempt ${task.attempt}`);
+    if (fault !== undefined && !(await stallFor(fault))) throw new Error(`injected test fault (${fault.kind}) in shard ${task.shard}, attempt ${task.attempt}`);
     return runShard(kernel, this.cursor, task.seed, task.shard, task.trials, undefined, task.stop);
   }
 

@@ -35,12 +35,23 @@ export interface ShardResult {
 
 /**
  * Test-only fault switch: make shard `shard` fail on its first `failures` attempts, either by
- * throwing or by ending its worker thread halfway through the shard (as a crash would).
+ * throwing or by ending its worker thread halfway through the shard (as a crash would), or make
+ * it stall for STALL_MILLISECONDS first (a run that cannot end before a test interrupts it).
  */
 export interface FaultInjection {
   readonly shard: number;
-  readonly kind: 'throw' | 'exit';
+  readonly kind: 'throw' | 'exit' | 'stall';
   readonly failures: number;
+}
+
+/** How long a `stall` fault holds its shard: far longer than a test takes to send a signal. */
+export const STALL_MILLISECONDS = 3000;
+
+/** Waits out a `stall` fault; true when `fault` is one (it then runs as usual). */
+export async function stallFor(fault: FaultInjection | undefined): Promise<boolean> {
+  if (fault?.kind !== 'stall') return false;
+  await new Promise((resolve) => setTimeout(resolve, STALL_MILLISECONDS));
+  return true;
 }
 
 /** Runs shards somewhere: on the main thread, or on a pool of worker threads. */

@@ -1,6 +1,6 @@
 import type { Kernel } from '../engine/kernel.js';
 import { compileKernelSpec } from './kernel-spec.js';
-import { faultFor, runShard, type ShardResult, type ShardTask } from './shard-task.js';
+import { faultFor, runShard, stallFor, type ShardResult, type ShardTask } from './shard-task.js';
 import { StreamCursor } from './stream-cursor.js';
 
 /**
@@ -39,6 +39,7 @@ export async function runShardTask(task: ShardTask): Promise<ShardResult> {
   await nextTurn();
   const kernel = await kernelFor(task);
   const fault = faultFor(task);
+  await stallFor(fault);
   if (fault?.kind === 'throw') throw new Error(`injected test fault: shard ${task.shard} throws on attempt ${task.attempt}`);
   if (fault?.kind === 'exit') {
     // Die halfway through the shard, as a crash would: the half-done tally is simply lost.

@@ -81,14 +81,15 @@ function parseFieldValue(text: string, previous: (readonly [string, unknown])[] 
 }
 
 /**
- * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit>:<shard>[:<failures>]`: shard <shard>
- * throws, or ends its worker thread halfway, on its first <failures> attempts (default 1).
+ * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit|stall>:<shard>[:<failures>]`: shard
+ * <shard> throws, ends its worker thread halfway, or waits a few seconds before it runs, on its
+ * first <failures> attempts (default 1).
  */
 function parseFault(text: string | undefined): FaultInjection | undefined | Error {
   if (text === undefined || text === '') return undefined;
-  const match = /^(throw|exit):(\d+)(?::(\d+))?$/.exec(text);
-  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3 or throw:3:2, got ${JSON.stringify(text)}`);
-  return { kind: match[1] === 'exit' ? 'exit' : 'throw', shard: Number(match[2]), failures: Number(match[3] ?? 1) };
+  const match = /^(throw|exit|stall):(\d+)(?::(\d+))?$/.exec(text);
+  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3, got ${JSON.stringify(text)}`);
+  return { kind: match[1] as FaultInjection['kind'], shard: Number(match[2]), failures: Number(match[3] ?? 1) };
 }
 
 /** "1 trial", "1,000 trials". */

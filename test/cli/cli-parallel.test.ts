@@ -66,7 +66,7 @@ describe('crucible run --workers', () => {
     expect(failing.stderr).toContain(`shard 1 (trials 65,536–131,071) of "A regenerating Ogre against three Sylvan Knights in formation, to the end" (${ENGAGEMENT_FILE}), seed 3, failed 2 times`);
     expect(failing.stderr).toContain(`replay its first trial with: crucible replay ${ENGAGEMENT_FILE} --seed 3 --trial 65536\n`);
     expect(failing.stderr).not.toMatch(STACK_LINE);
-    expect((await inProcess(args, { CRUCIBLE_TEST_FAULT: 'explode' })).stderr).toMatch(/^error: CRUCIBLE_TEST_FAULT must look like exit:3 or throw:3:2/);
+    expect((await inProcess(args, { CRUCIBLE_TEST_FAULT: 'explode' })).stderr).toMatch(/^error: CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3/);
   });
 });
 
@@ -88,7 +88,9 @@ describe('Ctrl-C and resume (spawned)', () => {
   it('SIGINT saves the checkpoint and prints a resume command whose output equals an uninterrupted run', async () => {
     const checkpoint = path.join(directory, 'interrupted.ckpt');
     const args = LONG_RUN;
-    const child = spawn(process.execPath, [binary, ...args, '--checkpoint', checkpoint], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+    // Shard 4 stalls for seconds, so the run cannot end before the signal however slow this test
+    // process is to notice the first checkpoint (it did once on a loaded machine).
+    const child = spawn(process.execPath, [binary, ...args, '--checkpoint', checkpoint], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '', CRUCIBLE_TEST_FAULT: 'stall:4' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -39,6 +39,9 @@ export function parseTolerance(text: string): Tolerance | undefined {
   return Number.isFinite(value) && value >= 0 ? { kind: 'points', value } : undefined;
 }
 
+/** Why `text` is no tolerance, in the CLI's and the workbench's words. */
+export const toleranceProblem = (text: string): string => `The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got ${JSON.stringify(text)}.`;
+
 /** The tolerance in points for a unit of this published cost. */
 export function tolerancePoints(tolerance: Tolerance, published: number): number {
   return tolerance.kind === 'percent' ? (published * tolerance.value) / 100 : tolerance.value;

@@ -4,14 +4,14 @@ import { balance } from '../../analysis/balance.js';
 import type { BalanceDocument } from '../../analysis/balance-document.js';
 import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../analysis/balance-tables.js';
 import { matchupMarkdown, matrixNumbers } from '../../analysis/matchup-tables.js';
-import { parseTolerance, type Tolerance } from '../../analysis/price-verdict.js';
+import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../analysis/roster.js';
 import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
 import { InputError } from '../../sim/errors.js';
 import { loadScenarioData } from '../../sim/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import type { Io } from './io.js';
-import { parsePrecision } from './options.js';
+import { parseBudget, parsePrecision } from './options.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
@@ -26,15 +26,10 @@ interface BalanceCliOptions extends Common {
   readonly report?: string;
 }
 
-function parseBudget(text: string): number {
-  const value = Number(text);
-  if (!(value > 0 && value < Infinity)) throw new InvalidArgumentError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);
-  return value;
-}
 
 function parseToleranceOption(text: string): Tolerance {
   const tolerance = parseTolerance(text);
-  if (tolerance === undefined) throw new InvalidArgumentError(`The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got ${JSON.stringify(text)}.`);
+  if (tolerance === undefined) throw new InvalidArgumentError(toleranceProblem(text));
   return tolerance;
 }
 

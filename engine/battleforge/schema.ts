@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seedField, trialsField } from '../run-limits.js';
 import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
 /**
@@ -137,8 +138,8 @@ export const scenarioSchema = z.strictObject({
     .record(z.string().regex(/^[a-z0-9_-]+\/[a-z0-9_-]+$/, 'must be <faction>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})
     .describe('changes to units\' combat profiles by <faction>/<unit id>, models and weapons by name (e.g. { "human/men-at-arms": { models: { Soldier: { save: 4 } } } }): tried without editing the faction files'),
-  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
-  trials: positiveInt.max(1e12).default(100000).describe('number of simulated games (crucible run --trials overrides it)'),
+  seed: seedField(),
+  trials: trialsField('games'),
   mode: z
     .enum(['game', 'attack'])
     .default('game')

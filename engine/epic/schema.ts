@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seedField, trialsField } from '../run-limits.js';
 
 /**
  * The Epic Armageddon rally scenario format: formations of two players over several turns, with
@@ -118,8 +119,8 @@ export const scenarioSchema = z.strictObject({
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
   armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file'),
-  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
-  trials: positiveInt.max(1e12).default(100000).describe('number of simulated battles (crucible run --trials overrides it)'),
+  seed: seedField(),
+  trials: trialsField('battles'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
   options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }).describe('readings of the rules where the text leaves a gap'),
   rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seedField, trialsField } from '../run-limits.js';
 
 /**
  * The heroic scenario and unit file formats. Every object is strict, so a typo in a field name is
@@ -164,8 +165,8 @@ export const scenarioSchema = z.strictObject({
     .default('engagement')
     .describe('attack: each group of the first side makes its Attack Action(s) once; engagement: the first side activates, then the second, round after round, until a side has no models left'),
   rounds: positiveInt.max(1000).default(10).describe('round limit of an engagement'),
-  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
-  trials: positiveInt.max(1e12).default(100000).describe('number of simulated fights (crucible run --trials overrides it)'),
+  seed: seedField(),
+  trials: trialsField('fights'),
   options: optionsSchema.default({
     shieldRolls: 'every-model',
     formationWeakness: 'per-figure',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seedField, trialsField } from '../run-limits.js';
 import { POSITIONS, WINNER_POLICIES } from './codes.js';
 import { combatFlagsSchema, TROOP_TYPES } from './units.js';
 
@@ -147,8 +148,8 @@ export const scenarioSchema = z.strictObject({
     .record(z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'must be <army>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})
     .describe('changes to army-list entries by <army>/<unit id> (e.g. { "orcs/orc-warriors": { attacks: 4 } }), or whole new entries: tried without editing the army files'),
-  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
-  trials: positiveInt.max(1e12).default(100000).describe('number of simulated engagements (crucible run --trials overrides it)'),
+  seed: seedField(),
+  trials: trialsField('engagements'),
   maxTurns: positiveInt.max(50).default(6).describe('combat phases fought at most: an engagement still unresolved then is reported unresolved'),
   maxRounds: positiveInt
     .max(100)

@@ -5,6 +5,9 @@ import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { type Checked, checkScenario, choicesOf } from '../compute/scenario.js';
 import { computeOdds, ODDS_METHODS, type OddsMethod } from '../compute/odds.js';
 import { sharedPool as pool } from '../compute/worker-pool.js';
+import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
+import { readNumber, seedFromText, trialsFromText } from '../../sim/number-text.js';
+import { isBundled, writeText } from '../platform/volume.js';
 import { CommitInput } from './commit-input.js';
 import { CompareView } from './compare-view.js';
 import { download } from './download.js';
@@ -27,13 +30,34 @@ const METHOD_TITLES: Record<OddsMethod, string> = { auto: 'auto: exact when a tr
 /** A run is redone this long after the last keystroke. */
 const EDIT_DELAY_MILLISECONDS = 300;
 
-function numberOrUndefined(text: string): number | undefined {
-  const value = Number(text.replaceAll(/[_,\s]/g, ''));
-  return text.trim() === '' || !Number.isSafeInteger(value) || value < 0 ? undefined : value;
+/** The files the designer chose to import: the scenario (the one naming a rule system the page knows) and the files beside it. */
+async function importedFiles(chosen: readonly File[]): Promise<{ scenario: { name: string; text: string; ruleset: string }; others: { name: string; text: string }[] } | string> {
+  const tooLarge = chosen.find((file) => file.size > MAX_DATA_FILE_BYTES);
+  if (tooLarge !== undefined) return `${tooLarge.name} is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MB, the most crucible reads from a file: nothing was imported.`;
+  const read = await Promise.all(chosen.map(async (file) => ({ name: file.name.replaceAll(/[^\w.-]+/g, '-'), text: await file.text() })));
+  const rulesetOf = (text: string): string | undefined => {
+    try {
+      const named = (parse(text) as { ruleset?: unknown } | null)?.ruleset;
+      return typeof named === 'string' && RULE_SYSTEMS.some((candidate) => candidate.id === named) ? named : undefined;
+    } catch {
+      return undefined; // Checked (and the syntax error shown) once it is open.
+    }
+  };
+  const index = Math.max(0, read.findIndex((file) => rulesetOf(file.text) !== undefined));
+  const scenario = read[index];
+  if (scenario === undefined) return 'No file was chosen.';
+  return { scenario: { ...scenario, ruleset: rulesetOf(scenario.text) ?? 'heroic' }, others: read.filter((_, i) => i !== index) };
+}
+
+/** A run setting typed in its box: empty for the scenario's own, else read as the CLI reads the option. */
+function settingFromText(read: (text: string) => number, text: string): { readonly value: number | undefined } | { readonly problem: string } {
+  return text.trim() === '' ? { value: undefined } : readNumber(read, text);
 }
 
 export function App() {
-  const { setup, update, replace, linkProblem } = useSetup();
+  const { setup, update, replace, linkProblems, fromLink } = useSetup();
+  const [settingProblems, setSettingProblems] = useState<{ readonly seed?: string; readonly trials?: string }>({});
+  const stopOdds = useRef<(() => void) | undefined>(undefined);
   const [checked, setChecked] = useState<Checked | undefined>(undefined);
   const [choices, setChoices] = useState<FieldChoices>({});
   const [odds, setOdds] = useState<OddsState>({ kind: 'idle' });
@@ -52,6 +76,8 @@ export function App() {
     const delay = lastChecked.current === setup.file ? EDIT_DELAY_MILLISECONDS : 0;
     lastChecked.current = setup.file;
     const timer = setTimeout(() => {
+      // Files imported beside the scenario (its own units file…) go into the volume first; they never shadow a bundled file.
+      for (const [file, text] of Object.entries(setup.files ?? {})) if (!isBundled(file)) writeText(file, text);
       void checkScenario(setup.file, setup.text).then(async (result) => {
         if (!current) return;
         setChecked(result);
@@ -65,7 +91,7 @@ export function App() {
       current = false;
       clearTimeout(timer);
     };
-  }, [setup?.file, setup?.text]);
+  }, [setup?.file, setup?.text, setup?.files]);
 
   // The odds: cancelled and started again on every change.
   const loaded = checked?.ok === true ? checked.loaded : undefined;
@@ -86,10 +112,16 @@ export function App() {
     }).catch((error: unknown) => {
       if (!controller.signal.aborted) setOdds({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     });
-    return () => {
+    const stop = (): void => {
       controller.abort();
       executor.cancelPending?.();
     };
+    // Stop keeps the trials merged so far, shown as what they are; a result being redone is not this run's.
+    stopOdds.current = () => {
+      stop();
+      setOdds((previous) => (previous.kind === 'running' && previous.update !== undefined && previous.stale !== true ? { kind: 'done', run: previous.run, update: previous.update } : previous.kind === 'running' ? { kind: 'failed', message: 'Stopped before the first results: change a setting or the scenario to run again.' } : previous));
+    };
+    return stop;
   }, [loaded, setup?.view, setup?.method, setup?.seed, setup?.trials]);
 
   const system = useMemo(() => {
@@ -111,16 +143,19 @@ export function App() {
   const openBundled = async (file: string): Promise<void> => {
     replace(await bundledSetup(file, { view: setup.view, method: setup.method }));
   };
-  const importFile = async (file: File): Promise<void> => {
-    const text = await file.text();
-    let ruleset = 'heroic';
-    try {
-      const named = (parse(text) as { ruleset?: unknown } | null)?.ruleset;
-      if (typeof named === 'string' && RULE_SYSTEMS.some((candidate) => candidate.id === named)) ruleset = named;
-    } catch {
-      // Checked (and the syntax error shown) once it is open.
-    }
-    replace({ view: setup.view, method: setup.method, file: scenarioPathFor(ruleset, file.name.replaceAll(/[^\w.-]+/g, '-')), text });
+  const importFiles = async (chosen: readonly File[]): Promise<void> => {
+    const imported = await importedFiles(chosen);
+    if (typeof imported === 'string') return setNotice(imported);
+    const { scenario, others } = imported;
+    const file = scenarioPathFor(scenario.ruleset, scenario.name);
+    const beside = Object.fromEntries(others.map((other) => [scenarioPathFor(scenario.ruleset, other.name), other.text]));
+    setNotice(others.length === 0 ? undefined : `Imported ${scenario.name} with ${others.map((other) => other.name).join(', ')} beside it.`);
+    replace({ view: setup.view, method: setup.method, file, text: scenario.text, ...(others.length === 0 ? {} : { files: beside }) });
+  };
+  const setSetting = (name: 'seed' | 'trials', text: string): void => {
+    const result = settingFromText(name === 'seed' ? seedFromText : trialsFromText, text);
+    setSettingProblems((problems) => ({ ...problems, [name]: 'problem' in result ? result.problem : undefined }));
+    if ('value' in result) update({ [name]: result.value });
   };
   const copyLink = async (): Promise<void> => {
     const link = `${location.origin}${location.pathname}${await encodeSetup(setup)}`;
@@ -165,9 +200,10 @@ export function App() {
           <button type="button" onClick={() => importer.current?.click()}>
             Import YAML
           </button>
-          <input ref={importer} type="file" accept=".yaml,.yml,.json" class="sr-only" tabIndex={-1} aria-hidden="true" onChange={(event) => {
-            const chosen = event.currentTarget.files?.[0];
-            if (chosen !== undefined) void importFile(chosen);
+          {/* Several files at once: a scenario with the units or army file it names beside it. */}
+          <input ref={importer} type="file" multiple accept=".yaml,.yml,.json" class="sr-only" tabIndex={-1} aria-hidden="true" onChange={(event) => {
+            const chosen = [...(event.currentTarget.files ?? [])];
+            if (chosen.length > 0) void importFiles(chosen);
             event.currentTarget.value = '';
           }} />
           <button type="button" onClick={() => download(fileName, setup.text, 'application/yaml')}>
@@ -182,10 +218,17 @@ export function App() {
             {notice}
           </p>
         )}
-        {linkProblem === undefined ? null : (
-          <p class="problem" role="alert">
-            {linkProblem}: the default scenario is open instead.
-          </p>
+        {linkProblems.length === 0 ? null : (
+          <div class="problem" role="alert">
+            {fromLink ? <p>The shared setup is open, but parts of its link could not be used:</p> : <p>{linkProblems[0]}: the default scenario is open instead.</p>}
+            {fromLink ? (
+              <ul>
+                {linkProblems.map((line, index) => (
+                  <li key={index}>{line}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
         )}
       </header>
       <main class="panes">
@@ -222,21 +265,34 @@ export function App() {
                 </select>
               </label>
             )}
+            {/* The scenario's own seed and trials are the defaults (the form leaves them to these boxes, as crucible run --seed/--trials override them). */}
             <label class="field-inline" for="seed">
-              Seed of this run
-              <CommitInput id="seed" placeholder={String(loaded?.scenario.seed ?? '')} value={setup.seed === undefined ? '' : String(setup.seed)} onCommit={(text) => update({ seed: numberOrUndefined(text) })} />
+              Seed
+              <CommitInput id="seed" placeholder={loaded === undefined ? '' : `${loaded.scenario.seed} (the scenario's)`} value={setup.seed === undefined ? '' : String(setup.seed)} invalid={settingProblems.seed !== undefined} describedBy={settingProblems.seed === undefined ? undefined : 'seed-problem'} onCommit={(text) => setSetting('seed', text)} />
             </label>
             {setup.view === 'odds' || setup.view === 'compare' ? (
               <label class="field-inline" for="trials">
-                Trials of this run
-                <CommitInput id="trials" placeholder={String(loaded?.scenario.trials ?? '')} value={setup.trials === undefined ? '' : String(setup.trials)} onCommit={(text) => update({ trials: numberOrUndefined(text) || undefined })} />
+                Trials
+                <CommitInput id="trials" placeholder={loaded === undefined ? '' : `${loaded.scenario.trials} (the scenario's)`} value={setup.trials === undefined ? '' : String(setup.trials)} invalid={settingProblems.trials !== undefined} describedBy={settingProblems.trials === undefined ? undefined : 'trials-problem'} onCommit={(text) => setSetting('trials', text)} />
               </label>
             ) : null}
+            {setup.view === 'odds' && odds.kind === 'running' ? (
+              <button type="button" class="stop" onClick={() => stopOdds.current?.()}>
+                Stop
+              </button>
+            ) : null}
           </div>
+          {(['seed', 'trials'] as const).map((name) =>
+            settingProblems[name] === undefined ? null : (
+              <p key={name} id={`${name}-problem`} class="status problem field-problem">
+                {settingProblems[name]}
+              </p>
+            ),
+          )}
           {setup.view === 'odds' ? <OddsView state={odds} metric={setup.metric} onMetric={(metric) => update({ metric })} /> : null}
           {setup.view === 'compare' ? <CompareView setup={setup} update={update} loaded={loaded} variants={variants} choices={choices} /> : null}
-          {setup.view === 'matchups' ? <MatchupsView setup={setup} update={update} ruleset={system?.id} /> : null}
-          {setup.view === 'balance' ? <BalanceView setup={setup} update={update} ruleset={system?.id} /> : null}
+          {setup.view === 'matchups' ? <MatchupsView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
+          {setup.view === 'balance' ? <BalanceView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
           {setup.view === 'replay' ? <ReplayView setup={setup} update={update} loaded={loaded} /> : null}
         </section>
       </main>

@@ -27,7 +27,7 @@ function useDraft(value: string, onCommit: (text: string) => void) {
   };
 }
 
-export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'numeric', size, invalid }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void; inputMode?: 'numeric' | 'text'; size?: number; invalid?: boolean }) {
+export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'numeric', size, invalid, describedBy }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void; inputMode?: 'numeric' | 'text'; size?: number; invalid?: boolean; describedBy?: string | undefined }) {
   const { commit, props } = useDraft(value, onCommit);
   return (
     <input
@@ -36,6 +36,7 @@ export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'num
       placeholder={placeholder}
       size={size}
       aria-invalid={invalid}
+      aria-describedby={describedBy}
       {...props}
       onKeyDown={(event) => {
         if (event.key === 'Enter') commit();

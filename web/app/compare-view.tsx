@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FieldChoices } from '../../engine/rule-system.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import type { InputProblem } from '../../sim/errors.js';
@@ -20,13 +20,21 @@ import { dataOf, withVariant } from './yaml-text.js';
 
 // The copy's name as a variant of the file: a variant name is an id (sim/scenario-patch.ts), so no space.
 const EDITED = 'edited-copy';
-type CompareState = { readonly kind: 'idle' | 'running'; readonly done?: number; readonly planned?: number } | { readonly kind: 'done'; readonly page: ReportPage } | { readonly kind: 'failed'; readonly message: string; readonly problems?: readonly InputProblem[] };
+/** Each state names the setup it is of (`key`): a result of another one is never shown as current. */
+type CompareState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly key: string; readonly done?: number; readonly planned?: number }
+  | { readonly kind: 'done'; readonly key: string; readonly page: ReportPage }
+  | { readonly kind: 'stopped'; readonly key: string }
+  | { readonly kind: 'failed'; readonly key: string; readonly message: string; readonly problems?: readonly InputProblem[] };
 
 export function CompareView({ setup, update, loaded, variants, choices }: { setup: Setup; update: (change: SetupChange) => void; loaded: LoadedScenario | undefined; variants: readonly string[]; choices: FieldChoices }) {
   const against = setup.variant ?? (variants[0] === undefined ? EDITED : variants[0]);
   const copyText = setup.against ?? setup.text;
   const [copyProblems, setCopyProblems] = useState<readonly InputProblem[]>([]);
   const [state, setState] = useState<CompareState>({ kind: 'idle' });
+  const key = JSON.stringify([setup.file, setup.text, against, against === EDITED ? copyText : '', setup.method, setup.seed, setup.trials]);
+  const stopRun = useRef<(() => void) | undefined>(undefined);
 
   useEffect(() => {
     if (loaded === undefined) return undefined;
@@ -47,19 +55,23 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
           }
           const set = variantSet(dataOf(setup.text).data, dataOf(copyText).data);
           if (Object.keys(set).length === 0) {
-            setState({ kind: 'failed', message: 'The copy is the same as the scenario: change something in it (below) to compare.' });
+            setState({ kind: 'failed', key, message: 'The copy is the same as the scenario: change something in it (below) to compare.' });
             return;
           }
           text = withVariant(setup.text, EDITED, set);
         }
         worker = new Worker(new URL('../compute/compare-worker.ts', import.meta.url), { type: 'module', name: 'crucible compare' });
-        setState({ kind: 'running' });
+        setState({ kind: 'running', key });
+        stopRun.current = () => {
+          worker?.terminate();
+          setState({ kind: 'stopped', key });
+        };
         worker.onmessage = (event: MessageEvent<CompareReply>) => {
           const reply = event.data;
-          if (reply.kind === 'progress') setState({ kind: 'running', done: reply.done, planned: reply.planned });
-          else if (reply.kind === 'done') setState({ kind: 'done', page: reply.page });
-          else if (reply.kind === 'problems') setState({ kind: 'failed', message: 'The comparison could not start:', problems: reply.problems });
-          else setState({ kind: 'failed', message: reply.message });
+          if (reply.kind === 'progress') setState({ kind: 'running', key, done: reply.done, planned: reply.planned });
+          else if (reply.kind === 'done') setState({ kind: 'done', key, page: reply.page });
+          else if (reply.kind === 'problems') setState({ kind: 'failed', key, message: 'The comparison could not start:', problems: reply.problems });
+          else setState({ kind: 'failed', key, message: reply.message });
           if (reply.kind !== 'progress') worker?.terminate();
         };
         const method = setup.method === 'mc-dice' ? 'mc-dice' : 'mc';
@@ -73,6 +85,25 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
       worker?.terminate();
     };
   }, [loaded, against, copyText, setup.method, setup.seed, setup.trials]);
+
+  // Of another scenario: not shown; of this one before the last change: shown dimmed, as being redone.
+  const sameScenario = state.kind !== 'idle' && (JSON.parse(state.key) as unknown[])[0] === setup.file;
+  const current = state.kind !== 'idle' && state.key === key;
+  const shown: CompareState = state.kind === 'idle' || sameScenario ? state : { kind: 'idle' };
+  const statusText =
+    shown.kind === 'idle'
+      ? ''
+      : !current
+        ? 'Comparing again for your change…'
+        : shown.kind === 'running'
+          ? shown.planned === undefined
+            ? 'Comparing…'
+            : `Comparing: ${shown.done?.toLocaleString('en')} of ${shown.planned.toLocaleString('en')} trials…`
+          : shown.kind === 'failed'
+            ? shown.message
+            : shown.kind === 'stopped'
+              ? 'Stopped: nothing was kept. Change a setting or the copy to compare again.'
+              : 'Compared on the same dice, trial by trial.';
 
   return (
     <section class="compare" aria-label="Compare two versions">
@@ -88,19 +119,31 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
         </select>
       </label>
       {setup.method === 'auto' || setup.method === 'exact' ? <p class="muted">Compared by Monte Carlo on common dice (outcomes drawn from exact tables): pairing trial by trial is what makes small differences visible.</p> : null}
-      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind}>
-        {state.kind === 'running' ? (state.planned === undefined ? 'Comparing…' : `Comparing: ${state.done?.toLocaleString('en')} of ${state.planned.toLocaleString('en')} trials…`) : state.kind === 'failed' ? state.message : state.kind === 'done' ? 'Compared on the same dice, trial by trial.' : ''}
+      <p class={`status ${shown.kind === 'failed' && current ? 'problem' : ''}`} role="status" data-state={current ? shown.kind : 'stale'}>
+        {statusText}
+        {shown.kind === 'running' && current ? (
+          <>
+            {' '}
+            <button type="button" class="stop" onClick={() => stopRun.current?.()}>
+              Stop
+            </button>
+          </>
+        ) : null}
       </p>
-      {state.kind === 'failed' && state.problems !== undefined ? (
+      {shown.kind === 'failed' && current && shown.problems !== undefined ? (
         <ul class="problems">
-          {state.problems.map((problem, index) => (
+          {shown.problems.map((problem, index) => (
             <li key={index}>
               <code>{problemText(problem)}</code>
             </li>
           ))}
         </ul>
       ) : null}
-      {state.kind === 'done' ? <ReportSections page={state.page} /> : null}
+      {shown.kind === 'done' ? (
+        <div class={current ? undefined : 'stale'} data-stale={current ? undefined : 'true'}>
+          <ReportSections page={shown.page} />
+        </div>
+      ) : null}
       {against === EDITED ? (
         <details open class="copy-editor">
           <summary>The edited copy</summary>

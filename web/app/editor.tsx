@@ -58,7 +58,7 @@ export function ScenarioEditor({ label, idPrefix, text, onText, system, problems
           <textarea id={`${idPrefix}-yaml`} class="yaml" spellcheck={false} value={text} onInput={(event) => onText(event.currentTarget.value)} rows={24} />
         </>
       ) : (
-        <SchemaForm schema={schema} value={parsed.data} onChange={(next) => onText(withData(text, next))} problems={formProblems} choices={choices} hidden={['ruleset', 'variants']} idPrefix={idPrefix} />
+        <SchemaForm schema={schema} value={parsed.data} onChange={(next) => onText(withData(text, next))} problems={formProblems} choices={choices} hidden={['ruleset', 'variants', 'seed', 'trials']} idPrefix={idPrefix} />
       )}
       {problems.length === 0 ? null : (
         <div class="problems" aria-live="polite">

@@ -41,6 +41,7 @@ function statusText(state: OddsState): string {
   const report = update.report;
   if (report.exact !== undefined) return `Exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths).`;
   const method = report.method === 'mc-dice' ? 'every die rolled' : 'outcomes drawn from exact tables';
+  if (state.kind === 'done' && !update.done) return `Stopped at ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials (Monte Carlo, ${method}): the numbers are of those trials.`;
   if (!update.done) return `Monte Carlo (${method}): ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials, refining…`;
   return `Monte Carlo (${method}): ${groupThousands(report.trials)} trials, seed ${report.seed}.`;
 }

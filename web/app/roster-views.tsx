@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoadedRoster } from '../../analysis/roster.js';
-import type { ReportPage } from '../../reports/page-model.js';
 import { InputError } from '../../sim/errors.js';
-import { parseTolerance } from '../../analysis/price-verdict.js';
-import { balanceReport, matchupsReport, openRoster } from '../compute/analyses.js';
+import { parseTolerance, toleranceProblem } from '../../analysis/price-verdict.js';
+import { budgetFromText, readNumber } from '../../sim/number-text.js';
+import { balanceReport, matchupsReport, openRoster, type RosterResult } from '../compute/analyses.js';
+import type { ShardExecutor } from '../../sim/shard-task.js';
+import { download } from './download.js';
 import { CommitInput, CommitTextArea } from './commit-input.js';
 import { problemText } from '../compute/scenario.js';
-import { sharedPool as pool } from '../compute/worker-pool.js';
+import { CancelledError, sharedPool as pool } from '../compute/worker-pool.js';
 import { readText, writeText } from '../platform/volume.js';
 import { ReportSections } from './report-sections.js';
 import { bundledRosters } from './scenarios.js';
-import type { Setup } from './share.js';
+import { ROSTER_PRECISIONS, type Setup } from './share.js';
 import type { SetupChange } from './use-setup.js';
 
 /**
@@ -19,13 +21,17 @@ import type { SetupChange } from './use-setup.js';
  * compute them. These are many runs, so they start on request.
  */
 
-type RunState = { readonly kind: 'idle' } | { readonly kind: 'running'; readonly runs: number; readonly total: number } | { readonly kind: 'done'; readonly page: ReportPage; readonly seconds: number } | { readonly kind: 'failed'; readonly lines: readonly string[] };
+type RunState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly key: string; readonly runs: number; readonly total: number }
+  | { readonly kind: 'done'; readonly key: string; readonly result: RosterResult; readonly seconds: number }
+  | { readonly kind: 'stopped'; readonly key: string }
+  | { readonly kind: 'failed'; readonly key: string; readonly lines: readonly string[] };
 
-const PRECISIONS = [0.05, 0.02, 0.01] as const;
-
-function failure(error: unknown): RunState {
-  if (error instanceof InputError) return { kind: 'failed', lines: error.problems.map(problemText) };
-  return { kind: 'failed', lines: [error instanceof Error ? error.message : String(error)] };
+function failure(key: string, error: unknown): RunState {
+  if (error instanceof CancelledError) return { kind: 'stopped', key };
+  if (error instanceof InputError) return { kind: 'failed', key, lines: error.problems.map(problemText) };
+  return { kind: 'failed', key, lines: [error instanceof Error ? error.message : String(error)] };
 }
 
 /** The roster chosen (or the ruleset's first), its text as edited, and the roster once loaded. */
@@ -80,7 +86,7 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
       <label class="field-inline" for="precision">
         Each score within ±
         <select id="precision" value={String(setup.precision ?? 0.02)} onChange={(event) => update({ precision: Number(event.currentTarget.value) })}>
-          {PRECISIONS.map((precision) => (
+          {ROSTER_PRECISIONS.map((precision) => (
             <option key={precision} value={String(precision)}>
               {precision} {precision === 0.01 ? '(as the CLI; slow)' : precision === 0.05 ? '(quick look)' : ''}
             </option>
@@ -108,37 +114,79 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
         )}
       </details>
     );
-  return { file, roster, problems, picker, editor, none: rosters.length === 0 };
+  return { file, wanted, roster, problems, picker, editor, none: rosters.length === 0 };
 }
 
-function useRun() {
+/** Results already computed this visit, by the setup they are of: back on a view (or a setup) its result shows at once. */
+const computed = new Map<string, { readonly result: RosterResult; readonly seconds: number }>();
+const KEPT_RESULTS = 12;
+/** A shared link's roster view runs once, on open, as the sharer saw it; later ones wait for a click. */
+let linkRunStarted = false;
+
+/**
+ * One roster view's run, tagged with the setup it is of (`key`: roster as edited, unit, budget,
+ * tolerance, precision, seed). A result of another setup is never shown as current: it is marked
+ * as of the setup before the last change, and one of another roster is not shown at all.
+ */
+function useRun(key: string, sameRoster: (key: string) => boolean) {
   const [state, setState] = useState<RunState>({ kind: 'idle' });
   const generation = useRef(0);
-  const start = (work: (onRun: (done: number, total: number) => void) => Promise<ReportPage>): void => {
+  const session = useRef<ShardExecutor | undefined>(undefined);
+  const stop = (): void => {
+    generation.current++;
+    void session.current?.close(false);
+    setState((previous) => (previous.kind === 'running' ? { kind: 'stopped', key: previous.key } : previous));
+  };
+  // A view left (or the page closed) mid-run stops its run: nothing would show its result.
+  useEffect(() => () => void session.current?.close(false), []);
+  const start = (work: (executor: ShardExecutor, onRun: (done: number, total: number) => void) => Promise<RosterResult>): void => {
+    void session.current?.close(false);
     const mine = ++generation.current;
+    const executor = pool().session();
+    session.current = executor;
     const started = performance.now();
-    setState({ kind: 'running', runs: 0, total: 0 });
-    work((runs, total) => mine === generation.current && setState({ kind: 'running', runs, total })).then(
-      (page) => mine === generation.current && setState({ kind: 'done', page, seconds: (performance.now() - started) / 1000 }),
-      (error: unknown) => mine === generation.current && setState(failure(error)),
+    const runKey = key;
+    setState({ kind: 'running', key: runKey, runs: 0, total: 0 });
+    work(executor, (runs, total) => mine === generation.current && setState({ kind: 'running', key: runKey, runs, total })).then(
+      (result) => {
+        const seconds = (performance.now() - started) / 1000;
+        computed.set(runKey, { result, seconds });
+        if (computed.size > KEPT_RESULTS) computed.delete(computed.keys().next().value as string);
+        if (mine === generation.current) setState({ kind: 'done', key: runKey, result, seconds });
+      },
+      (error: unknown) => mine === generation.current && setState(failure(runKey, error)),
     );
   };
-  return { state, start };
+  const cached = computed.get(key);
+  const shown: RunState = cached !== undefined && !(state.kind === 'running' && state.key === key) ? { kind: 'done', key, ...cached } : state.kind !== 'idle' && !sameRoster(state.key) ? { kind: 'idle' } : state;
+  return { state: shown, current: shown.kind === 'idle' || shown.key === key, start, stop };
 }
 
-function RunStatus({ state }: { state: RunState }) {
+function RunStatus({ state, current, onStop, name }: { state: RunState; current: boolean; onStop: () => void; name: string }) {
   const text =
     state.kind === 'running'
       ? `Running: ${state.runs}${state.total > 0 ? ` of ${state.total}` : ''} runs done…`
-      : state.kind === 'done'
-        ? `Done in ${state.seconds.toFixed(1)} s.`
-        : state.kind === 'failed'
-          ? 'It could not run:'
-          : '';
+      : !current && state.kind !== 'idle'
+        ? 'These results are of the setup before your last change: run again to update them.'
+        : state.kind === 'done'
+          ? `Done in ${state.seconds.toFixed(1)} s.`
+          : state.kind === 'stopped'
+            ? 'Stopped: nothing was kept. Run again when ready.'
+            : state.kind === 'failed'
+              ? 'It could not run:'
+              : '';
   return (
     <>
-      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind}>
+      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind} data-current={current ? 'true' : 'false'}>
         {text}
+        {state.kind === 'running' ? (
+          <>
+            {' '}
+            <button type="button" class="stop" onClick={onStop}>
+              Stop
+            </button>
+          </>
+        ) : null}
       </p>
       {state.kind === 'failed' ? (
         <ul class="problems">
@@ -149,34 +197,69 @@ function RunStatus({ state }: { state: RunState }) {
           ))}
         </ul>
       ) : null}
-      {state.kind === 'done' ? <ReportSections page={state.page} /> : null}
+      {state.kind === 'done' ? (
+        <div class={current ? undefined : 'stale'} data-stale={current ? undefined : 'true'}>
+          <ReportSections page={state.result.page} />
+          <div class="row-actions">
+            <button type="button" onClick={() => download(`${state.result.page.slug}.json`, state.result.json, 'application/json')}>
+              Results as JSON (as crucible {name} --json)
+            </button>
+          </div>
+        </div>
+      ) : null}
     </>
   );
 }
 
-export function MatchupsView({ setup, update, ruleset }: { setup: Setup; update: (change: SetupChange) => void; ruleset: string | undefined }) {
+/** Runs `start` once, on a shared link's first roster view, when its roster is ready. */
+function useLinkRun(fromLink: boolean, ready: boolean, idle: boolean, start: () => void): void {
+  useEffect(() => {
+    if (!fromLink || linkRunStarted || !ready || !idle) return;
+    linkRunStarted = true;
+    start();
+  }, [fromLink, ready, idle]);
+}
+
+/** The setup a roster view's result is of: the view and roster file on its first line, then the roster's text as edited and the settings that change numbers. */
+const runKeyOf = (wanted: string, settings: readonly unknown[]): string => `${wanted}\u0000${JSON.stringify(settings)}`;
+/** Results of another roster file are not shown at all; of the same roster before an edit, marked as such. */
+const rosterOfKey = (key: string): string => key.slice(0, key.indexOf('\n'));
+
+interface RosterViewProps {
+  readonly setup: Setup;
+  readonly update: (change: SetupChange) => void;
+  readonly ruleset: string | undefined;
+  /** The page opened a shared link: run at once, as the sharer saw it. */
+  readonly fromLink: boolean;
+}
+
+export function MatchupsView({ setup, update, ruleset, fromLink }: RosterViewProps) {
   const chosen = useRoster(setup, update, ruleset);
-  const { state, start } = useRun();
-  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
-  const roster = chosen.roster;
   const seed = setup.seed;
+  const precision = setup.precision ?? 0.02;
+  const key = runKeyOf(`matchups ${chosen.wanted}`, [precision, seed]);
+  const { state, current, start, stop } = useRun(key, (other) => rosterOfKey(other) === rosterOfKey(key));
+  const roster = chosen.roster;
+  const run = (): void => {
+    if (roster !== undefined) start((executor, onRun) => matchupsReport(roster, { executor, precision, ...(seed === undefined ? {} : { seed }), onRun }));
+  };
+  useLinkRun(fromLink, roster !== undefined, state.kind === 'idle', run);
+  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   return (
     <section class="matchups" aria-label="Matchups">
       {chosen.picker}
       <p class="muted">Every entry against every other, in both seatings: the expected score of the row's unit (a win 1, a draw ½), and its wins, draws and losses on hover.</p>
-      <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={() => roster !== undefined && start((onRun) => matchupsReport(roster, { executor: pool().session(), precision: setup.precision ?? 0.02, ...(seed === undefined ? {} : { seed }), onRun }))}>
+      <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={run}>
         Run the matchups
       </button>
       {chosen.editor}
-      <RunStatus state={state} />
+      <RunStatus state={state} current={current} onStop={stop} name="matchups" />
     </section>
   );
 }
 
-export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: (change: SetupChange) => void; ruleset: string | undefined }) {
+export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProps) {
   const chosen = useRoster(setup, update, ruleset);
-  const { state, start } = useRun();
-  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   const roster = chosen.roster;
   const entries = roster?.roster.entries ?? [];
   // No unit (or one no longer in the roster): the whole price list.
@@ -186,6 +269,15 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
   const seed = setup.seed;
   const toleranceText = setup.tolerance ?? '10%';
   const tolerance = parseTolerance(toleranceText);
+  const precision = setup.precision ?? 0.02;
+  const [budgetProblem, setBudgetProblem] = useState<string | undefined>(undefined);
+  const key = runKeyOf(`balance ${chosen.wanted}`, [unit, whole ? undefined : budget, toleranceText, precision, seed]);
+  const { state, current, start, stop } = useRun(key, (other) => rosterOfKey(other) === rosterOfKey(key));
+  const run = (): void => {
+    if (roster !== undefined && tolerance !== undefined) start((executor, onRun) => balanceReport(roster, unit, budget, { executor, precision, tolerance, ...(seed === undefined ? {} : { seed }), onRun }));
+  };
+  useLinkRun(fromLink, roster !== undefined && tolerance !== undefined, state.kind === 'idle', run);
+  if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   return (
     <section class="balance" aria-label="Balance and cost">
       {chosen.picker}
@@ -205,15 +297,28 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
         {whole ? null : (
           <label class="field-inline" for="balance-budget">
             Points a side
-            <CommitInput id="balance-budget" value={String(budget)} onCommit={(text) => update({ budget: Math.max(1, Number(text) || 1) })} />
+            <CommitInput id="balance-budget" value={String(budget)} invalid={budgetProblem !== undefined} describedBy={budgetProblem === undefined ? undefined : 'balance-budget-problem'} onCommit={(text) => {
+              const result = readNumber(budgetFromText, text);
+              setBudgetProblem('problem' in result ? result.problem : undefined);
+              if ('value' in result) update({ budget: result.value });
+            }} />
           </label>
         )}
         <label class="field-inline" for="balance-tolerance">
           Tolerance
-          <CommitInput id="balance-tolerance" inputMode="text" size={5} value={toleranceText} invalid={tolerance === undefined} onCommit={(text) => update({ tolerance: text })} />
+          <CommitInput id="balance-tolerance" inputMode="text" size={5} value={toleranceText} invalid={tolerance === undefined} describedBy={tolerance === undefined ? 'balance-tolerance-problem' : undefined} onCommit={(text) => update({ tolerance: text })} />
         </label>
       </div>
-      {tolerance === undefined ? <p class="status problem">The tolerance is a percentage of the published cost ("10%") or points ("5").</p> : null}
+      {budgetProblem === undefined ? null : (
+        <p id="balance-budget-problem" class="status problem field-problem">
+          {budgetProblem}
+        </p>
+      )}
+      {tolerance === undefined ? (
+        <p id="balance-tolerance-problem" class="status problem field-problem">
+          {toleranceProblem(toleranceText)}
+        </p>
+      ) : null}
       <p class="muted">
         {whole
           ? 'Each entry fielded whole at its published points, in a round robin over the roster\'s situations: each unit\'s deserved cost read off the list\'s cost line, checked on pairings held out of the fit.'
@@ -223,12 +328,12 @@ export function BalanceView({ setup, update, ruleset }: { setup: Setup; update: 
         type="button"
         class="primary"
         disabled={roster === undefined || tolerance === undefined || state.kind === 'running'}
-        onClick={() => roster !== undefined && tolerance !== undefined && start((onRun) => balanceReport(roster, unit, budget, { executor: pool().session(), precision: setup.precision ?? 0.02, tolerance, ...(seed === undefined ? {} : { seed }), onRun }))}
+        onClick={run}
       >
         {unit === undefined ? 'Make the price list' : 'Price this unit'}
       </button>
       {chosen.editor}
-      <RunStatus state={state} />
+      <RunStatus state={state} current={current} onStop={stop} name="balance" />
     </section>
   );
 }

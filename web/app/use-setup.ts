@@ -17,14 +17,26 @@ export async function bundledSetup(file: string, base?: Partial<Setup>): Promise
 /** A change to the setup: a key set to undefined is removed. */
 export type SetupChange = { readonly [K in keyof Setup]?: Setup[K] | undefined };
 
-export function useSetup(): { setup: Setup | undefined; update: (change: SetupChange) => void; replace: (setup: Setup) => void; linkProblem: string | undefined } {
+export interface SetupState {
+  readonly setup: Setup | undefined;
+  readonly update: (change: SetupChange) => void;
+  readonly replace: (setup: Setup) => void;
+  /** What the link opened was refused for, or which of its fields were left out. */
+  readonly linkProblems: readonly string[];
+  /** The page opened a shared link's setup (its roster views run at once, as the sharer saw them). */
+  readonly fromLink: boolean;
+}
+
+export function useSetup(): SetupState {
   const [setup, setSetup] = useState<Setup | undefined>(undefined);
-  const [linkProblem, setLinkProblem] = useState<string | undefined>(undefined);
+  const [linkProblems, setLinkProblems] = useState<readonly string[]>([]);
+  const [fromLink, setFromLink] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     void (async () => {
-      const { setup: shared, problem } = await decodeSetup(location.hash);
-      setLinkProblem(problem);
+      const { setup: shared, problems } = await decodeSetup(location.hash);
+      setLinkProblems(problems);
+      setFromLink(shared !== undefined);
       setSetup(shared ?? (await bundledSetup(DEFAULT_SCENARIO)));
     })();
   }, []);
@@ -46,6 +58,7 @@ export function useSetup(): { setup: Setup | undefined; update: (change: SetupCh
         return next as unknown as Setup;
       }),
     replace: setSetup,
-    linkProblem,
+    linkProblems,
+    fromLink,
   };
 }

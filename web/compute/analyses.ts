@@ -28,7 +28,15 @@ export async function openRoster(file: string): Promise<LoadedRoster> {
   return roster;
 }
 
-export async function matchupsReport(roster: LoadedRoster, options: RosterRunOptions): Promise<ReportPage> {
+/** A roster view's result: the page the CLI's --report writes, and the document its --json prints (the same text). */
+export interface RosterResult {
+  readonly page: ReportPage;
+  readonly json: string;
+}
+
+const jsonText = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
+
+export async function matchupsReport(roster: LoadedRoster, options: RosterRunOptions): Promise<RosterResult> {
   const result = await matchups(roster, {
     executor: options.executor,
     seating: 'both',
@@ -36,7 +44,8 @@ export async function matchupsReport(roster: LoadedRoster, options: RosterRunOpt
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.onRun === undefined ? {} : { onRun: options.onRun }),
   });
-  return matchupsPage(matchupsDocument(result));
+  const document = matchupsDocument(result);
+  return { page: matchupsPage(document), json: jsonText(document) };
 }
 
 /**
@@ -44,6 +53,7 @@ export async function matchupsReport(roster: LoadedRoster, options: RosterRunOpt
  * count against the others at their published costs; fielded whole, its row of the round robin's
  * list. The same document, and so the same page sections, as `crucible balance --report`.
  */
-export async function balanceReport(roster: LoadedRoster, unit: string | undefined, budget: number, options: RosterRunOptions & { readonly tolerance?: Tolerance }): Promise<ReportPage> {
-  return balancePage(await balance(roster, { ...options, budget, ...(unit === undefined ? {} : { unit }) }));
+export async function balanceReport(roster: LoadedRoster, unit: string | undefined, budget: number, options: RosterRunOptions & { readonly tolerance?: Tolerance }): Promise<RosterResult> {
+  const document = await balance(roster, { ...options, budget, ...(unit === undefined ? {} : { unit }) });
+  return { page: balancePage(document), json: jsonText(document) };
 }

@@ -67,11 +67,16 @@ export class WorkerPool implements ShardExecutor {
    */
   session(): ShardExecutor {
     const id = ++this.sessions;
+    let closed = false;
     return {
       workers: this.workers,
-      run: (task) => this.run(task, id),
+      // A closed session (Stop, or a result no longer wanted) refuses new shards: an analysis of many runs ends at its next one.
+      run: (task) => (closed ? Promise.reject(new CancelledError('stopped')) : this.run(task, id)),
       cancelPending: () => this.cancelPending(id),
-      close: async () => this.cancelPending(id),
+      close: async () => {
+        closed = true;
+        this.cancelPending(id);
+      },
     };
   }
 

@@ -38,6 +38,9 @@ export const isFile = (file: string): boolean => {
   return edited.has(key) || bundled.has(key);
 };
 
+/** A file the build bundled (the repository's data/), whether or not the designer's shadows it. */
+export const isBundled = (file: string): boolean => bundled.has(volumePath(file));
+
 /** Every file path and its ancestors are the volume's folders. */
 export const isDirectory = (file: string): boolean => {
   const key = volumePath(file);

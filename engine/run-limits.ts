@@ -10,6 +10,9 @@ export const MAX_SEED = 4294967295;
 /** Trials of one run: far beyond any day's work, and still counted exactly in a double. */
 export const MAX_TRIALS = 1e12;
 
+/** Trial indices a replay accepts: far beyond any run's trials, small enough to stay exact in a double. */
+export const MAX_REPLAY_TRIAL = 1e15 - 1;
+
 /** A scenario's `seed` field. */
 export const seedField = () => z.number().int().min(0).max(MAX_SEED).default(1).describe('random seed (crucible run --seed overrides it)');
 

@@ -1,4 +1,4 @@
-import { MAX_SEED, MAX_TRIALS } from '../engine/run-limits.js';
+import { MAX_REPLAY_TRIAL, MAX_SEED, MAX_TRIALS } from '../engine/run-limits.js';
 
 /**
  * Numbers as a person types them ("100000", "100_000", "1e6"), read exactly: anything that is not
@@ -16,6 +16,9 @@ function wholeNumber(text: string, min: number, max: number, what: string): numb
 }
 
 export const trialsFromText = (text: string): number => wholeNumber(text, 1, MAX_TRIALS, 'Trials must be a whole number from 1 to 1e12 (e.g. 100000, 100_000 or 1e6)');
+
+/** Which trial of a run, counted from 0 (crucible replay --trial). */
+export const trialIndexFromText = (text: string): number => wholeNumber(text, 0, MAX_REPLAY_TRIAL, `The trial must be a whole number from 0 (the first trial) to ${MAX_REPLAY_TRIAL}`);
 
 export const seedFromText = (text: string): number => wholeNumber(text, 0, MAX_SEED, `The seed must be a whole number from 0 to ${MAX_SEED}`);
 

@@ -2,6 +2,7 @@ import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGene
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { StreamDice, seedGenerator, streamGenerator } from '../engine/dice/index.js';
 import type { Kernel } from '../engine/kernel.js';
+import { MAX_REPLAY_TRIAL } from '../engine/run-limits.js';
 import { SHARD_TRIALS } from './run.js';
 
 /**
@@ -11,8 +12,7 @@ import { SHARD_TRIALS } from './run.js';
  * the run did, then trial T with the kernel's trace on.
  */
 
-/** Trial indices accepted: far beyond any run's trials (1e12), small enough to stay exact in a double. */
-export const MAX_REPLAY_TRIAL = 1e15 - 1;
+export { MAX_REPLAY_TRIAL };
 
 export interface ReplayedTrial<TraceEvent> {
   readonly seed: number;

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
-import { budgetFromText, precisionFromText, readNumber, seedFromText, trialsFromText, workersFromText } from '../../sim/number-text.js';
+import { budgetFromText, precisionFromText, readNumber, seedFromText, trialIndexFromText, trialsFromText, workersFromText } from '../../sim/number-text.js';
 
 /** A reader of sim/number-text.ts as an option parser: its refusal becomes commander's one-line error. */
 function asOption(read: (text: string) => number): (text: string) => number {
@@ -16,6 +16,7 @@ export const parseSeed = asOption(seedFromText);
 export const parseWorkers = asOption(workersFromText);
 export const parsePrecision = asOption(precisionFromText);
 export const parseBudget = asOption(budgetFromText);
+export const parseTrialIndex = asOption(trialIndexFromText);
 
 /**
  * Worker threads that can help: more than the machine's cores only costs memory (each worker holds

@@ -1,27 +1,14 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { MAX_REPLAY_TRIAL } from '../../sim/replay.js';
+import { type Command, Option } from 'commander';
 import { formatReplay, type ReplayOptions, replayFile, replayJson } from '../replay-report.js';
 
 export type { ReplayOptions } from '../replay-report.js';
-import { parseSeed } from './options.js';
+import { parseSeed, parseTrialIndex } from './options.js';
 
 /**
  * `crucible replay <scenario> [--seed S] [--trial T] [--json]`: re-run trial T of the run with seed S
  * on this thread and print it event by event — the tool to see why an outcome happens, or to check
  * a rule against the dice.
  */
-
-
-/** Trial numbers as a person types them ("3", "65_536", "1e6"); runs number trials from 0. */
-export function parseTrialIndex(text: string): number {
-  const trimmed = text.trim();
-  const looksNumeric = /^\d+(_\d+)*$/.test(trimmed) || /^\d+(\.\d+)?e\d+$/i.test(trimmed);
-  const value = looksNumeric ? Number(trimmed.replaceAll('_', '')) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value > MAX_REPLAY_TRIAL) {
-    throw new InvalidArgumentError(`The trial must be a whole number from 0 (the first trial) to ${MAX_REPLAY_TRIAL}, got ${JSON.stringify(text)}.`);
-  }
-  return value;
-}
 
 export async function replayCommand(file: string, options: ReplayOptions): Promise<string> {
   const replay = await replayFile(file, options);

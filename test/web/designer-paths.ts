@@ -26,6 +26,8 @@ export interface DesignerPath {
   readonly form: FormEdit;
   /** A text change in the YAML tab, and the same as --set. */
   readonly yaml: { readonly from: string; readonly to: string; readonly set: string };
+  /** A variant to compare with: declared in the bundled file, or written at the end of the YAML (`text`). */
+  readonly variant: { readonly name: string; readonly text?: string };
   /** The edited copy's change, and the variant `set:` it is to the CLI. */
   readonly copy: { readonly field: string; readonly value: string | 'untick'; readonly set: Record<string, unknown> };
   readonly roster?: {
@@ -50,11 +52,29 @@ function trimmed(text: string, ids: readonly string[], situation: string, weight
 
 export const DESIGNER_PATHS: readonly DesignerPath[] = [
   {
+    system: 'heroic',
+    scenario: 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml',
+    dataField: ['unitsFile', path.resolve('data/heroic/units.yaml')],
+    form: { field: 'a-rounds', value: '10', set: 'rounds=10' },
+    yaml: { from: 'models: 3', to: 'models: 2', set: 'sides[1].groups[0].models=2' },
+    variant: { name: 'least-damaged' },
+    copy: { field: 'b-sides-1-groups-0-formation', value: 'untick', set: { 'sides[1].groups[0].formation': false } },
+    roster: {
+      file: 'data/heroic/rosters/core.yaml',
+      dataField: ['unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`],
+      // The Goblin's cost edited from 5 to 7: the page must price the roster as edited.
+      edit: (text) => trimmed(text, ['sylvan-knight', 'goblin', 'orc-barbarian'], 'in formation', 3).replace('name: Goblin, count: 12, cost: 5 }', 'name: Goblin, count: 12, cost: 7 }'),
+      budget: 60,
+      balance: true,
+    },
+  },
+  {
     system: 'battleforge',
     scenario: 'data/battleforge/scenarios/men-at-arms-vs-orc-warriors.yaml',
     dataField: ['data', path.resolve('data/battleforge')],
     form: { field: 'a-sides-0-units-0-models', value: '12', set: 'sides[0].units[0].models=12' },
     yaml: { from: 'distance: 18', to: 'distance: 12', set: 'distance=12' },
+    variant: { name: 'point-blank', text: 'variants:\n  - name: point-blank\n    set: { distance: 4 }\n' },
     copy: { field: 'b-sides-1-units-0-models', value: '8', set: { 'sides[1].units[0].models': 8 } },
     roster: {
       file: 'data/battleforge/rosters/core-infantry.yaml',
@@ -70,6 +90,7 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
     dataField: ['armies', path.resolve('data/warmaster/armies')],
     form: { field: 'a-sides-1-units-0-hits', value: '1', set: 'sides[1].units[0].hits=1' },
     yaml: { from: 'charging: true, contact: { front: 3 }', to: 'charging: true, contact: { front: 2 }', set: 'sides[0].units[0].contact.front=2' },
+    variant: { name: 'one-stand', text: 'variants:\n  - name: one-stand\n    set: { "sides[0].units[0].contact.front": 1 }\n' },
     copy: { field: 'b-sides-0-units-0-charging', value: 'untick', set: { 'sides[0].units[0].charging': false } },
     roster: {
       file: 'data/warmaster/rosters/four-armies.yaml',
@@ -84,6 +105,7 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
     dataField: ['armies', path.resolve('data/epic/armies.yaml')],
     form: { field: 'a-turns', value: '3', set: 'turns=3' },
     yaml: { from: 'units: 7', to: 'units: 6', set: 'players[0].formations[0].units=6' },
+    variant: { name: 'one-turn', text: 'variants:\n  - name: one-turn\n    set: { turns: 1 }\n' },
     copy: { field: 'b-players-0-formations-0-units', value: '5', set: { 'players[0].formations[0].units': 5 } },
   },
 ];

@@ -138,6 +138,8 @@ export function App() {
   if (setup === undefined) return <p class="loading">Loading the workbench…</p>;
 
   const problems = checked?.ok === false ? checked.problems : [];
+  // A file the scenario names and the volume lacks (the loader's "… not found: <path>"): an imported scenario's own units or army file.
+  const missingFiles = [...new Set(problems.flatMap((problem) => /\bnot found: (\S+)$/.exec(problem.message)?.[1] ?? []))].map((file) => file.split('/').at(-1) ?? file);
   const variants = checked?.ok === true ? checked.variants : [];
 
   const openBundled = async (file: string): Promise<void> => {
@@ -238,6 +240,11 @@ export function App() {
             {setup.file}
             {system === undefined ? '' : ` · ${system.id}: ${system.title}`}
           </p>
+          {missingFiles.length === 0 ? null : (
+            <p class="status problem" role="alert">
+              This scenario names {missingFiles.length === 1 ? 'a file' : 'files'} the workbench does not have ({missingFiles.join(', ')}): import {missingFiles.length === 1 ? 'it' : 'them'} together with the scenario — choose all the files at once in Import YAML — and the link will carry them.
+            </p>
+          )}
           <ScenarioEditor label="Scenario" idPrefix="a" text={setup.text} onText={(text) => update({ text })} system={system} problems={problems} choices={choices} />
         </section>
         <section class="results-pane" id="results-pane" tabIndex={-1} aria-labelledby="results-heading">

@@ -1,7 +1,7 @@
 import { parseTolerance } from '../../analysis/price-verdict.js';
 import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
 import { readNumber, seedFromText, trialsFromText } from '../../sim/number-text.js';
-import { MAX_REPLAY_TRIAL } from '../../sim/replay.js';
+import { MAX_REPLAY_TRIAL } from '../../engine/run-limits.js';
 import { ODDS_METHODS, type OddsMethod } from '../compute/odds.js';
 
 /**

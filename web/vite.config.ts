@@ -1,17 +1,21 @@
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { kernelModuleName } from './platform/kernel-names.js';
+import { stampBuild } from './build-stamp.js';
+import { PAGE_SOURCES, servingRules } from './serving.js';
 
 /**
- * The workbench's build (`npm run build:web` → dist/web, `crucible serve` in development). The
- * page runs the CLI's own modules: engine/, sim/, analysis/, reports/ chart specs. Their few Node
- * imports are pointed at browser equivalents here — files at the workbench's volume of bundled
- * data (web/platform/), `node:path` at pathe, sha256 at @noble/hashes, and the rule-system loader
- * at its built-in-only twin — so nothing about a scenario is read, checked or computed differently
- * from `crucible run`.
+ * The workbench's build (`npm run build:web` → dist/web, which `crucible serve` serves; its `--dev`
+ * is the development server). The page runs the CLI's own modules: engine/, sim/, analysis/, reports/
+ * chart specs. Their few Node imports are pointed at browser equivalents here — files at the
+ * workbench's volume of bundled data (web/platform/), `node:path` at pathe, sha256 at
+ * @noble/hashes, and the rule-system loader at its built-in-only twin — so nothing about a scenario
+ * is read, checked or computed differently from `crucible run`. How it is served: serving.ts.
  */
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+const nodeModules = here('../node_modules');
 
 /** Each built-in's `kernelModule` (a file URL to import in Node) becomes a name the page's kernel registry knows. */
 function namedKernelModules(): Plugin {
@@ -34,7 +38,7 @@ export default defineConfig({
   root: here('.'),
   base: './',
   publicDir: false,
-  plugins: [namedKernelModules()],
+  plugins: [namedKernelModules(), servingRules(), stampBuild()],
   // Preact's JSX runtime (tsconfig.json says the same to tsc).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   resolve: {
@@ -53,5 +57,14 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
   },
-  server: { host: '127.0.0.1', fs: { allow: [here('..')] } },
+  server: {
+    host: '127.0.0.1',
+    fs: {
+      strict: true,
+      // What the page imports, and no more: not the repository's root, its other folders or dotfiles.
+      // node_modules by its real path too: Vite resolves a linked node_modules to its target.
+      allow: [...PAGE_SOURCES.map((folder) => here(`../${folder}`)), nodeModules, realpathSync(nodeModules)],
+      deny: ['.*', '**/.git/**', '*.{crt,pem,key,p12,pfx,cer,der}'],
+    },
+  },
 });

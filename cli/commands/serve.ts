@@ -1,47 +1,68 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
+import type { InlineConfig } from 'vite';
+import { ensureWebBuild, WEB_BUILD, WEB_CONFIG } from '../web-build.js';
+import { EXIT_OK, type Io } from './io.js';
 
 /**
- * `crucible serve`: the workbench (web/) on this machine. By default Vite's development server
- * builds pages as they are asked for; `--built` serves the static build of `npm run build:web`
- * (dist/web) as any static host would. Either way the page computes everything itself: the server
- * only hands out files, and listens on the loopback interface unless told otherwise.
+ * `crucible serve`: the workbench (web/) on this machine. By default the built page (dist/web,
+ * built first when missing or stale) as a static host would serve it, with a Content-Security-
+ * Policy header; `--dev` is Vite's development server, for contributors. Either way the page
+ * computes everything itself: the server only hands out files, and listens on the loopback
+ * interface unless told otherwise.
  */
 
 export interface ServeOptions {
   readonly port: number;
   readonly host: string;
-  readonly built?: boolean;
+  readonly dev?: boolean;
 }
 
-export const WEB_CONFIG = fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url));
-export const WEB_BUILD = fileURLToPath(new URL('../../dist/web', import.meta.url));
+export { WEB_BUILD, WEB_CONFIG };
 export const DEFAULT_PORT = 5173;
 
-export async function serveCommand(options: ServeOptions, io: Io): Promise<number> {
-  if (options.built === true && !existsSync(`${WEB_BUILD}/index.html`)) {
-    io.stderr(`error: --built: no build at ${WEB_BUILD}: run npm run build:web first\n`);
-    return EXIT_BAD_INPUT;
-  }
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
+
+/** What to say before listening on `host` when that reaches beyond this machine; undefined on loopback. */
+export function exposureWarning(host: string, dev: boolean): string | undefined {
+  if (LOOPBACK.test(host)) return undefined;
+  const reach = `warning: --host ${JSON.stringify(host)} is not loopback: the page becomes reachable from other machines on the network, by anyone who can reach this one.\n`;
+  return dev ? `${reach}warning: --dev is the development server, which serves source files and reloads: never expose it; without --dev the built page is served.\n` : reach;
+}
+
+export interface Workbench {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server (the build in dist/web must exist unless `dev`). `overrides` is for tests: a
+ * private dependency cache, for instance, merged over the repository's configuration.
+ */
+export async function startWorkbench(options: ServeOptions, overrides: InlineConfig = {}): Promise<Workbench> {
   // Vite is loaded here only: every other command's start-up pays nothing for it.
   const vite = await import('vite');
-  const settings = { configFile: WEB_CONFIG, logLevel: 'warn' as const };
-  const server =
-    options.built === true
-      ? await vite.preview({ ...settings, preview: { port: options.port, host: options.host, strictPort: false, open: false } })
-      : await vite.createServer({ ...settings, server: { port: options.port, host: options.host, strictPort: false, open: false } }).then(async (dev) => dev.listen());
+  const listen = { port: options.port, host: options.host, strictPort: false, open: false };
+  const settings = vite.mergeConfig<InlineConfig, InlineConfig>({ configFile: WEB_CONFIG, logLevel: 'warn', server: listen, preview: listen }, overrides);
+  const server = options.dev === true ? await (await vite.createServer(settings)).listen() : await vite.preview(settings);
   const url = server.resolvedUrls?.local[0] ?? server.resolvedUrls?.network[0] ?? `http://${options.host}:${options.port}/`;
-  io.stdout(`crucible workbench: ${url}\n`);
-  io.stderr(`${options.built === true ? `serving the build in ${WEB_BUILD}` : 'serving web/ (development: pages built as asked for)'}; open the address in a browser. Ctrl-C stops it.\n`);
+  return { url, close: async () => server.close() };
+}
+
+export async function serveCommand(options: ServeOptions, io: Io): Promise<number> {
+  const dev = options.dev === true;
+  const warning = exposureWarning(options.host, dev);
+  if (warning !== undefined) io.stderr(warning);
+  if (!dev) await ensureWebBuild(io.stderr);
+  const workbench = await startWorkbench(options);
+  io.stdout(`crucible workbench: ${workbench.url}\n`);
+  io.stderr(`${dev ? 'development server: web/ and the modules it imports, built as asked for' : `serving the built page in ${WEB_BUILD}`}; open the address in a browser. Ctrl-C stops it.\n`);
   await new Promise<void>((resolve) => {
     const release = io.onInterrupt?.(() => {
       release?.();
       resolve();
     });
   });
-  await (server as { close(): Promise<void> }).close();
+  await workbench.close();
   return EXIT_OK;
 }
 
@@ -56,18 +77,22 @@ export function registerServe(program: Command, io: Io, setStatus: (status: numb
     .command('serve')
     .description('open the workbench: a web page that edits scenarios and computes their odds in the browser')
     .addOption(new Option('--port <port>', 'the port to listen on (the next free one if taken)').argParser(parsePort).default(DEFAULT_PORT))
-    .addOption(new Option('--host <address>', 'the address to listen on (0.0.0.0: every interface, to reach it from another machine)').default('127.0.0.1'))
-    .option('--built', 'serve the static build of npm run build:web (dist/web) instead of the development server')
+    .addOption(new Option('--host <address>', 'the address to listen on; any but loopback (e.g. 0.0.0.0, every interface) makes the page reachable from other machines').default('127.0.0.1'))
+    .option('--dev', "for contributors: Vite's development server (modules built as asked for, reloaded on edit) instead of the built page")
+    // The default since the built page became it; kept so that older scripts still run.
+    .addOption(new Option('--built').hideHelp().conflicts('dev'))
     .addHelpText(
       'after',
       `
 The page runs crucible's engines on Web Workers: results equal crucible run's for the same
 scenario, seed, trials and method. The whole setup lives in the page's address, so a copied link
-opens the same view; npm run build:web writes a static copy for any web host.
+opens the same view. The page served is the build in dist/web, made first when it is missing or
+older than its sources (npm run build:web makes the same static copy for any web host).
 
 Examples:
   $ crucible serve
-  $ npm run build:web && crucible serve --built --port 8080`,
+  $ crucible serve --port 8080
+  $ crucible serve --dev`,
     )
     .action(async (options: ServeOptions) => {
       setStatus(await serveCommand(options, io));

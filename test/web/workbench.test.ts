@@ -2,13 +2,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceDocumentSchema } from '../../analysis/balance-document.js';
 import { compareDocumentSchema } from '../../analysis/compare-document.js';
 import { matchupsDocumentSchema } from '../../analysis/matchups-document.js';
 import { costText } from '../../analysis/balance-tables.js';
-import { WEB_CONFIG } from '../../cli/commands/serve.js';
+import { startWorkbench, type Workbench } from '../../cli/commands/serve.js';
 import { balancePage } from '../../reports/balance-page.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
@@ -21,7 +20,8 @@ import { runCli } from '../helpers/capture.js';
 
 /**
  * The workbench as a person uses it, in headless Chromium (Debian's, driven by playwright-core)
- * against the static build `npm run build:web` makes, served by Vite's preview server on loopback:
+ * against the static build in dist/web, served on loopback as `crucible serve` serves it (its
+ * Content-Security-Policy header included):
  * a bundled scenario's result equals `crucible run --json`'s byte for byte; a stat changed in the
  * form moves it to what `crucible run --set` gives; a shared link reproduces the view in a fresh
  * page; a matchup heatmap runs and shows W/D/L on hover; keyboard alone reaches and works the
@@ -37,7 +37,7 @@ const OGRE = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
 const SINGLE_ATTACK = 'data/heroic/scenarios/uldar-splits-dice.yaml';
 
 let directory: string;
-let server: PreviewServer;
+let server: Workbench;
 let origin: string;
 let browser: Browser;
 let context: BrowserContext;
@@ -101,11 +101,9 @@ const cliJson = async (args: readonly string[]): Promise<string> => {
 beforeAll(async () => {
   const executablePath = chromiumPath();
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
-  const outDir = path.join(directory, 'web');
-  // The shipped build (minified, as npm run build:web makes it), without the gzip sizes it would print.
-  await build({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
-  server = await preview({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
-  origin = (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
+  // The build in dist/web test/global-setup.ts made (or found fresh), served as crucible serve serves it: with its headers.
+  server = await startWorkbench({ port: 0, host: '127.0.0.1' }, { logLevel: 'error' });
+  origin = server.url.replace(/\/$/, '');
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   context = await browser.newContext({ acceptDownloads: true });
   context.on('request', (request) => {

@@ -55,8 +55,8 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
     system: 'heroic',
     scenario: 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml',
     dataField: ['unitsFile', path.resolve('data/heroic/units.yaml')],
-    form: { field: 'a-rounds', value: '10', set: 'rounds=10' },
-    yaml: { from: 'models: 3', to: 'models: 2', set: 'sides[1].groups[0].models=2' },
+    form: { field: 'a-sides-1-groups-0-models', value: '4', set: 'sides[1].groups[0].models=4' },
+    yaml: { from: 'rounds: 20', to: 'rounds: 12', set: 'rounds=12' },
     variant: { name: 'least-damaged' },
     copy: { field: 'b-sides-1-groups-0-formation', value: 'untick', set: { 'sides[1].groups[0].formation': false } },
     roster: {

@@ -448,7 +448,90 @@ describe('the workbench in a browser', () => {
     await fresh.close();
   });
 
-  it.each(DESIGNER_PATHS)('$system: the form, the YAML, an edited copy and an edited roster, each view as the CLI gives it', async (walk) => designerPath(walk), 60_000);
+  it.each(DESIGNER_PATHS)('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(walk), 90_000);
+
+  it('refuses a seed or trials the CLI refuses, with its words beside the box, and stops a run that would never end', async () => {
+    const fresh = await openPage(await linkTo(OGRE));
+    await resultDone(fresh);
+    const shown = await fresh.locator('.odds .status').getAttribute('data-run');
+    await setField(fresh, 'seed', 'abc');
+    const refused = await runCli(['run', OGRE, '--seed', 'abc']);
+    expect(refused.status).toBe(2);
+    const message = (await fresh.locator('#seed-problem').textContent()) ?? '';
+    expect(message).toBe('The seed must be a whole number from 0 to 4294967295, got "abc".');
+    expect(refused.stderr).toContain(message);
+    await expect(fresh.locator('#seed').getAttribute('aria-invalid')).resolves.toBe('true');
+    // Nothing started: the result shown is still the first run's.
+    await expect(fresh.locator('.odds .status').getAttribute('data-run')).resolves.toBe(shown);
+    await setField(fresh, 'seed', '');
+    await setField(fresh, 'trials', '2e12');
+    expect(await fresh.locator('#trials-problem').textContent()).toMatch(/^Trials must be a whole number from 1 to 1e12/);
+    await setField(fresh, 'trials', '1e12');
+    await fresh.locator('.odds .status', { hasText: 'of 1,000,000,000,000 trials, refining' }).waitFor();
+    await fresh.getByRole('button', { name: 'Stop' }).click();
+    await fresh.locator('.odds .status[data-state="done"]', { hasText: /^Stopped at [\d,]+ of 1,000,000,000,000 trials/ }).waitFor();
+    await fresh.close();
+  });
+
+  it('opens a shared Balance link with the fields the CLI refuses left out, said so, and runs it at once; a result of another setup is never shown as current', async () => {
+    const roster = 'data/heroic/rosters/core.yaml';
+    const rosterText = (await readFile(roster, 'utf8')).replace(/^entries:[\s\S]*$/m, 'entries:\n  - { id: sylvan-knight, name: Sylvan Knight, count: 4, cost: 16 }\n  - { id: goblin, name: Goblin, count: 12, cost: 5 }\n  - { id: orc-barbarian, name: Orc Barbarian, count: 5, cost: 12 }\n');
+    const link = await linkTo(OGRE, { view: 'balance', roster, rosterFile: roster, rosterText, precision: 0.05, budget: 60, unit: 'goblin', trials: 10.5, seed: 'abc' as unknown as number });
+    const fresh = await openPage(link);
+    const alert = fresh.getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(/parts of its link could not be used:.*seed was left out: The seed must be a number, got "abc"\..*trials was left out: Trials must be a whole number from 1 to 1e12 .*got "10\.5"\./);
+    // No click: the link's view runs as the sharer saw it.
+    await finished(fresh, 'balance');
+    const file = await cliCopy('shared-roster.yaml', rosterText.replace('unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`));
+    const cli = await runCli(['balance', 'goblin', '--against', file, '--budget', '60', '-p', '0.05', '--json']);
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(await downloadedText(fresh, 'Results as JSON (as crucible balance --json)')).toBe(cli.stdout.replaceAll(JSON.stringify(file), JSON.stringify(roster)));
+
+    // A change of setting: the price shown is marked as of the setup before it, until run again.
+    await setField(fresh, 'balance-tolerance', '5%');
+    await fresh.locator('.balance .status[data-current="false"]', { hasText: 'These results are of the setup before your last change' }).waitFor();
+    await expect(fresh.locator('.balance [data-stale="true"] .report').count()).resolves.toBe(1);
+    // Back to the setup it was of: current again, at once (kept for this visit).
+    await setField(fresh, 'balance-tolerance', '10%');
+    await fresh.locator('.balance .status[data-current="true"][data-state="done"]').waitFor();
+    // Another rule system's scenario: its own roster, and no heroic price beside it.
+    await fresh.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
+    await fresh.locator('.file-path', { hasText: 'warmaster: ' }).waitFor();
+    await expect.poll(() => fresh.locator('#roster-choice').inputValue()).toMatch(/^data\/warmaster\/rosters\//);
+    await expect(fresh.locator('.balance .report').count()).resolves.toBe(0);
+    await fresh.close();
+  });
+
+  it('imports a scenario with its own units file (both files at once), runs it as the CLI runs the pair, and shares both in its link', async () => {
+    const units = (await readFile('data/heroic/units.yaml', 'utf8')).replace('id: sylvan-knight', 'id: my-knight');
+    const scenario = (await readFile(OGRE, 'utf8')).replace(/^sides:/m, 'unitsFile: my-units.yaml\nsides:').replace('unit: sylvan-knight', 'unit: my-knight');
+    const folder = path.join(directory, 'own-units');
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, 'my-units.yaml'), units);
+    await writeFile(path.join(folder, 'my-ogre.yaml'), scenario);
+    const fresh = await openPage(await linkTo(OGRE));
+    await resultDone(fresh);
+    // The scenario alone: the page says which file it lacks and how to give it.
+    await fresh.locator('input[type="file"]').setInputFiles({ name: 'my-ogre.yaml', mimeType: 'application/yaml', buffer: Buffer.from(scenario) });
+    await fresh.getByRole('alert').filter({ hasText: 'This scenario names a file the workbench does not have (my-units.yaml): import it together with the scenario' }).waitFor();
+    await fresh.locator('input[type="file"]').setInputFiles([
+      { name: 'my-units.yaml', mimeType: 'application/yaml', buffer: Buffer.from(units) },
+      { name: 'my-ogre.yaml', mimeType: 'application/yaml', buffer: Buffer.from(scenario) },
+    ]);
+    await fresh.locator('.file-path', { hasText: 'data/heroic/scenarios/my-ogre.yaml' }).waitFor();
+    await setField(fresh, 'trials', String(TRIALS));
+    await fresh.locator('.odds .status[data-state="done"]', { hasText: `${TRIALS.toLocaleString('en')} trials` }).waitFor();
+    const page = 'data/heroic/scenarios/my-ogre.yaml';
+    const cli = (await cliJson([path.join(folder, 'my-ogre.yaml'), '--trials', String(TRIALS)])).replaceAll(path.join(folder, 'my-ogre.yaml'), page);
+    expect(await downloadedText(fresh, 'Results as JSON (as crucible run --json)')).toBe(cli);
+    await fresh.waitForFunction(() => location.hash.length > 10);
+    const link = new URL(fresh.url()).hash;
+    await fresh.close();
+    const opened = await openPage(link);
+    await resultDone(opened);
+    expect(await downloadedText(opened, 'Results as JSON (as crucible run --json)')).toBe(cli);
+    await opened.close();
+  });
 
   it('logs no console error and requests nothing from another origin', () => {
     expect(consoleProblems).toEqual([]);

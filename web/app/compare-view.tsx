@@ -147,7 +147,7 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
       {against === EDITED ? (
         <details open class="copy-editor">
           <summary>The edited copy</summary>
-          <ScenarioEditor label="Edited copy" idPrefix="b" text={copyText} onText={(text) => update({ against: text })} system={loaded?.system} problems={copyProblems} choices={choices} />
+          <ScenarioEditor label="Edited copy" idPrefix="b" distinctName text={copyText} onText={(text) => update({ against: text })} system={loaded?.system} problems={copyProblems} choices={choices} />
         </details>
       ) : null}
     </section>

@@ -32,9 +32,11 @@ export interface EditorProps {
   readonly system: RuleSystem | undefined;
   readonly problems: readonly InputProblem[];
   readonly choices: FieldChoices;
+  /** Where the page shows a second editor (Compare's edited copy): said before each of its controls' names, which would repeat the first's. */
+  readonly distinctName?: boolean;
 }
 
-export function ScenarioEditor({ label, idPrefix, text, onText, system, problems, choices }: EditorProps) {
+export function ScenarioEditor({ label, idPrefix, text, onText, system, problems, choices, distinctName = false }: EditorProps) {
   const [mode, setMode] = useState<'form' | 'yaml'>('form');
   const parsed = useMemo(() => dataOf(text), [text]);
   const schema = system === undefined ? undefined : formSchema(system);
@@ -42,10 +44,10 @@ export function ScenarioEditor({ label, idPrefix, text, onText, system, problems
   return (
     <section class="editor" aria-label={label}>
       <div class="tabs" role="group" aria-label={`${label}: edit as`}>
-        <button type="button" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>
+        <button type="button" aria-pressed={mode === 'form'} aria-label={distinctName ? `${label}: form` : undefined} onClick={() => setMode('form')}>
           Form
         </button>
-        <button type="button" aria-pressed={mode === 'yaml'} onClick={() => setMode('yaml')}>
+        <button type="button" aria-pressed={mode === 'yaml'} aria-label={distinctName ? `${label}: YAML` : undefined} onClick={() => setMode('yaml')}>
           YAML
         </button>
       </div>
@@ -58,7 +60,7 @@ export function ScenarioEditor({ label, idPrefix, text, onText, system, problems
           <textarea id={`${idPrefix}-yaml`} class="yaml" spellcheck={false} value={text} onInput={(event) => onText(event.currentTarget.value)} rows={24} />
         </>
       ) : (
-        <SchemaForm schema={schema} value={parsed.data} onChange={(next) => onText(withData(text, next))} problems={formProblems} choices={choices} hidden={['ruleset', 'variants', 'seed', 'trials']} idPrefix={idPrefix} />
+        <SchemaForm schema={schema} value={parsed.data} onChange={(next) => onText(withData(text, next))} problems={formProblems} choices={choices} hidden={['ruleset', 'variants', 'seed', 'trials']} idPrefix={idPrefix} name={distinctName ? label : ''} />
       )}
       {problems.length === 0 ? null : (
         <div class="problems" aria-live="polite">

@@ -1,11 +1,30 @@
-import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { type ComponentChildren, createContext } from 'preact';
+import { useContext, useState } from 'preact/hooks';
 import { constValue, fieldId, jsonText, numberBounds, parseJsonText, pathPattern, problemsAt, schemaOf, type JsonSchema, type Path, type SchemaNode } from './schema-form-model.js';
 
 /**
  * The single-value fields of the schema form (schema-form.tsx): text (with suggestions), number,
  * choice, yes/no, fixed value and JSON text, each with its label, help and problems.
  */
+
+/**
+ * What a form's controls are called for a screen reader before their visible label, where a page
+ * holds two forms of one schema (the scenario and its edited copy): without it, two fields would
+ * both be "Name". Empty for the page's first form.
+ */
+export const FormName = createContext('');
+
+/** The form's name, read by a screen reader before a visible label (nothing drawn). */
+export function FormNamePrefix() {
+  const name = useContext(FormName);
+  return name === '' ? null : <span class="sr-only">{name}: </span>;
+}
+
+/** An aria-label with the form's name before it. */
+export function useFormLabel(label: string): string {
+  const name = useContext(FormName);
+  return name === '' ? label : `${name}: ${label}`;
+}
 
 export type Choices = Readonly<Record<string, readonly { readonly value: string; readonly label: string }[]>>;
 
@@ -67,7 +86,7 @@ export function Problems({ id, messages }: { id: string; messages: readonly stri
 
 export function ToolButton({ label, text, onClick, disabled = false }: { label: string; text: string; onClick: () => void; disabled?: boolean }) {
   return (
-    <button type="button" class="sf-tool" aria-label={label} title={label} disabled={disabled} onClick={onClick}>
+    <button type="button" class="sf-tool" aria-label={useFormLabel(label)} title={label} disabled={disabled} onClick={onClick}>
       {text}
     </button>
   );
@@ -90,7 +109,10 @@ function Shell({ id, label, help, problems, tools, control, inline = false, note
     <div class={`sf-field${inline ? ' sf-check' : ''}${problems.length > 0 ? ' sf-invalid' : ''}`}>
       <div class="sf-label-row">
         {inline ? control : null}
-        <label for={id}>{label}</label>
+        <label for={id}>
+          <FormNamePrefix />
+          {label}
+        </label>
         {inline ? note : null}
         {tools === undefined ? null : <span class="sf-tools">{tools}</span>}
       </div>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { BooleanField, type Choices, ConstField, describedBy, EnumField, type FieldProps, FlagField, type FormContext, Help, JsonField, NumberField, Problems, TextField, ToolButton } from './schema-form-fields.js';
+import { BooleanField, type Choices, ConstField, describedBy, EnumField, type FieldProps, FlagField, FormName, FormNamePrefix, type FormContext, Help, JsonField, NumberField, Problems, TextField, ToolButton, useFormLabel } from './schema-form-fields.js';
 import {
   alternativesOf,
   constValue,
@@ -49,12 +49,14 @@ export interface SchemaFormProps {
   /** Top-level properties not shown. */
   readonly hidden?: readonly string[];
   readonly idPrefix?: string;
+  /** What a screen reader calls this form before each field's label, where a page has two (FormName). */
+  readonly name?: string;
 }
 
 /** What a new or moved field's focus goes to: its first input, else its list's "Add" button, else any button. */
 const FOCUS_ORDER = ['input:not([readonly]), select, textarea', '.sf-append:not(:disabled)', 'button:not(:disabled)'];
 
-export function SchemaForm({ schema, value, onChange, problems = [], choices, hidden = [], idPrefix = 'sf' }: SchemaFormProps) {
+export function SchemaForm({ schema, value, onChange, problems = [], choices, hidden = [], idPrefix = 'sf', name = '' }: SchemaFormProps) {
   const pendingFocus = useRef<{ id: string; tries: number } | undefined>(undefined);
   useEffect(() => {
     const pending = pendingFocus.current;
@@ -79,9 +81,11 @@ export function SchemaForm({ schema, value, onChange, problems = [], choices, hi
     },
   };
   return (
-    <div class="sf-form">
-      <Field ctx={ctx} node={schema} path={[]} value={value} label="Scenario" optional={false} bare />
-    </div>
+    <FormName.Provider value={name}>
+      <div class="sf-form">
+        <Field ctx={ctx} node={schema} path={[]} value={value} label="Scenario" optional={false} bare />
+      </div>
+    </FormName.Provider>
   );
 }
 
@@ -148,6 +152,7 @@ function Frame({ props, kindClass, children }: FrameProps) {
   return (
     <fieldset class={`sf-frame ${kindClass}${tools === undefined ? '' : ' sf-has-tools'}${problems.length > 0 ? ' sf-invalid' : ''}`} id={id} aria-describedby={described}>
       <legend>
+        <FormNamePrefix />
         {label}
         {aside === undefined ? null : <span class="sf-aside"> {aside}</span>}
       </legend>
@@ -195,6 +200,7 @@ function AddProperty({ props, addable }: { props: FieldProps; addable: readonly 
   const { ctx, path, label } = props;
   const id = `${fieldId(ctx.prefix, path)}__add`;
   const [chosen, setChosen] = useState<string>('');
+  const addLabel = useFormLabel(`Add the chosen field to ${lowerFirst(label)}`);
   const key = addable.some((entry) => entry.key === chosen) ? chosen : (addable[0]?.key ?? '');
   const add = (): void => {
     const entry = addable.find((candidate) => candidate.key === key);
@@ -205,7 +211,10 @@ function AddProperty({ props, addable }: { props: FieldProps; addable: readonly 
   };
   return (
     <div class="sf-add">
-      <label for={id}>Add field</label>
+      <label for={id}>
+        <FormNamePrefix />
+        Add field
+      </label>
       <select id={id} class="sf-input" value={key} onChange={(event) => setChosen(event.currentTarget.value)}>
         {addable.map((entry) => (
           <option key={entry.key} value={entry.key} title={schemaOf(entry.node, ctx.root).description}>
@@ -213,7 +222,7 @@ function AddProperty({ props, addable }: { props: FieldProps; addable: readonly 
           </option>
         ))}
       </select>
-      <button type="button" aria-label={`Add the chosen field to ${lowerFirst(label)}`} onClick={add}>
+      <button type="button" aria-label={addLabel} onClick={add}>
         Add
       </button>
     </div>
@@ -222,6 +231,7 @@ function AddProperty({ props, addable }: { props: FieldProps; addable: readonly 
 
 function MapField(props: FieldProps) {
   const { ctx, path, value } = props;
+  const addKeyLabel = useFormLabel(`Add the key to ${lowerFirst(props.label)}`);
   const schema = schemaOf(props.node, ctx.root);
   const record = isRecord(value) ? value : {};
   const valueNode = mapValueSchema(schema) ?? {};
@@ -245,7 +255,10 @@ function MapField(props: FieldProps) {
         <Field key={key} ctx={ctx} node={valueNode} path={[...path, key]} value={record[key]} label={key} optional={false} tools={<RemoveButton ctx={ctx} path={[...path, key]} label={key} />} />
       ))}
       <div class="sf-add">
-        <label for={`${id}__key`}>New key</label>
+        <label for={`${id}__key`}>
+          <FormNamePrefix />
+          New key
+        </label>
         <input
           type="text"
           id={`${id}__key`}
@@ -260,7 +273,7 @@ function MapField(props: FieldProps) {
             setProblem(undefined);
           }}
         />
-        <button type="button" aria-label={`Add the key to ${lowerFirst(props.label)}`} onClick={add}>
+        <button type="button" aria-label={addKeyLabel} onClick={add}>
           Add
         </button>
         {problem === undefined ? null : (
@@ -281,6 +294,7 @@ const itemName = (item: unknown): string | undefined => {
 
 function ArrayField(props: FieldProps) {
   const { ctx, path, value, label } = props;
+  const formName = useFormLabel('');
   const schema = schemaOf(props.node, ctx.root);
   const items: readonly unknown[] = Array.isArray(value) ? value : [];
   const min = schema.minItems ?? 0;
@@ -312,10 +326,10 @@ function ArrayField(props: FieldProps) {
           const itemId = fieldId(ctx.prefix, childPath);
           const tools = (
             <span class="sf-item-tools">
-              <button type="button" class="sf-tool" id={`${itemId}__up`} aria-label={`Move ${words} up`} title="Move up" disabled={index === 0} onClick={() => move(index, index - 1)}>
+              <button type="button" class="sf-tool" id={`${itemId}__up`} aria-label={`${formName}Move ${words} up`} title="Move up" disabled={index === 0} onClick={() => move(index, index - 1)}>
                 ↑
               </button>
-              <button type="button" class="sf-tool" id={`${itemId}__down`} aria-label={`Move ${words} down`} title="Move down" disabled={index === items.length - 1} onClick={() => move(index, index + 1)}>
+              <button type="button" class="sf-tool" id={`${itemId}__down`} aria-label={`${formName}Move ${words} down`} title="Move down" disabled={index === items.length - 1} onClick={() => move(index, index + 1)}>
                 ↓
               </button>
               <ToolButton label={`Remove ${words}`} text="Remove" disabled={items.length <= min} onClick={() => remove(index)} />
@@ -365,6 +379,7 @@ function UnionField(props: FieldProps) {
     <div class="sf-union" role="group" aria-labelledby={`${id}__kind-label`}>
       <div class="sf-label-row">
         <label id={`${id}__kind-label`} for={`${id}__kind`}>
+          <FormNamePrefix />
           {label}
         </label>
         <select id={`${id}__kind`} class="sf-kind" aria-describedby={describedBy(`${id}__kind`, { help: help !== undefined })} value={unknownValue ? 'other' : String(index)} onChange={(event) => choose(event.currentTarget.value)}>

@@ -48,10 +48,11 @@ export function VegaChart({ chart }: { chart: Chart }) {
       <div class="chart-box" ref={box} role="img" aria-label={chart.title} />
       {problem === undefined ? null : <p class="problem">The chart could not be drawn: {problem}</p>}
       <figcaption class="chart-actions">
-        <button type="button" disabled={view === undefined} onClick={() => void save('png')}>
+        {/* Named by the chart: a view with two charts has two of each button. */}
+        <button type="button" aria-label={`${chart.title}: PNG`} disabled={view === undefined} onClick={() => void save('png')}>
           PNG
         </button>
-        <button type="button" disabled={view === undefined} onClick={() => void save('svg')}>
+        <button type="button" aria-label={`${chart.title}: SVG`} disabled={view === undefined} onClick={() => void save('svg')}>
           SVG
         </button>
         <span class="muted">download “{chart.title}”</span>

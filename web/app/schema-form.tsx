@@ -134,6 +134,7 @@ function Frame({ props, kindClass, children }: FrameProps) {
   const help = path.length === 0 ? undefined : schema.description;
   const problems = problemsAt(ctx.problems, path);
   const described = describedBy(id, { help: help !== undefined, problems: problems.length > 0 });
+  const nestedName = useFormLabel(label);
   const body = (
     <>
       {tools === undefined ? null : <div class="sf-tools sf-frame-tools">{tools}</div>}
@@ -156,7 +157,8 @@ function Frame({ props, kindClass, children }: FrameProps) {
         {label}
         {aside === undefined ? null : <span class="sf-aside"> {aside}</span>}
       </legend>
-      {body}
+      {/* Fields inside are named after their frame too ("Side 1: Name"): a legend does not enter its fields' accessible names. A list's items name themselves. */}
+      {kindClass.includes('sf-array') ? body : <FormName.Provider value={nestedName}>{body}</FormName.Provider>}
     </fieldset>
   );
 }
@@ -342,7 +344,7 @@ function ArrayField(props: FieldProps) {
           );
         })}
       </ol>
-      <button type="button" class="sf-append" id={`${fieldId(ctx.prefix, path)}__append`} disabled={items.length >= max} onClick={append}>
+      <button type="button" class="sf-append" id={`${fieldId(ctx.prefix, path)}__append`} aria-label={`${formName}Add ${noun}`} disabled={items.length >= max} onClick={append}>
         Add {noun}
       </button>
     </Frame>

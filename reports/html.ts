@@ -34,6 +34,8 @@ h3 { font-size: 1.05rem; margin: 1.5rem 0 0.4rem; }
 a { color: var(--accent); }
 nav { font-size: 0.9rem; }
 .question { font-size: 1.15rem; color: var(--muted); margin-top: 0; }
+.answer { font-size: 1.1rem; font-weight: 600; }
+.how-to-read { font-size: 0.9rem; color: var(--muted); max-width: 48rem; }
 figure.chart { margin: 1rem 0; }
 /* A chart shrinks with the page only down to MIN_CHART_SCALE of its size (--chart-min-width); narrower, it scrolls sideways in its box: text stays legible. */
 figure.chart .chart-scroll { overflow-x: auto; max-width: 100%; }
@@ -222,7 +224,7 @@ export function pageHtml(page: ReportPage, svgs: ReadonlyMap<string, string>): s
 <header>
 <h1>${escapeHtml(page.title)}</h1>
 <p class="question">${escapeHtml(page.question)}</p>
-</header>
+${page.answer === undefined ? '' : `<p class="answer">${escapeHtml(page.answer)}</p>\n`}${page.howToRead === undefined ? '' : `<p class="how-to-read"><strong>How to read this:</strong> ${escapeHtml(page.howToRead)}</p>\n`}</header>
 <main>
 ${sections.join('\n')}
 <section id="how-these-numbers-were-made">

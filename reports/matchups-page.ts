@@ -39,6 +39,10 @@ const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string;
   loss: { heading: 'Chance to lose', cell: 'the chance the row unit loses against the column unit' },
 };
 
+/** The page's "how to read this" line, for a reader who is not a statistician (the balance page of a whole-unit roster says the same of its round robin). */
+export const MATCHUPS_HOW_TO_READ =
+  "Each cell is the row unit's expected score against the column unit, counting a draw as half a win: 50% is an even match, above 50% the row unit is ahead. “±2” is its 95% margin in percentage points: the true score very likely lies within 2 points of the one printed, so two cells closer than their margins may not really differ.";
+
 /** The entries' display names, by id (a repeated name gets its id). */
 function namesOf(document: MatchupsDocument): Map<string, string> {
   return displayNames(
@@ -158,6 +162,7 @@ export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOp
   return {
     slug,
     title: options.title ?? `${document.roster}: every unit against every unit`,
+    howToRead: MATCHUPS_HOW_TO_READ,
     question: document.description ?? `Which unit of “${document.roster}” beats which, counting draws, with neither seat favoured?`,
     sections: matchupSections(document, options, `${slug}-heatmap`),
     provenance,

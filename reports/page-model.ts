@@ -29,6 +29,10 @@ export interface ReportPage {
   readonly slug: string;
   readonly title: string;
   readonly question: string;
+  /** The answer to the question in one sentence, when the page has one (a comparison's verdict). */
+  readonly answer?: string | undefined;
+  /** What the numbers are and how to read their intervals and p-values, in plain words. */
+  readonly howToRead?: string | undefined;
   readonly sections: readonly PageSection[];
   readonly provenance: readonly Provenance[];
   /** Methods notes: the rulings and options in force, how intervals were computed… one entry a paragraph. */

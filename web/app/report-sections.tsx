@@ -11,6 +11,12 @@ export function ReportSections({ page }: { page: ReportPage }) {
   return (
     <div class="report">
       <p class="question">{page.question}</p>
+      {page.answer === undefined ? null : <p class="answer">{page.answer}</p>}
+      {page.howToRead === undefined ? null : (
+        <p class="how-to-read">
+          <strong>How to read this:</strong> {page.howToRead}
+        </p>
+      )}
       {page.sections.map((section, index) => (
         <section key={`${index}-${section.heading}`}>
           <h3>{section.heading}</h3>

@@ -2,8 +2,8 @@ import { type CompareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../ana
 import { capitalized } from './chart-kit.js';
 import { type DifferenceRow, differenceChart } from './charts.js';
 import { countText, decimalsFor, differenceText, estimateText, meanText, percentText } from './format.js';
-import type { PageTable, Provenance, ReportPage } from './page-model.js';
-import { slugify } from './page-model.js';
+import type { MeasuredCell, PageTable, Provenance, ReportPage } from './page-model.js';
+import { measuredCell, slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**
@@ -29,8 +29,11 @@ function changesText(variant: Variant): string {
   return [variant.description, changes.length === 0 ? 'no field changes' : `sets ${changes.join('; ')}`].filter((part) => part !== undefined && part !== '').join(': ');
 }
 
-const valueText = (outcome: Outcome, side: 'baseline' | 'variant'): string =>
-  outcome.measure === 'probability' ? estimateText({ value: outcome[side].estimate, interval: outcome[side].interval }) : meanText(outcome[side].estimate, outcome[side].interval);
+/** A side's value as the table shows it ("62% ±1", "2.31 [2.28, 2.34]"), with its numbers for the CSV. */
+function valueCell(outcome: Outcome, side: 'baseline' | 'variant'): MeasuredCell {
+  const estimate = { value: outcome[side].estimate, interval: outcome[side].interval };
+  return measuredCell(outcome.measure === 'probability' ? estimateText(estimate) : meanText(estimate.value, estimate.interval), estimate);
+}
 
 /** An interval with an unbounded end (a single trial) cannot be drawn: such outcomes stay in the table only. */
 function differenceRow(outcome: Outcome): DifferenceRow | undefined {
@@ -133,8 +136,11 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
     rows: document.outcomes.map((outcome) => {
       const { low, high } = outcome.difference.interval;
       const kind = outcome.measure === 'probability' ? 'chance' : 'mean';
-      const difference = low === null || high === null ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)` : differenceText(outcome.difference.estimate, { low, high }, kind);
-      return [outcome.title, valueText(outcome, 'baseline'), valueText(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
+      const difference =
+        low === null || high === null
+          ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)`
+          : measuredCell(differenceText(outcome.difference.estimate, { low, high }, kind), { value: outcome.difference.estimate, interval: { low, high } });
+      return [outcome.title, valueCell(outcome, 'baseline'), valueCell(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
     }),
   };
   const run = { scenario: document.scenario, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trials };

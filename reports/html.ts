@@ -1,7 +1,7 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
 import type { ManifestEntry } from './page.js';
-import type { PageTable, Provenance, ReportPage } from './page-model.js';
+import { cellText, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared
@@ -99,7 +99,8 @@ const ROWS_SHOWN_OPEN = 60;
 
 function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
-  const cell = (value: string | number, tag: 'td' | 'th', column = ''): string => {
+  const cell = (shown: PageCell, tag: 'td' | 'th', column = ''): string => {
+    const value = cellText(shown);
     const text = typeof value === 'number' ? countText(value) : value;
     const numeric = tag === 'td' && (typeof value === 'number' || NUMERIC.test(value));
     const label = tag === 'td' && column !== '' ? ` data-label="${escapeHtml(column)}"` : '';

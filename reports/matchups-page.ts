@@ -4,7 +4,7 @@ import { displayNames } from './chart-kit.js';
 import { countText, pointsText } from './format.js';
 import { type HeatmapCell, heatmapChart, type HeatmapMeasure } from './heatmap.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
-import { slugify } from './page-model.js';
+import { measuredCell, slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**
@@ -64,6 +64,8 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const names = namesOf(document);
   const name = (id: string) => names.get(id) ?? id;
   const text = (estimate: { value: number; interval: { low: number; high: number } }) => matrixEstimateText(estimate, document.precision);
+  // A table cell shows the same text; its CSV gets the number and its ± (page-model.ts tableNumbers).
+  const measured = (estimate: { value: number; interval: { low: number; high: number } }) => measuredCell(text(estimate), estimate);
   const order = document.entries.map((entry) => name(entry.id));
   // Played both ways, a unit against itself is one game seen from both sides: its score is ½ exactly.
   const isMirror = (cell: MatchupsDocument['cells'][number]) => document.seating === 'both' && cell.row === cell.column;
@@ -90,7 +92,7 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     columns: ['Unit', ...order.map((opponent) => `vs ${opponent}`)],
     rows: document.entries.map((row) => [name(row.id), ...document.entries.map((column) => {
       const cell = cellOf(row.id, column.id);
-      return cell === undefined ? '' : text(cell.combined[measure]);
+      return cell === undefined ? '' : measured(cell.combined[measure]);
     })]),
   };
   const points = document.entries.map((entry) => entry.points).filter((value): value is number => value !== undefined);
@@ -107,11 +109,11 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     rows: document.cells.map((cell) => [
       name(cell.row),
       name(cell.column),
-      text(cell.combined.score),
-      text(cell.combined.win),
-      text(cell.combined.draw),
-      text(cell.combined.loss),
-      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : text(seat.score))) : []),
+      measured(cell.combined.score),
+      measured(cell.combined.win),
+      measured(cell.combined.draw),
+      measured(cell.combined.loss),
+      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : measured(seat.score))) : []),
       cell.combined.trials,
     ]),
   };

@@ -69,6 +69,23 @@ td.num { text-align: right; white-space: nowrap; }
   td:first-child { font-weight: 600; }
   td:empty { display: none; }
 }
+/* Print: landscape, the page's full width; a wide table prints whole (small type, cells wrap) rather than cut at the paper's edge. */
+@media print {
+  @page { size: A4 landscape; margin: 10mm; }
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  nav, figure.chart figcaption a { display: none; }
+  h2, h3 { break-after: avoid; }
+  figure.chart, tr, .answer, .how-to-read { break-inside: avoid; }
+  figure.chart .chart-scroll { overflow: visible; }
+  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; }
+  .table-wrap { overflow: visible; background: none; }
+  table { width: 100%; font-size: 6.5pt; }
+  th, td { padding: 0.1rem 0.15rem; }
+  /* A 24-column matrix fits a landscape page only if its headers may break inside a long name; numbers stay whole. */
+  th { overflow-wrap: anywhere; }
+  table:has(th:nth-child(13)) { font-size: 6pt; }
+  thead { display: table-header-group; }
+}
 ul.pages { list-style: none; padding: 0; }
 ul.pages li { margin: 0 0 1.2rem; }
 ul.pages p { margin: 0.15rem 0; }

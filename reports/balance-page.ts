@@ -30,6 +30,10 @@ function pageTable(table: ColumnTable): PageTable {
   return { columns, rows: (table.objects() as Record<string, unknown>[]).map((row) => columns.map((column) => (typeof row[column] === 'number' ? (row[column] as number) : String(row[column] ?? '')))) };
 }
 
+/** The page's "how to read this" line, for a reader who is not a statistician. */
+export const BALANCE_HOW_TO_READ =
+  'The proposed cost is the price at which a unit would be an even match (an expected score of 50%) for the rest of the list. Its 95% interval is the range the right price very likely lies in, given the dice rolled. A unit is under- or over-costed when its published cost lies outside that interval by more than the tolerance; fair when the whole interval lies within the tolerance of it; uncertain when more games would be needed to tell.';
+
 function rangeTextFor(document: BalanceDocument): (low: number, high: number) => string {
   const { cheapest, dearest } = publishedRange(document);
   return (low, high) => costRange(low, Number.isFinite(high) ? high : null, cheapest, dearest);
@@ -166,6 +170,7 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
   return {
     slug,
     title: options.title ?? (one === undefined ? `${document.roster}: a price list` : `${one.name}: what it should cost in ${document.roster}`),
+    howToRead: BALANCE_HOW_TO_READ,
     question: one === undefined ? `What should each unit of “${document.roster}” cost, and which published costs are off?` : `What should ${one.name} cost against “${document.roster}” as published?`,
     sections,
     provenance,

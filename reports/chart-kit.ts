@@ -38,13 +38,18 @@ export const INK = '#1f2937';
 export const MUTED = '#9ca3af';
 export const PERCENT_AXIS = PERCENT_AXIS_FORMAT;
 
+/** An upper bound on the width of an 11 px label's character in any sans-serif font (wide enough that no name is cut). */
+export const LABEL_CHARACTER_WIDTH = 7;
+/** Labels and legend texts are never cut with "…" below this width (Vega-Lite's default cuts at 180 px). */
+const TEXT_LIMIT = 400;
+
 const CONFIG: Spec = {
   font: `${CHART_FONT}, sans-serif`,
   background: 'white',
   padding: 12,
   title: { fontSize: 16, subtitleFontSize: 12, subtitleColor: '#4b5563', anchor: 'start', offset: 12 },
-  axis: { labelFontSize: 11, titleFontSize: 12, labelColor: '#374151', titleColor: INK, gridColor: '#e5e7eb', titlePadding: 8 },
-  legend: { labelFontSize: 11, titleFontSize: 12 },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelColor: '#374151', titleColor: INK, gridColor: '#e5e7eb', titlePadding: 8, labelLimit: TEXT_LIMIT },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: TEXT_LIMIT, titleLimit: TEXT_LIMIT },
   view: { stroke: null },
 };
 

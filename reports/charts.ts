@@ -8,6 +8,7 @@ import {
   HEIGHT,
   INK,
   inOrder,
+  LABEL_CHARACTER_WIDTH,
   PERCENT_AXIS,
   intervalBand,
   intervalFields,
@@ -164,7 +165,7 @@ export function differenceChart(rows: readonly DifferenceRow[], options: Differe
   const labelLines = Math.max(1, ...values.map((row) => String(row.outcome).split('\n').length));
   const panel = (kind: 'chance' | 'mean'): Spec => {
     // Long outcome names are wrapped (in the data) at spaces; the label shows each line.
-    const y = { field: 'outcome', type: 'nominal', sort: inOrder(values, 'outcome'), title: null, axis: { labelLimit: 260, labelExpr: "split(datum.label, '\\n')" } };
+    const y = { field: 'outcome', type: 'nominal', sort: inOrder(values, 'outcome'), title: null, axis: { labelLimit: LABEL_LINE * LABEL_CHARACTER_WIDTH, labelExpr: "split(datum.label, '\\n')" } };
     const title = kind === 'chance' ? `Change in chance, ${options.variant} − ${options.baseline} (percentage points)` : `Change in the average, ${options.variant} − ${options.baseline}`;
     // A sign on every tick but 0 (the expression reads only the tick's number).
     const x = { field: 'difference', type: 'quantitative', title, axis: { labelExpr: "datum.value === 0 ? '0' : format(datum.value, '+.3~g')" } };

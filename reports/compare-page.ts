@@ -1,9 +1,9 @@
 import { type CompareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../analysis/compare-document.js';
 import { capitalized } from './chart-kit.js';
 import { type DifferenceRow, differenceChart } from './charts.js';
-import { countText, differenceText, estimateText, meanText } from './format.js';
-import type { PageTable, Provenance, ReportPage } from './page-model.js';
-import { slugify } from './page-model.js';
+import { countText, decimalsFor, differenceText, estimateText, meanText, percentText } from './format.js';
+import type { MeasuredCell, PageTable, Provenance, ReportPage } from './page-model.js';
+import { measuredCell, slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**
@@ -29,8 +29,11 @@ function changesText(variant: Variant): string {
   return [variant.description, changes.length === 0 ? 'no field changes' : `sets ${changes.join('; ')}`].filter((part) => part !== undefined && part !== '').join(': ');
 }
 
-const valueText = (outcome: Outcome, side: 'baseline' | 'variant'): string =>
-  outcome.measure === 'probability' ? estimateText({ value: outcome[side].estimate, interval: outcome[side].interval }) : meanText(outcome[side].estimate, outcome[side].interval);
+/** A side's value as the table shows it ("62% ±1", "2.31 [2.28, 2.34]"), with its numbers for the CSV. */
+function valueCell(outcome: Outcome, side: 'baseline' | 'variant'): MeasuredCell {
+  const estimate = { value: outcome[side].estimate, interval: outcome[side].interval };
+  return measuredCell(outcome.measure === 'probability' ? estimateText(estimate) : meanText(estimate.value, estimate.interval), estimate);
+}
 
 /** An interval with an unbounded end (a single trial) cannot be drawn: such outcomes stay in the table only. */
 function differenceRow(outcome: Outcome): DifferenceRow | undefined {
@@ -55,6 +58,65 @@ function identicalText(document: CompareDocument): string {
   return identical ? IDENTICAL_TEXT : '';
 }
 
+/**
+ * The outcome a verdict is about: of the first metric compared that was ever seen (the scenario's
+ * headline metric, or the first --metric asked for), the outcome that moved most; of equal moves
+ * (a win that became a draw), the one more common in the baseline.
+ */
+export function leadOutcome(document: CompareDocument): Outcome | undefined {
+  for (const metric of document.metrics) {
+    const seen = document.outcomes.filter((outcome) => outcome.metric === metric && !outcome.neverSeen);
+    const moved = (outcome: Outcome) => Math.abs(outcome.difference.estimate);
+    const lead = seen.reduce<Outcome | undefined>((best, outcome) => (best === undefined || moved(outcome) > moved(best) || (moved(outcome) === moved(best) && outcome.baseline.estimate > best.baseline.estimate) ? outcome : best), undefined);
+    if (lead !== undefined) return lead;
+  }
+  return undefined;
+}
+
+/** "p < 0.001", "p = 0.004", "p = 0.41". */
+function pText(p: number): string {
+  if (p < 0.001) return 'p < 0.001';
+  return `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`;
+}
+
+/** "“singly”", or "the scenario as written". */
+const sideName = (variant: Variant): string => (variant.asWritten ? 'the scenario as written' : `“${variant.name}”`);
+
+/**
+ * The comparison's answer in one sentence, about its lead outcome: how much more or less often (or
+ * larger) the variant makes it, with the 95% interval and p-value, or that no clear difference was
+ * found. The terminal (cli/commands/compare.ts) and the page both lead with it.
+ */
+export function compareVerdict(document: CompareDocument): string {
+  const variant = sideName(document.variant);
+  const baseline = sideName(document.baseline);
+  const lead = leadOutcome(document);
+  if (lead === undefined) return `No difference: neither ${variant} nor ${baseline} ever showed any outcome compared.`;
+  const title = `“${lead.title}”`;
+  const { estimate, standardError, pValue } = lead.difference;
+  if (estimate === 0 && standardError === 0 && document.trials > 1) return `No difference in ${title}: ${variant} and ${baseline} gave the same result in every trial.`;
+  const { low, high } = lead.difference.interval;
+  if (low === null || high === null) return `One trial is too few to tell ${variant} from ${baseline}: run more trials for a verdict.`;
+  const chance = lead.measure === 'probability';
+  const scale = chance ? 100 : 1;
+  const digits = decimalsFor(Math.max(estimate - low, high - estimate) * scale);
+  const number = (value: number) => (value * scale).toFixed(digits);
+  const signed = (value: number) => (Number(number(value)) === 0 ? number(Math.abs(value)) : value > 0 ? `+${number(value)}` : `−${number(-value)}`);
+  const unit = chance ? ' points' : '';
+  if (low <= 0 && high >= 0) {
+    return `No clear difference in ${title} between ${variant} and ${baseline}: ${signed(estimate)}${unit} (95% interval ${signed(low)} to ${signed(high)}${unit}; ${pText(pValue)}).`;
+  }
+  const more = estimate > 0;
+  const [near, far] = more ? [low, high] : [-high, -low];
+  const values = chance ? `${percentText(lead.variant.estimate)} against ${percentText(lead.baseline.estimate)}` : `${lead.variant.estimate.toFixed(digits)} against ${lead.baseline.estimate.toFixed(digits)}`;
+  const change = chance ? `happens ${number(Math.abs(estimate))} points ${more ? 'more' : 'less'} often` : `averages ${number(Math.abs(estimate))} ${more ? 'more' : 'less'}`;
+  return `With ${variant}, ${title} ${change} than with ${baseline}: ${values} (95% interval ${number(near)} to ${number(far)}${unit} ${more ? 'more' : 'less'}; ${pText(pValue)}).`;
+}
+
+/** The page's "how to read this" line, for a reader who is not a statistician. */
+export const COMPARE_HOW_TO_READ =
+  'Each outcome is given with the baseline and with the variant, and their difference (variant minus baseline; chances differ in percentage points). The 95% interval is the range the true difference very likely lies in, given the dice rolled: if it does not include 0, the difference is real, not luck. The p-value is how often luck alone would give a difference at least this large if the two were really the same: below 0.05 is the usual line for a real difference.';
+
 /** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */
 function pairingText(document: CompareDocument): string {
   return document.pairingVersion === undefined
@@ -74,8 +136,11 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
     rows: document.outcomes.map((outcome) => {
       const { low, high } = outcome.difference.interval;
       const kind = outcome.measure === 'probability' ? 'chance' : 'mean';
-      const difference = low === null || high === null ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)` : differenceText(outcome.difference.estimate, { low, high }, kind);
-      return [outcome.title, valueText(outcome, 'baseline'), valueText(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
+      const difference =
+        low === null || high === null
+          ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)`
+          : measuredCell(differenceText(outcome.difference.estimate, { low, high }, kind), { value: outcome.difference.estimate, interval: { low, high } });
+      return [outcome.title, valueCell(outcome, 'baseline'), valueCell(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
     }),
   };
   const run = { scenario: document.scenario, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trials };
@@ -86,6 +151,8 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
   return {
     slug,
     title: options.title ?? `${document.scenario}: ${variant} against ${baseline}`,
+    answer: compareVerdict(document),
+    howToRead: COMPARE_HOW_TO_READ,
     question: `What does ${variant === 'as written' ? 'the scenario as written' : `the variant “${variant}”`} change against ${baseline === 'as written' ? 'the scenario as written' : `“${baseline}”`}, and by how much?`,
     sections: [
       {

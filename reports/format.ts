@@ -51,7 +51,7 @@ const MAX_DECIMALS = 4;
  * Decimals that give a half-width two significant digits (at least one decimal below 10, none
  * from 10): enough that an interval printed beside a p-value agrees with it ("[−0.13, −0.05]", not "[−0.1, 0.0]").
  */
-const decimalsFor = (half: number): number => (half > 0 && Number.isFinite(half) ? Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(half)))) : 1);
+export const decimalsFor = (half: number): number => (half > 0 && Number.isFinite(half) ? Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(half)))) : 1);
 
 /**
  * A difference with its 95% interval: in percentage points for chances ("+3.1 points [+2.4, +3.8]"),

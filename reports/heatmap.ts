@@ -1,6 +1,6 @@
 import type { Interval } from '../analysis/intervals.js';
 import { MEASURES as MEASURES_SHOWN, type Measure } from '../analysis/matchup-tables.js';
-import { type Chart, chart, type ChartOptions, inOrder, PERCENT_AXIS, type Row, tooltip } from './chart-kit.js';
+import { type Chart, chart, type ChartOptions, inOrder, LABEL_CHARACTER_WIDTH, PERCENT_AXIS, type Row, tooltip } from './chart-kit.js';
 import { countText, type EstimateLike, estimateText, percentText } from './format.js';
 
 /**
@@ -45,10 +45,10 @@ export interface HeatmapOptions extends ChartOptions {
 
 /** Up to this many columns the cells print their numbers; beyond, they would not fit a page. */
 const MAX_PRINTED_COLUMNS = 12;
+/** Past this width of cells (px), the legend goes under the matrix. */
+const WIDE_MATRIX = 400;
 /** The rows' title sits above their labels, right-aligned with them: beside long labels it could overlap them. */
 const ROW_TITLE_ABOVE = { titleAngle: 0, titleAlign: 'right', titleBaseline: 'bottom', titleX: -8, titleY: -6 } as const;
-/** An upper bound on the width of an 11 px axis label's character (wide enough that no name is cut). */
-const LABEL_CHARACTER_WIDTH = 7;
 
 /** The measures a matchup matrix prints (analysis/matchup-tables.ts's list): the heatmap colours the same. */
 export const HEATMAP_MEASURES = MEASURES_SHOWN;
@@ -128,14 +128,17 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
   // A large matrix cannot print its numbers legibly in a page's width: colours only, numbers on hover and in the table.
   const columns = new Set(values.map((row) => row.column)).size;
   const printed = columns <= MAX_PRINTED_COLUMNS;
-  const rect = { mark: { type: 'rect', stroke: 'white', strokeWidth: 1 }, encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: words.scale, legend: { format: PERCENT_AXIS } }, tooltip: tips } };
+  const step = printed ? 72 : 24;
+  // A wide matrix keeps its legend under it, not beside: the chart then fits a laptop's results pane at a readable size.
+  const legend = columns * step > WIDE_MATRIX ? { format: PERCENT_AXIS, orient: 'bottom', direction: 'horizontal', gradientLength: 240 } : { format: PERCENT_AXIS };
+  const rect = { mark: { type: 'rect', stroke: 'white', strokeWidth: 1 }, encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: words.scale, legend }, tooltip: tips } };
   const numbers = {
     mark: { type: 'text', fontSize: 11 },
     encoding: { text: { field: 'text', type: 'nominal' }, color: { condition: { test: words.dark, value: 'white' }, value: 'black' }, tooltip: tips },
   };
   const lines = [`Each cell: ${words.cell}${printed ? ', ± the 95% interval in points' : ''}`, printed ? trialText : `${trialText}; hover a cell for its numbers (all are in the table below)`];
   return chart('heatmap', options, words.title, lines, {
-    width: { step: printed ? 72 : 24 },
+    width: { step },
     height: { step: printed ? 36 : 20 },
     data: { values },
     encoding: { x, y },

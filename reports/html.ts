@@ -1,7 +1,7 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
 import type { ManifestEntry } from './page.js';
-import type { PageTable, Provenance, ReportPage } from './page-model.js';
+import { cellText, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared
@@ -34,6 +34,8 @@ h3 { font-size: 1.05rem; margin: 1.5rem 0 0.4rem; }
 a { color: var(--accent); }
 nav { font-size: 0.9rem; }
 .question { font-size: 1.15rem; color: var(--muted); margin-top: 0; }
+.answer { font-size: 1.1rem; font-weight: 600; }
+.how-to-read { font-size: 0.9rem; color: var(--muted); max-width: 48rem; }
 figure.chart { margin: 1rem 0; }
 /* A chart shrinks with the page only down to MIN_CHART_SCALE of its size (--chart-min-width); narrower, it scrolls sideways in its box: text stays legible. */
 figure.chart .chart-scroll { overflow-x: auto; max-width: 100%; }
@@ -67,6 +69,23 @@ td.num { text-align: right; white-space: nowrap; }
   td:first-child { font-weight: 600; }
   td:empty { display: none; }
 }
+/* Print: landscape, the page's full width; a wide table prints whole (small type, cells wrap) rather than cut at the paper's edge. */
+@media print {
+  @page { size: A4 landscape; margin: 10mm; }
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  nav, figure.chart figcaption a { display: none; }
+  h2, h3 { break-after: avoid; }
+  figure.chart, tr, .answer, .how-to-read { break-inside: avoid; }
+  figure.chart .chart-scroll { overflow: visible; }
+  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; }
+  .table-wrap { overflow: visible; background: none; }
+  table { width: 100%; font-size: 6.5pt; }
+  th, td { padding: 0.1rem 0.15rem; }
+  /* A 24-column matrix fits a landscape page only if its headers may break inside a long name; numbers stay whole. */
+  th { overflow-wrap: anywhere; }
+  table:has(th:nth-child(13)) { font-size: 6pt; }
+  thead { display: table-header-group; }
+}
 ul.pages { list-style: none; padding: 0; }
 ul.pages li { margin: 0 0 1.2rem; }
 ul.pages p { margin: 0.15rem 0; }
@@ -97,7 +116,8 @@ const ROWS_SHOWN_OPEN = 60;
 
 function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
-  const cell = (value: string | number, tag: 'td' | 'th', column = ''): string => {
+  const cell = (shown: PageCell, tag: 'td' | 'th', column = ''): string => {
+    const value = cellText(shown);
     const text = typeof value === 'number' ? countText(value) : value;
     const numeric = tag === 'td' && (typeof value === 'number' || NUMERIC.test(value));
     const label = tag === 'td' && column !== '' ? ` data-label="${escapeHtml(column)}"` : '';
@@ -125,8 +145,8 @@ function svgSize(svg: string): { width: number; height: number } | undefined {
   return width === undefined || height === undefined ? undefined : { width: Math.round(Number(width)), height: Math.round(Number(height)) };
 }
 
-/** How far a chart may shrink on a narrow screen: its 11 px labels stay above ~8.5 px. Narrower than that, it scrolls. */
-export const MIN_CHART_SCALE = 0.78;
+/** How far a chart may shrink on a narrow screen (the report's and the workbench's): its 11 px labels stay at 10 px. Narrower than that, it scrolls. */
+export const MIN_CHART_SCALE = 0.91;
 
 function chartHtml(chart: Chart, svg: string): string {
   const file = `charts/${chart.id}`;
@@ -222,7 +242,7 @@ export function pageHtml(page: ReportPage, svgs: ReadonlyMap<string, string>): s
 <header>
 <h1>${escapeHtml(page.title)}</h1>
 <p class="question">${escapeHtml(page.question)}</p>
-</header>
+${page.answer === undefined ? '' : `<p class="answer">${escapeHtml(page.answer)}</p>\n`}${page.howToRead === undefined ? '' : `<p class="how-to-read"><strong>How to read this:</strong> ${escapeHtml(page.howToRead)}</p>\n`}</header>
 <main>
 ${sections.join('\n')}
 <section id="how-these-numbers-were-made">

@@ -4,7 +4,7 @@ import { displayNames } from './chart-kit.js';
 import { countText, pointsText } from './format.js';
 import { type HeatmapCell, heatmapChart, type HeatmapMeasure } from './heatmap.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
-import { slugify } from './page-model.js';
+import { measuredCell, slugify } from './page-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**
@@ -39,6 +39,10 @@ const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string;
   loss: { heading: 'Chance to lose', cell: 'the chance the row unit loses against the column unit' },
 };
 
+/** The page's "how to read this" line, for a reader who is not a statistician (the balance page of a whole-unit roster says the same of its round robin). */
+export const MATCHUPS_HOW_TO_READ =
+  "Each cell is the row unit's expected score against the column unit, counting a draw as half a win: 50% is an even match, above 50% the row unit is ahead. “±2” is its 95% margin in percentage points: the true score very likely lies within 2 points of the one printed, so two cells closer than their margins may not really differ.";
+
 /** The entries' display names, by id (a repeated name gets its id). */
 function namesOf(document: MatchupsDocument): Map<string, string> {
   return displayNames(
@@ -60,6 +64,8 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const names = namesOf(document);
   const name = (id: string) => names.get(id) ?? id;
   const text = (estimate: { value: number; interval: { low: number; high: number } }) => matrixEstimateText(estimate, document.precision);
+  // A table cell shows the same text; its CSV gets the number and its ± (page-model.ts tableNumbers).
+  const measured = (estimate: { value: number; interval: { low: number; high: number } }) => measuredCell(text(estimate), estimate);
   const order = document.entries.map((entry) => name(entry.id));
   // Played both ways, a unit against itself is one game seen from both sides: its score is ½ exactly.
   const isMirror = (cell: MatchupsDocument['cells'][number]) => document.seating === 'both' && cell.row === cell.column;
@@ -86,7 +92,7 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     columns: ['Unit', ...order.map((opponent) => `vs ${opponent}`)],
     rows: document.entries.map((row) => [name(row.id), ...document.entries.map((column) => {
       const cell = cellOf(row.id, column.id);
-      return cell === undefined ? '' : text(cell.combined[measure]);
+      return cell === undefined ? '' : measured(cell.combined[measure]);
     })]),
   };
   const points = document.entries.map((entry) => entry.points).filter((value): value is number => value !== undefined);
@@ -103,11 +109,11 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     rows: document.cells.map((cell) => [
       name(cell.row),
       name(cell.column),
-      text(cell.combined.score),
-      text(cell.combined.win),
-      text(cell.combined.draw),
-      text(cell.combined.loss),
-      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : text(seat.score))) : []),
+      measured(cell.combined.score),
+      measured(cell.combined.win),
+      measured(cell.combined.draw),
+      measured(cell.combined.loss),
+      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : measured(seat.score))) : []),
       cell.combined.trials,
     ]),
   };
@@ -158,6 +164,7 @@ export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOp
   return {
     slug,
     title: options.title ?? `${document.roster}: every unit against every unit`,
+    howToRead: MATCHUPS_HOW_TO_READ,
     question: document.description ?? `Which unit of “${document.roster}” beats which, counting draws, with neither seat favoured?`,
     sections: matchupSections(document, options, `${slug}-heatmap`),
     provenance,

@@ -22,13 +22,52 @@ export type Provenance = RunOf & (
   | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
   | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
 );
-export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
+/** A number shown with its 95% margin ("8% ±2"): the page shows the text, a spreadsheet gets the two numbers. */
+export interface MeasuredCell {
+  readonly text: string;
+  readonly value: number;
+  /** The wider side of the 95% interval, as the text's "±" says it. */
+  readonly margin: number;
+}
+export type PageCell = string | number | MeasuredCell;
+export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly PageCell[])[] }
+export interface PlainTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
+
+/** An estimate as a cell: its text as the page prints it, its value and margin for a spreadsheet. */
+export function measuredCell(text: string, estimate: { readonly value: number; readonly interval: { readonly low: number; readonly high: number } }): MeasuredCell {
+  const { value, interval } = estimate;
+  return { text, value, margin: Math.max(value - interval.low, interval.high - value) };
+}
+
+/** What a cell shows on the page. */
+export const cellText = (cell: PageCell): string | number => (typeof cell === 'object' ? cell.text : cell);
+
+/**
+ * The table as a spreadsheet reads it (every CSV download): a column of measured cells becomes two,
+ * the number and its "±" (probabilities as fractions, as the CLI's CSVs write them), so no cell
+ * holds "8% ±2" where a number belongs.
+ */
+export function tableNumbers(table: PageTable): PlainTable {
+  const measured = table.columns.map((_, c) => table.rows.some((row) => typeof row[c] === 'object'));
+  const columns = table.columns.flatMap((column, c) => (measured[c] === true ? [column, `${column} ±`] : [column]));
+  const rows = table.rows.map((row) =>
+    row.flatMap((cell, c) => {
+      if (measured[c] !== true) return [cellText(cell)];
+      return typeof cell === 'object' ? [cell.value, cell.margin] : [cell, ''];
+    }),
+  );
+  return { columns, rows };
+}
 /** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
 export interface PageSection { readonly heading: string; readonly text?: string | undefined; readonly chart?: Chart | undefined; readonly table?: PageTable | undefined }
 export interface ReportPage {
   readonly slug: string;
   readonly title: string;
   readonly question: string;
+  /** The answer to the question in one sentence, when the page has one (a comparison's verdict). */
+  readonly answer?: string | undefined;
+  /** What the numbers are and how to read their intervals and p-values, in plain words. */
+  readonly howToRead?: string | undefined;
   readonly sections: readonly PageSection[];
   readonly provenance: readonly Provenance[];
   /** Methods notes: the rulings and options in force, how intervals were computed… one entry a paragraph. */

@@ -10,6 +10,7 @@ import { groupThousands, headerBlock, markdownTable, methodText, percent, proven
 import type { Io } from './io.js';
 import { type Common, common, progressLine, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
+import { compareVerdict } from '../../reports/compare-page.js';
 
 /** `crucible compare`: a variant against a baseline on the same dice, baseline first, differences variant − baseline. */
 
@@ -158,8 +159,13 @@ export function formatComparison(result: ComparisonResult, flavor: TextFlavor = 
     ['seed', String(result.seed)],
     ['trials', groupThousands(result.trials)],
   ], flavor);
+  // The verdict leads, under the title: the one sentence a reader who stops there needs.
+  const [titleLine = '', ...entries] = header;
+  const verdict = compareVerdict(compareDocument(result));
   return [
-    ...header,
+    titleLine,
+    ...(flavor === 'md' ? ['', verdict] : [verdict, '']),
+    ...entries,
     '',
     `The ${result.baseline.name} column is what \`crucible run\` gives for it with this seed, trials and method. ` +
       `"${differenceHeading(result)}" is the variant's value minus the baseline's (probabilities in percentage points): ` +

@@ -67,6 +67,8 @@ describe('compare', () => {
     const text = await ok('compare', HEROIC, '--variant', 'no-regeneration', '-s', SEED, '-n', '4000', '--metric', 'winner', 'A.modelsLost');
     const lines = text.split('\n');
     expect(lines[0]).toBe('A regenerating Ogre against three Sylvan Knights in formation, to the end: the scenario as written → no-regeneration, on the same dice');
+    // The verdict leads, on the headline metric (--metric's first): the knights win more often without regeneration.
+    expect(lines[1]).toMatch(/^With “no-regeneration”, “Side whose enemies were all vanquished: Sylvan Knights” happens \d+\.\d+ points more often than with the scenario as written: \d+% against \d+% \(95% interval \d+\.\d+ to \d+\.\d+ points more; p < 0\.001\)\.$/);
     expect(text).toContain('  baseline (as written): the scenario as written\n  variant  no-regeneration: the same Ogre without Regeneration');
     expect(text).toContain('sets Regenerating Ogre › ogre: unit (sides[0].groups[0].unit) to "ogre"');
     expect(text).toContain('  method   Monte Carlo (outcomes drawn from exact tables), paired');

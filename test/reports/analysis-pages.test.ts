@@ -6,6 +6,7 @@ import { estimateText as matrixEstimateText } from '../../analysis/matchup-table
 import { analysisPage, writeAnalysisReport } from '../../reports/analysis-pages.js';
 import type { Chart } from '../../reports/charts.js';
 import { provenanceHtml } from '../../reports/page.js';
+import { cellText, tableNumbers } from '../../reports/page-model.js';
 import { compileChart } from '../../reports/render.js';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { compareFixture, countBalanceFixture, FIXTURES, HOSTILE, matchupsFixture, sweepFixture, wholeBalanceFixture } from './documents.js';
@@ -51,7 +52,13 @@ describe('analysis pages', () => {
     const matrix = page.sections[0]?.table;
     // "vs …" heads each column: a narrow screen's card for a row then reads "vs Goblin: 70%", the row unit's score.
     expect(matrix?.columns).toEqual(['Unit', 'vs Knight', `vs ${HOSTILE}`, 'vs Shield Wall']);
-    expect(matrix?.rows[0]).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
+    expect(matrix?.rows[0]?.map(cellText)).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
+    // Its CSV holds numbers where the page prints "70% ±3": each opponent's score and its margin, as fractions.
+    const numbers = tableNumbers(matrix!);
+    expect(numbers.columns).toEqual(['Unit', 'vs Knight', 'vs Knight ±', `vs ${HOSTILE}`, `vs ${HOSTILE} ±`, 'vs Shield Wall', 'vs Shield Wall ±']);
+    const { interval } = knight!.combined.score;
+    expect(numbers.rows[0]?.slice(3, 5)).toEqual([knight!.combined.score.value, Math.max(0.7 - interval.low, interval.high - 0.7)]);
+    expect(numbers.rows.flat().filter((cell) => typeof cell === 'string')).toEqual(['Knight', HOSTILE, 'Shield Wall']);
     // Shield Wall draws everything: 50% in every cell, never 0%.
     expect(cells.filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0.5, 0.5, 0.5]);
     expect(page.sections[0]?.text).toMatch(/both ways.*1,000 trials each/s);
@@ -72,7 +79,7 @@ describe('analysis pages', () => {
     ]);
     const table = page.sections[1]?.table;
     expect(table?.columns.slice(1, 4)).toEqual(['Baseline: as written', 'Variant: least-damaged', 'Difference, least-damaged − as written (95% interval)']);
-    expect(table?.rows[0]?.slice(0, 4)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.00 points [+4.20, +5.80]']);
+    expect(table?.rows[0]?.slice(0, 4).map(cellText)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.00 points [+4.20, +5.80]']);
     expect(page.sections[0]?.text).toContain('sets Allocation = least-damaged');
   });
 

@@ -27,6 +27,9 @@ import { FIXTURES } from './documents.js';
  */
 
 const repository = REPOSITORY;
+/** A 24-unit roster's matrix, as the matchups page prints it: on paper it must fit a landscape page. */
+const WIDE_NAMES = Array.from({ length: 24 }, (_, i) => `${['Halberdiers (Empire)', 'Troll Slayers (Dwarfs)', 'Silver Helms (High Elves)', 'Wolf Chariots (Orcs)'][i % 4]} ${i + 1}`);
+const WIDE_MATRIX = { heading: 'A 24-unit matrix', table: { columns: ['Unit', ...WIDE_NAMES.map((name) => `vs ${name}`)], rows: WIDE_NAMES.map((name) => [name, ...WIDE_NAMES.map(() => '50% ±2')]) } };
 let directory: string;
 let executablePath: string;
 let browser: Browser;
@@ -77,7 +80,7 @@ beforeAll(async () => {
       slug: 'analysis-pages',
       title: 'Every kind of analysis page',
       question: analyses.map((page) => page.title).join('; '),
-      sections: analyses.flatMap((page) => page.sections.map((section) => ({ ...section, heading: `${page.slug}: ${section.heading}` }))),
+      sections: [...analyses.flatMap((page) => page.sections.map((section) => ({ ...section, heading: `${page.slug}: ${section.heading}` }))), WIDE_MATRIX],
       provenance: analyses.flatMap((page) => page.provenance),
       methods: analyses.flatMap((page) => page.methods),
     },
@@ -145,7 +148,7 @@ describe('the report in headless Chromium', () => {
     }
   }, 60_000);
 
-  it('renders the pages of every kind of analysis document: charts interactive, no errors; at 420 px no table cut off and nothing wider than the screen; W/D/L on hover over a heatmap cell', async () => {
+  it('renders the pages of every kind of analysis document: charts interactive, no errors; at 420 px no table cut off and nothing wider than the screen; W/D/L on hover over a heatmap cell; printed, a 24-column matrix within a landscape page', async () => {
     const slug = 'analysis-pages';
     // Opened once, narrow first, then widened in place.
     const { page, errors, requests } = await open(slug, 420);
@@ -180,6 +183,11 @@ describe('the report in headless Chromium', () => {
       const text = (await tooltip.textContent()) ?? '';
       for (const line of ['Expected score (win + ½ draw)', 'Win', 'Draw', 'Loss', 'Row seated first', 'Row seated second', 'Trials']) expect(text).toContain(line);
       hovered = true;
+      // Printed (a landscape A4 page is 1047 px between its margins): every table and chart lies within the paper, none cut at its edge.
+      await page.emulateMedia({ media: 'print' });
+      await page.setViewportSize({ width: 1047, height: 740 });
+      const beyond = await page.$$eval('table, figure.chart svg, figure.chart img', (elements) => elements.filter((element) => element.getBoundingClientRect().right > 1048).map((element) => element.closest('section')?.querySelector('h2')?.textContent ?? element.tagName));
+      expect(beyond).toEqual([]);
       expect(errors).toEqual([]);
       expect(requests).toEqual([]);
     } finally {

@@ -23,6 +23,7 @@ import {
   VEGA_LITE_SCHEMA,
 } from '../../reports/charts.js';
 import { estimateText } from '../../reports/format.js';
+import { MIN_CHART_SCALE } from '../../reports/html.js';
 import { compileChart, renderChart, renderPng } from '../../reports/render.js';
 
 /**
@@ -174,6 +175,27 @@ describe('chart specs', () => {
     const win = cases.find((c) => c.chart.id === 'heatmap-win')!.chart;
     expect((win.spec.data as { values: Record<string, unknown>[] }).values.find((row) => row.row === HOSTILE && row.column === HOSTILE)?.value).toBe(0);
     expect(JSON.stringify(win.spec)).toContain('"title":["Chance the","row wins","(blue: more wins)"]');
+  });
+
+  it('a 24-unit matrix with long names: the legend under it, the chart narrow enough for a laptop results pane, no name cut', async () => {
+    const names = Array.from({ length: 24 }, (_, i) => `${['Halberdiers', 'Crossbowmen', 'Silver Helms', 'Troll Slayers'][i % 4]} (High Elves ${i})`);
+    const even = outcomeFromCounts(50, 0, 50);
+    const cells = names.flatMap((row) => names.map((column) => ({ row, column, combined: even })));
+    const { svg } = await renderChart(heatmapChart(cells, { rowTitle: 'Unit', columnTitle: 'Opponent', id: 'heatmap-24' }));
+    // The workbench's results pane at 1280 px is ~740 px wide; a chart may shrink to MIN_CHART_SCALE there before it scrolls.
+    expect(Number(/<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1]) * MIN_CHART_SCALE).toBeLessThanOrEqual(740);
+    expect(svg).not.toContain('…');
+    expect(svg).toContain('Troll Slayers (High Elves 23)');
+  });
+
+  it('a comparison\'s long outcome names wrap, never cut with "…"', async () => {
+    const label = 'Wounds inflicted on enemy models, after every reduction (Sylvan Knights of the Ogre Kingdoms)';
+    const rows: DifferenceRow[] = [{ label, kind: 'mean', baseline: 3.6, variant: 3.4, difference: -0.2, low: -0.25, high: -0.15 }];
+    const { svg } = await renderChart(differenceChart(rows, { baseline: 'as written', variant: 'singly' }));
+    expect(svg).not.toContain('…');
+    // Each line of the label is a <tspan>: together they are the whole name.
+    const lines = [...svg.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((match) => match[1] ?? '');
+    expect(lines.join(' ')).toBe(label);
   });
 
   it('draw a comparison as variant − baseline: right of zero is more with the variant', () => {

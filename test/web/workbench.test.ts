@@ -11,7 +11,7 @@ import { startWorkbench, type Workbench } from '../../cli/commands/serve.js';
 import { balancePage } from '../../reports/balance-page.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
-import type { ReportPage } from '../../reports/page-model.js';
+import { type ReportPage, tableNumbers } from '../../reports/page-model.js';
 import { csvText } from '../../web/app/download.js';
 import { DESIGNER_PATHS, type DesignerPath } from './designer-paths.js';
 import { chromiumPath } from '../helpers/installed.js';
@@ -90,7 +90,12 @@ async function pageTables(page: Page, view: string): Promise<string[]> {
 }
 
 /** The same tables from the CLI's JSON document, through the page its --report writes. */
-const reportTables = (report: ReportPage): string[] => report.sections.flatMap((section) => (section.table === undefined ? [] : [csvText(section.table.columns, section.table.rows)]));
+const reportTables = (report: ReportPage): string[] =>
+  report.sections.flatMap((section) => {
+    if (section.table === undefined) return [];
+    const numbers = tableNumbers(section.table);
+    return [csvText(numbers.columns, numbers.rows)];
+  });
 
 const cliJson = async (args: readonly string[]): Promise<string> => {
   const run = await runCli(['run', ...args, '--json', '--quiet']);

@@ -32,6 +32,12 @@ function metricRows(summary: MetricSummary): string[][] {
   return shown.map((entry, index) => [index === 0 ? metricTitle(summary) : '', summary.kind === 'flag' ? 'yes' : (entry.label ?? String(entry.value)), percent(entry.probability), intervalText(summary, entry.interval.low, entry.interval.high)]);
 }
 
+/** The line under the table, for a reader who is not a statistician: sampled or exact. */
+const HOW_TO_READ = {
+  sampled: 'The estimate is the share of the simulated games that ended so; the true chance (or average) very likely lies within its 95% interval, which narrows as more games are played.',
+  exact: 'Exact: every possible roll was counted, so these are the true chances, with no margin of error.',
+} as const;
+
 function statusText(state: OddsState): string {
   if (state.kind === 'idle') return 'Waiting for a valid scenario.';
   if (state.kind === 'failed') return state.message;
@@ -86,6 +92,9 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
               </tbody>
             </table>
           </div>
+          <p class="how-to-read">
+            <strong>How to read this:</strong> {report.exact === undefined ? HOW_TO_READ.sampled : HOW_TO_READ.exact}
+          </p>
           <div class="row-actions">
             <button type="button" onClick={() => download(`${slugify(report.scenario)}.csv`, csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows), 'text/csv')}>
               Results as CSV

@@ -1,5 +1,5 @@
 import type { PageTable, ReportPage } from '../../reports/page-model.js';
-import { slugify } from '../../reports/page-model.js';
+import { cellText, slugify, tableNumbers } from '../../reports/page-model.js';
 import { csvText, download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
@@ -11,6 +11,12 @@ export function ReportSections({ page }: { page: ReportPage }) {
   return (
     <div class="report">
       <p class="question">{page.question}</p>
+      {page.answer === undefined ? null : <p class="answer">{page.answer}</p>}
+      {page.howToRead === undefined ? null : (
+        <p class="how-to-read">
+          <strong>How to read this:</strong> {page.howToRead}
+        </p>
+      )}
       {page.sections.map((section, index) => (
         <section key={`${index}-${section.heading}`}>
           <h3>{section.heading}</h3>
@@ -54,7 +60,10 @@ export function DataTable({ table, name, caption }: { table: PageTable; name: st
       ) : (
         body
       )}
-      <button type="button" class="csv" onClick={() => download(`${name}.csv`, csvText(table.columns, table.rows), 'text/csv')}>
+      <button type="button" class="csv" onClick={() => {
+          const numbers = tableNumbers(table);
+          download(`${name}.csv`, csvText(numbers.columns, numbers.rows), 'text/csv');
+        }}>
         {caption}: CSV
       </button>
     </div>
@@ -78,7 +87,7 @@ function TableBody({ table, caption }: { table: PageTable; caption: string }) {
           <tbody>
             {table.rows.map((row, r) => (
               <tr key={r}>
-                {row.map((cell, c) => (
+                {row.map(cellText).map((cell, c) => (
                   <td key={c} class={typeof cell === 'number' || /^[−\-+±]?[\d.,]+ ?%?/.test(String(cell)) ? 'num' : undefined}>
                     {cell}
                   </td>

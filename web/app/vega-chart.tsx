@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Result } from 'vega-embed';
 import type { Chart } from '../../reports/chart-kit.js';
-import { offlineSpec } from '../../reports/html.js';
+import { MIN_CHART_SCALE, offlineSpec } from '../../reports/html.js';
 import { slugify } from '../../reports/page-model.js';
 import { downloadUrl } from './download.js';
 
@@ -27,6 +27,9 @@ export function VegaChart({ chart }: { chart: Chart }) {
         if (cancelled) made.finalize();
         else {
           result = made;
+          // A wide chart shrinks to its pane only so far that its text stays readable; past that it scrolls sideways in its figure.
+          const width = Number(element.querySelector('svg')?.getAttribute('width'));
+          if (width > 0) element.style.setProperty('--chart-min-width', `${Math.round(width * MIN_CHART_SCALE)}px`);
           setView(made);
           setProblem(undefined);
         }

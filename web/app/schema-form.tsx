@@ -368,6 +368,7 @@ function UnionField(props: FieldProps) {
     // Focus stays on the select: arrow keys on a closed select choose as they go.
     ctx.set(path, defaultValue(next.schema, ctx.root, { path, choices: ctx.choices ?? {}, minimal: true }));
   };
+  const nestedName = useFormLabel(label);
   let body;
   if (unknownValue || alternative === undefined) body = <JsonField ctx={ctx} node={{}} path={path} value={value} label={`${label} as JSON`} optional={props.optional} />;
   else {
@@ -395,7 +396,8 @@ function UnionField(props: FieldProps) {
         {tools === undefined ? null : <span class="sf-tools">{tools}</span>}
       </div>
       <Help id={`${id}__kind`} text={help} />
-      {body}
+      {/* A container chosen here is bare (this group carries its name): its fields are named after it, as a frame's are. */}
+      <FormName.Provider value={nestedName}>{body}</FormName.Provider>
     </div>
   );
 }

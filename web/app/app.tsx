@@ -58,6 +58,7 @@ export function App() {
   const { setup, update, replace, linkProblems, fromLink } = useSetup();
   const [settingProblems, setSettingProblems] = useState<{ readonly seed?: string; readonly trials?: string }>({});
   const stopOdds = useRef<(() => void) | undefined>(undefined);
+  const [wide, setWide] = useState(false);
   const [checked, setChecked] = useState<Checked | undefined>(undefined);
   const [choices, setChoices] = useState<FieldChoices>({});
   const [odds, setOdds] = useState<OddsState>({ kind: 'idle' });
@@ -233,7 +234,7 @@ export function App() {
           </div>
         )}
       </header>
-      <main class="panes">
+      <main class={`panes${wide ? ' wide' : ''}`}>
         <section class="setup-pane" aria-labelledby="setup-heading">
           <h2 id="setup-heading">{loaded?.scenario.name ?? fileName}</h2>
           <p class="muted file-path">
@@ -257,6 +258,10 @@ export function App() {
                 {VIEW_TITLES[view]}
               </button>
             ))}
+            {/* A price list or a 24-column matrix needs the whole window: the scenario's pane folds away meanwhile. */}
+            <button type="button" class="wide-toggle" aria-pressed={wide} onClick={() => setWide(!wide)}>
+              Results full width
+            </button>
           </nav>
           <div class="settings">
             {/* Roster views run each pairing to a precision, by the default method: neither setting applies. */}

@@ -1,287 +1,31 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { balanceDocumentSchema } from '../../analysis/balance-document.js';
-import { compareDocumentSchema } from '../../analysis/compare-document.js';
-import { matchupsDocumentSchema } from '../../analysis/matchups-document.js';
 import { costText } from '../../analysis/balance-tables.js';
-import { startWorkbench, type Workbench } from '../../cli/commands/serve.js';
 import { balancePage } from '../../reports/balance-page.js';
-import { comparePage } from '../../reports/compare-page.js';
-import { matchupsPage } from '../../reports/matchups-page.js';
-import { type ReportPage, tableNumbers } from '../../reports/page-model.js';
-import { csvText } from '../../web/app/download.js';
-import { DESIGNER_PATHS, type DesignerPath } from './designer-paths.js';
-import { chromiumPath } from '../helpers/installed.js';
-import { encodeSetup, type Setup } from '../../web/app/share.js';
 import { runCli } from '../helpers/capture.js';
+import { cliJson, finished, linkTo, reportTables, resultDone, SCREENSHOTS, setField, TRIALS, useWorkbench } from './browser-session.js';
 
 /**
  * The workbench as a person uses it, in headless Chromium (Debian's, driven by playwright-core)
- * against the static build in dist/web, served on loopback as `crucible serve` serves it (its
- * Content-Security-Policy header included):
- * a bundled scenario's result equals `crucible run --json`'s byte for byte; a stat changed in the
- * form moves it to what `crucible run --set` gives; a shared link reproduces the view in a fresh
- * page; a matchup heatmap runs and shows W/D/L on hover; keyboard alone reaches and works the
- * controls; and on Battle Forge, Warmaster and Epic, a designer's path through every view after
- * editing the form, the YAML and the roster (test/web/designer-paths.ts), each table as the CLI's.
+ * against the static build in dist/web, served on loopback as `crucible serve` serves it
+ * (test/web/browser-session.ts): a bundled scenario's result equals `crucible run --json`'s byte for
+ * byte; a stat changed in the form moves it to what `crucible run --set` gives; a shared link
+ * reproduces the view in a fresh page; a matchup heatmap runs and shows W/D/L on hover; keyboard
+ * alone reaches and works the controls; a price list as crucible balance makes it; and what the page
+ * is given is guarded: values the CLI refuses are refused with its words, a run can be stopped, a
+ * link's bad fields are left out and said, a result of another setup is never shown as current, a
+ * scenario imports with its own units file. (Every view on every rule system: designer-walks.test.ts.)
  * Throughout: no console error and no request leaving the page's origin. Screenshots at desktop and
- * phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder); each view of the
- * designer's paths too, when $CRUCIBLE_SCREENSHOTS is set.
+ * phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder).
  */
 
-const SCREENSHOTS = process.env.CRUCIBLE_SCREENSHOTS ?? path.join(os.tmpdir(), 'crucible-screenshots');
+const session = useWorkbench();
+const { openPage, downloadedText, pageTables, cliCopy } = session;
 const OGRE = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
 const SINGLE_ATTACK = 'data/heroic/scenarios/uldar-splits-dice.yaml';
-
-let directory: string;
-let server: Workbench;
-let origin: string;
-let browser: Browser;
-let context: BrowserContext;
-const consoleProblems: string[] = [];
-const offOrigin: string[] = [];
-
-/** Trials of the Monte Carlo runs here: enough to compare bytes, few enough to keep the test short. */
-const TRIALS = 20_000;
-/** The designer paths' runs: equal bytes need no more. */
-const WALK_TRIALS = 5_000;
-
-/** A link opening `file` (as a shared link does), with the test's trials. */
-async function linkTo(file: string, setup: Partial<Setup> = {}): Promise<string> {
-  return encodeSetup({ file, text: await readFile(file, 'utf8'), view: 'odds', method: 'auto', trials: TRIALS, ...setup });
-}
-
-async function openPage(hash = '', width = 1280): Promise<Page> {
-  const page = await context.newPage();
-  await page.setViewportSize({ width, height: 900 });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => consoleProblems.push(`page error: ${error.message}`));
-  await page.goto(`${origin}/${hash}`);
-  return page;
-}
-
-async function resultDone(page: Page): Promise<void> {
-  await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 30_000 });
-}
-
-async function downloadedText(page: Page, button: string): Promise<string> {
-  const [download] = (await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()])) as [Download, void];
-  const file = path.join(directory, download.suggestedFilename());
-  await download.saveAs(file);
-  return readFile(file, 'utf8');
-}
-
-/** Every table of a view's report, as its CSV downloads give them, in page order. */
-async function pageTables(page: Page, view: string): Promise<string[]> {
-  const buttons = page.locator(`.${view} .report button.csv`);
-  const tables: string[] = [];
-  for (let index = 0; index < (await buttons.count()); index++) {
-    const [download] = (await Promise.all([page.waitForEvent('download'), buttons.nth(index).click()])) as [Download, void];
-    const file = path.join(directory, `table-${index}-${download.suggestedFilename()}`);
-    await download.saveAs(file);
-    tables.push(await readFile(file, 'utf8'));
-  }
-  return tables;
-}
-
-/** The same tables from the CLI's JSON document, through the page its --report writes. */
-const reportTables = (report: ReportPage): string[] =>
-  report.sections.flatMap((section) => {
-    if (section.table === undefined) return [];
-    const numbers = tableNumbers(section.table);
-    return [csvText(numbers.columns, numbers.rows)];
-  });
-
-const cliJson = async (args: readonly string[]): Promise<string> => {
-  const run = await runCli(['run', ...args, '--json', '--quiet']);
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout;
-};
-
-beforeAll(async () => {
-  const executablePath = chromiumPath();
-  directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
-  // The build in dist/web test/global-setup.ts made (or found fresh), served as crucible serve serves it: with its headers.
-  server = await startWorkbench({ port: 0, host: '127.0.0.1' }, { logLevel: 'error' });
-  origin = server.url.replace(/\/$/, '');
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  context = await browser.newContext({ acceptDownloads: true });
-  context.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) offOrigin.push(url);
-  });
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (directory !== undefined) await rm(directory, { recursive: true, force: true });
-});
-
-/** A field of the form changed as a person does: typed and left, or a box unticked. */
-async function setField(page: Page, id: string, value: string): Promise<void> {
-  const field = page.locator(`#${id}`);
-  if (value === 'untick') return field.uncheck();
-  await field.fill(value);
-  await field.press('Tab');
-}
-
-/** Waits, after `change`, for the odds of a run other than the one shown before it. */
-async function rerun(page: Page, change: () => Promise<void>): Promise<void> {
-  const shown = await page.locator('.odds .status').getAttribute('data-run');
-  await change();
-  await page.locator(`.odds .status[data-state="done"]:not([data-run="${shown}"])`).waitFor({ timeout: 30_000 });
-}
-
-/** Waits for a view's run to end; a failed one fails the test with what the page says. */
-async function finished(page: Page, view: string): Promise<void> {
-  const status = page.locator(`.${view} .status:is([data-state="done"], [data-state="failed"])`);
-  await status.waitFor({ timeout: 60_000 });
-  expect(await status.getAttribute('data-state'), (await page.locator(`.${view}`).textContent()) ?? '').toBe('done');
-}
-
-/** The CLI's copy of a file the page edited (with its relative data path made absolute by the caller: the numbers depend on the games, not on where the file lies). */
-async function cliCopy(name: string, text: string): Promise<string> {
-  const file = path.join(directory, name);
-  await writeFile(file, text);
-  return file;
-}
-
-async function cliDocument(args: readonly string[]): Promise<unknown> {
-  const run = await runCli([...args, '--json']);
-  expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
-}
-
-/**
- * The controls of the view on screen with the name a screen reader gives each (aria-label, else
- * aria-labelledby, else its label, else its text): two controls of one name cannot be told apart.
- */
-async function repeatedControlNames(page: Page): Promise<string[]> {
-  const names = await page.evaluate(() => {
-    const visible = (element: Element): boolean => (element as HTMLElement).offsetParent !== null;
-    const nameOf = (element: Element): string => {
-      const label = element.getAttribute('aria-label');
-      if (label !== null) return label;
-      const by = element.getAttribute('aria-labelledby');
-      if (by !== null) return by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
-      const labels = (element as HTMLInputElement).labels;
-      if (labels !== null && labels !== undefined && labels.length > 0) return [...labels].map((found) => found.textContent ?? '').join(' ');
-      return element.textContent ?? '';
-    };
-    return [...document.querySelectorAll('button, input:not([type="file"]), select, textarea, summary, a[href]')].filter(visible).map((element) => nameOf(element).replaceAll(/\s+/g, ' ').trim());
-  });
-  return [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
-}
-
-/**
- * One rule system as a designer works it (test/web/designer-paths.ts): Odds after a form edit and
- * a YAML edit (which also declares a variant where the file has none), Compare with that variant
- * and with an edited copy, one trial replayed, then Matchups and Balance on an edited roster; every
- * number shown is the CLI's on the same files (each table of a view equal to the one the CLI's JSON
- * gives, the replay's text equal to crucible replay's), no two controls of a view share a name,
- * and each view is photographed when asked.
- */
-async function designerPath(walk: DesignerPath): Promise<void> {
-  const page = await openPage(await linkTo(walk.scenario, { trials: WALK_TRIALS }));
-  // The view's result alone (the editors beside and below it are as long as the scenario); only
-  // when photographs are asked for ($CRUCIBLE_SCREENSHOTS): a dozen tall pages cost seconds of the suite's CPU.
-  const photograph = async (view: string): Promise<void> => {
-    if (process.env.CRUCIBLE_SCREENSHOTS !== undefined) await page.locator(view === 'odds' || view === 'replay' ? `section.${view}` : `section.${view} .report`).screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
-  };
-  const namesApart = async (view: string): Promise<void> => expect(await repeatedControlNames(page), `controls sharing a name in ${walk.system} ${view}`).toEqual([]);
-  await resultDone(page);
-
-  await rerun(page, () => setField(page, walk.form.field, walk.form.value));
-  await rerun(page, async () => {
-    await page.getByRole('group', { name: 'Scenario: edit as' }).getByRole('button', { name: 'YAML' }).click();
-    const text = await page.locator('#a-yaml').inputValue();
-    expect(text).toContain(walk.yaml.from);
-    await page.locator('#a-yaml').fill(`${text.replace(walk.yaml.from, walk.yaml.to)}${walk.variant.text ?? ''}`);
-  });
-  expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([walk.scenario, '--trials', String(WALK_TRIALS), '--set', walk.form.set, '--set', walk.yaml.set]));
-  await page.locator('.odds .chart-box svg').first().waitFor();
-  await namesApart('odds');
-  await photograph('odds');
-
-  // The CLI's copy of the scenario as edited, its data path made absolute.
-  const edited = await downloadedText(page, 'Export YAML');
-  expect(edited).toContain(walk.yaml.to);
-  const [field, absolute] = walk.dataField;
-  const withData = (text: string): string => text.replace(/^ruleset: .*\n/m, (line) => `${line}${field}: ${absolute}\n`);
-  const cliScenario = await cliCopy(`${walk.system}-scenario.yaml`, withData(edited));
-
-  await page.getByRole('button', { name: 'Compare two versions' }).click();
-  await page.locator('#compare-against').selectOption(walk.variant.name);
-  await finished(page, 'compare');
-  const declared = compareDocumentSchema.parse(await cliDocument(['compare', cliScenario, '--variant', walk.variant.name, '--trials', String(WALK_TRIALS)]));
-  expect(await pageTables(page, 'compare')).toEqual(reportTables(comparePage(declared)));
-  await namesApart('compare');
-
-  await page.locator('#compare-against').selectOption('edited-copy');
-  await page.locator('.compare .status[data-state="failed"]', { hasText: 'The copy is the same as the scenario' }).waitFor();
-  await setField(page, walk.copy.field, walk.copy.value);
-  await page.locator('.compare .status:not([data-state="failed"])').waitFor();
-  await finished(page, 'compare');
-  const withCopy = `${withData(edited).replace(/^variants:[\s\S]*$/m, '')}variants:\n  - name: edited-copy\n    set: ${JSON.stringify(walk.copy.set)}\n`;
-  const compared = compareDocumentSchema.parse(await cliDocument(['compare', await cliCopy(`${walk.system}-compare.yaml`, withCopy), '--variant', 'edited-copy', '--trials', String(WALK_TRIALS)]));
-  expect(await pageTables(page, 'compare')).toEqual(reportTables(comparePage(compared)));
-  await namesApart('compare (edited copy)');
-  await photograph('compare');
-
-  await page.getByRole('button', { name: 'Replay a trial' }).click();
-  await setField(page, 'replay-trial', '3');
-  const replayed = await runCli(['replay', cliScenario, '--trial', '3']);
-  expect(replayed.status, replayed.stderr).toBe(0);
-  const withoutFile = (text: string): string => text.replace(/^ {2}file .*\n/m, '');
-  await expect.poll(async () => withoutFile(`${(await page.locator('.event-log').textContent()) ?? ''}`), { timeout: 20_000 }).toBe(withoutFile(replayed.stdout));
-  await namesApart('replay');
-  await photograph('replay');
-
-  await page.getByRole('button', { name: 'Matchups' }).click();
-  if (walk.roster === undefined) {
-    await page.getByText('No bundled roster for this rule system.').waitFor();
-    await page.close();
-    return;
-  }
-  const { roster } = walk;
-  await page.locator('#roster-choice').selectOption(roster.file);
-  await page.getByText("The roster's YAML").click();
-  const rosterText = roster.edit(await page.locator('#roster-yaml').inputValue());
-  await page.locator('#roster-yaml').fill(rosterText);
-  await page.locator('#roster-yaml').press('Tab');
-  const rosterFile = await cliCopy(`${walk.system}-roster.yaml`, rosterText.replace(roster.dataField[0], roster.dataField[1]));
-  await page.getByLabel('Each score within ±').selectOption('0.05');
-  await page.getByRole('button', { name: 'Run the matchups' }).click();
-  await finished(page, 'matchups');
-  const matchupsJson = await runCli(['matchups', rosterFile, '-p', '0.05', '--json']);
-  expect(matchupsJson.status, matchupsJson.stderr).toBe(0);
-  const matchups = matchupsDocumentSchema.parse(JSON.parse(matchupsJson.stdout));
-  expect(await pageTables(page, 'matchups')).toEqual(reportTables(matchupsPage(matchups)));
-  // The JSON download is crucible matchups --json's document (the roster named by the page's path for it).
-  expect(await downloadedText(page, 'Results as JSON (as crucible matchups --json)')).toBe(matchupsJson.stdout.replaceAll(JSON.stringify(rosterFile), JSON.stringify(roster.file)));
-  await namesApart('matchups');
-  await photograph('matchups');
-  if (!roster.balance) return page.close();
-
-  // The roster as edited stays with the Balance view.
-  await page.getByRole('button', { name: 'Balance and cost' }).click();
-  await expect.poll(() => page.locator('#roster-yaml').inputValue()).toBe(rosterText);
-  if (roster.budget !== undefined) await setField(page, 'balance-budget', String(roster.budget));
-  await page.getByRole('button', { name: 'Make the price list' }).click();
-  await finished(page, 'balance');
-  const balance = balanceDocumentSchema.parse(await cliDocument(['balance', '--against', rosterFile, '-p', '0.05', ...(roster.budget === undefined ? [] : ['--budget', String(roster.budget)])]));
-  expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(balance)));
-  await namesApart('balance');
-  await photograph('balance');
-  await page.close();
-}
 
 // One desktop page walks through the steps a designer takes, in order (each step starts where the
 // last left it); a second, fresh page at phone width opens the link the first one shares.
@@ -388,8 +132,7 @@ describe('the workbench in a browser', () => {
     };
     /** The CLI on the same roster text (its relative data path made absolute: the numbers depend on the games, not on where the file lies). */
     const cliPriceList = async (text: string, relativeData: [string, string], args: readonly string[]) => {
-      const file = path.join(directory, `roster-${args.length}.yaml`);
-      await writeFile(file, text.replaceAll(relativeData[0], relativeData[1]));
+      const file = await cliCopy(`roster-${args.length}.yaml`, text.replaceAll(relativeData[0], relativeData[1]));
       const run = await runCli(['balance', '--against', file, '-p', '0.05', '-w', '0', '--json', ...args]);
       expect(run.status, run.stderr).toBe(0);
       return balanceDocumentSchema.parse(JSON.parse(run.stdout));
@@ -453,8 +196,6 @@ describe('the workbench in a browser', () => {
     await fresh.close();
   });
 
-  it.each(DESIGNER_PATHS)('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(walk), 90_000);
-
   it('refuses a seed or trials the CLI refuses, with its words beside the box, and stops a run that would never end', async () => {
     const fresh = await openPage(await linkTo(OGRE));
     await resultDone(fresh);
@@ -510,7 +251,7 @@ describe('the workbench in a browser', () => {
   it('imports a scenario with its own units file (both files at once), runs it as the CLI runs the pair, and shares both in its link', async () => {
     const units = (await readFile('data/heroic/units.yaml', 'utf8')).replace('id: sylvan-knight', 'id: my-knight');
     const scenario = (await readFile(OGRE, 'utf8')).replace(/^sides:/m, 'unitsFile: my-units.yaml\nsides:').replace('unit: sylvan-knight', 'unit: my-knight');
-    const folder = path.join(directory, 'own-units');
+    const folder = path.join(session.directory(), 'own-units');
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'my-units.yaml'), units);
     await writeFile(path.join(folder, 'my-ogre.yaml'), scenario);
@@ -539,7 +280,7 @@ describe('the workbench in a browser', () => {
   });
 
   it('logs no console error and requests nothing from another origin', () => {
-    expect(consoleProblems).toEqual([]);
-    expect(offOrigin).toEqual([]);
+    expect(session.consoleProblems).toEqual([]);
+    expect(session.offOrigin).toEqual([]);
   });
 });

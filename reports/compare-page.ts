@@ -118,6 +118,24 @@ export const COMPARE_HOW_TO_READ =
   'Each outcome is given with the baseline and with the variant, and their difference (variant minus baseline; chances differ in percentage points). The 95% interval is the range the true difference very likely lies in, given the dice rolled: if it does not include 0, the difference is real, not luck. The p-value is how often luck alone would give a difference at least this large if the two were really the same: below 0.05 is the usual line for a real difference.';
 
 /** How the variant's numbers beyond the baseline's were drawn, by the document's pairing version. */
+/**
+ * The outcomes never seen with either version, one entry per metric ("When it was destroyed
+ * (Knights): in round 6, in round 7"): listed one by one, a metric of twenty rounds was a paragraph.
+ */
+function neverSeenText(outcomes: readonly Outcome[]): string[] {
+  const byMetric = new Map<string, { readonly heading: string; readonly labels: string[] }>();
+  for (const outcome of outcomes) {
+    if (!outcome.neverSeen) continue;
+    const { label } = outcome;
+    const labelled = label !== undefined && outcome.title.endsWith(`: ${label}`);
+    const heading = labelled ? outcome.title.slice(0, -(label.length + 2)) : outcome.title;
+    const entry = byMetric.get(outcome.metric) ?? { heading, labels: [] };
+    if (labelled) entry.labels.push(label);
+    byMetric.set(outcome.metric, entry);
+  }
+  return [...byMetric.values()].map((entry) => (entry.labels.length === 0 ? entry.heading : `${entry.heading}: ${entry.labels.join(', ')}`));
+}
+
 function pairingText(document: CompareDocument): string {
   return document.pairingVersion === undefined
     ? 'Made before pairing version 2: numbers the variant drew beyond the baseline\'s were those of the next trial, which made consecutive differences correlated and these intervals somewhat too narrow.'
@@ -129,7 +147,7 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
   const variant = variantName(document.variant);
   const slug = options.slug ?? slugify(`compare-${document.scenario}-${variant}-vs-${baseline}`);
   const rows = document.outcomes.flatMap((outcome) => differenceRow(outcome) ?? []);
-  const never = document.outcomes.filter((outcome) => outcome.neverSeen).map((outcome) => outcome.title);
+  const never = neverSeenText(document.outcomes);
   const dice = document.paired ? `${countText(document.trials)} trials on the same dice for both (common random numbers)` : `${countText(document.trials)} trials each, on independent dice`;
   const table: PageTable = {
     columns: ['Outcome', `Baseline: ${baseline}`, `Variant: ${variant}`, `Difference, ${variant} − ${baseline} (95% interval)`, 'p-value'],

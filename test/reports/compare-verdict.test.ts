@@ -69,3 +69,14 @@ describe('the page HTML', () => {
     expect(html).toMatch(/<p class="how-to-read"><strong>How to read this:<\/strong> Each outcome /);
   });
 });
+
+describe('outcomes never seen with either version', () => {
+  it('are listed once per metric, its labels after it', () => {
+    const document = compareFixture();
+    const knights = document.outcomes[0] as Outcome;
+    const unseen = (label: string): Outcome => ({ ...knights, metric: 'destroyedIn', title: `When it was destroyed (Knights): ${label}`, label, neverSeen: true });
+    const page = comparePage({ ...document, outcomes: [...document.outcomes, unseen('in round 6'), unseen('in round 7'), { ...knights, metric: 'advanced', title: 'Advances into a further engagement', neverSeen: true }] });
+    const text = page.sections.map((section) => section.text ?? '').join('\n');
+    expect(text).toContain('Never seen in either (left out of the chart): When it was destroyed (Knights): in round 6, in round 7; Advances into a further engagement.');
+  });
+});

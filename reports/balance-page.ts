@@ -44,13 +44,15 @@ const unitWord = (document: BalanceDocument): string => (document.fielded === 'b
 function summary(document: BalanceDocument): string {
   const counts = verdictCounts(document);
   const width = medianIntervalWidth(document);
+  // A unit without a verdict has no price at all (its score never crossed ½, or the list's line is flat): counted, not left out.
+  const unpriced = document.units.filter((unit) => unit.verdict === undefined).length;
   const named = (verdict: 'under-costed' | 'over-costed') =>
     document.units
       .filter((unit) => unit.verdict === verdict)
       .map((unit) => `${unit.name} ${unit.published} → ${costText(unit.deserved ?? Number.NaN)}`)
       .join('; ');
   return [
-    `At a tolerance of ${toleranceText(document.tolerance)}: ${counts['under-costed']} under-costed, ${counts['over-costed']} over-costed, ${counts.uncertain} uncertain and ${counts.fair} fair, of ${document.units.length}.${width === undefined ? '' : ` The median 95% interval spans ${width.toFixed(0)}% of the proposed cost.`}`,
+    `At a tolerance of ${toleranceText(document.tolerance)}: ${counts['under-costed']} under-costed, ${counts['over-costed']} over-costed, ${counts.uncertain} uncertain and ${counts.fair} fair${unpriced === 0 ? '' : `, ${unpriced} without a price (see the table's note)`}, of ${document.units.length}.${width === undefined ? '' : ` The median 95% interval spans ${width.toFixed(0)}% of the proposed cost.`}`,
     counts['under-costed'] > 0 ? `Under-costed (published → proposed): ${named('under-costed')}.` : '',
     counts['over-costed'] > 0 ? `Over-costed: ${named('over-costed')}.` : '',
   ]

@@ -121,6 +121,13 @@ describe('analysis pages', () => {
     expect(page.sections[1]?.heading).toBe('The check: pairings held out of the fit');
     expect(page.sections[1]?.text).toContain('off by ±2.0 points (root mean square over 3 pairings), where the simulation noise alone would give ±1.0');
     expect(page.sections.some((section) => section.heading.startsWith('Round robin: expected score'))).toBe(true);
+    expect(page.sections[0]?.text).toMatch(/^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, of 3\./);
+  });
+
+  it('balance: a unit without a price is counted in the summary, not left out of it', () => {
+    const document = wholeBalanceFixture();
+    const unpriced = { ...document, units: [...document.units, { id: 'rabble', name: 'Rabble', points: 20, strength: -2 }] };
+    expect(analysisPage(unpriced).sections[0]?.text).toMatch(/^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, 1 without a price \(see the table's note\), of 4\./);
   });
 });
 

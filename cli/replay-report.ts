@@ -1,3 +1,4 @@
+import { metricTitle } from '../analysis/field-labels.js';
 import type { MetricSpec } from '../engine/kernel.js';
 import { InputError, ROOT_PATH } from '../sim/errors.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
@@ -70,9 +71,12 @@ export function formatReplay(replay: Replay): string {
     `  trial    ${replayed.trial} (trial ${replayed.trialInShard} of shard ${replayed.shard}${beyond})`,
     '',
   ];
-  const width = Math.max(...replay.metrics.map((metric) => metric.name.length));
-  const metrics = replay.metrics.map((metric, m) => `  ${metric.name.padEnd(width)}  ${metricValue(metric, replayed.row[m] ?? 0)}`);
-  return `${[...header, ...replay.eventLines, '', 'metrics', ...metrics].join('\n')}\n`;
+  // Each metric by its title, as every other output names it; its name (what --metric and --json use) after the value.
+  const titles = replay.metrics.map(metricTitle);
+  const values = replay.metrics.map((metric, m) => metricValue(metric, replayed.row[m] ?? 0));
+  const valueWidth = Math.max(...values.map((value) => value.length));
+  const metrics = replay.metrics.map((metric, m) => `  ${(values[m] ?? '').padEnd(valueWidth)}  ${titles[m] ?? ''}  [${metric.name}]`);
+  return `${[...header, ...replay.eventLines, '', 'metrics [their names for --metric and --json]', ...metrics].join('\n')}\n`;
 }
 
 /** The `--json` document: what the header says, the events, and the metric row by name. */

@@ -257,7 +257,7 @@ describe('crucible replay', () => {
     const result = await inProcess('replay', BUNDLED, '--trial', '3');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    for (const text of ['seed     1', 'trial    3', 'engine heroic-', 'round 1\n', '  ogre (', ' attacks knights: ', 'outcome: ', 'metrics\n', '  knights.formationBroken']) {
+    for (const text of ['seed     1', 'trial    3', 'engine heroic-', 'round 1\n', '  ogre (', ' attacks knights: ', 'outcome: ', 'metrics [their names for --metric and --json]\n', 'Formation knights fell below 3 models  [knights.formationBroken]']) {
       expect(result.stdout).toContain(text);
     }
   });

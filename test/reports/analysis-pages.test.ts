@@ -126,7 +126,8 @@ describe('analysis pages', () => {
 
   it('balance: a unit without a price is counted in the summary, not left out of it', () => {
     const document = wholeBalanceFixture();
-    const unpriced = { ...document, units: [...document.units, { id: 'rabble', name: 'Rabble', points: 20, strength: -2 }] };
+    if (document.fielded !== 'whole') throw new Error('the fixture fields whole units');
+    const unpriced = { ...document, units: [...document.units, { id: 'rabble', name: 'Rabble', points: 20, published: 20, strength: -2, strengthStandardError: 0.05, lineWeight: 1 }] };
     expect(analysisPage(unpriced).sections[0]?.text).toMatch(/^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, 1 without a price \(see the table's note\), of 4\./);
   });
 });

@@ -137,7 +137,7 @@ describe('crucible replay on a Warmaster scenario', () => {
     const { status, stdout, stderr } = await runCli(['replay', path.join(repository, 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml'), '--trial', '1']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    for (const text of ['engine warmaster-', 'round 1 (turn 1', 'knights, 3 stands front at 4 → orcs: 12 dice hit on 4+', 'result ', 'outcome: ', 'metrics\n', 'orc-support.destroyedInRound']) {
+    for (const text of ['engine warmaster-', 'round 1 (turn 1', 'knights, 3 stands front at 4 → orcs: 12 dice hit on 4+', 'result ', 'outcome: ', 'metrics [their names for --metric and --json]\n', 'When it was destroyed (Orc Warriors)  [orc-support.destroyedInRound]']) {
       expect(stdout).toContain(text);
     }
   });

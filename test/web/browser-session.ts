@@ -11,7 +11,7 @@ import { runCli } from '../helpers/capture.js';
 import { chromiumPath } from '../helpers/installed.js';
 
 /**
- * What the workbench's browser tests share (test/web/workbench.test.ts, designer-walks.test.ts):
+ * What the workbench's browser tests share (test/web/workbench.test.ts, designer-walks-*.test.ts):
  * the static build in dist/web (test/global-setup.ts made or found it fresh), served on loopback as
  * `crucible serve` serves it (its Content-Security-Policy header included), Debian's Chromium driven
  * by playwright-core, and the steps a person takes — open a link, change a field, download what a

@@ -17,7 +17,7 @@ import { cliJson, finished, linkTo, reportTables, resultDone, SCREENSHOTS, setFi
  * alone reaches and works the controls; a price list as crucible balance makes it; and what the page
  * is given is guarded: values the CLI refuses are refused with its words, a run can be stopped, a
  * link's bad fields are left out and said, a result of another setup is never shown as current, a
- * scenario imports with its own units file. (Every view on every rule system: designer-walks.test.ts.)
+ * scenario imports with its own units file. (Every view on every rule system: designer-walks-*.test.ts.)
  * Throughout: no console error and no request leaving the page's origin. Screenshots at desktop and
  * phone widths go to $CRUCIBLE_SCREENSHOTS (or the system's temp folder).
  */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { balanceDocumentSchema } from '../../analysis/balance-document.js';
 import { compareDocumentSchema } from '../../analysis/compare-document.js';
 import { matchupsDocumentSchema } from '../../analysis/matchups-document.js';
@@ -8,20 +8,20 @@ import { balancePage } from '../../reports/balance-page.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
 import { runCli } from '../helpers/capture.js';
-import { cliDocument, cliJson, finished, linkTo, reportTables, rerun, resultDone, SCREENSHOTS, setField, useWorkbench } from './browser-session.js';
-import { DESIGNER_PATHS, type DesignerPath } from './designer-paths.js';
+import { cliDocument, cliJson, finished, linkTo, reportTables, rerun, resultDone, SCREENSHOTS, setField, type WorkbenchSession } from './browser-session.js';
+import type { DesignerPath } from './designer-paths.js';
 
 /**
- * A designer's path through every view of the workbench on each rule system
- * (test/web/designer-paths.ts), in headless Chromium against the served build: each number shown
- * is the CLI's on the same files. A file of its own beside workbench.test.ts, so the two run side by
- * side. Each view is photographed into $CRUCIBLE_SCREENSHOTS when it is set.
+ * A designer's path through every view of the workbench on one rule system
+ * (test/web/designer-paths.ts), for designer-walks-*.test.ts: each number shown is the CLI's on the
+ * same files. Each view is photographed into $CRUCIBLE_SCREENSHOTS when it is set.
  */
 
-const session = useWorkbench();
-const { openPage, downloadedText, pageTables, cliCopy } = session;
+/** The rule systems each designer-walks-*.test.ts walks (two files, run side by side). */
+export const WALKED_IN = { 'battleforge-epic': ['battleforge', 'epic'], 'heroic-warmaster': ['heroic', 'warmaster'] } as const;
+
 /** The designer paths' runs: equal bytes need no more. */
-const WALK_TRIALS = 5_000;
+const WALK_TRIALS = 2_000;
 
 /**
  * The controls of the view on screen with the name a screen reader gives each (aria-label, else
@@ -52,7 +52,8 @@ async function repeatedControlNames(page: Page): Promise<string[]> {
  * gives, the replay's text equal to crucible replay's), no two controls of a view share a name,
  * and each view is photographed when asked.
  */
-async function designerPath(walk: DesignerPath): Promise<void> {
+export async function designerPath(session: WorkbenchSession, walk: DesignerPath): Promise<void> {
+  const { openPage, downloadedText, pageTables, cliCopy } = session;
   const page = await openPage(await linkTo(walk.scenario, { trials: WALK_TRIALS }));
   // The view's result alone (the editors beside and below it are as long as the scenario); only
   // when photographs are asked for ($CRUCIBLE_SCREENSHOTS): a dozen tall pages cost seconds of the suite's CPU.
@@ -147,11 +148,3 @@ async function designerPath(walk: DesignerPath): Promise<void> {
   await page.close();
 }
 
-describe('a designer\'s path through the workbench', () => {
-  it.each(DESIGNER_PATHS)('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(walk), 90_000);
-
-  it('logs no console error and requests nothing from another origin', () => {
-    expect(session.consoleProblems).toEqual([]);
-    expect(session.offOrigin).toEqual([]);
-  });
-});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { useWorkbench } from './browser-session.js';
+import { designerPath, WALKED_IN } from './designer-walk.js';
+import { DESIGNER_PATHS } from './designer-paths.js';
+
+/**
+ * A designer's path through every view of the workbench (test/web/designer-walk.ts) on Battle Forge and Epic, in
+ * headless Chromium against the served build. The rule systems are walked in two files that run
+ * side by side (designer-walks-*.test.ts): one file of four walks was the suite's longest.
+ */
+
+const session = useWorkbench();
+
+describe('a designer\'s path through the workbench', () => {
+  it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['battleforge-epic'] as readonly string[]).includes(walk.system)))('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(session, walk), 90_000);
+
+  it('logs no console error and requests nothing from another origin', () => {
+    expect(session.consoleProblems).toEqual([]);
+    expect(session.offOrigin).toEqual([]);
+  });
+});

@@ -219,6 +219,24 @@ describe('the workbench in a browser', () => {
     await fresh.close();
   });
 
+  it('stops a comparison and a round robin with Stop, saying nothing was kept', async () => {
+    // A million paired trials and a 24-unit round robin at ±1 point: neither ends on its own within the test.
+    const fresh = await openPage(await linkTo(OGRE, { view: 'compare', variant: 'no-regeneration', trials: 1_000_000 }));
+    await fresh.locator('.compare .status[data-state="running"]').waitFor();
+    await fresh.locator('.compare').getByRole('button', { name: 'Stop' }).click();
+    await fresh.locator('.compare .status[data-state="stopped"]', { hasText: 'Stopped: nothing was kept.' }).waitFor();
+    await fresh.getByRole('button', { name: 'Matchups' }).click();
+    await fresh.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
+    await fresh.locator('#roster-choice').selectOption('data/warmaster/rosters/four-armies.yaml');
+    await fresh.getByLabel('Each score within ±').selectOption('0.01');
+    await fresh.getByRole('button', { name: 'Run the matchups' }).click();
+    await fresh.locator('.matchups .status[data-state="running"]').waitFor();
+    await fresh.locator('.matchups').getByRole('button', { name: 'Stop' }).click();
+    await fresh.locator('.matchups .status[data-state="stopped"]', { hasText: 'Stopped: nothing was kept.' }).waitFor();
+    await expect(fresh.getByRole('button', { name: 'Run the matchups' }).isEnabled()).resolves.toBe(true);
+    await fresh.close();
+  });
+
   it('opens a shared Balance link with the fields the CLI refuses left out, said so, and runs it at once; a result of another setup is never shown as current', async () => {
     const roster = 'data/heroic/rosters/core.yaml';
     const rosterText = (await readFile(roster, 'utf8')).replace(/^entries:[\s\S]*$/m, 'entries:\n  - { id: sylvan-knight, name: Sylvan Knight, count: 4, cost: 16 }\n  - { id: goblin, name: Goblin, count: 12, cost: 5 }\n  - { id: orc-barbarian, name: Orc Barbarian, count: 5, cost: 12 }\n');

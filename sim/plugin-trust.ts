@@ -3,26 +3,26 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseWith, readDataFile } from './data-file.js';
-import { InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { InputError, type InputProblem } from './errors.js';
 
 /**
  * Which plugin modules may run (issue 31): a scenario file is data a designer shares, so its
  * `ruleset:` may name a module but never makes it run. Only the user vouches for code — with
  * `--plugin <module>` on the command line, in the config file `$CRUCIBLE_CONFIG` names, or in the
- * library's `plugins` option. A module is matched by its real absolute path; a package also by name.
+ * library's `plugins` option. A module is matched by its real absolute path, a package by the file
+ * its name resolves to where it was trusted: not by name, since a scenario's folder could hold a
+ * node_modules of its own with another package of that name.
  */
 export interface TrustedPlugins {
   /** Real absolute paths of the trusted module files. */
   readonly files: ReadonlySet<string>;
-  /** Trusted package names, as a scenario's `ruleset:` would name them. */
-  readonly packages: ReadonlySet<string>;
 }
 
 /** A scenario naming a module nobody trusted: refused before the module is imported. */
 export class UntrustedPluginError extends InputError {}
 
 /** The default everywhere: the built-in rule systems and no plugin. */
-export const BUILT_INS_ONLY: TrustedPlugins = { files: new Set(), packages: new Set() };
+export const BUILT_INS_ONLY: TrustedPlugins = { files: new Set() };
 
 /** The environment variable naming the user's config file. */
 export const CONFIG_VARIABLE = 'CRUCIBLE_CONFIG';
@@ -39,6 +39,17 @@ const realPath = (file: string): string => {
 /** A module named as a path rather than a package name, as a scenario's `ruleset:` is read. */
 const namesPath = (module: string): boolean => /^[./]/.test(module) || path.isAbsolute(module);
 
+/** The file a package name resolves to from `base` (throws if none). */
+const resolvePackage = (name: string, base: string): string => createRequire(path.join(base, 'noop.js')).resolve(name);
+
+const resolvesTo = (name: string, base: string): string | undefined => {
+  try {
+    return realPath(resolvePackage(name, base));
+  } catch {
+    return undefined;
+  }
+};
+
 /** On the command line or in a config, a path typed without ./ (examples/homebrew/index.ts) is still a path when it exists. */
 const isPathLike = (module: string, base: string): boolean => namesPath(module) || existsSync(path.resolve(base, module));
 
@@ -46,41 +57,43 @@ const isPathLike = (module: string, base: string): boolean => namesPath(module) 
  * Trust `modules` (paths relative to `base`, or package names resolved from there). `source` and
  * `field` say where they were given, for the error when one does not exist.
  */
-export function trustPlugins(modules: readonly string[], base: string = process.cwd(), source = '--plugin', field: (index: number) => string = () => ROOT_PATH): TrustedPlugins {
+export function trustPlugins(modules: readonly string[], base: string = process.cwd(), source = '--plugin', field?: (index: number) => string): TrustedPlugins {
   const files = new Set<string>();
-  const packages = new Set<string>();
   const problems: InputProblem[] = [];
   modules.forEach((module, index) => {
+    // `--plugin: ./x.ts: no such file …`; in a config, `plugins[0]: "./x.ts": no such file …`.
+    const at = field?.(index) ?? module;
+    const named = at === module ? '' : `${JSON.stringify(module)}: `;
     if (isPathLike(module, base)) {
       const location = path.resolve(base, module);
       if (existsSync(location)) files.add(realPath(location));
-      else problems.push({ file: source, path: field(index), message: `plugin module ${JSON.stringify(module)}: no such file ${location}` });
+      else problems.push({ file: source, path: at, message: `${named}no such file ${location}` });
       return;
     }
-    packages.add(module);
     try {
-      // The package's file too, so a scenario naming it by path is matched.
-      files.add(realPath(createRequire(path.join(base, 'noop.js')).resolve(module)));
+      files.add(realPath(resolvePackage(module, base)));
     } catch {
-      problems.push({ file: source, path: field(index), message: `plugin package ${JSON.stringify(module)}: not found from ${base}` });
+      problems.push({ file: source, path: at, message: `${named}no such file, and no package of that name from ${base}` });
     }
   });
   if (problems.length > 0) throw new InputError(problems);
-  return { files, packages };
+  return { files };
 }
 
 /** Both lists' plugins. */
-export const joinTrust = (a: TrustedPlugins, b: TrustedPlugins): TrustedPlugins => ({ files: new Set([...a.files, ...b.files]), packages: new Set([...a.packages, ...b.packages]) });
+export const joinTrust = (a: TrustedPlugins, b: TrustedPlugins): TrustedPlugins => ({ files: new Set([...a.files, ...b.files]) });
 
-/** Is the module at `location`, named `ruleset` by a scenario, one the user trusts? */
-export const isTrusted = (trust: TrustedPlugins, ruleset: string, location: string): boolean => trust.files.has(realPath(location)) || (!namesPath(ruleset) && trust.packages.has(ruleset));
+/** Is the module at `location` one the user trusts? */
+export const isTrusted = (trust: TrustedPlugins, location: string): boolean => trust.files.has(realPath(location));
 
 /** The refusal's advice: the module as --plugin would take it from the current directory. */
 export function trustAdvice(ruleset: string, location: string): string {
   const relative = path.relative(process.cwd(), location);
   const fromHere = relative.startsWith('..') || path.isAbsolute(relative) ? relative : `./${relative}`;
   // The shorter spelling: ../evil.mjs beside the current directory, an absolute path far from it.
-  const named = !namesPath(ruleset) ? ruleset : fromHere.length <= location.length ? fromHere : location;
+  const shorter = fromHere.length <= location.length ? fromHere : location;
+  // A package by its name only if that name means the same file from here.
+  const named = !namesPath(ruleset) && resolvesTo(ruleset, process.cwd()) === realPath(location) ? ruleset : shorter;
   return `run with --plugin ${named} (or list it under plugins: in the config file $${CONFIG_VARIABLE} names) if you trust its code`;
 }
 

@@ -133,7 +133,7 @@ export async function resolveRuleSystem(file: string, ruleset: unknown, trust: T
   // A device or FIFO would be read without end by the module loader (issue 17): modules are files.
   if (!statSync(location).isFile()) throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: ${location} is not a regular file (a module is a .ts or .js file)` }]);
   // Checked before the cache too: another load in this process may have trusted it, this one does not.
-  if (!isTrusted(trust, ruleset, location)) throw new UntrustedPluginError([{ file, path: 'ruleset', message: `${JSON.stringify(ruleset)} is a plugin module (${location}) this command was not told to trust: ${trustAdvice(ruleset, location)}` }]);
+  if (!isTrusted(trust, location)) throw new UntrustedPluginError([{ file, path: 'ruleset', message: `${JSON.stringify(ruleset)} is a plugin module (${location}) this command was not told to trust: ${trustAdvice(ruleset, location)}` }]);
   let found = plugins.get(location);
   if (found === undefined) {
     found = importPlugin(file, ruleset, location);

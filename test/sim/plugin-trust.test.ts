@@ -108,7 +108,7 @@ describe('a module the user trusted', () => {
     await writeFile(config, 'plugins: [./nowhere.mjs]\n');
     const missing = await runCli(['validate', at.scenario], { CRUCIBLE_CONFIG: config });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain(`${config}: plugins[0]: plugin module "./nowhere.mjs": no such file ${path.join(root, 'misconfigured', 'nowhere.mjs')}`);
+    expect(missing.stderr).toContain(`${config}: plugins[0]: "./nowhere.mjs": no such file ${path.join(root, 'misconfigured', 'nowhere.mjs')}`);
     expect(existsSync(at.marker)).toBe(false);
   });
 });
@@ -125,5 +125,32 @@ describe('the library: built-ins only unless the caller passes plugins', () => {
     const loaded = await loadScenarioFile(at.scenario, { plugins: trustPlugins([link]) });
     expect(loaded.plugin?.id).toBe('homebrew');
     expect(existsSync(at.marker)).toBe(true);
+  });
+});
+
+describe('a package is trusted as the file its name resolves to, not by its name', () => {
+  it('a package of the same name in a node_modules beside the scenario is still refused', async () => {
+    const folder = path.join(root, 'packages');
+    const write = async (where: string, marker: string): Promise<void> => {
+      await mkdir(where, { recursive: true });
+      await writeFile(path.join(where, 'package.json'), '{ "name": "fake-rules", "type": "module", "main": "index.mjs" }\n');
+      await writeFile(path.join(where, 'index.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport default {};\n`);
+    };
+    const installed = path.join(folder, 'installed');
+    const shipped = path.join(folder, 'shipped');
+    await write(path.join(folder, 'node_modules', 'fake-rules'), installed);
+    await write(path.join(folder, 'shared', 'node_modules', 'fake-rules'), shipped);
+    const plugins = trustPlugins(['fake-rules'], folder);
+    const beside = path.join(folder, 'shared', 'fight.yaml');
+    await writeFile(beside, 'ruleset: fake-rules\nname: shipped with its own package\n');
+    const refused = await loadScenarioFile(beside, { plugins }).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(UntrustedPluginError);
+    expect(existsSync(shipped)).toBe(false);
+    const own = path.join(folder, 'fight.yaml');
+    await writeFile(own, 'ruleset: fake-rules\nname: the installed package\n');
+    const loaded = await loadScenarioFile(own, { plugins }).then(() => undefined, (error: unknown) => error);
+    // Imported (then refused as no rule system: it exports none), not refused as untrusted.
+    expect(loaded).not.toBeInstanceOf(UntrustedPluginError);
+    expect(existsSync(installed)).toBe(true);
   });
 });

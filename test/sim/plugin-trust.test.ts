@@ -69,7 +69,6 @@ describe('a scenario naming a module nobody trusted', () => {
     expect(result.stderr).toContain('this command was not told to trust: run with --plugin');
   });
 
-
   it.each(COMMANDS)('is refused before any import: %s', async (command) => {
     const at = await project('refused');
     const result = await runCli(argsOf(command, at));
@@ -78,6 +77,19 @@ describe('a scenario naming a module nobody trusted', () => {
     expect(result.stderr).toContain(`${at.scenario}: ruleset: "../evil.mjs" is a plugin module (${at.evil}) this command was not told to trust: run with --plugin`);
     expect(result.stderr).toContain('if you trust its code');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('is refused by matchups and balance, whose roster template names it', async () => {
+    const at = await project('refused');
+    const roster = path.join(path.dirname(at.scenario), 'roster.yaml');
+    const text = await readFile(path.join(homebrew, 'rosters', 'skirmish.yaml'), 'utf8');
+    await writeFile(roster, text.replace('ruleset: ../index.ts', 'ruleset: ../evil.mjs').replace('unitsFile: ../units.yaml', `unitsFile: ${path.join(homebrew, 'units.yaml')}`));
+    for (const args of [['matchups', roster, '-w', '0'], ['balance', '--against', roster, '-w', '0']]) {
+      const result = await runCli(args);
+      expect(result.status, args[0]).toBe(2);
+      expect(result.stderr).toContain('this command was not told to trust: run with --plugin');
+    }
+    expect(existsSync(at.marker)).toBe(false);
   });
 });
 

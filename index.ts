@@ -11,7 +11,9 @@
  *   // A single action has an exact answer (undefined for a chain):
  *   console.log(exactScenario(loaded)?.summary.find((metric) => metric.name === 'winner'));
  */
-export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario } from './sim/scenario-file.js';
+export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario, type LoadOptions } from './sim/scenario-file.js';
+// A scenario's plugin module runs only if the caller trusts it: `loadScenarioFile(file, { plugins: trustPlugins(['./rules/my-game.ts']) })`.
+export { BUILT_INS_ONLY, readConfigTrust, trustPlugins, type TrustedPlugins } from './sim/plugin-trust.js';
 export { ShardPool } from './sim/shard-pool.js';
 export { InProcessExecutor } from './sim/in-process-executor.js';
 export { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult, type ScenarioRunOptions } from './analysis/run.js';

@@ -3,6 +3,7 @@ import { InputError } from '../sim/errors.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
 import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
+import type { TrustedPlugins } from '../sim/plugin-trust.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../sim/scenario-file.js';
 import { type FieldLabel, fieldLabel, outcomeTitle } from './field-labels.js';
 import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from './paired.js';
@@ -94,6 +95,8 @@ export interface CompareOptions {
   /** false: independent dice for the variant (to measure what pairing saves). Default true. */
   readonly paired?: boolean;
   readonly onProgress?: (trialsDone: number, trialsPlanned: number) => void;
+  /** The plugin modules the scenario may run (sim/plugin-trust.ts); none when not given. */
+  readonly plugins?: TrustedPlugins;
 }
 
 async function describeVariant(file: string, name: string | undefined, loaded: LoadedScenario, asWritten: LoadedScenario): Promise<ComparedVariant> {
@@ -117,9 +120,10 @@ function chosenMetrics(file: string, available: readonly MetricSpec[], asked: re
 
 /** Compare `variantName` with `baselineName` (undefined: the scenario as written) of the scenario in `file`. */
 export async function compareVariants(file: string, baselineName: string | undefined, variantName: string, options: CompareOptions = {}): Promise<ComparisonResult> {
-  const asWritten = await loadScenarioChanged(file, {});
-  const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName });
-  const variantLoaded = await loadScenarioChanged(file, { variant: variantName });
+  const trust = { plugins: options.plugins };
+  const asWritten = await loadScenarioChanged(file, {}, trust);
+  const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName }, trust);
+  const variantLoaded = await loadScenarioChanged(file, { variant: variantName }, trust);
   const method = options.method ?? DEFAULT_MONTE_CARLO;
   const baselineSpec = kernelSpecOf(baselineLoaded, drawMethodOf(method));
   const variantSpec = kernelSpecOf(variantLoaded, drawMethodOf(method));

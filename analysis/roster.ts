@@ -5,6 +5,7 @@ import { parseWith, readDataFile } from '../sim/data-file.js';
 import { snapshotDataFiles } from '../sim/data-snapshot.js';
 import { InputError, type InputProblem, withinField } from '../sim/errors.js';
 import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
+import type { TrustedPlugins } from '../sim/plugin-trust.js';
 
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the
@@ -58,6 +59,8 @@ export interface LoadedRoster {
   readonly situations: readonly Situation[];
   /** Where the seated scenarios' data files are read: one analysis's snapshot (`withDataSnapshot`), else the files as they are. */
   readonly files?: DataFiles;
+  /** The plugin modules its seated scenarios may run (sim/plugin-trust.ts); none when not given. */
+  readonly plugins?: TrustedPlugins;
 }
 
 /** The roster for one analysis: all its seated scenarios read their data files through one snapshot (sim/data-snapshot.ts). */
@@ -91,7 +94,7 @@ function seatOfA(file: string, template: Record<string, unknown>): { seat?: Seat
   return { seat: a[0] === 0 ? 0 : 1, problems };
 }
 
-export async function loadRoster(file: string): Promise<LoadedRoster> {
+export async function loadRoster(file: string, options: { readonly plugins?: TrustedPlugins } = {}): Promise<LoadedRoster> {
   const parsed = await readDataFile(file);
   if (!parsed.ok) throw new InputError(parsed.problems);
   const { value, problems } = parseWith(rosterSchema, file, parsed.data);
@@ -106,7 +109,7 @@ export async function loadRoster(file: string): Promise<LoadedRoster> {
   const { situations, problems: situationProblems } = rosterSituations(file, value.template, value.situations);
   problems.push(...situationProblems);
   if (problems.length > 0 || seats.seat === undefined) throw new InputError(problems);
-  return { file, roster: value, seatOfA: seats.seat, situations };
+  return { file, roster: value, seatOfA: seats.seat, situations, ...(options.plugins === undefined ? {} : { plugins: options.plugins }) };
 }
 
 /** The value a placeholder stands for, for entry `a` as side A and `b` as side B, or undefined. */

@@ -77,7 +77,7 @@ export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: Sc
   let loaded: LoadedScenario;
   let leftOut: readonly string[];
   try {
-    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) => loadScenarioData(at, data, roster.files)));
+    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) => loadScenarioData(at, data, roster.files, { plugins: roster.plugins })));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The scenario exists only in memory: say it of the roster, and of the pairing that made it.

@@ -1,6 +1,7 @@
 import { InputError } from '../sim/errors.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import type { TrustedPlugins } from '../sim/plugin-trust.js';
 import { type LoadedScenario, loadScenarioChanged } from '../sim/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type FieldLabel, fieldLabel } from './field-labels.js';
@@ -43,6 +44,8 @@ export interface SweepOptions {
   readonly metrics?: readonly string[];
   readonly executor?: ShardExecutor;
   readonly onPoint?: (done: number, total: number) => void;
+  /** The plugin modules the scenario may run (sim/plugin-trust.ts); none when not given. */
+  readonly plugins?: TrustedPlugins;
 }
 
 /** Every combination of the axes' values, the first axis varying slowest. */
@@ -51,8 +54,8 @@ export function combinations(axes: readonly SweepAxis[]): unknown[][] {
 }
 
 /** The axes' fields in words, named from the scenario as written. */
-export async function labelAxes(file: string, axes: readonly SweepAxis[]): Promise<LabelledAxis[]> {
-  const loaded = await loadScenarioChanged(file, {});
+export async function labelAxes(file: string, axes: readonly SweepAxis[], plugins?: TrustedPlugins): Promise<LabelledAxis[]> {
+  const loaded = await loadScenarioChanged(file, {}, { plugins });
   return axes.map((axis) => ({ ...axis, field: fieldLabel(loaded, axis.path) }));
 }
 
@@ -71,10 +74,10 @@ function exactPoint(loaded: LoadedScenario, values: readonly unknown[], method: 
 }
 
 /** The scenario at one point; a problem it has names the point ("… (at sides[1].groups[0].models = 1)"). */
-async function loadPoint(file: string, axes: readonly SweepAxis[], values: readonly unknown[]): Promise<LoadedScenario> {
+async function loadPoint(file: string, axes: readonly SweepAxis[], values: readonly unknown[], plugins: TrustedPlugins | undefined): Promise<LoadedScenario> {
   const fields = axes.map((axis, i) => [axis.path, values[i]] as const);
   try {
-    return await loadScenarioChanged(file, { fields });
+    return await loadScenarioChanged(file, { fields }, { plugins });
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     const at = fields.map(([path, value]) => `${path} = ${JSON.stringify(value)}`).join(', ');
@@ -90,7 +93,7 @@ export async function sweep(file: string, axes: readonly SweepAxis[], options: S
   const monteCarloAsked = options.trials !== undefined || options.precision !== undefined;
   const monteCarlo: MonteCarloMethod = method === 'mc-dice' ? 'mc-dice' : method === 'mc' ? 'mc' : DEFAULT_MONTE_CARLO;
   // Every point is loaded and checked, and the metrics asked for found, before any point runs.
-  const settled = await Promise.allSettled(combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values) })));
+  const settled = await Promise.allSettled(combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values, options.plugins) })));
   const failed = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
   if (failed.some((reason) => !(reason instanceof InputError))) throw failed.find((reason) => !(reason instanceof InputError));
   if (failed.length > 0) throw new InputError(failed.flatMap((reason) => (reason as InputError).problems));

@@ -4,6 +4,7 @@ import { InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerMerge } from './commands/merge.js';
+import { addTrustHook, pluginOption, type Trusting, trustOf } from './commands/plugins.js';
 import { registerWorker } from './commands/worker.js';
 import { registerReplay } from './commands/replay.js';
 import { registerReport } from './commands/report.js';
@@ -58,10 +59,10 @@ Exit status: 0 ok, 2 bad input (files or options), 130 interrupted (Ctrl-C; 143:
 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows the stack).`,
     );
 
+  addTrustHook(program, env);
   registerRun(program, io, env, setStatus);
 
-  program
-    .command('validate')
+  pluginOption(program.command('validate'))
     .description('check scenario and units files without simulating; prints "ok <file>" or every problem found')
     .argument('<paths...>', `${PATHS_HELP}; files named units.* are checked as units files`)
     .addHelpText(
@@ -72,10 +73,11 @@ Each problem is one line: <file>: <field>: <what is wrong>, e.g.
 
 Examples:
   $ crucible validate data/heroic/scenarios
-  $ crucible validate data/heroic/units.yaml my-fight.yaml`,
+  $ crucible validate data/heroic/units.yaml my-fight.yaml
+  $ crucible validate examples/homebrew/scenarios --plugin examples/homebrew/index.ts`,
     )
-    .action(async (paths: string[]) => {
-      setStatus(await validateCommand(paths, io));
+    .action(async (paths: string[], options: Trusting) => {
+      setStatus(await validateCommand(paths, io, trustOf(options)));
     });
 
   program

@@ -5,6 +5,7 @@ import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import { provenanceJson, provenanceLines, provenanceOf, type RulesProvenance } from '../sim/provenance.js';
 import type { ReplayedTrial } from '../sim/replay.js';
 import { replayTrial } from '../sim/replay.js';
+import type { TrustedPlugins } from '../sim/plugin-trust.js';
 import { isUnitsFileName, loadScenarioFile } from '../sim/scenario-file.js';
 import { groupThousands } from './format.js';
 
@@ -19,6 +20,8 @@ export interface ReplayOptions {
   readonly json?: boolean;
   /** The run's Monte Carlo method: `mc` (outcomes from tables, the default) or `mc-dice`. */
   readonly method?: 'mc' | 'mc-dice';
+  /** The plugin modules the scenario may run (sim/plugin-trust.ts); none when not given. */
+  readonly plugins?: TrustedPlugins | undefined;
 }
 
 export interface Replay {
@@ -39,7 +42,7 @@ export interface Replay {
 
 export async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
   if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
-  const loaded = await loadScenarioFile(file);
+  const loaded = await loadScenarioFile(file, { plugins: options.plugins });
   const { scenario, system } = loaded;
   const seed = options.seed ?? scenario.seed;
   const trial = options.trial ?? 0;

@@ -7,13 +7,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { KernelModule, RuleSystem } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError, type InputProblem } from './errors.js';
+import { BUILT_INS_ONLY, isTrusted, trustAdvice, type TrustedPlugins, UntrustedPluginError } from './plugin-trust.js';
 
 /**
  * Finding a scenario's rule system: a built-in of engine/rulesets.ts by id, or a plugin — a module
  * the scenario names by path (`ruleset: ./rules/my-game.ts`, relative to the scenario file; .ts or
  * .js) or by package name, whose default export (or `ruleSystem` export) is a RuleSystem. A
  * plugin's code is hashed (every source file in its folder), so results and checkpoints can tell
- * one version of a plugin's rules from another.
+ * one version of a plugin's rules from another. A plugin is imported only if the caller trusts it
+ * (sim/plugin-trust.ts): naming a module in a scenario never runs it.
  */
 
 /** What identifies a plugin's code in results and checkpoints. */
@@ -111,8 +113,8 @@ async function importPlugin(file: string, ruleset: string, location: string): Pr
   return { system, plugin: { module: ruleset, id: system.id, version: system.version, codeHash } };
 }
 
-/** The rule system a scenario's `ruleset:` names; an InputError naming the file otherwise. */
-export async function resolveRuleSystem(file: string, ruleset: unknown): Promise<ResolvedRuleSystem> {
+/** The rule system a scenario's `ruleset:` names, a plugin only if `trust` lists it; an InputError naming the file otherwise. */
+export async function resolveRuleSystem(file: string, ruleset: unknown, trust: TrustedPlugins = BUILT_INS_ONLY): Promise<ResolvedRuleSystem> {
   const known = `the built-ins ${BUILT_IN_IDS.map((id) => JSON.stringify(id)).join(', ')}, or a plugin module's path (e.g. ./rules/my-game.ts)`;
   if (typeof ruleset !== 'string' || ruleset === '') {
     const problem: InputProblem = { file, path: 'ruleset', message: `${ruleset === undefined ? 'missing: say which rules the scenario uses' : 'must be text'} (${known})` };
@@ -130,6 +132,8 @@ export async function resolveRuleSystem(file: string, ruleset: unknown): Promise
   if (!existsSync(location)) throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: no such file ${location}` }]);
   // A device or FIFO would be read without end by the module loader (issue 17): modules are files.
   if (!statSync(location).isFile()) throw new InputError([{ file, path: 'ruleset', message: `rule system module ${JSON.stringify(ruleset)}: ${location} is not a regular file (a module is a .ts or .js file)` }]);
+  // Checked before the cache too: another load in this process may have trusted it, this one does not.
+  if (!isTrusted(trust, location)) throw new UntrustedPluginError([{ file, path: 'ruleset', message: `${JSON.stringify(ruleset)} is a plugin module (${location}) this command was not told to trust: ${trustAdvice(ruleset, location)}` }]);
   let found = plugins.get(location);
   if (found === undefined) {
     found = importPlugin(file, ruleset, location);

@@ -5,6 +5,8 @@ import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+// Type only: the workbench's build swaps rule-systems.ts for a built-ins-only one and reads no plugin.
+import type { TrustedPlugins } from './plugin-trust.js';
 import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
 
@@ -44,17 +46,22 @@ export async function checkDataFile(file: string): Promise<void> {
   if (problems.length > 0) throw new InputError([...problems]);
 }
 
+/** How a scenario may be loaded: the plugin modules the caller trusts to run (default none: built-ins only). */
+export interface LoadOptions {
+  readonly plugins?: TrustedPlugins | undefined;
+}
+
 /**
  * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
  * them completely. Throws an InputError listing every problem found.
  */
-export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
-  return loadScenarioData(file, (await readScenarioData(file)).data);
+export async function loadScenarioFile(file: string, options: LoadOptions = {}): Promise<LoadedScenario> {
+  return loadScenarioData(file, (await readScenarioData(file)).data, fileSystemData, options);
 }
 
 /** `loadScenarioFile` for a caller that needs one rule system's scenario (another is an InputError). */
-export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(file: string, system: RuleSystem<Scenario, Refs>): Promise<LoadedScenario<Scenario, Refs>> {
-  const loaded = await loadScenarioFile(file);
+export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(file: string, system: RuleSystem<Scenario, Refs>, options: LoadOptions = {}): Promise<LoadedScenario<Scenario, Refs>> {
+  const loaded = await loadScenarioFile(file, options);
   if (loaded.system !== (system as RuleSystem)) throw new InputError([{ file, path: 'ruleset', message: `expected a ${system.id} scenario, not ${loaded.ruleset}` }]);
   return loaded as unknown as LoadedScenario<Scenario, Refs>;
 }
@@ -84,10 +91,10 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
  * Load scenario data (already read from `file`, maybe changed): find its rule system and check it
  * all. `files`: where its data files are read (an analysis passes one snapshot for all its loads, sim/data-snapshot.ts).
  */
-export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData): Promise<LoadedScenario> {
+export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData, options: LoadOptions = {}): Promise<LoadedScenario> {
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
   if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
-  const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset);
+  const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
   const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
@@ -107,7 +114,7 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
  * A scenario with fields changed (`--set`) or a named variant applied: the changes are made on the
  * file's data, which is then checked as a whole, so a bad value reads as a bad field of the file.
  */
-export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }): Promise<LoadedScenario> {
+export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }, options: LoadOptions = {}): Promise<LoadedScenario> {
   const { data, variants } = await readScenarioData(file);
   const index = change.variant === undefined ? -1 : variants.findIndex((entry) => entry.name === change.variant);
   const variant = variants[index];
@@ -119,7 +126,7 @@ export async function loadScenarioChanged(file: string, change: { readonly varia
   const patched = applyFields(file, data, fields, variant === undefined ? ROOT_PATH : `variants[${index}].set`);
   if (patched.problems.length > 0) throw new InputError(patched.problems);
   try {
-    return await loadScenarioData(file, patched.data);
+    return await loadScenarioData(file, patched.data, fileSystemData, options);
   } catch (error) {
     if (variant === undefined || !(error instanceof InputError)) throw error;
     throw new InputError(error.problems.map((problem) => setByVariant(problem, variant)));

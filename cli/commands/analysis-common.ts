@@ -5,11 +5,12 @@ import { queueUrlProblem } from '../../sim/queue-url.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
+import { pluginOption, type Trusting } from './plugins.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
 
 /** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
 
-export interface Common {
+export interface Common extends Trusting {
   readonly seed?: number;
   readonly trials?: number;
   readonly workers?: number;
@@ -19,8 +20,9 @@ export interface Common {
   readonly json?: boolean;
 }
 
-/** The options every analysis command takes: seed, workers (unless it runs on one thread) and --out. */
+/** The options every analysis command takes: seed, workers (unless it runs on one thread), --out and --plugin. */
 export function common(command: Command, { workers = true } = {}): Command {
+  pluginOption(command);
   command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
   // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
   if (workers) {

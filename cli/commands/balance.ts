@@ -12,6 +12,8 @@ import { loadScenarioData } from '../../sim/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
+import { trustOf } from './plugins.js';
+import { fileSystemData } from '../../sim/data-file.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
@@ -92,9 +94,10 @@ export function registerBalance(program: Command, io: Io): void {
       .option('--report <dir>', 'also write an HTML page (price list, charts, tables, provenance) into this folder')
       .addOption(new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(parsePrecision)),
   ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
-    const roster = await loadRoster(options.against);
+    const trusted = { plugins: trustOf(options) };
+    const roster = await loadRoster(options.against, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
-    await checkRoster(roster, loadScenarioData);
+    await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
     if (options.out !== undefined) formatOfFile(options.out);
     if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
     if (roster.roster.fielded === 'whole' && options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');

@@ -11,6 +11,7 @@ import type { Io } from './io.js';
 import { type Common, common, progressLine, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
 import { compareVerdict } from '../../reports/compare-page.js';
+import { trustOf } from './plugins.js';
 
 /** `crucible compare`: a variant against a baseline on the same dice, baseline first, differences variant − baseline. */
 
@@ -254,6 +255,7 @@ Examples:
       const result = await compareVariants(file, baseline, variant, {
         method: options.method,
         onProgress: progressLine(io, 'trials'),
+        plugins: trustOf(options),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.trials === undefined ? {} : { trials: options.trials }),
         ...(options.metric === undefined ? {} : { metrics: options.metric }),

@@ -9,6 +9,8 @@ import { groupThousands } from '../format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
+import { trustOf } from './plugins.js';
+import { fileSystemData } from '../../sim/data-file.js';
 
 /** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
 export function registerMatchups(program: Command, io: Io): void {
@@ -27,9 +29,10 @@ export function registerMatchups(program: Command, io: Io): void {
       .addOption(new Option('--adaptive', "stop each seating once its own score is within the precision (a lopsided pairing needs fewer trials than the worst case); this machine's workers only").conflicts(['trials', 'queue']))
       .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per seating of each pairing').argParser(parseTrials)),
   ).action(async (file: string, options: Common & { only?: string[]; precision?: number; adaptive?: boolean; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
-    const roster = await loadRoster(file);
+    const trusted = { plugins: trustOf(options) };
+    const roster = await loadRoster(file, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
-    await checkRoster(roster, loadScenarioData);
+    await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
     if (options.out !== undefined) formatOfFile(options.out);
     const started = Date.now();
     const result = await withPool(options, io.stderr, (pool) =>

@@ -3,6 +3,7 @@ import { formatReplay, type ReplayOptions, replayFile, replayJson } from '../rep
 
 export type { ReplayOptions } from '../replay-report.js';
 import { parseSeed, parseTrialIndex } from './options.js';
+import { pluginOption, type Trusting, trustOf } from './plugins.js';
 
 /**
  * `crucible replay <scenario> [--seed S] [--trial T] [--json]`: re-run trial T of the run with seed S
@@ -16,8 +17,7 @@ export async function replayCommand(file: string, options: ReplayOptions): Promi
 }
 
 export function registerReplay(program: Command): void {
-  program
-    .command('replay')
+  pluginOption(program.command('replay'))
     .description('re-run one trial of a run and print it event by event: rolls, saves, Wounds, stands lost, retreats, pursuits')
     .argument('<scenario>', 'a scenario file')
     .addOption(new Option('-s, --seed <seed>', "the run's seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
@@ -37,8 +37,8 @@ Examples:
   $ crucible replay data/heroic/scenarios/uldar-splits-dice.yaml --seed 42 --trial 1e6 --json
   $ crucible replay data/warmaster/scenarios/knights-charge-supported-orcs.yaml --trial 7`,
     )
-    .action(async (file: string, options: ReplayOptions, command: Command) => {
-      const text = await replayCommand(file, options);
+    .action(async (file: string, options: ReplayOptions & Trusting, command: Command) => {
+      const text = await replayCommand(file, { ...options, plugins: trustOf(options) });
       // The program's configured output (main's Io), so the command needs no wiring beyond this call.
       const write = command.configureOutput().writeOut ?? ((out: string) => process.stdout.write(out));
       write(text);

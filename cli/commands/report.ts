@@ -6,9 +6,11 @@ import type { MetricSummary, ValueProbability } from '../../analysis/summary.js'
 import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
 import { asSummary, type ExactResult, type FiledDocument, readReportInputs, REPORT_LIMITS, type SavedResult } from '../../reports/report-inputs.js';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
+import { type TrustedPlugins, UntrustedPluginError } from '../../sim/plugin-trust.js';
 import { loadScenarioFile } from '../../sim/scenario-file.js';
 import { compactDistribution, groupThousands, percent } from '../format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
+import { pluginOption, type Trusting, trustOf } from './plugins.js';
 
 /** The report modules load vega and resvg: only `crucible report` pays for that, not every command. */
 const reports = async () => {
@@ -34,17 +36,21 @@ export interface ReportOptions {
   readonly slug?: string;
   /** Matchup heatmaps and matrices: what they show (default the expected score). */
   readonly show?: Measure;
+  /** The plugin modules a result's scenario may run, to read its description (sim/plugin-trust.ts); none when not given. */
+  readonly plugins?: TrustedPlugins | undefined;
 }
 
 /**
  * The scenario file's description and options, if it still loads under the same name. The saved
  * result does not record them, so the options are labelled as read when the page was made.
  */
-async function scenarioNotes(result: SavedResult): Promise<{ description?: string; options?: string }> {
+async function scenarioNotes(result: SavedResult, plugins: TrustedPlugins | undefined): Promise<{ description?: string; options?: string }> {
   let scenario: { readonly name: string; readonly description?: unknown; readonly options?: unknown };
   try {
-    scenario = (await loadScenarioFile(result.file)).scenario;
-  } catch {
+    scenario = (await loadScenarioFile(result.file, { plugins })).scenario;
+  } catch (error) {
+    // A results file names its scenario, which may name a module: that says so rather than running it.
+    if (error instanceof UntrustedPluginError) throw error;
     return {};
   }
   if (scenario.name !== result.scenario) return {};
@@ -156,7 +162,7 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
         : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
       methods.push(`${rules}, ${MONTE_CARLO[result.method ?? 'unknown']}, seed ${result.seed}, ${how}.${units}`);
     }
-    const notes = await scenarioNotes(result);
+    const notes = await scenarioNotes(result, options.plugins);
     if (notes.options !== undefined) methods.push(notes.options);
     descriptions.push(notes.description);
   }
@@ -221,8 +227,7 @@ export async function reportCommand(files: readonly string[], options: ReportOpt
 }
 
 export function registerReport(program: Command, io: Io, setStatus: (status: number) => void): void {
-  program
-    .command('report')
+  pluginOption(program.command('report'))
     .description('build HTML report pages (charts, tables, provenance) from saved `crucible run --json` results, or from the --json of matchups, compare, sweep or balance')
     .argument('<files...>', 'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents')
     .option('-o, --out <dir>', 'report directory: the pages, their charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
@@ -245,13 +250,13 @@ Examples:
   $ crucible matchups data/heroic/rosters/core.yaml --json > matchups.json
   $ crucible report matchups.json --show win`,
     )
-    .action(async (files: string[], options: ReportOptions) => {
+    .action(async (files: string[], options: ReportOptions & Trusting) => {
       const { slugify } = await reports();
       if (options.slug !== undefined && slugify(options.slug) !== options.slug) {
         io.stderr(`error: --slug must be a file name of lower-case letters, digits, ".", "_" and "-", e.g. ${slugify(options.slug)}\n`);
         setStatus(EXIT_BAD_INPUT);
         return;
       }
-      setStatus(await reportCommand(files, options, io));
+      setStatus(await reportCommand(files, { ...options, plugins: trustOf(options) }, io));
     });
 }

@@ -19,6 +19,8 @@ import { type RunPlan, runScenario } from '../run-scenario.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
+import { pluginOption, type Trusting, trustOf } from './plugins.js';
+import { BUILT_INS_ONLY, type TrustedPlugins } from '../../sim/plugin-trust.js';
 
 export interface RunOptions {
   readonly trials?: number;
@@ -39,6 +41,9 @@ export interface RunOptions {
   readonly queue?: string;
 }
 
+/** `run`'s options as the CLI passes them: its own, and the plugins trusted (cli/commands/plugins.ts). */
+export type RunCommandOptions = RunOptions & Trusting;
+
 /** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
 export const METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
 export type MethodOption = (typeof METHODS)[number];
@@ -53,7 +58,7 @@ export const MIN_SHARDS_FOR_POOL = 4;
  * Load every scenario first, so a typo in the last file is reported before minutes of simulation
  * of the first ones; all problems of all files are reported together.
  */
-export async function loadAll(paths: readonly string[], fields: readonly (readonly [string, unknown])[] = []): Promise<LoadedScenario[]> {
+export async function loadAll(paths: readonly string[], fields: readonly (readonly [string, unknown])[] = [], plugins: TrustedPlugins = BUILT_INS_ONLY): Promise<LoadedScenario[]> {
   const files = await findScenarioFiles(paths);
   const loaded: LoadedScenario[] = [];
   const problems: InputProblem[] = [];
@@ -63,7 +68,7 @@ export async function loadAll(paths: readonly string[], fields: readonly (readon
       continue;
     }
     try {
-      loaded.push(fields.length === 0 ? await loadScenarioFile(file) : await loadScenarioChanged(file, { fields }));
+      loaded.push(fields.length === 0 ? await loadScenarioFile(file, { plugins }) : await loadScenarioChanged(file, { fields }, { plugins }));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
@@ -106,7 +111,7 @@ function parseShards(text: string): ShardSelection {
 /** A word safe to paste into a POSIX shell. */
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
-function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: string, options: RunOptions): string {
+function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: string, options: RunCommandOptions): string {
   const words = ['crucible', 'run', file, '--seed', String(seed)];
   if (plan.kind === 'trials') words.push('--trials', String(plan.trials));
   else words.push('--precision', String(plan.precision), '--max-trials', String(plan.maxTrials));
@@ -115,10 +120,11 @@ function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: st
   if (options.method !== undefined && options.method !== 'auto') words.push('--method', options.method);
   if (options.json === true) words.push('--json');
   if (options.quiet === true) words.push('--quiet');
+  for (const plugin of options.plugin ?? []) words.push('--plugin', plugin);
   return words.map(shellWord).join(' ');
 }
 
-export async function runCommand(paths: readonly string[], options: RunOptions, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
+export async function runCommand(paths: readonly string[], options: RunCommandOptions, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
   if (options.maxTrials !== undefined && options.precision === undefined) {
     io.stderr('error: --max-trials only applies with --precision (use --trials for a fixed number of trials)\n');
     return EXIT_BAD_INPUT;
@@ -143,7 +149,7 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   }
   // auto: exact when a trial has few paths, unless a Monte Carlo run was asked for.
   const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined && options.shards === undefined);
-  const loaded = await loadAll(paths, options.set);
+  const loaded = await loadAll(paths, options.set, trustOf(options));
   if (options.checkpoint !== undefined && loaded.length !== 1) {
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
@@ -282,8 +288,7 @@ const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json 
 /** The `run` command's options, help and action. */
 export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   const poolThreshold = groupThousands(MIN_SHARDS_FOR_POOL * SHARD_TRIALS);
-  program
-    .command('run')
+  pluginOption(program.command('run'))
     .description('simulate scenario files and print each metric with its 95% interval')
     .argument('<paths...>', PATHS_HELP)
     .addOption(new Option('-n, --trials <count>', "trials per scenario (default: the scenario's trials)").argParser(parseTrials))
@@ -340,7 +345,7 @@ Examples:
   $ crucible run fight.yaml --trials 1e9 --checkpoint fight.ckpt      interrupt and resume at will
   $ crucible run fight.yaml --precision 0.001                         as many trials as ±0.1 pp needs`,
     )
-    .action(async (paths: string[], options: RunOptions) => {
+    .action(async (paths: string[], options: RunCommandOptions) => {
       setStatus(await runCommand(paths, options, io, env));
     });
 }

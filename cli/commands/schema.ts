@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { trustPlugins } from '../../sim/plugin-trust.js';
 import { resolveRuleSystem } from '../../sim/rule-systems.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { variantsSchema } from '../../sim/scenario-patch.js';
@@ -57,7 +58,8 @@ async function pluginSchemaFiles(plugin: string): Promise<SchemaFile[]> {
   const module = !/^[./]/.test(plugin) && !path.isAbsolute(plugin) && existsSync(plugin) ? `./${plugin}` : plugin;
   let system: RuleSystem;
   try {
-    ({ system } = await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module));
+    // Naming it on the command line is what trusts it to run.
+    ({ system } = await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module, trustPlugins([plugin])));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     throw new InputError(error.problems.map((problem) => ({ ...problem, file: '--plugin', path: plugin })));

@@ -10,6 +10,7 @@ import { groupThousands, headerBlock, markdownTable, methodText, percent, proven
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
+import { trustOf } from './plugins.js';
 
 /** `crucible sweep`: a scenario over values of one or two fields, printed one table per metric. */
 
@@ -178,19 +179,20 @@ export function registerSweep(program: Command, io: Io): void {
     const unprintable = unprintableAxisProblems(file, options.set);
     if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.
-    const axes = await labelAxes(file, options.set);
+    const axes = await labelAxes(file, options.set, trustOf(options));
     const points = await withPool(options, io.stderr, (pool) =>
       sweep(file, options.set, {
         executor: pool,
         method: options.method,
         ...(options.metric === undefined ? {} : { metrics: options.metric }),
         onPoint: progressLine(io, 'points'),
+        plugins: trustOf(options),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.trials === undefined ? {} : { trials: options.trials }),
         ...(options.precision === undefined ? {} : { precision: options.precision }),
       }),
     );
-    const asWritten = await loadScenarioChanged(file, {});
+    const asWritten = await loadScenarioChanged(file, {}, { plugins: trustOf(options) });
     const document = sweepDocument({
       file,
       axes,

@@ -3,6 +3,8 @@ import { readDataFile } from '../../sim/data-file.js';
 import { InputError } from '../../sim/errors.js';
 import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
+import { fileSystemData } from '../../sim/data-file.js';
+import { BUILT_INS_ONLY, type TrustedPlugins } from '../../sim/plugin-trust.js';
 
 async function isRosterFile(file: string): Promise<boolean> {
   const parsed = await readDataFile(file);
@@ -10,7 +12,8 @@ async function isRosterFile(file: string): Promise<boolean> {
 }
 
 /** Check every file (scenarios, units files, rosters); print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
-export async function validateCommand(paths: readonly string[], io: Io): Promise<number> {
+export async function validateCommand(paths: readonly string[], io: Io, plugins: TrustedPlugins = BUILT_INS_ONLY): Promise<number> {
+  const trusted = { plugins };
   let status = EXIT_OK;
   let files: string[];
   try {
@@ -23,11 +26,11 @@ export async function validateCommand(paths: readonly string[], io: Io): Promise
   for (const file of files) {
     try {
       if (isUnitsFileName(file)) await checkDataFile(file);
-      else if (await isRosterFile(file)) await checkRoster(await loadRoster(file), loadScenarioData);
+      else if (await isRosterFile(file)) await checkRoster(await loadRoster(file, trusted), (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
       else {
-        await loadScenarioFile(file);
+        await loadScenarioFile(file, trusted);
         // Every variant must make a valid scenario too.
-        for (const variant of (await readScenarioData(file)).variants) await loadScenarioChanged(file, { variant: variant.name });
+        for (const variant of (await readScenarioData(file)).variants) await loadScenarioChanged(file, { variant: variant.name }, trusted);
       }
       io.stdout(`ok ${file}\n`);
     } catch (error) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { trustPlugins } from '../../sim/plugin-trust.js';
 import { type ResolvedRuleSystem, resolveRuleSystem } from '../../sim/rule-systems.js';
 import { queueUrlProblem, redactedUrl } from '../../sim/queue-url.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
@@ -25,7 +26,9 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io)
   const plugins: ResolvedRuleSystem[] = [];
   for (const module of options.plugin ?? []) {
     // Resolved as a scenario in the current directory would name it.
-    plugins.push(await resolveRuleSystem(path.join(process.cwd(), '--plugin'), module.startsWith('.') || path.isAbsolute(module) ? module : `./${module}`));
+    const named = module.startsWith('.') || path.isAbsolute(module) ? module : `./${module}`;
+    // Trusted because named here; a job of any other plugin is refused (sim/queue-worker.ts), never imported.
+    plugins.push(await resolveRuleSystem(path.join(process.cwd(), '--plugin'), named, trustPlugins([named])));
   }
   const threads = usefulWorkers(options.workers, io.stderr);
   // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.

@@ -17,6 +17,8 @@ const SEED = '20261122';
 const PLUGIN = path.join(REPOSITORY, 'examples', 'homebrew');
 const scenario = (name: string): string => path.join(PLUGIN, 'scenarios', `${name}.yaml`);
 const ROSTER = path.join(PLUGIN, 'rosters', 'skirmish.yaml');
+/** The example's module, trusted as its tutorial says; without it a plugin's scenario is refused (test/sim/plugin-trust.test.ts). */
+const TRUST = ['--plugin', path.join(PLUGIN, 'index.ts')];
 
 let root: string;
 beforeAll(async () => {
@@ -26,8 +28,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** `crucible <args> --plugin …/index.ts`; schema's --plugin is its own option, given by the test. */
 async function ok(...args: string[]): Promise<CliRun> {
-  const result = await runCli(args);
+  const result = await runCli(args[0] === 'schema' ? args : [...args, ...TRUST]);
   expect(result.status, `crucible ${args.join(' ')}: ${result.stderr}`).toBe(0);
   return result;
 }
@@ -106,12 +109,12 @@ describe('(b) every command runs on the plugin', () => {
     expect(valid.stdout.trim().split('\n')).toHaveLength(3);
     const bad = path.join(root, 'bad.yaml');
     await writeFile(bad, `ruleset: ${path.join(PLUGIN, 'index.ts')}\nname: bad\nunitsFile: ${path.join(PLUGIN, 'units.yaml')}\nsides:\n  - { name: A, unit: brutes, models: 3 }\n  - { name: B, unit: knight, models: 0 }\n`);
-    const result = await runCli(['validate', bad]);
+    const result = await runCli(['validate', bad, ...TRUST]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${bad}: sides[1].models:`);
     const unknown = path.join(root, 'unknown-unit.yaml');
     await writeFile(unknown, (await readFile(bad, 'utf8')).replace('models: 0', 'models: 2'));
-    expect((await runCli(['validate', unknown])).stderr).toContain(`${unknown}: sides[0].unit: unknown unit "brutes"`);
+    expect((await runCli(['validate', unknown, ...TRUST])).stderr).toContain(`${unknown}: sides[0].unit: unknown unit "brutes"`);
   });
 
   it('schema --plugin writes the committed schema files of examples/homebrew/schema', async () => {

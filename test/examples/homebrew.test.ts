@@ -9,6 +9,7 @@ import { type HomebrewTraceEvent, formatHomebrewTrace } from '../../examples/hom
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { replayTrial } from '../../sim/replay.js';
 import { runTrials } from '../../sim/run.js';
+import { trustPlugins } from '../../sim/plugin-trust.js';
 import { type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { expectFitsExact } from '../helpers/enumeration.js';
@@ -30,6 +31,8 @@ import { damageOf, mapped, type OracleAttack, type OracleProfile, type OracleRul
 const SEED = 20261122;
 const SEED_TEXT = String(SEED);
 const PLUGIN = path.join(REPOSITORY, 'examples', 'homebrew');
+/** The example's module, trusted to run as its tutorial says (--plugin; sim/plugin-trust.ts). */
+const TRUSTED = { plugins: trustPlugins([path.join(PLUGIN, 'index.ts')]) };
 /** Catches a 2-point error in any outcome's probability with probability 0.99 (helpers/power.ts). */
 const TRIALS = trialsToCatch({ shift: 0.02 });
 
@@ -52,7 +55,7 @@ interface RunJson {
 }
 
 async function runJson(...args: string[]): Promise<RunJson> {
-  const result = await runCli(['run', ...args, '--json']);
+  const result = await runCli(['run', ...args, '--json', '--plugin', path.join(PLUGIN, 'index.ts')]);
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as RunJson;
 }
@@ -175,8 +178,8 @@ describe('(d) the kernel contract (helpers/kernel-checks.ts)', () => {
   const combinations = (['attack', 'fight'] as const).flatMap((shape) => (['tables', 'dice'] as const).map((method) => ({ shape, method })));
 
   beforeAll(async () => {
-    loaded.attack = await loadScenarioFile(path.join(PLUGIN, 'scenarios', 'volley.yaml'));
-    loaded.fight = await loadScenarioFile(path.join(PLUGIN, 'scenarios', 'knights-vs-brutes.yaml'));
+    loaded.attack = await loadScenarioFile(path.join(PLUGIN, 'scenarios', 'volley.yaml'), TRUSTED);
+    loaded.fight = await loadScenarioFile(path.join(PLUGIN, 'scenarios', 'knights-vs-brutes.yaml'), TRUSTED);
   });
 
   it.each(combinations)('rows in range, deterministic, traced = untraced, replay = run ($shape, $method)', ({ shape, method }) => {
@@ -212,7 +215,7 @@ describe('a worked example on scripted dice (method dice), read from its trace',
   it('two Line Infantry attack one Brute: rerolled 1s, a critical auto-wound, saves, damage', async () => {
     const loaded = await loadScenarioChanged(path.join(PLUGIN, 'scenarios', 'volley.yaml'), {
       fields: [['sides[0].models', 2], ['sides[1].models', 1], ['units.line-infantry.rerollHits', 'ones']],
-    });
+    }, TRUSTED);
     const kernel = compileSpec(kernelSpecOf(loaded, 'dice')) as Kernel<HomebrewTraceEvent>;
     // Hit 4+: 1 (rerolled), 6 (critical), 4, 2; the 1 rerolled: 5. Wound 4+ for the two hits: 3, 4.
     // Saves 5+ for the critical's automatic wound and the rolled one: 5 (saved), 2.
@@ -256,7 +259,7 @@ describe('(c) a changed plugin refuses an old checkpoint', () => {
     await cp(PLUGIN, copy, { recursive: true });
     await symlink(path.join(REPOSITORY, 'engine'), path.join(project, 'engine'), 'dir');
     await symlink(path.join(REPOSITORY, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-    const args = ['run', path.join(copy, 'scenarios', 'knights-vs-brutes.yaml'), '-n', '65536', '-s', SEED_TEXT, '-q', '--checkpoint', path.join(root, 'copy.ckpt')];
+    const args = ['run', path.join(copy, 'scenarios', 'knights-vs-brutes.yaml'), '-n', '65536', '-s', SEED_TEXT, '-q', '--checkpoint', path.join(root, 'copy.ckpt'), '--plugin', path.join(copy, 'index.ts')];
     const first = await runCli(args);
     expect(first.status, first.stderr).toBe(0);
     const source = path.join(copy, 'odds.ts');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { trustPlugins } from '../../sim/plugin-trust.js';
 import { descriptorProblems, resolveRuleSystem } from '../../sim/rule-systems.js';
 import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
 
@@ -49,8 +50,9 @@ describe('one registry of rule systems', () => {
 
   it('a plugin named two ways (two scenarios, two relative paths) is one module, recorded as each scenario names it', async () => {
     const example = path.join(REPOSITORY, 'examples', 'homebrew');
-    const fromScenarios = await resolveRuleSystem(path.join(example, 'scenarios', 'volley.yaml'), '../index.ts');
-    const fromRoot = await resolveRuleSystem(path.join(REPOSITORY, 'x.yaml'), './examples/homebrew/index.ts');
+    const trusted = trustPlugins([path.join(example, 'index.ts')]);
+    const fromScenarios = await resolveRuleSystem(path.join(example, 'scenarios', 'volley.yaml'), '../index.ts', trusted);
+    const fromRoot = await resolveRuleSystem(path.join(REPOSITORY, 'x.yaml'), './examples/homebrew/index.ts', trusted);
     expect(fromRoot.system).toBe(fromScenarios.system);
     expect([fromScenarios.plugin?.module, fromRoot.plugin?.module]).toEqual(['../index.ts', './examples/homebrew/index.ts']);
     expect(fromRoot.plugin?.codeHash).toBe(fromScenarios.plugin?.codeHash);

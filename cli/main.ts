@@ -104,7 +104,7 @@ Examples:
       setStatus(await schemaCommand(options.out, io, options.plugin));
     });
 
-  registerMerge(program, io, setStatus);
+  registerMerge(program, io, env, setStatus);
   registerWorker(program, io, setStatus);
   registerReplay(program);
   registerAnalysis(program, io);

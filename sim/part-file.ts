@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
 import type { MetricSpec } from '../engine/kernel.js';
-import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed, writeAtomically } from './checkpoint.js';
+import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
+import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import type { RulesProvenance } from './provenance.js';
@@ -98,7 +99,7 @@ export async function writePartFile(file: string, part: PartContent, secret?: st
   try {
     await writeAtomically(file, `${text}\n`);
   } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${fileSystemMessage(error)}`);
+    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${writeFailure(error)}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
+import { MAX_TRIALS } from '../engine/run-limits.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
@@ -58,7 +59,8 @@ export const runTallyFields = {
   seed: count,
   method: z.enum(['mc', 'mc-dice']),
   shardTrials: count,
-  plan: z.union([z.strictObject({ trials: count }), z.strictObject({ precision: z.number().positive(), maxTrials: count })]),
+  // Bounded as --trials is: a larger plan would size its shard table past any array (2^53-1 crashed merge).
+  plan: z.union([z.strictObject({ trials: count.max(MAX_TRIALS) }), z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) })]),
   /** Sorted, disjoint [start, end) ranges of completed shard indices. */
   completedShards: z.array(z.tuple([count, count])),
   trials: count,

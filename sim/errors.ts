@@ -33,9 +33,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return text === '' ? ROOT_PATH : text;
 }
 
-/** One problem as one line: line breaks (and a lone CR, which would overwrite the line) in user-supplied text are escaped rather than printed. */
+/**
+ * One problem as one line: line breaks (and a lone CR, which would overwrite the line) in
+ * user-supplied text are escaped rather than printed, and so are the other control characters and
+ * the bidirectional overrides (a name read from a checkpoint or a part may hold an escape sequence).
+ */
 export function formatProblem(problem: InputProblem): string {
-  const oneLine = (text: string): string => text.replace(/\r?\n/g, '\\n').replace(/\r/g, '\\r');
+  const oneLine = (text: string): string =>
+    text
+      .replace(/\r?\n/g, '\\n')
+      .replace(/\r/g, '\\r')
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
   return `${oneLine(problem.file)}: ${oneLine(problem.path || ROOT_PATH)}: ${oneLine(problem.message)}`;
 }
 

@@ -4,7 +4,7 @@ import type { MetricSpec } from '../engine/kernel.js';
 import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
 import type { RulesProvenance } from './provenance.js';
 import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
 import { shardCount, type ShardRanges } from './shards.js';
@@ -163,6 +163,9 @@ async function readPart(file: string, secret: string | undefined): Promise<PartD
   const { tag: _tag, ...sealedBody } = raw as { checksum: string; tag?: unknown };
   if (!checksumHolds(sealedBody)) throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
   if (!('trials' in parsed.data.plan)) throw damagedPart(file, 'plan', 'a part belongs to a run of fixed --trials');
+  // Its names are printed by merge (the report's header, the command for missing shards): none may drive the terminal.
+  const [unprintable] = unprintableProblems(file, raw);
+  if (unprintable !== undefined) throw damagedPart(file, unprintable.path, unprintable.message);
   checkConsistency(file, parsed.data, metricsOf(parsed.data), damagedPart);
   return parsed.data;
 }
@@ -245,18 +248,40 @@ export async function mergeParts(files: readonly string[], secret?: string): Pro
       }
     }
   });
+  const missing: [number, number][] = [];
   for (let shard = 0; shard < shards; shard++) {
     if (owner[shard] !== -1) continue;
     let end = shard;
     while (end < shards && owner[end] === -1) end++;
-    problems.push({ file: files.join(', '), path: 'completedShards', message: `${describeShards(shard, end)} of ${shards} are in no part: compute them with crucible run ${first.document.header.file} --seed ${first.document.seed} --trials ${plannedTrials}${first.document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${shard}-${end - 1} --out <file>` });
+    missing.push([shard, end]);
     shard = end;
   }
+  if (missing.length > 0) problems.push(missingShardsProblem(files, missing, shards, first.document));
   if (problems.length > 0) throw new InputError(problems);
 
   const tally = new Tally(metricsOf(first.document));
   for (const { document } of parts) tally.addCells(Float64Array.from((document as RunTally).cells), document.trials);
   return { header: headerOf(first.document), method: first.document.method, seed: first.document.seed, tally };
+}
+
+/** How many missing ranges are listed: the rest are counted (5,000 of them printed 8.6 MB). */
+const MISSING_RANGES_LISTED = 10;
+
+/** The shards in no part as one problem: the ranges (the first few), and the command that computes one. */
+function missingShardsProblem(files: readonly string[], missing: readonly (readonly [number, number])[], shards: number, document: PartDocument): InputProblem {
+  const [start, end] = missing[0] as readonly [number, number];
+  const plannedTrials = (document.plan as { trials: number }).trials;
+  const command = `crucible run ${document.header.file} --seed ${document.seed} --trials ${plannedTrials}${document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${start}-${end - 1} --out <file>`;
+  const file = files.length <= 3 ? files.join(', ') : `${files[0]} and ${files.length - 1} other parts`;
+  if (missing.length === 1) return { file, path: 'completedShards', message: `${describeShards(start, end)} of ${shards} are in no part: compute them with ${command}` };
+  const missingShards = missing.reduce((total, [from, to]) => total + to - from, 0);
+  const listed = missing.slice(0, MISSING_RANGES_LISTED).map(([from, to]) => (to - from === 1 ? `${from}` : `${from}-${to - 1}`));
+  const more = missing.length > MISSING_RANGES_LISTED ? `, … and ${(missing.length - MISSING_RANGES_LISTED).toLocaleString('en-US')} more ranges` : '';
+  return {
+    file,
+    path: 'completedShards',
+    message: `${missingShards.toLocaleString('en-US')} shards of ${shards} are in no part, in ${missing.length.toLocaleString('en-US')} ranges (${listed.join(', ')}${more}): compute each range with ${command}, and so on`,
+  };
 }
 
 /** The end of the range of `document` that holds `shard` (for naming an overlap once per range). */

@@ -88,3 +88,48 @@ describe('merge and $CRUCIBLE_SECRET', () => {
     expect(result.stderr).toMatch(/old\.json: crucibleVersion: part made by a crucible that records no version/);
   });
 });
+
+describe('what merge takes from a part, and what it prints', () => {
+  it('refuses names holding escape sequences or bidi overrides, and never prints them raw (parts and checkpoints)', async () => {
+    const hostile = 'Ogre \u001b]0;owned\u0007 \u202eevil';
+    for (const name of ['plain-0.json', 'plain-1.json']) {
+      const part = await readPart(name);
+      await writeForged(`hostile-${name}`, { ...part, header: { ...(part.header as object), scenario: hostile } });
+    }
+    const merged = await runCli(['merge', file('hostile-plain-0.json'), file('hostile-plain-1.json')]);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toMatch(/hostile-plain-0\.json: header\.scenario: not a usable part file: holds the control character U\+001B/);
+    expect(`${merged.stdout}${merged.stderr}`).not.toMatch(/[\u001b\u0007\u202e]/);
+
+    // A checkpoint's scenario name is printed when it belongs to another run: escaped.
+    const checkpoint = file('hostile.ckpt');
+    const args = ['run', SCENARIO, '--trials', '70000', '--seed', '5', '--workers', '0', '--quiet', '--checkpoint', checkpoint];
+    expect((await runCli(args)).status).toBe(0);
+    const document = JSON.parse(await readFile(checkpoint, 'utf8')) as Part;
+    await writeForged('hostile.ckpt', { ...document, scenario: { name: hostile, digest: 'f'.repeat(64) } });
+    const resumed = await runCli(args);
+    expect(resumed.status).toBe(2);
+    expect(resumed.stderr).toContain('checkpoint of another scenario or units file ("Ogre \\u001b]0;owned\\u0007 \\u202eevil"');
+    expect(resumed.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
+
+  it('refuses a plan of more trials than a run may have, rather than failing to size it', async () => {
+    await writeForged('huge.json', { ...(await readPart('plain-0.json')), plan: { trials: Number.MAX_SAFE_INTEGER } });
+    const result = await runCli(['merge', file('huge.json')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^\S+huge\.json: plan\.trials: not a usable part file: .*1000000000000/);
+    expect(result.stderr).not.toContain('Invalid typed array length');
+  });
+
+  it('names the missing shards once, as a few ranges and a count, whatever their number', async () => {
+    // One part holding every other shard of 10,000: 5,000 ranges missing.
+    const part = await readPart('plain-0.json');
+    const ranges = Array.from({ length: 5000 }, (_, i) => [2 * i, 2 * i + 1]);
+    await writeForged('sparse.json', { ...part, plan: { trials: 65536 * 10_000 }, completedShards: ranges, trials: 65536 * 5000, cells: part.cells.map((cell) => cell * 5000) });
+    const result = await runCli(['merge', file('sparse.json')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n').filter((line) => line.includes('in no part'))).toHaveLength(1);
+    expect(result.stderr).toMatch(/sparse\.json: completedShards: 5,000 shards of 10000 are in no part, in 5,000 ranges \(1, 3, 5, .*, 19, … and 4,990 more ranges\): compute each range with crucible run \S+ --seed 5 --trials 655360000 --shards 1-1 --out <file>, and so on/);
+    expect(result.stderr.length).toBeLessThan(1000);
+  });
+});

@@ -41,6 +41,7 @@ what is missing.
 Trust: the checksum catches damage, not forgery (anyone can recompute it). With ${SECRET_VARIABLE}
 set (16 characters or more) when the parts are made and merged, each part carries an HMAC tag only
 holders of the secret can make, and a part with a missing or wrong tag is refused.
+
 The output is byte-identical to the same run on one machine. docs/beyond-one-machine.md shows a
 Kubernetes Indexed Job and a Slurm job array.
 

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
+import { writeAtomically, writeFailure } from '../sim/atomic-write.js';
 import { InputError, ROOT_PATH } from '../sim/errors.js';
 import type { Interval } from './intervals.js';
 
@@ -64,12 +64,12 @@ export async function writeTable(table: ColumnTable, file: string): Promise<void
   await writeTextFile(file, formatTable(table, formatOfFile(file)));
 }
 
-/** Write an output file; a failure is the user's bad path (exit 2), named. */
+/** Write an output file whole or not at all (a full disk leaves the previous file); a failure is the user's bad path (exit 2), named. */
 export async function writeTextFile(file: string, text: string): Promise<void> {
   try {
-    await writeFile(file, text);
+    await writeAtomically(file, text);
   } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
+    throw InputError.at(file, ROOT_PATH, `cannot write: ${writeFailure(error)}`);
   }
 }
 

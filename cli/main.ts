@@ -14,7 +14,8 @@ import { SCHEMA_FILES, schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
 
 /**
- * The `crucible` command line. Exit status: 0 ok; 2 bad input (a file or an option), reported as
+ * The `crucible` command line. Exit status: 0 ok; 2 bad input (a file or an option; also output that
+ * cannot be written, bin/crucible.js), reported as
  * `<file>: <field>: <problem>` lines without a stack trace; 130 interrupted (Ctrl-C; 143 SIGTERM);
  * 1 an unexpected error, i.e. a bug.
  */
@@ -55,8 +56,9 @@ Examples:
   $ crucible validate data/heroic/scenarios            check scenarios and the units files they use
   $ crucible schema --out schema                       write JSON Schemas for editors
 
-Exit status: 0 ok, 2 bad input (files or options), 130 interrupted (Ctrl-C; 143: SIGTERM),
-1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows the stack).`,
+Exit status: 0 ok, 2 bad input (files or options) or output that cannot be written (a full
+disk), 130 interrupted (Ctrl-C; 143: SIGTERM), 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows
+the stack).`,
     );
 
   addTrustHook(program, env);
@@ -106,7 +108,7 @@ Examples:
       setStatus(await schemaCommand(options.out, io, options.plugin));
     });
 
-  registerMerge(program, io, setStatus);
+  registerMerge(program, io, env, setStatus);
   registerWorker(program, io, setStatus);
   registerReplay(program);
   registerAnalysis(program, io);

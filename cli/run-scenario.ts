@@ -35,7 +35,7 @@ export interface ScenarioRun {
   readonly interrupts: Interrupts;
   readonly fault?: FaultInjection;
   /** Compute shards [start, end) only and write them to `file` as a part (`--shards … --out …`, merged by `crucible merge`). */
-  readonly part?: { readonly shards: readonly [number, number]; readonly file: string };
+  readonly part?: { readonly shards: readonly [number, number]; readonly file: string; readonly secret?: string };
 }
 
 export type ScenarioOutcome =
@@ -139,7 +139,7 @@ export async function runScenario(run: ScenarioRun): Promise<ScenarioOutcome> {
     if (run.part !== undefined && plan.kind === 'trials') {
       const header = { scenario: scenario.name, file, ...provenanceJson(provenanceOf(run.loaded)) };
       const identityOfPart = { ...identity, plan: { trials: plan.trials } };
-      await writePartFile(run.part.file, { identity: identityOfPart, header, metrics: kernel.metrics, shards: run.part.shards, cells: outcome.tally.cells, trials: outcome.tally.trials });
+      await writePartFile(run.part.file, { identity: identityOfPart, header, metrics: kernel.metrics, shards: run.part.shards, cells: outcome.tally.cells, trials: outcome.tally.trials }, run.part.secret);
     }
     return { kind: 'done', report, resumedTrials: resumeFrom?.trials ?? 0 };
   } catch (error) {

@@ -1,7 +1,8 @@
-import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeAtomically } from '../sim/atomic-write.js';
 import { InputError, ROOT_PATH } from '../sim/errors.js';
 import { indexHtml, offlineSpec, pageHtml } from './html.js';
 import type { ReportPage } from './page-model.js';
@@ -85,13 +86,6 @@ async function makeDirectory(directory: string): Promise<void> {
   }
 }
 
-/** Write beside the target, then rename over it: a reader never sees half a file. */
-async function writeAtomic(file: string, content: string | Uint8Array): Promise<void> {
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, file);
-}
-
 /** The directory of an installed package (its package.json may not be exported, so walk up from its entry point). */
 function packageDirectory(name: string): string {
   let directory = path.dirname(createRequire(import.meta.url).resolve(name));
@@ -111,7 +105,7 @@ async function copyAssets(out: string): Promise<void> {
     const source = await readFile(path.join(packageDirectory(packageName), 'build', file), 'utf8');
     const bundle = source.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
     const target = path.join(assets, file);
-    if ((await readFile(target, 'utf8').catch(() => undefined)) !== bundle) await writeAtomic(target, bundle);
+    if ((await readFile(target, 'utf8').catch(() => undefined)) !== bundle) await writeAtomically(target, bundle);
   }
 }
 
@@ -178,7 +172,7 @@ export async function writeIndex(outDirectory: string = DEFAULT_REPORT_DIRECTORY
 async function writeIndexHere(outDirectory: string): Promise<string> {
   await makeDirectory(outDirectory);
   const file = path.join(outDirectory, 'index.html');
-  await writeAtomic(file, indexHtml(await readManifest(outDirectory)));
+  await writeAtomically(file, indexHtml(await readManifest(outDirectory)));
   return file;
 }
 
@@ -236,12 +230,12 @@ async function writePageHere(page: ReportPage, outDirectory: string): Promise<st
     const svg = await renderSvg(chart);
     svgs.set(chart.id, svg);
     const base = path.join(chartsDirectory, chart.id);
-    await writeAtomic(`${base}.vl.json`, `${JSON.stringify(offlineSpec(chart.spec), null, 2)}\n`);
-    await writeAtomic(`${base}.svg`, svg);
-    await writeAtomic(`${base}.png`, await renderPng(svg));
+    await writeAtomically(`${base}.vl.json`, `${JSON.stringify(offlineSpec(chart.spec), null, 2)}\n`);
+    await writeAtomically(`${base}.svg`, svg);
+    await writeAtomically(`${base}.png`, await renderPng(svg));
   }
   const file = path.join(outDirectory, `${page.slug}.html`);
-  await writeAtomic(file, pageHtml(page, svgs));
+  await writeAtomically(file, pageHtml(page, svgs));
 
   const entry: ManifestEntry = {
     slug: page.slug,
@@ -256,7 +250,7 @@ async function writePageHere(page: ReportPage, outDirectory: string): Promise<st
     clash(pages);
     pages.push(entry);
     pages.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-    await writeAtomic(path.join(outDirectory, MANIFEST), `${JSON.stringify({ pages }, null, 2)}\n`);
+    await writeAtomically(path.join(outDirectory, MANIFEST), `${JSON.stringify({ pages }, null, 2)}\n`);
     await writeIndex(outDirectory);
   });
   return file;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
-import { jsonNestingProblem, readInputText } from './data-file.js';
+import { MAX_TRIALS } from '../engine/run-limits.js';
+import { writeAtomically, writeFailure } from './atomic-write.js';
+import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
@@ -58,7 +59,8 @@ export const runTallyFields = {
   seed: count,
   method: z.enum(['mc', 'mc-dice']),
   shardTrials: count,
-  plan: z.union([z.strictObject({ trials: count }), z.strictObject({ precision: z.number().positive(), maxTrials: count })]),
+  // Bounded as --trials is: a larger plan would size its shard table past any array (2^53-1 crashed merge).
+  plan: z.union([z.strictObject({ trials: count.max(MAX_TRIALS) }), z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) })]),
   /** Sorted, disjoint [start, end) ranges of completed shard indices. */
   completedShards: z.array(z.tuple([count, count])),
   trials: count,
@@ -104,42 +106,12 @@ export function runTallyOf(identity: RunIdentity, snapshot: RunSnapshot): Omit<R
 
 const documentOf = (identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument => sealed({ format: FORMAT, ...runTallyOf(identity, snapshot) });
 
-const describeFileError = (error: unknown): string => {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'ENOENT') return 'its directory does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'is a directory';
-  return error instanceof Error ? error.message : String(error);
-};
-
-/**
- * Replace `file` with `text`, atomically: written beside it, flushed (or a power cut could leave the
- * new name on empty data), then renamed over it; the temporary file is removed if anything fails.
- * Checkpoints and part files are written so.
- */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw error;
-  }
-}
-
 /** Replace `file` with the checkpoint of `snapshot`, atomically. */
 export async function saveCheckpoint(file: string, identity: RunIdentity, snapshot: RunSnapshot): Promise<void> {
   try {
     await writeAtomically(file, `${JSON.stringify(documentOf(identity, snapshot))}\n`);
   } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot write the checkpoint: ${describeFileError(error)}`);
+    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot write the checkpoint: ${writeFailure(error)}`);
   }
 }
 
@@ -164,7 +136,7 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
     text = await readInputText(file, MAX_CHECKPOINT_BYTES);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot read the checkpoint: ${describeFileError(error)}`);
+    throw InputError.at(file, ROOT_PATH, `--checkpoint: cannot read the checkpoint: ${fileSystemMessage(error)}`);
   }
   // Nesting is refused before JSON.parse builds it (a 7.8 MB `[[[…` took 511 MB) and a walk overflows on it.
   const tooDeep = jsonNestingProblem(file, text);

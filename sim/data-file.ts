@@ -341,24 +341,32 @@ function parseYaml(file: string, text: string): Parsed {
   }
 }
 
-/** zod-parse `data`, turning every issue into a problem of `file`; `at`: where `data` sits in the file. */
-export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown, at: readonly PropertyKey[] = []): { value?: z.output<Schema>; problems: InputProblem[] } {
+/**
+ * zod-parse `data`, turning every issue into a problem of `file`; `at`: where `data` sits in the
+ * file. `showValues` false: problems say what kind of value is wrong ("got text"), not the value.
+ */
+export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown, at: readonly PropertyKey[] = [], showValues = true): { value?: z.output<Schema>; problems: InputProblem[] } {
   if (at.length === 0 && (data === null || data === undefined)) return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data, problems: [] };
-  const problems = describeZodIssues(result.error.issues, data, schema).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
+  const problems = describeZodIssues(result.error.issues, data, schema, showValues).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
   return { problems };
 }
 
-/** The file access a rule system's loader is given (engine/rule-system.ts): this module over the file system. */
+/**
+ * The file access a rule system's loader is given (engine/rule-system.ts): this module over the file
+ * system. A whole file checked here is one a scenario points at (`unitsFile:`, an army or faction
+ * file), which may be any readable file, a secrets file too: its problems name the file and the
+ * field but never quote its values. Checked at a place (`at`: overrides in the scenario), they do.
+ */
 export const fileSystemData: DataFiles = {
   read: readDataFile,
   async readChecked(file, schema) {
     const parsed = await readDataFile(file);
     if (!parsed.ok) return { problems: [...parsed.problems] };
-    return parseWith(schema, file, parsed.data);
+    return parseWith(schema, file, parsed.data, [], false);
   },
-  check: (file, schema, data, at = []) => parseWith(schema, file, data, at),
+  check: (file, schema, data, at = []) => parseWith(schema, file, data, at, at.length > 0),
   async list(directory) {
     try {
       return (await readdir(directory)).sort();

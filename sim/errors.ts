@@ -33,9 +33,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return text === '' ? ROOT_PATH : text;
 }
 
-/** One problem as one line: line breaks (and a lone CR, which would overwrite the line) in user-supplied text are escaped rather than printed. */
+/**
+ * One problem as one line: line breaks (and a lone CR, which would overwrite the line) in
+ * user-supplied text are escaped rather than printed, and so are the other control characters and
+ * the bidirectional overrides (a name read from a checkpoint or a part may hold an escape sequence).
+ */
 export function formatProblem(problem: InputProblem): string {
-  const oneLine = (text: string): string => text.replace(/\r?\n/g, '\\n').replace(/\r/g, '\\r');
+  const oneLine = (text: string): string =>
+    text
+      .replace(/\r?\n/g, '\\n')
+      .replace(/\r/g, '\\r')
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
   return `${oneLine(problem.file)}: ${oneLine(problem.path || ROOT_PATH)}: ${oneLine(problem.message)}`;
 }
 
@@ -132,14 +140,15 @@ interface Frame {
 }
 
 /**
- * Unprintable characters anywhere in `data` (UNPRINTABLE, and line breaks in names: NAME_FIELD),
- * in the file's order. A loop over a stack of the open mappings and lists, not recursion, so any
+ * Unprintable characters anywhere in `data` (UNPRINTABLE, and line breaks in names: NAME_FIELD), and
+ * fields called `__proto__`, in the file's order. A loop over a stack of the open mappings and lists, not recursion, so any
  * depth is safe; `field`: the field `data` is the value of, when it is one (a `--set` value).
  */
 export function unprintableProblems(file: string, data: unknown, field?: string): InputProblem[] {
   const problems: InputProblem[] = [];
   const frames: Frame[] = [];
-  const here = (): string => formatPath(frames.map((frame) => (frame.keys === undefined ? frame.index : (frame.keys[frame.index] as string))));
+  const segments = (): PropertyKey[] => frames.map((frame) => (frame.keys === undefined ? frame.index : (frame.keys[frame.index] as string)));
+  const here = (): string => formatPath(segments());
   const enter = (value: unknown, name: string | undefined): void => {
     if (typeof value === 'string') {
       const problem = stringProblem(value, name);
@@ -148,6 +157,8 @@ export function unprintableProblems(file: string, data: unknown, field?: string)
       const keys = Array.isArray(value) ? undefined : Object.keys(value);
       for (const key of keys ?? []) {
         if (UNPRINTABLE_IN_NAME.test(key)) problems.push({ file, path: here(), message: `a field name holds a control character or a line break (${JSON.stringify(key)})` });
+        // JSON.parse and YAML keep it as a field, but the checks and merges that follow drop it without a word.
+        else if (key === '__proto__') problems.push({ file, path: formatPath([...segments(), key]), message: 'a field may not be called __proto__ (it would be ignored without a word): rename or remove it' });
       }
       frames.push({ node: value, keys, length: keys === undefined ? (value as unknown[]).length : keys.length, index: -1, field: name });
     }

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import packageJson from '../package.json' with { type: 'json' };
 import type { MetricSpec } from '../engine/kernel.js';
-import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed, writeAtomically } from './checkpoint.js';
+import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
+import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
 import type { RulesProvenance } from './provenance.js';
+import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
 import { shardCount, type ShardRanges } from './shards.js';
 import { Tally } from './tally.js';
 import { describeZodIssues } from './zod-issues.js';
@@ -18,6 +21,8 @@ import { describeZodIssues } from './zod-issues.js';
  */
 
 const FORMAT = 'crucible-part';
+/** Parts merge only with parts of the same crucible: another version may shard or count differently. */
+export const CRUCIBLE_VERSION: string = packageJson.version;
 
 /** What a part says about the run, to print it: the header of `crucible run`'s report. */
 export interface PartHeader extends RulesProvenance {
@@ -61,9 +66,12 @@ const metricSchema = z.strictObject({
 
 const partSchema = z.strictObject({
   format: z.literal(FORMAT),
+  crucibleVersion: text,
   ...runTallyFields,
   header: headerSchema,
   metrics: z.array(metricSchema).min(1).max(MAX_METRICS),
+  /** HMAC-SHA256 under $CRUCIBLE_SECRET of the document without `tag`, as written: only with the secret. */
+  tag: hex64.optional(),
 });
 
 type PartDocument = z.output<typeof partSchema>;
@@ -73,22 +81,60 @@ const headerOf = (document: PartDocument): PartHeader => document.header as Part
 
 const damagedPart = (file: string, where: string, problem: string): InputError => InputError.at(file, where, `not a usable part file: ${problem}`);
 
-/** Write the part atomically (beside it, flushed, renamed), so a batch job killed midway leaves no half file. */
-export async function writePartFile(file: string, part: PartContent): Promise<void> {
+/**
+ * Write the part atomically (beside it, flushed, renamed), so a batch job killed midway leaves no
+ * half file. With `secret` ($CRUCIBLE_SECRET) it carries a tag only holders of the secret can make:
+ * the checksum alone catches damage, not forgery (anyone can recompute it).
+ */
+export async function writePartFile(file: string, part: PartContent, secret?: string): Promise<void> {
   const document = sealed({
     format: FORMAT,
+    crucibleVersion: CRUCIBLE_VERSION,
     ...runTallyOf(part.identity, { completed: part.shards[0] < part.shards[1] ? [part.shards] : [], cells: part.cells, trials: part.trials }),
     header: part.header,
     metrics: part.metrics,
   });
+  const body = JSON.stringify(document);
+  const text = secret === undefined ? body : JSON.stringify({ ...document, tag: tagOf(body, secret) });
   try {
-    await writeAtomically(file, `${JSON.stringify(document)}\n`);
+    await writeAtomically(file, `${text}\n`);
   } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${fileSystemMessage(error)}`);
+    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${writeFailure(error)}`);
   }
 }
 
-async function readPart(file: string): Promise<PartDocument> {
+/** $CRUCIBLE_SECRET for writing or merging parts; a set but unusable one is bad input (exit 2), not a crash. */
+export function partSecret(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return sharedSecret(env);
+  } catch (error) {
+    throw InputError.at(`$${SECRET_VARIABLE}`, ROOT_PATH, error instanceof Error ? error.message : String(error));
+  }
+}
+
+const isObject = (raw: unknown): raw is Record<string, unknown> => typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+
+/** A part of another crucible version (or of 0.1.0, which recorded none), named before anything else is held against it. */
+function versionProblem(file: string, raw: unknown): InputError | undefined {
+  if (!isObject(raw) || raw.format !== FORMAT) return undefined;
+  const version = raw.crucibleVersion;
+  if (version === CRUCIBLE_VERSION) return undefined;
+  const made = typeof version === 'string' && version.length <= 100 ? `crucible ${JSON.stringify(version)}` : 'a crucible that records no version (0.1.0)';
+  return InputError.at(file, 'crucibleVersion', `part made by ${made}, this is crucible ${CRUCIBLE_VERSION}: parts merge only with parts of the same version (compute it again with this one)`);
+}
+
+/** With a secret, the part's tag must be that of the rest of it, as written; without one, a tagged part is refused (it cannot be checked). */
+function tagProblem(file: string, raw: Record<string, unknown>, secret: string | undefined): InputError | undefined {
+  const { tag, ...body } = raw;
+  if (secret === undefined) {
+    return tag === undefined ? undefined : InputError.at(file, 'tag', `the part carries a tag (made with ${SECRET_VARIABLE}), but ${SECRET_VARIABLE} is not set: set it to the secret the parts were made with`);
+  }
+  if (tag === undefined) return InputError.at(file, 'tag', `the part has no tag, and ${SECRET_VARIABLE} is set: it was made without the secret, or its tag was removed (compute it again with ${SECRET_VARIABLE} set)`);
+  if (!tagHolds(JSON.stringify(body), tag, secret)) return InputError.at(file, 'tag', `the part's tag does not match its content under ${SECRET_VARIABLE}: it was changed after it was written, or made with another secret`);
+  return undefined;
+}
+
+async function readPart(file: string, secret: string | undefined): Promise<PartDocument> {
   let text: string;
   try {
     text = await readInputText(file, MAX_PART_BYTES);
@@ -104,14 +150,22 @@ async function readPart(file: string): Promise<PartDocument> {
   } catch {
     throw damagedPart(file, ROOT_PATH, 'not valid JSON');
   }
+  const otherVersion = versionProblem(file, raw);
+  if (otherVersion !== undefined) throw otherVersion;
   const parsed = partSchema.safeParse(raw);
   if (!parsed.success) {
     const [first] = describeZodIssues(parsed.error.issues, raw, partSchema);
     throw damagedPart(file, first === undefined ? ROOT_PATH : formatPath(first.path), first?.message ?? 'not a crucible part file');
   }
-  // The checksum covers the text as written (zod's output orders keys by the schema, not the file).
-  if (!checksumHolds(raw as { checksum: string })) throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
+  // The tag and checksum cover the text as written (zod's output orders keys by the schema, not the file).
+  const badTag = tagProblem(file, raw as Record<string, unknown>, secret);
+  if (badTag !== undefined) throw badTag;
+  const { tag: _tag, ...sealedBody } = raw as { checksum: string; tag?: unknown };
+  if (!checksumHolds(sealedBody)) throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
   if (!('trials' in parsed.data.plan)) throw damagedPart(file, 'plan', 'a part belongs to a run of fixed --trials');
+  // Its names are printed by merge (the report's header, the command for missing shards): none may drive the terminal.
+  const [unprintable] = unprintableProblems(file, raw);
+  if (unprintable !== undefined) throw damagedPart(file, unprintable.path, unprintable.message);
   checkConsistency(file, parsed.data, metricsOf(parsed.data), damagedPart);
   return parsed.data;
 }
@@ -154,12 +208,12 @@ export interface MergedRun {
  * The run the parts make up: every part checked (shape, checksum, counts), all of one run, and
  * every shard of it in exactly one part; then their cells summed. Every problem found is reported.
  */
-export async function mergeParts(files: readonly string[]): Promise<MergedRun> {
+export async function mergeParts(files: readonly string[], secret?: string): Promise<MergedRun> {
   const problems: InputProblem[] = [];
   const parts: { readonly file: string; readonly document: PartDocument }[] = [];
   for (const file of files) {
     try {
-      parts.push({ file, document: await readPart(file) });
+      parts.push({ file, document: await readPart(file, secret) });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
@@ -194,18 +248,40 @@ export async function mergeParts(files: readonly string[]): Promise<MergedRun> {
       }
     }
   });
+  const missing: [number, number][] = [];
   for (let shard = 0; shard < shards; shard++) {
     if (owner[shard] !== -1) continue;
     let end = shard;
     while (end < shards && owner[end] === -1) end++;
-    problems.push({ file: files.join(', '), path: 'completedShards', message: `${describeShards(shard, end)} of ${shards} are in no part: compute them with crucible run ${first.document.header.file} --seed ${first.document.seed} --trials ${plannedTrials}${first.document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${shard}-${end - 1} --out <file>` });
+    missing.push([shard, end]);
     shard = end;
   }
+  if (missing.length > 0) problems.push(missingShardsProblem(files, missing, shards, first.document));
   if (problems.length > 0) throw new InputError(problems);
 
   const tally = new Tally(metricsOf(first.document));
   for (const { document } of parts) tally.addCells(Float64Array.from((document as RunTally).cells), document.trials);
   return { header: headerOf(first.document), method: first.document.method, seed: first.document.seed, tally };
+}
+
+/** How many missing ranges are listed: the rest are counted (5,000 of them printed 8.6 MB). */
+const MISSING_RANGES_LISTED = 10;
+
+/** The shards in no part as one problem: the ranges (the first few), and the command that computes one. */
+function missingShardsProblem(files: readonly string[], missing: readonly (readonly [number, number])[], shards: number, document: PartDocument): InputProblem {
+  const [start, end] = missing[0] as readonly [number, number];
+  const plannedTrials = (document.plan as { trials: number }).trials;
+  const command = `crucible run ${document.header.file} --seed ${document.seed} --trials ${plannedTrials}${document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${start}-${end - 1} --out <file>`;
+  const file = files.length <= 3 ? files.join(', ') : `${files[0]} and ${files.length - 1} other parts`;
+  if (missing.length === 1) return { file, path: 'completedShards', message: `${describeShards(start, end)} of ${shards} are in no part: compute them with ${command}` };
+  const missingShards = missing.reduce((total, [from, to]) => total + to - from, 0);
+  const listed = missing.slice(0, MISSING_RANGES_LISTED).map(([from, to]) => (to - from === 1 ? `${from}` : `${from}-${to - 1}`));
+  const more = missing.length > MISSING_RANGES_LISTED ? `, … and ${(missing.length - MISSING_RANGES_LISTED).toLocaleString('en-US')} more ranges` : '';
+  return {
+    file,
+    path: 'completedShards',
+    message: `${missingShards.toLocaleString('en-US')} shards of ${shards} are in no part, in ${missing.length.toLocaleString('en-US')} ranges (${listed.join(', ')}${more}): compute each range with ${command}, and so on`,
+  };
 }
 
 /** The end of the range of `document` that holds `shard` (for naming an overlap once per range). */

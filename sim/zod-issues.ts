@@ -104,6 +104,17 @@ export function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/**
+ * A value of a file a scenario points at (`unitsFile:`), which may be any readable file, a secrets
+ * file included: text is never quoted (passwords and tokens are text), nor is a whole file that is
+ * one number (a PIN); a number in a field ("might: got 0") still is, to be fixed.
+ */
+export function describeKind(value: unknown, atRoot: boolean): string {
+  if (typeof value === 'string') return 'text';
+  if (atRoot && (typeof value === 'number' || typeof value === 'bigint')) return 'a number';
+  return describeValue(value);
+}
+
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** What a number field accepts, e.g. "an integer from 1 to 1000" or "a number ≥ 0". */
@@ -140,7 +151,7 @@ function expectation(schema: z.ZodType | undefined, expected: string): string {
 
 const isInteger = (schema: z.ZodType | undefined): boolean => schema instanceof z.ZodNumber && schema.isInt;
 
-function sizeMessage(issue: Issue & { code: 'too_small' | 'too_big' }, value: unknown, schema: z.ZodType | undefined): string {
+function sizeMessage(issue: Issue & { code: 'too_small' | 'too_big' }, value: unknown, schema: z.ZodType | undefined, got: string): string {
   const small = issue.code === 'too_small';
   const bound = Number(small ? issue.minimum : issue.maximum);
   const exact = issue.exact === true;
@@ -148,7 +159,7 @@ function sizeMessage(issue: Issue & { code: 'too_small' | 'too_big' }, value: un
     case 'number':
     case 'int': {
       const relation = small ? (issue.inclusive ? '≥' : '>') : issue.inclusive ? '≤' : '<';
-      return `must be ${isInteger(schema) ? 'an integer' : 'a number'} ${relation} ${bound}, got ${describeValue(value)}`;
+      return `must be ${isInteger(schema) ? 'an integer' : 'a number'} ${relation} ${bound}, got ${got}`;
     }
     case 'string':
       if (small && bound === 1 && !exact) return 'must not be empty';
@@ -177,8 +188,9 @@ function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, raw:
   });
 }
 
-function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
+function issueMessage(issue: Issue, raw: unknown, root: z.ZodType, showValues: boolean): string {
   const value = valueAt(raw, issue.path);
+  const got = showValues ? describeValue(value) : describeKind(value, issue.path.length === 0);
   const schema = schemaAt(root, issue.path, raw);
   switch (issue.code) {
     case 'invalid_type': {
@@ -189,20 +201,20 @@ function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
         const description = descriptionAt(root, issue.path, raw);
         return `missing ${name} (${wanted}${description === undefined ? '' : `: ${description}`})`;
       }
-      return `must be ${wanted}, got ${describeValue(value)}`;
+      return `must be ${wanted}, got ${got}`;
     }
     case 'too_small':
     case 'too_big':
-      return sizeMessage(issue, value, schema);
+      return sizeMessage(issue, value, schema, got);
     case 'invalid_value': {
       const options = issue.values.map((option) => String(option));
       const close = typeof value === 'string' ? closestNames(value, options, 1) : [];
       const hint = close.length > 0 ? ` (did you mean ${JSON.stringify(close[0])}?)` : '';
       const wanted = options.length === 1 ? JSON.stringify(options[0]) : `one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
-      return `must be ${wanted}, got ${describeValue(value)}${hint}`;
+      return `must be ${wanted}, got ${got}${hint}`;
     }
     case 'invalid_format':
-      return `${issue.message}, got ${describeValue(value)}`;
+      return `${issue.message}, got ${got}`;
     default:
       return issue.message;
   }
@@ -214,7 +226,7 @@ function issueMessage(issue: Issue, raw: unknown, root: z.ZodType): string {
  * Unknown keys past the MAX_PROBLEMS_PER_FILE an error lists (sim/errors.ts) get a short sentence,
  * without "did you mean": they are only counted.
  */
-export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: z.ZodType): FieldIssue[] {
+export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: z.ZodType, showValues = true): FieldIssue[] {
   const pathKey = (path: readonly PropertyKey[]): string => JSON.stringify(path.map(String));
   const typeErrorPaths = new Set(issues.filter((issue) => issue.code === 'invalid_type').map((issue) => pathKey(issue.path)));
   // One limit per field: `int()` brings its own "≤ 2⁵³ − 1" beside the schema's own maximum; say the tighter.
@@ -237,7 +249,7 @@ export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: 
     }
     if (issue.code !== 'invalid_type' && typeErrorPaths.has(pathKey(issue.path))) continue;
     if (issue.code === 'too_big' && Number(issue.maximum) > (tightest.get(pathKey(issue.path)) ?? Infinity)) continue;
-    described.push({ path: issue.path, message: issueMessage(issue, raw, root) });
+    described.push({ path: issue.path, message: issueMessage(issue, raw, root, showValues) });
   }
   return described;
 }

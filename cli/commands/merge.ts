@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { summarize } from '../../analysis/summary.js';
-import { mergeParts } from '../../sim/part-file.js';
+import { mergeParts, partSecret } from '../../sim/part-file.js';
+import { SECRET_VARIABLE } from '../../sim/shared-secret.js';
 import { formatRunReport, type RunReport, runReportJson } from '../format.js';
 import { EXIT_OK, type Io } from './io.js';
 
@@ -9,8 +10,8 @@ import { EXIT_OK, type Io } from './io.js';
  * --out …`, one per batch job) joined into the run's usual output — byte for byte what `crucible
  * run` prints for the same scenario, seed and trials on one machine.
  */
-export async function mergeCommand(files: readonly string[], options: { readonly json?: boolean }, io: Io): Promise<number> {
-  const merged = await mergeParts(files);
+export async function mergeCommand(files: readonly string[], options: { readonly json?: boolean }, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const merged = await mergeParts(files, partSecret(env));
   const report: RunReport = {
     ...merged.header,
     method: merged.method,
@@ -23,7 +24,7 @@ export async function mergeCommand(files: readonly string[], options: { readonly
   return EXIT_OK;
 }
 
-export function registerMerge(program: Command, io: Io, setStatus: (status: number) => void): void {
+export function registerMerge(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   program
     .command('merge')
     .description("join the part files of one run (crucible run --shards … --out …) and print the run's output")
@@ -33,8 +34,14 @@ export function registerMerge(program: Command, io: Io, setStatus: (status: numb
       'after',
       `
 Every part is checked (its checksum and counts), all must come from one run (the same scenario,
-units, rules, seed, trials, method and crucible), and every shard of the run must be in exactly one
-part; a missing, duplicated or foreign part is named, with the command that computes what is missing.
+units, rules, seed, trials, method and crucible version), and every shard of the run must be in
+exactly one part; a missing, duplicated or foreign part is named, with the command that computes
+what is missing.
+
+Trust: the checksum catches damage, not forgery (anyone can recompute it). With ${SECRET_VARIABLE}
+set (16 characters or more) when the parts are made and merged, each part carries an HMAC tag only
+holders of the secret can make, and a part with a missing or wrong tag is refused.
+
 The output is byte-identical to the same run on one machine. docs/beyond-one-machine.md shows a
 Kubernetes Indexed Job and a Slurm job array.
 
@@ -43,6 +50,6 @@ Examples:
   $ crucible merge part-*.json`,
     )
     .action(async (files: string[], options: { json?: boolean }) => {
-      setStatus(await mergeCommand(files, options, io));
+      setStatus(await mergeCommand(files, options, io, env));
     });
 }

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { parseShardSelection, selectedShards, type ShardSelection } from '../../sim/part-file.js';
+import { parseShardSelection, partSecret, selectedShards, type ShardSelection } from '../../sim/part-file.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
@@ -214,7 +214,7 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
         options.precision === undefined
           ? { kind: 'trials', trials: options.trials ?? scenario.trials }
           : { kind: 'precision', precision: options.precision, maxTrials: options.maxTrials ?? DEFAULT_MAX_TRIALS };
-      let part: { readonly shards: readonly [number, number]; readonly file: string } | undefined;
+      let part: { readonly shards: readonly [number, number]; readonly file: string; readonly secret?: string } | undefined;
       if (options.shards !== undefined && options.out !== undefined && plan.kind === 'trials') {
         const shards = selectedShards(options.shards, shardCount(plan.trials));
         if (typeof shards === 'string') {
@@ -222,7 +222,9 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
           status = EXIT_BAD_INPUT;
           break;
         }
-        part = { shards, file: options.out };
+        // With $CRUCIBLE_SECRET the part is tagged, so merge can tell it was made by a holder of the secret.
+        const secret = partSecret(env);
+        part = { shards, file: options.out, ...(secret === undefined ? {} : { secret }) };
       }
       const executor = executorFor(part === undefined ? (plan.kind === 'trials' ? plan.trials : plan.maxTrials) : (part.shards[1] - part.shards[0]) * SHARD_TRIALS);
       const started = performance.now();

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { trustPlugins } from '../../sim/plugin-trust.js';
 import { resolveRuleSystem } from '../../sim/rule-systems.js';
+import { writeAtomically, writeFailure } from '../../sim/atomic-write.js';
 import { InputError, ROOT_PATH } from '../../sim/errors.js';
 import { variantsSchema } from '../../sim/scenario-patch.js';
 import { EXIT_OK, type Io } from './io.js';
@@ -78,10 +79,10 @@ export async function schemaCommand(outDirectory: string, io: Io, plugin?: strin
   for (const { name, title, schema } of files) {
     const file = path.join(outDirectory, name);
     try {
-      await writeFile(file, jsonSchemaText(title, schema));
+      await writeAtomically(file, jsonSchemaText(title, schema));
     } catch (error) {
       // An unwritable --out is the user's input problem, not a crash.
-      throw InputError.at(file, ROOT_PATH, `cannot write: ${(error as Error).message}`);
+      throw InputError.at(file, ROOT_PATH, `cannot write: ${writeFailure(error)}`);
     }
     io.stdout(`wrote ${file}\n`);
   }

@@ -37,8 +37,23 @@ export async function readdir(directory: string, options?: { withFileTypes?: boo
   return found.map(({ name, folder }) => ({ name, isFile: () => !folder, isDirectory: () => folder }));
 }
 
+const readOnly = (file: string): VolumeError => new VolumeError('EROFS', file, 'the workbench writes no files (download them instead)');
+
 export async function writeFile(file: string): Promise<never> {
-  throw new VolumeError('EROFS', file, 'the workbench writes no files (download them instead)');
+  throw readOnly(file);
 }
 
-export default { stat, readFile, readdir, writeFile };
+/** The CLI's atomic writer (sim/atomic-write.ts) opens, renames and removes: all refused, as writeFile is. */
+export async function open(file: string): Promise<never> {
+  throw readOnly(file);
+}
+
+export async function rename(file: string): Promise<never> {
+  throw readOnly(file);
+}
+
+export async function rm(file: string): Promise<never> {
+  throw readOnly(file);
+}
+
+export default { stat, readFile, readdir, writeFile, open, rename, rm };

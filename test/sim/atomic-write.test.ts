@@ -1,47 +1,19 @@
-import type * as FileSystem from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTextFile } from '../../analysis/tables.js';
 import { STALE_AFTER_MILLISECONDS } from '../../sim/atomic-write.js';
+import { REPOSITORY } from '../helpers/repository.js';
 
 /**
  * Output files (`--out` of sweep, compare, matchups and balance go through writeTextFile; part
  * files, checkpoints, reports and schemas through the same writeAtomically) are written whole or not
- * at all. A full disk is simulated the way it happens: the file is opened, part of the text goes
- * in, then the write fails with ENOSPC.
+ * at all. A write that fails midway is made real, not mocked: the command runs under a file-size
+ * limit (ulimit -f, its signal ignored), so the kernel refuses the write once the file would pass it,
+ * as a full disk refuses it once the space is gone.
  */
-
-const disk = vi.hoisted(() => ({ full: false }));
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof FileSystem>();
-  const noSpace = (): Error => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  const firstBytes = (content: unknown): string => String(content).slice(0, 4);
-  const writeFileOnFullDisk = async (...args: Parameters<typeof fs.writeFile>): Promise<void> => {
-    if (!disk.full) return fs.writeFile(...args);
-    await fs.writeFile(args[0], firstBytes(args[1]));
-    throw noSpace();
-  };
-  const openOnFullDisk = async (...args: Parameters<typeof fs.open>): Promise<FileSystem.FileHandle> => {
-    const handle = await fs.open(...args);
-    if (!disk.full) return handle;
-    return new Proxy(handle, {
-      get(target, key) {
-        if (key === 'writeFile') {
-          return async (content: unknown): Promise<void> => {
-            await target.writeFile(firstBytes(content));
-            throw noSpace();
-          };
-        }
-        const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  };
-  return { ...fs, writeFile: writeFileOnFullDisk, open: openOnFullDisk };
-});
 
 let directory: string;
 beforeAll(async () => {
@@ -52,17 +24,17 @@ afterAll(async () => {
 });
 
 describe('writing an output file', () => {
-  it('on a full disk: exit-2 error naming the file, the previous file intact, no temporary file left', async () => {
-    const out = path.join(directory, 'sweep.csv');
-    await writeFile(out, 'previous,result\n');
-    disk.full = true;
-    try {
-      await expect(writeTextFile(out, 'a,b\n1,2\n'.repeat(1000))).rejects.toThrow(/sweep\.csv: \(root\): cannot write: no space left on the device/);
-    } finally {
-      disk.full = false;
-    }
-    expect(await readFile(out, 'utf8')).toBe('previous,result\n');
-    expect(await readdir(directory)).toEqual(['sweep.csv']);
+  it('a write refused midway (a full disk, a size limit): exit 2 naming the file, the previous file intact, no temporary file left', async () => {
+    const out = path.join(directory, 'schemas');
+    await mkdir(out);
+    const previous = path.join(out, 'heroic-scenario.schema.json');
+    await writeFile(previous, 'previous\n');
+    // 4 KB at most per file: every schema is larger. SIGXFSZ ignored, so the write fails with EFBIG instead of killing the process.
+    const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 4; exec "${process.execPath}" bin/crucible.js schema --out "${out}"`], { cwd: REPOSITORY, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toBe(`${previous}: (root): cannot write: file too large for this system's limit (nothing was written; the previous file, if any, is as it was)\n`);
+    expect(await readFile(previous, 'utf8')).toBe('previous\n');
+    expect(await readdir(out)).toEqual(['heroic-scenario.schema.json']);
   });
 
   it("deletes the stale temporary files of a killed writer of the same file, and nobody else's", async () => {

@@ -17,12 +17,12 @@ import {
   specKey,
   CRUCIBLE_VERSION,
   reachable,
-  refusalsKey,
-  REFUSAL_TTL_SECONDS,
   resultWhere,
   signedJob,
 } from './shard-queue.js';
-import { redactedUrl } from './queue-url.js';
+import { DEFAULT_LIVENESS, type Liveness, QueueUnusableError, redisProblem, WorkerWatch } from './queue-liveness.js';
+
+export { DEFAULT_LIVENESS, type Liveness, QueueUnusableError } from './queue-liveness.js';
 
 /**
  * Shards run by `crucible worker` processes on any number of machines, through a BullMQ queue on
@@ -30,6 +30,8 @@ import { redactedUrl } from './queue-url.js';
  * from the run's results hash — never taken from the job — and checked before it is merged, so a
  * shard done by an earlier coordinator is not run again, and a malformed result is refused.
  * runSharded merges shards in order as with a local pool: the same stop rule stops at the same shard.
+ * Redis is not assumed to keep what it was given: every awaited job is looked for every few seconds,
+ * and one that is gone (a flush, a restart without persistence, eviction) is queued again.
  */
 
 /**
@@ -52,22 +54,8 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
-/** How often awaited jobs are looked for in Redis, when to say no worker takes them, when to give up on refusals. */
-export interface Liveness {
-  readonly checkEveryMilliseconds: number;
-  readonly idleNoticeMilliseconds: number;
-  readonly refusedForMilliseconds: number;
-}
-
-export const DEFAULT_LIVENESS: Liveness = { checkEveryMilliseconds: 2000, idleNoticeMilliseconds: 30_000, refusedForMilliseconds: 20_000 };
-
 /** A job lost again and again (Redis evicting under memory pressure) is put back this many times before its shards fail. */
 const MAX_REQUEUES = 20;
-
-/** Why the run cannot go on through this queue (every worker refuses it, Redis is full): exit 2, not a bug. */
-export class QueueUnusableError extends Error {
-  override readonly name = 'QueueUnusableError';
-}
 
 /** Consecutive shards sent as one job (runSharded starts them in groups of this many). */
 export const SHARDS_PER_JOB = 8;
@@ -107,11 +95,9 @@ export class QueueExecutor implements ShardExecutor {
   private closed = false;
   private readonly checking: NodeJS.Timeout;
   private checkRunning = false;
-  /** When a worker was last seen holding or finishing one of this coordinator's jobs (or nothing was awaited). */
-  private lastTaken = Date.now();
-  private lastNotice = 0;
   /** Set once the run cannot go on here: every run and waiter fails with it. */
   private unusableReason: string | undefined;
+  private readonly watch: WorkerWatch;
 
   /** A coordinator on the Redis at `url`, checked reachable first (an InputError naming the URL otherwise). */
   static async open(url: string, note: (text: string) => void = () => {}, secret?: string, liveness: Liveness = DEFAULT_LIVENESS): Promise<QueueExecutor> {
@@ -126,14 +112,14 @@ export class QueueExecutor implements ShardExecutor {
     readonly url: string,
     private readonly note: (text: string) => void,
     private readonly secret: string | undefined,
-    private readonly liveness: Liveness,
+    liveness: Liveness,
   ) {
     this.connection = connect(url);
     this.queue = new Queue(QUEUE_NAME, { connection: this.connection });
     this.eventsConnection = connect(url);
     this.events = new QueueEvents(QUEUE_NAME, { connection: this.eventsConnection });
     this.events.on('completed', ({ jobId }) => {
-      if (this.waiters.has(jobId)) this.lastTaken = Date.now();
+      if (this.waiters.has(jobId)) this.watch.taken();
       this.settle(jobId);
     });
     this.events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, failedReason));
@@ -142,6 +128,7 @@ export class QueueExecutor implements ShardExecutor {
     this.eventsConnection.on('error', () => {});
     this.ready = Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
     this.counting = setInterval(() => void this.countWorkers(), WORKER_COUNT_EVERY_MILLISECONDS).unref();
+    this.watch = new WorkerWatch(this.queue, this.connection, url, liveness, note);
     this.checking = setInterval(() => void this.check(), liveness.checkEveryMilliseconds).unref();
   }
 
@@ -157,12 +144,6 @@ export class QueueExecutor implements ShardExecutor {
     this.waiters.clear();
   }
 
-  /** A Redis refusal that no retry mends, in words; undefined for any other error. */
-  private redisProblem(message: string): string | undefined {
-    if (/\bOOM\b.*maxmemory/.test(message)) return `the Redis at ${redactedUrl(this.url)} is out of memory (maxmemory reached, and its policy evicts nothing): give it more memory or a maxmemory-policy such as allkeys-lru`;
-    return undefined;
-  }
-
   private async countWorkers(): Promise<void> {
     this.connectedWorkers = await this.queue.getWorkersCount().catch(() => this.connectedWorkers);
   }
@@ -171,7 +152,7 @@ export class QueueExecutor implements ShardExecutor {
     const waiter = this.waiters.get(jobId);
     if (waiter === undefined) return;
     this.waiters.delete(jobId);
-    const redis = failedReason === undefined ? undefined : this.redisProblem(failedReason);
+    const redis = failedReason === undefined ? undefined : redisProblem(this.url, failedReason);
     if (redis !== undefined) {
       waiter.reject(new QueueUnusableError(redis));
       this.giveUp(redis);
@@ -195,54 +176,17 @@ export class QueueExecutor implements ShardExecutor {
       for (const [jobId, waiter] of [...this.waiters]) {
         if (!waiter.added) continue;
         const state = await this.queue.getJobState(jobId);
-        if (state === 'active') this.lastTaken = Date.now();
+        if (state === 'active') this.watch.taken();
         else if (state === 'unknown') this.settle(jobId, undefined, 'lost');
         else if (state === 'completed') this.settle(jobId);
         else if (state === 'failed') this.settle(jobId, (await this.queue.getJob(jobId))?.failedReason ?? 'the job failed');
       }
-      await this.watchWorkers();
+      const reason = await this.watch.look(new Set([...this.waiters.values()].map((waiter) => waiter.job.specDigest)));
+      if (reason !== undefined) this.giveUp(reason);
     } catch {
       // Redis unreachable for now: ioredis reconnects, and the next check looks again.
     } finally {
       this.checkRunning = false;
-    }
-  }
-
-  /** Names of the crucible workers connected to the queue (sim/queue-worker.ts names each by WORKER_ID). */
-  private async workerNames(): Promise<Set<string>> {
-    const clients = await this.queue.getWorkers();
-    return new Set(clients.map((client) => String(client.rawname ?? '').split(':w:')[1] ?? '').filter((name) => name !== ''));
-  }
-
-  private async watchWorkers(): Promise<void> {
-    const now = Date.now();
-    if (this.waiters.size === 0) {
-      this.lastTaken = now;
-      return;
-    }
-    const idle = now - this.lastTaken;
-    if (idle < Math.min(this.liveness.idleNoticeMilliseconds, this.liveness.refusedForMilliseconds)) return;
-    const names = await this.workerNames();
-    const digests = new Set([...this.waiters.values()].map((waiter) => waiter.job.specDigest));
-    const refusals = new Map<string, string>();
-    for (const digest of digests) {
-      for (const [name, entry] of Object.entries(await this.connection.hgetall(refusalsKey(digest)))) {
-        const space = entry.indexOf(' ');
-        if (now - Number(entry.slice(0, space)) < REFUSAL_TTL_SECONDS * 1000) refusals.set(name, entry.slice(space + 1));
-      }
-    }
-    const everyoneRefuses = names.size > 0 && [...names].every((name) => refusals.has(name));
-    if (everyoneRefuses && idle >= this.liveness.refusedForMilliseconds) {
-      this.giveUp(`no connected worker can run this run's shards (${names.size} connected, every one refuses them): ${[...names].map((name) => refusals.get(name)).join('; ')}`);
-      return;
-    }
-    if (idle >= this.liveness.idleNoticeMilliseconds && now - this.lastNotice >= this.liveness.idleNoticeMilliseconds) {
-      this.lastNotice = now;
-      const who =
-        names.size === 0
-          ? `no crucible worker is connected to ${redactedUrl(this.url)} (start one with: crucible worker ${redactedUrl(this.url)})`
-          : `${names.size} worker${names.size === 1 ? ' is' : 's are'} connected${refusals.size > 0 ? `, ${refusals.size} refusing this run's shards` : ''}`;
-      this.note(`crucible: no worker has taken a job for ${Math.round(idle / 1000)} s; ${who}; still waiting\n`);
     }
   }
 
@@ -348,7 +292,7 @@ export class QueueExecutor implements ShardExecutor {
       await this.runJobs(missing, base, first, metrics, answer, settled);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const redis = this.redisProblem(message);
+      const redis = redisProblem(this.url, message);
       if (redis !== undefined) this.giveUp(redis);
       for (const entry of group) if (!settled.has(entry)) entry.reject(redis === undefined ? (error instanceof Error ? error : new Error(message)) : new QueueUnusableError(redis));
     }

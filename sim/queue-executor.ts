@@ -196,8 +196,8 @@ export class QueueExecutor implements ShardExecutor {
       info = (async () => {
         const spec = JSON.parse(task.specJson) as KernelSpec;
         const kernel = await compileKernelSpec(task.specJson);
-        // Stored once per inputs (NX), kept as long as the results.
-        await this.connection.set(specKey(task.specDigest), task.specJson, 'EX', RESULT_TTL_SECONDS, 'NX');
+        // Kept as long as the results; written over what is there: a spec planted under this digest would be refused by every worker.
+        await this.connection.set(specKey(task.specDigest), task.specJson, 'EX', RESULT_TTL_SECONDS);
         const requires: RunRequirements = {
           crucible: CRUCIBLE_VERSION,
           ruleset: spec.ruleset,
@@ -331,7 +331,7 @@ export class QueueExecutor implements ShardExecutor {
         // Settled (failed, given up) maybe before it is awaited below: handled now, rethrown there.
         finished.catch(() => {});
         // Again after a loss: the spec may have gone with the job (a flushed or restarted Redis).
-        if (requeues > 0) await this.connection.set(specKey(job.specDigest), first.specJson, 'EX', RESULT_TTL_SECONDS, 'NX');
+        if (requeues > 0) await this.connection.set(specKey(job.specDigest), first.specJson, 'EX', RESULT_TTL_SECONDS);
         // One attempt per job: a worker that dies mid-job leaves a stalled job that BullMQ gives to
         // another worker; a job that fails is retried by runSharded, shard by shard, as new jobs.
         await this.queue.add('shard', job, { jobId, removeOnComplete: true, removeOnFail: true, attempts: 1 });

@@ -50,6 +50,8 @@ export interface QueueWorkerOptions {
 /** A refusing worker takes no job for this long, doubled at each refusal in a row: compatible workers get the job meanwhile. */
 const FIRST_PAUSE_MILLISECONDS = 500;
 const LONGEST_PAUSE_MILLISECONDS = 30_000;
+/** A job refused this many times is failed instead: its coordinator may be long gone, and it would bounce between workers for good. */
+const MOST_REFUSALS_OF_A_JOB = 200;
 
 export interface RunningQueueWorker {
   /** Shards done by this worker so far. */
@@ -134,6 +136,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   async function refuse(job: Job, shardJob: ShardJob, reason: string, token: string | undefined): Promise<never> {
     options.log(`${reason}\n`);
     refusals++;
+    if (job.attemptsStarted > MOST_REFUSALS_OF_A_JOB) throw new UnrecoverableError(`${reason} (refused ${job.attemptsStarted} times: no worker can run it)`);
     await connection.multi().hset(refusalsKey(shardJob.specDigest), WORKER_ID, `${Date.now()} ${reason}`).expire(refusalsKey(shardJob.specDigest), REFUSAL_TTL_SECONDS).exec();
     await job.moveToDelayed(Date.now() + 100, token);
     if (!paused) {

@@ -24,18 +24,22 @@ const SECRET = { CRUCIBLE_SECRET: 'a test secret, long enough' };
 let redis: TestRedis;
 let client: Redis;
 let queue: Queue;
+/** The queue's connection: BullMQ leaves a connection it was given open. */
+let queueConnection: Redis;
 const workers: ChildProcess[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url);
-  queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }) });
+  queueConnection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  queue = new Queue(QUEUE_NAME, { connection: queueConnection });
   workers.push(...(await Promise.all([startCrucibleWorker(redis.url), startCrucibleWorker(redis.url, [], SECRET)])));
 }, 30_000);
 
 afterAll(async () => {
   for (const worker of workers) worker.kill('SIGKILL');
   await queue?.close();
+  queueConnection?.disconnect();
   client?.disconnect();
   await redis?.stop();
 });

@@ -173,7 +173,8 @@ export async function runCommand(paths: readonly string[], options: RunOptions, 
   const inProcess = new InProcessExecutor();
   let secret: string | undefined;
   try {
-    secret = sharedSecret(env);
+    // Read for a queued run only: a local run crosses no machine.
+    if (options.queue !== undefined) secret = sharedSecret(env);
   } catch (error) {
     io.stderr(`error: ${(error as Error).message}\n`);
     return EXIT_BAD_INPUT;

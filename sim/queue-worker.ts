@@ -126,6 +126,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   /** Refusals in a row: each pauses this worker twice as long as the last. */
   let refusals = 0;
   let paused = false;
+  let resuming: NodeJS.Timeout | undefined;
 
   /**
    * A job this worker cannot run (another version, a missing plugin, another secret) goes back to
@@ -142,12 +143,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     if (!paused) {
       paused = true;
       const pause = Math.min(LONGEST_PAUSE_MILLISECONDS, FIRST_PAUSE_MILLISECONDS * 2 ** (refusals - 1));
-      void worker.pause(true).then(() =>
-        setTimeout(() => {
+      void worker.pause(true).then(() => {
+        resuming = setTimeout(() => {
           paused = false;
           worker.resume();
-        }, pause),
-      );
+        }, pause);
+      });
     }
     throw new DelayedError(reason);
   }
@@ -195,6 +196,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   return {
     done: () => done,
     async close() {
+      clearTimeout(resuming);
       await worker.close();
       await pool.close(false);
       connection.disconnect();

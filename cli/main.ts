@@ -109,7 +109,7 @@ Examples:
     });
 
   registerMerge(program, io, env, setStatus);
-  registerWorker(program, io, setStatus);
+  registerWorker(program, io, env, setStatus);
   registerReplay(program);
   registerAnalysis(program, io);
   registerReport(program, io, setStatus);

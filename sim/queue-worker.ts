@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { KernelSpec } from './kernel-spec.js';
 import { builtInRuleSystem, type ResolvedRuleSystem } from './rule-systems.js';
@@ -6,7 +6,12 @@ import { ShardPool } from './shard-pool.js';
 import {
   connect,
   encodeResult,
+  jobTagProblem,
   MAX_SPEC_BYTES,
+  REFUSAL_TTL_SECONDS,
+  refusalsKey,
+  resultWhere,
+  specDigestProblem,
   QUEUE_NAME,
   requirementProblem,
   RESULT_TTL_SECONDS,
@@ -36,7 +41,17 @@ export interface QueueWorkerOptions {
   /** A job whose worker stops renewing its lock for this long is given to another worker. */
   readonly stalledAfterMilliseconds: number;
   readonly log: (text: string) => void;
+  /** $CRUCIBLE_SECRET: jobs must carry its tag, and results are stored with one. */
+  readonly secret?: string | undefined;
+  /** Test only ($CRUCIBLE_TEST_WORKER_VERSION): the crucible version this worker claims, to play an outdated one. */
+  readonly claimedVersion?: string | undefined;
 }
+
+/** A refusing worker takes no job for this long, doubled at each refusal in a row: compatible workers get the job meanwhile. */
+const FIRST_PAUSE_MILLISECONDS = 500;
+const LONGEST_PAUSE_MILLISECONDS = 30_000;
+/** A job refused this many times is failed instead: its coordinator may be long gone, and it would bounce between workers for good. */
+const MOST_REFUSALS_OF_A_JOB = 200;
 
 export interface RunningQueueWorker {
   /** Shards done by this worker so far. */
@@ -46,17 +61,37 @@ export interface RunningQueueWorker {
 }
 
 /** The kernel module this worker compiles a spec's rule system with, and why not if it cannot. */
-function localSystem(job: ShardJob, plugins: readonly ResolvedRuleSystem[]): { readonly kernelModule: string } | string {
+function localSystem(job: ShardJob, plugins: readonly ResolvedRuleSystem[], crucible: string | undefined): ResolvedRuleSystem['system'] | string {
   const { requires } = job;
   const builtIn = requires.plugin === undefined ? builtInRuleSystem(requires.ruleset) : undefined;
   const plugin = requires.plugin === undefined ? undefined : plugins.find((entry) => entry.plugin?.id === requires.plugin?.id);
   const system = builtIn ?? plugin?.system;
   const problem = requirementProblem(requires, {
+    ...(crucible === undefined ? {} : { crucible }),
     ...(system === undefined ? {} : { rulesetVersion: system.version }),
     ...(plugin?.plugin === undefined ? {} : { pluginCodeHash: plugin.plugin.codeHash }),
   });
   if (problem !== undefined || system === undefined) return `worker ${WORKER_ID} refuses shard ${job.shard}: ${problem ?? 'no such rule system'}`;
-  return { kernelModule: system.kernelModule };
+  return system;
+}
+
+/**
+ * Why the spec stored for `job` may not run here, or undefined: it must be the one the job's digest
+ * names, of the rule system the job requires, and its scenario must pass that rule system's schema —
+ * the bounds the CLI checks (a spec written straight into Redis has not been through the CLI).
+ */
+function specProblem(text: string, job: ShardJob, system: ResolvedRuleSystem['system']): string | undefined {
+  if (text.length > MAX_SPEC_BYTES) return `the stored spec is larger than ${MAX_SPEC_BYTES} bytes`;
+  const digest = specDigestProblem(text, job.specDigest);
+  if (digest !== undefined) return digest;
+  const spec = JSON.parse(text) as Partial<KernelSpec>;
+  if (spec.ruleset !== job.requires.ruleset || spec.version !== job.requires.rulesetVersion || spec.codeHash !== job.requires.plugin?.codeHash) return 'the stored spec is of another rule system than the job requires';
+  const parsed = system.scenarioSchema.safeParse(spec.scenario);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `the stored spec's scenario is not valid: ${issue === undefined ? 'refused by its schema' : `${issue.path.join('.') || '(root)'}: ${issue.message}`}`;
+  }
+  return undefined;
 }
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<RunningQueueWorker> {
@@ -68,14 +103,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const specs = new Map<string, string>();
   let done = 0;
 
-  async function localSpec(job: ShardJob, kernelModule: string): Promise<string> {
+  async function localSpec(job: ShardJob, system: ResolvedRuleSystem['system']): Promise<string> {
     const cached = specs.get(job.specDigest);
     if (cached !== undefined) return cached;
     const text = await connection.get(specKey(job.specDigest));
     if (text === null) throw new UnrecoverableError(`worker ${WORKER_ID}: the inputs of shard ${job.shard} (spec ${job.specDigest.slice(0, 12)}…) are not in Redis (expired?)`);
-    if (text.length > MAX_SPEC_BYTES) throw new UnrecoverableError(`worker ${WORKER_ID}: the stored spec of shard ${job.shard} is too large`);
+    const problem = specProblem(text, job, system);
+    if (problem !== undefined) {
+      options.log(`crucible worker ${WORKER_ID} refuses shard ${job.shard}: ${problem}\n`);
+      throw new UnrecoverableError(`worker ${WORKER_ID} refuses shard ${job.shard}: ${problem}`);
+    }
     const spec = JSON.parse(text) as KernelSpec;
-    const json = JSON.stringify({ ...spec, kernelModule });
+    const json = JSON.stringify({ ...spec, kernelModule: system.kernelModule });
     if (specs.size > 16) specs.clear();
     specs.set(job.specDigest, json);
     return json;
@@ -84,30 +123,66 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   // The worker's own (blocking) connection: BullMQ leaves a connection it was given open on close.
   const workerConnection = connect(options.url);
   workerConnection.on('error', () => {});
-  const worker = new Worker(
+  /** Refusals in a row: each pauses this worker twice as long as the last. */
+  let refusals = 0;
+  let paused = false;
+  let resuming: NodeJS.Timeout | undefined;
+
+  /**
+   * A job this worker cannot run (another version, a missing plugin, another secret) goes back to
+   * the queue for a worker that can, without using up an attempt: the refusal is recorded for the
+   * coordinator (which ends the run if every connected worker refuses), and this worker takes no job
+   * for a while so that the others get it.
+   */
+  async function refuse(job: Job, shardJob: ShardJob, reason: string, token: string | undefined): Promise<never> {
+    options.log(`${reason}\n`);
+    refusals++;
+    if (job.attemptsStarted > MOST_REFUSALS_OF_A_JOB) throw new UnrecoverableError(`${reason} (refused ${job.attemptsStarted} times: no worker can run it)`);
+    await connection.multi().hset(refusalsKey(shardJob.specDigest), WORKER_ID, `${Date.now()} ${reason}`).expire(refusalsKey(shardJob.specDigest), REFUSAL_TTL_SECONDS).exec();
+    await job.moveToDelayed(Date.now() + 100, token);
+    if (!paused) {
+      paused = true;
+      const pause = Math.min(LONGEST_PAUSE_MILLISECONDS, FIRST_PAUSE_MILLISECONDS * 2 ** (refusals - 1));
+      void worker.pause(true).then(() => {
+        resuming = setTimeout(() => {
+          paused = false;
+          worker.resume();
+        }, pause);
+      });
+    }
+    throw new DelayedError(reason);
+  }
+
+  const worker: Worker = new Worker(
     QUEUE_NAME,
-    async (job) => {
+    async (job, token) => {
       const parsed = shardJobSchema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`worker ${WORKER_ID} refuses job ${job.id}: not a crucible shard job`);
       const shardJob = parsed.data;
-      const system = localSystem(shardJob, options.plugins);
-      if (typeof system === 'string') {
-        options.log(`${system}\n`);
-        throw new UnrecoverableError(system);
-      }
-      const specJson = await localSpec(shardJob, system.kernelModule);
+      const untrusted = jobTagProblem(shardJob, options.secret);
+      if (untrusted !== undefined) return refuse(job, shardJob, `worker ${WORKER_ID} refuses shard ${shardJob.shard}: ${untrusted}`, token);
+      const system = localSystem(shardJob, options.plugins, options.claimedVersion);
+      if (typeof system === 'string') return refuse(job, shardJob, system, token);
+      refusals = 0;
+      const specJson = await localSpec(shardJob, system);
       // The job's shards run side by side on the pool; each is stored as soon as all are done, first writer winning.
       const shards = Array.from({ length: shardJob.count }, (_, i) => shardJob.shard + i);
       const results = await Promise.all(shards.map((shard) => pool.run({ specJson, specDigest: shardJob.specDigest, seed: shardJob.seed, shard, trials: shardJob.trials, attempt: 1 })));
       const key = resultsKey(shardJob.run);
       const store = connection.multi();
-      results.forEach((result, i) => store.hsetnx(key, resultField(shards[i] as number, shardJob.trials), encodeResult(result.cells, shardJob.trials, WORKER_ID)));
+      results.forEach((result, i) => {
+        const field = resultField(shards[i] as number, shardJob.trials);
+        const signing = options.secret === undefined ? undefined : { secret: options.secret, where: resultWhere(shardJob.run, field) };
+        store.hsetnx(key, field, encodeResult(result.cells, shardJob.trials, WORKER_ID, signing));
+      });
       await store.expire(key, RESULT_TTL_SECONDS).exec();
       done += shardJob.count;
       return { worker: WORKER_ID };
     },
     {
       connection: workerConnection,
+      // Named: the coordinator tells connected workers apart, to know when every one of them refuses its run.
+      name: WORKER_ID,
       // Jobs of several shards (sim/queue-executor.ts SHARDS_PER_JOB): two per thread keep it busy
       // while the next job is taken and the last one's results stored.
       concurrency: options.threads * 2,
@@ -121,6 +196,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   return {
     done: () => done,
     async close() {
+      clearTimeout(resuming);
       await worker.close();
       await pool.close(false);
       connection.disconnect();

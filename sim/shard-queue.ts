@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from './errors.js';
+import { SECRET_VARIABLE, tagHolds, tagOf } from './shared-secret.js';
 import { redactedUrl } from './queue-url.js';
 import { histogramProblem } from './tally.js';
 
@@ -51,10 +52,47 @@ export const shardJobSchema = z.strictObject({
     rulesetVersion: z.string().max(100),
     plugin: z.strictObject({ id: z.string().max(200), version: z.string().max(100), codeHash: hex64 }).optional(),
   }),
+  /** With $CRUCIBLE_SECRET: the HMAC of the job's other fields (jobTagText). The spec is bound to it by its digest. */
+  tag: hex64.optional(),
 });
 export type ShardJob = z.output<typeof shardJobSchema>;
 /** A job as written to the queue (`count` may be left out for one shard). */
 export type ShardJobInput = z.input<typeof shardJobSchema>;
+
+/** What a job's tag covers: every field but the tag, in a fixed order. */
+export const jobTagText = (job: Omit<ShardJob, 'tag'>): string => JSON.stringify(['job', job.run, job.specDigest, job.seed, job.shard, job.count, job.trials, job.requires]);
+
+/** The job with its tag under `secret`, or as it is without one. */
+export function signedJob(job: ShardJob, secret: string | undefined): ShardJob {
+  const { tag: _, ...fields } = job;
+  return secret === undefined ? fields : { ...fields, tag: tagOf(jobTagText(fields), secret) };
+}
+
+/** Why a worker with `secret` (or none) will not trust `job`, or undefined when it does. */
+export function jobTagProblem(job: ShardJob, secret: string | undefined): string | undefined {
+  if (secret === undefined) return job.tag === undefined ? undefined : `the job is signed and this worker has no ${SECRET_VARIABLE}`;
+  if (job.tag === undefined) return `the job is not signed and this worker has ${SECRET_VARIABLE} set`;
+  return tagHolds(jobTagText(job), job.tag, secret) ? undefined : `the job's tag does not hold under this worker's ${SECRET_VARIABLE} (another secret, or a forged job)`;
+}
+
+/** Why a stored spec is not the one named by `digest`, or undefined when it is. */
+export function specDigestProblem(text: string, digest: string): string | undefined {
+  let spec: unknown;
+  try {
+    spec = JSON.parse(text);
+  } catch {
+    return 'the stored spec is not valid JSON';
+  }
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'the stored spec is not a kernel spec';
+  const { kernelModule: _, ...content } = spec as Record<string, unknown>;
+  const actual = createHash('sha256').update(JSON.stringify(content)).digest('hex');
+  return actual === digest ? undefined : `the stored spec's digest is ${actual.slice(0, 12)}…, the job names ${digest.slice(0, 12)}…`;
+}
+
+/** Which connected worker refused which run's jobs, and why (sim/queue-worker.ts writes it, the coordinator reads it). */
+export const refusalsKey = (specDigest: string): string => `crucible:refusals:${specDigest}`;
+/** A refusal older than this is forgotten: the worker may have been upgraded. */
+export const REFUSAL_TTL_SECONDS = 120;
 
 /** The key of a run's results: crucible's version, the inputs (spec digest, which covers the method) and the seed. */
 export const runKeyOf = (specDigest: string, seed: number): string => createHash('sha256').update(`${CRUCIBLE_VERSION}\0${specDigest}\0${seed}`).digest('hex');
@@ -75,20 +113,29 @@ export interface StoredResult {
   readonly trials: number;
   readonly cells: string;
   readonly worker: string;
+  readonly tag?: string;
 }
 
-export function encodeResult(cells: Float64Array, trials: number, worker: string): string {
-  const bytes = Buffer.from(cells.buffer, cells.byteOffset, cells.byteLength);
-  return JSON.stringify({ trials, cells: bytes.toString('base64'), worker } satisfies StoredResult);
+/** A result's tag covers its run, shard field, trials, cells and worker: it cannot be moved to another shard or run. */
+const resultTagText = (where: string, trials: number, cells: string, worker: string): string => JSON.stringify(['result', where, trials, cells, worker]);
+
+/** `where`: the run and field it is stored under (resultWhere), which the tag binds it to. */
+export function encodeResult(cells: Float64Array, trials: number, worker: string, signing?: { readonly secret: string; readonly where: string }): string {
+  const text = Buffer.from(cells.buffer, cells.byteOffset, cells.byteLength).toString('base64');
+  const tag = signing === undefined ? {} : { tag: tagOf(resultTagText(signing.where, trials, text, worker), signing.secret) };
+  return JSON.stringify({ trials, cells: text, worker, ...tag } satisfies StoredResult);
 }
 
-const storedSchema = z.strictObject({ trials: count, cells: z.string().max(64 * 1024 * 1024), worker: z.string().max(300) });
+/** What a result's tag binds it to: its run and field. */
+export const resultWhere = (run: string, field: string): string => `${run}/${field}`;
+
+const storedSchema = z.strictObject({ trials: count, cells: z.string().max(64 * 1024 * 1024), worker: z.string().max(300), tag: hex64.optional() });
 
 /**
  * A stored result, checked: its shape, its trial count, its cell count, and every metric's
  * histogram holding exactly its trials (integers ≥ 0). A string naming the problem otherwise.
  */
-export function decodeResult(text: string, metrics: readonly MetricSpec[], trials: number): { readonly cells: Float64Array; readonly worker: string } | string {
+export function decodeResult(text: string, metrics: readonly MetricSpec[], trials: number, signing?: { readonly secret: string; readonly where: string }): { readonly cells: Float64Array; readonly worker: string } | string {
   let parsed: z.output<typeof storedSchema>;
   try {
     const result = storedSchema.safeParse(JSON.parse(text));
@@ -96,6 +143,10 @@ export function decodeResult(text: string, metrics: readonly MetricSpec[], trial
     parsed = result.data;
   } catch {
     return 'not valid JSON';
+  }
+  if (signing !== undefined) {
+    if (parsed.tag === undefined) return `it has no tag (${SECRET_VARIABLE} is set)`;
+    if (!tagHolds(resultTagText(signing.where, parsed.trials, parsed.cells, parsed.worker), parsed.tag, signing.secret)) return `its tag does not hold under ${SECRET_VARIABLE}`;
   }
   if (parsed.trials !== trials) return `holds ${parsed.trials} trials, the shard has ${trials}`;
   const bytes = Buffer.from(parsed.cells, 'base64');

@@ -65,6 +65,8 @@ export interface ShardExecutor {
   readonly batchShards?: number;
   /** Who is running the shards, for the progress line (e.g. "3 workers: …"), where that changes. */
   status?(): string;
+  /** Why the run cannot go on here (a queue no worker can serve, a full Redis), once that is so: not a bug, a setting to change. */
+  unusable?(): string | undefined;
   /** Stop accepting work; waits for running shards unless `force`. */
   close(force: boolean): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../sim/queue-url.js';
+import { sharedSecret } from '../../sim/shared-secret.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
@@ -36,11 +37,18 @@ export function common(command: Command, { workers = true } = {}): Command {
 export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, note: (text: string) => void, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
   // -w 0: the main thread, as for run.
   if (options.workers === 0) return work(new InProcessExecutor());
+  let secret: string | undefined;
   if (options.queue !== undefined) {
     const problem = queueUrlProblem(options.queue);
     if (problem !== undefined) throw new InvalidArgumentError(`--queue: ${problem}`);
+    try {
+      // The fleet's secret, as for run --queue: jobs signed, results checked (docs/beyond-one-machine.md).
+      secret = sharedSecret(process.env);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
   }
-  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, note);
+  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, note, secret);
   try {
     return await work(pool);
   } finally {

@@ -11,6 +11,7 @@ import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioCh
 import { parseCommandLineValue } from '../../sim/scenario-patch.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../sim/queue-url.js';
+import { sharedSecret } from '../../sim/shared-secret.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
 import { listenForInterrupts } from '../interrupts.js';
@@ -176,7 +177,15 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
   const chatty = options.quiet !== true && options.json !== true;
   const reports: RunReport[] = [];
   const inProcess = new InProcessExecutor();
-  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, io.stderr);
+  let secret: string | undefined;
+  try {
+    // Read for a queued run only: a local run crosses no machine.
+    if (options.queue !== undefined) secret = sharedSecret(env);
+  } catch (error) {
+    io.stderr(`error: ${(error as Error).message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await openQueue(options.queue, io, secret, env);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;
@@ -241,6 +250,13 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
         ...(part === undefined ? {} : { part }),
       });
       const seconds = (performance.now() - started) / 1000;
+      const unusable = pool.unusable?.();
+      if (outcome.kind === 'failed' && unusable !== undefined) {
+        // Not a bug in a shard: the queue cannot serve this run (no worker can run it, Redis is full).
+        io.stderr(`error: --queue: ${unusable}\n`);
+        status = EXIT_BAD_INPUT;
+        break;
+      }
       if (outcome.kind === 'failed') {
         io.stderr(`${outcome.message}\n`);
         status = EXIT_UNEXPECTED;
@@ -248,7 +264,8 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
       }
       if (outcome.kind === 'interrupted') {
         const done = `interrupted after ${groupThousands(outcome.trialsDone)} of ${trialsText(outcome.trialsPlanned)}`;
-        if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
+        if (options.queue !== undefined) io.stderr(`crucible: ${done} of ${file}; the shards done stay in Redis for 7 days: the same command resumes from them\n`);
+        else if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
         else io.stderr(`crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`);
         status = interrupts.signal() === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
         break;
@@ -283,6 +300,13 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
     io.stdout(`${JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2)}\n`);
   }
   return status;
+}
+
+/** A queue coordinator; `CRUCIBLE_TEST_QUEUE_FAST=1` (tests only) checks on its jobs and workers every 0.2 s instead of 2 s. */
+async function openQueue(url: string, io: Io, secret: string | undefined, env: NodeJS.ProcessEnv): Promise<ShardExecutor> {
+  const { QueueExecutor, DEFAULT_LIVENESS } = await import('../../sim/queue-executor.js');
+  const liveness = env.CRUCIBLE_TEST_QUEUE_FAST === '1' ? { checkEveryMilliseconds: 200, idleNoticeMilliseconds: 1500, refusedForMilliseconds: 3000 } : DEFAULT_LIVENESS;
+  return QueueExecutor.open(url, io.stderr, secret, liveness);
 }
 
 const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';

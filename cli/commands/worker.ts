@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { trustPlugins } from '../../sim/plugin-trust.js';
 import { type ResolvedRuleSystem, resolveRuleSystem } from '../../sim/rule-systems.js';
 import { queueUrlProblem, redactedUrl } from '../../sim/queue-url.js';
+import { sharedSecret } from '../../sim/shared-secret.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { parseWorkers, usefulWorkers } from './options.js';
 
@@ -17,10 +18,17 @@ export interface WorkerOptions {
 /** How long a silent worker keeps its shard before another gets it, when not given: BullMQ's own default. */
 const DEFAULT_STALLED_AFTER_SECONDS = 30;
 
-export async function workerCommand(url: string, options: WorkerOptions, io: Io): Promise<number> {
+export async function workerCommand(url: string, options: WorkerOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const problem = queueUrlProblem(url);
   if (problem !== undefined) {
     io.stderr(`error: ${problem}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  let secret: string | undefined;
+  try {
+    secret = sharedSecret(env);
+  } catch (error) {
+    io.stderr(`error: ${(error as Error).message}\n`);
     return EXIT_BAD_INPUT;
   }
   const plugins: ResolvedRuleSystem[] = [];
@@ -33,7 +41,7 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io)
   const threads = usefulWorkers(options.workers, io.stderr);
   // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.
   const [{ startQueueWorker }, { WORKER_ID }] = await Promise.all([import('../../sim/queue-worker.js'), import('../../sim/shard-queue.js')]);
-  const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr });
+  const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr, secret, claimedVersion: env.CRUCIBLE_TEST_WORKER_VERSION });
   io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -50,7 +58,7 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io)
   return EXIT_OK;
 }
 
-export function registerWorker(program: Command, io: Io, setStatus: (status: number) => void): void {
+export function registerWorker(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   program
     .command('worker')
     .description('run shards for coordinators on a Redis queue (crucible run … --queue redis://…), on this machine\'s cores')
@@ -71,13 +79,15 @@ export function registerWorker(program: Command, io: Io, setStatus: (status: num
       `
 Start one worker per machine (it uses every core); stop it with Ctrl-C or SIGTERM. A worker killed
 outright loses nothing: its shard goes to another worker once --stalled-after has passed. Jobs of a
-run made by another crucible version, rule system version or plugin code are refused by name.
+run made by another crucible version, rule system version or plugin code are refused by name and
+put back for a worker that can run them. With $CRUCIBLE_SECRET set (the coordinators' too), jobs
+and results are authenticated.
 
 Examples:
   $ crucible worker redis://queue.lan:6379
   $ crucible worker rediss://:secret@queue.example.org:6380 --plugin ./rules/my-game.ts`,
     )
     .action(async (url: string, options: WorkerOptions) => {
-      setStatus(await workerCommand(url, options, io));
+      setStatus(await workerCommand(url, options, io, env));
     });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeResult, jobIdOf, QUEUE_NAME, resultField, resultsKey } from '../../sim/shard-queue.js';
+import { encodeResult, jobIdOf, QUEUE_NAME, refusalsKey, resultField, resultsKey } from '../../sim/shard-queue.js';
 import { runCli } from '../helpers/capture.js';
 import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
 import { REPOSITORY } from '../helpers/repository.js';
@@ -125,19 +125,21 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     await queue.close();
   }, 40_000);
 
-  it('a worker refuses a job of another crucible version, naming itself and the difference', async () => {
+  it('a worker refuses a job of another crucible version, naming itself and the difference, and puts it back unspent', async () => {
     const queue = new Queue(QUEUE_NAME, { connection: connect() });
     const job = { run: 'b'.repeat(64), specDigest: 'c'.repeat(64), seed: 1, shard: 0, trials: 10, requires: { crucible: '0.0.1', ruleset: 'heroic', rulesetVersion: '1' } };
     const jobId = jobIdOf(job, 1);
-    await queue.add('shard', job, { jobId });
-    // The job's own state, polled: a QueueEvents listener misses a failure that comes before its first read of the event stream.
-    let failedReason = '';
+    await queue.add('shard', job, { jobId, attempts: 1 });
+    // The refusal is recorded for the coordinator (which ends the run only when every worker refuses).
+    let refusal = '';
     await until(async () => {
-      const stored = await queue.getJob(jobId);
-      failedReason = stored?.failedReason ?? '';
-      return failedReason !== '';
+      refusal = Object.values(await client.hgetall(refusalsKey(job.specDigest)))[0] ?? '';
+      return refusal !== '';
     }, 'the job to be refused');
-    expect(failedReason).toMatch(/^worker [^:]+:\d+ refuses shard 0: its crucible is \d+\.\d+\.\d+, the run's is 0\.0\.1$/);
+    expect(refusal).toMatch(/^\d+ worker [^:]+:\d+ refuses shard 0: its crucible is \d+\.\d+\.\d+, the run's is 0\.0\.1$/);
+    const stored = await queue.getJob(jobId);
+    expect(stored?.attemptsMade ?? 0).toBe(0);
+    expect(['waiting', 'delayed', 'active', 'prioritized']).toContain(await queue.getJobState(jobId));
     await queue.close();
   }, 40_000);
 });

@@ -11,6 +11,8 @@ export interface TestRedis {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** Killed (SIGKILL) and started again on the same port, empty: what a crash without persistence leaves. */
+  restart(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -25,11 +27,10 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
+function spawnRedis(port: number): Promise<ChildProcess> {
   const executable = redisServerPath();
-  const port = await freePort();
   const server: ChildProcess = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
     server.stdout?.on('data', (chunk: Buffer) => {
@@ -43,24 +44,35 @@ export async function startRedis(): Promise<TestRedis> {
       clearTimeout(timer);
       reject(new Error(`redis-server exited (${code}):\n${output}`));
     });
+  }).then(() => server);
+}
+
+const killed = (server: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) return resolve();
+    server.once('exit', () => resolve());
+    server.kill('SIGKILL');
   });
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let server = await spawnRedis(port);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: () =>
-      new Promise((resolve) => {
-        if (server.exitCode !== null) return resolve();
-        server.once('exit', () => resolve());
-        server.kill('SIGKILL');
-      }),
+    stop: () => killed(server),
+    async restart() {
+      await killed(server);
+      server = await spawnRedis(port);
+    },
   };
 }
 
 const BINARY = path.join(import.meta.dirname, '..', '..', 'bin', 'crucible.js');
 
 /** A real `crucible worker` process on `url` (one thread, plus `options`), resolved once it takes shards. */
-export function startCrucibleWorker(url: string, options: readonly string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1', ...options], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+export function startCrucibleWorker(url: string, options: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1', ...options], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '', ...env } });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stderr?.on('data', (chunk: Buffer) => {

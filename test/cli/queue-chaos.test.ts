@@ -1,0 +1,128 @@
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/capture.js';
+import { type Coordinator, startCoordinator, until } from '../helpers/coordinator.js';
+import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
+import { REPOSITORY } from '../helpers/repository.js';
+
+/**
+ * A queued run under a seeded schedule of trouble (issue 31): a worker killed outright and
+ * replaced, a worker paused (SIGSTOP) and resumed, an outage (every worker killed, Redis killed and
+ * started again empty — its jobs, spec and results gone: no persistence — new workers), and a
+ * second coordinator of the same run. Both
+ * coordinators print the local run's bytes.
+ */
+
+const SCENARIO = path.join(REPOSITORY, 'data/battleforge/scenarios/men-at-arms-vs-orc-warriors.yaml');
+// 12 shards: two jobs (8 and 4), enough for trouble to land while shards are in flight.
+const TRIALS = String(12 * 65_536);
+const SEED = 4242;
+/** Changing it gives another schedule; every schedule must end in the same bytes. */
+const CHAOS_SEED = 31;
+
+let redis: TestRedis;
+const workers: ChildProcess[] = [];
+const coordinators: Coordinator[] = [];
+
+/** mulberry32: a small seeded generator, for a schedule that is the same on every run of the test. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+async function startWorker(): Promise<ChildProcess> {
+  const worker = await startCrucibleWorker(redis.url, ['--stalled-after', '0.5']);
+  workers.push(worker);
+  return worker;
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+
+afterAll(async () => {
+  for (const worker of workers) {
+    worker.kill('SIGCONT');
+    worker.kill('SIGKILL');
+  }
+  for (const coordinator of coordinators) coordinator.child.kill('SIGKILL');
+  await redis?.stop();
+});
+
+describe('a queued run under kills, pauses, a Redis restart and a duplicate coordinator', () => {
+  it('ends in the local run\'s bytes', async () => {
+    const [local] = await Promise.all([runCli(['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--quiet']), startWorker(), startWorker(), startWorker()]);
+    const args = ['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--queue', redis.url, '--quiet'];
+    const random = generator(CHAOS_SEED);
+    const pick = (): ChildProcess => workers[Math.floor(random() * workers.length)] as ChildProcess;
+    const events: { readonly at: number; readonly act: () => Promise<void> }[] = [
+      {
+        at: 300 + random() * 1500,
+        act: async () => {
+          const paused = pick();
+          paused.kill('SIGSTOP');
+          await sleep(300 + random() * 700);
+          paused.kill('SIGCONT');
+        },
+      },
+      {
+        at: 300 + random() * 1500,
+        act: async () => {
+          pick().kill('SIGKILL');
+          void startWorker();
+        },
+      },
+      {
+        // An outage once both coordinators wait and the first results are in: every worker gone with
+        // the jobs it held, Redis back empty; new workers join.
+        at: random() * 500,
+        act: async () => {
+          await until(async () => {
+            const client = new Redis(redis.url, { retryStrategy: () => null });
+            client.on('error', () => {});
+            try {
+              const listening = String(await client.client('LIST')).split('\n').filter((line) => /name=\S*:qe\b/.test(line)).length;
+              const results = (await client.keys('crucible:results:*')).length;
+              return listening >= 2 && results >= 1;
+            } finally {
+              client.disconnect();
+            }
+          }, 'both coordinators waiting and the first results');
+          for (const worker of workers) worker.kill('SIGKILL');
+          await redis.restart();
+          await Promise.all([startWorker(), startWorker()]);
+        },
+      },
+      {
+        at: random() * 500,
+        act: async () => {
+          coordinators.push(startCoordinator(args));
+        },
+      },
+    ];
+    const started = Date.now();
+    coordinators.push(startCoordinator(args));
+    await Promise.all(
+      events.map(async (event) => {
+        await sleep(event.at);
+        await event.act();
+      }),
+    );
+    for (const coordinator of [...coordinators]) {
+      expect(await coordinator.exited, coordinator.stderr()).toBe(0);
+      expect(coordinator.stdout()).toBe(local.stdout);
+    }
+    expect(coordinators).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 40_000);
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { seedField, trialsField } from '../run-limits.js';
+import { MAX_DICE_PER_ACTION } from '../validation.js';
 import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
 /**
@@ -36,8 +37,9 @@ export const scenarioUnitSchema = z.strictObject({
   id: id.describe('unique in the scenario; names its metrics, e.g. bowmen.modelsLost'),
   unit: unitReference.describe('faction entry, e.g. "human_kingdoms/men_at_arms"'),
   name: z.string().min(1).optional().describe('shown in results (default: the faction\'s name)'),
+  // Bounded here too, not only by the loader's dice-per-action check: a queue worker checks a stored spec against this schema alone.
   models: z
-    .union([positiveInt, z.record(z.string().min(1), nonNegativeInt)])
+    .union([positiveInt.max(MAX_DICE_PER_ACTION), z.record(z.string().min(1), nonNegativeInt.max(MAX_DICE_PER_ACTION))])
     .optional()
     .describe('a number (for a unit of one model type) or counts by model name (default: each type\'s minimum, at least 1)'),
   position: z.number().min(0).default(0).describe('inches forward of its side\'s line'),

@@ -79,3 +79,14 @@ describe('battleforge scenario problems', () => {
     await expectProblem({ ...validScenario(), data: path.join(directory(), 'nowhere') }, 'data', 'Battle Forge data not found');
   });
 });
+
+describe('the scenario schema alone bounds what a unit fields', () => {
+  it('refuses a billion models (a queue worker checks a stored spec against the schema, without the data files the loader reads)', async () => {
+    const { scenarioSchema } = await import('../../engine/battleforge/schema.js');
+    for (const models of [1e9, { Warrior: 1e9 }]) {
+      const parsed = scenarioSchema.safeParse(withUnit(0, 0, { models }));
+      expect(parsed.success, JSON.stringify(models)).toBe(false);
+    }
+    expect(scenarioSchema.safeParse(withUnit(0, 0, { models: 10_000 })).success).toBe(true);
+  });
+});

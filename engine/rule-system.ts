@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { DrawMethod, Kernel } from './kernel.js';
+import type { ValidationIssue } from './validation.js';
 
 /**
  * What a rule system is to the rest of crucible: one descriptor, exported by its folder's index.ts
@@ -95,6 +96,13 @@ export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs =
   readonly dataFile?: { readonly names: RegExp; check(file: string, files: DataFiles): Promise<readonly Problem[]> };
   /** Read what a valid-shaped scenario refers to (units, army lists) and check it all. */
   load(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<Refs>>;
+  /**
+   * The loader's checks on what a scenario refers to, for refs its loader did not produce (a queue
+   * worker's stored spec, which anyone who can write to Redis could have written): each one's
+   * format and the bounds a run keeps (dice per action, groups per side). Empty when they hold.
+   * Without it, a worker checks the scenario against its schema only.
+   */
+  checkRefs?(scenario: Scenario, refs: unknown): readonly ValidationIssue[];
   /** URL (`new URL('./x.ts', import.meta.url).href`) of the module exporting `compile` (a KernelModule). */
   readonly kernelModule: string;
   /** A traced trial's events as lines of text (kernels with `setTrace`). */

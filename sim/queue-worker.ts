@@ -1,6 +1,7 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { KernelSpec } from './kernel-spec.js';
+import type { ScenarioBase } from '../engine/rule-system.js';
 import { builtInRuleSystem, type ResolvedRuleSystem } from './rule-systems.js';
 import { ShardPool } from './shard-pool.js';
 import {
@@ -91,6 +92,9 @@ function specProblem(text: string, job: ShardJob, system: ResolvedRuleSystem['sy
     const issue = parsed.error.issues[0];
     return `the stored spec's scenario is not valid: ${issue === undefined ? 'refused by its schema' : `${issue.path.join('.') || '(root)'}: ${issue.message}`}`;
   }
+  // What it refers to (profiles, armies), as the loader checks them: the bounds that keep a trial's tables and memory small.
+  const refsIssue = system.checkRefs?.(parsed.data as unknown as ScenarioBase, spec.refs)[0];
+  if (refsIssue !== undefined) return `the stored spec's ${refsIssue.path[0] === 'refs' ? 'refs' : 'scenario'} are not valid: ${refsIssue.path.join('.') || '(root)'}: ${refsIssue.message}`;
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import { defineRuleSystem } from '../rule-system.js';
 import { battleforgeChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { BATTLEFORGE_ENGINE_VERSION, BattleforgeKernel } from './kernel.js';
-import { type BattleforgeRefs, loadBattleforge } from './load.js';
+import { type BattleforgeRefs, checkBattleforgeRefs, loadBattleforge } from './load.js';
 import type { PowerProfile, UnitProfile } from './profile.js';
 import { rulesSchema, type Scenario, scenarioSchema } from './schema.js';
 import { type BattleforgeTraceEvent, formatBattleforgeTrace } from './trace.js';
@@ -23,6 +23,7 @@ export const battleforge = defineRuleSystem<Scenario, BattleforgeRefs, Battlefor
   rulesSchema,
   // Its data files' schemas (battleforge-units, battleforge-index) are written by scripts/convert-battleforge.ts.
   load: loadBattleforge,
+  checkRefs: checkBattleforgeRefs,
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatBattleforgeTrace,
   mode: (scenario) => scenario.mode,

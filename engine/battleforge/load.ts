@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { applyOverrides } from '../overrides.js';
+import { parsedRefs } from '../refs-check.js';
+import type { ValidationIssue } from '../validation.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
 import type { Scenario } from './schema.js';
@@ -174,4 +176,25 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
   const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)));
   const usedPowers = Object.fromEntries(scenario.sides.flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`))).map((key) => [key, castable.get(key) as PowerProfile] as const));
   return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [] };
+}
+
+/** A castable power as the engine reads it (powerProfile above). */
+const powerProfileSchema = z.strictObject({
+  name: z.string().min(1),
+  cast: count.max(100),
+  range: z.number().min(0).max(200),
+  hits: count.max(100),
+  ap: count.max(10),
+  shock: count.max(100),
+});
+const battleforgeRefsSchema = z.strictObject({ profiles: z.record(z.string(), unitProfileSchema), powers: z.record(z.string(), powerProfileSchema) });
+
+/** checkRefs (engine/rule-system.ts): each profile and power in its format, then the scenario against them (dice per action…). */
+export function checkBattleforgeRefs(scenario: Scenario, refs: unknown): ValidationIssue[] {
+  const parsed = parsedRefs(battleforgeRefsSchema, refs);
+  if ('issues' in parsed) return parsed.issues;
+  const profiles = new Map(Object.entries(parsed.value.profiles) as [string, UnitProfile][]);
+  const castable = new Map(Object.entries(parsed.value.powers));
+  const factions = [...new Set([...profiles.keys()].map((key) => key.split('/')[0] ?? ''))];
+  return validateBattleforge(scenario, profiles, factions, { known: new Set(castable.keys()), castable });
 }

@@ -3,7 +3,7 @@ import { defineRuleSystem } from '../rule-system.js';
 import { epicChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { EPIC_ENGINE_VERSION, EpicKernel } from './kernel.js';
-import { type EpicRefs, loadEpic } from './load.js';
+import { checkEpicRefs, type EpicRefs, loadEpic } from './load.js';
 import { type EpicTraceEvent, formatEpicTrace } from './trace.js';
 import { type Army, armiesFileSchema, rulesSchema, type Scenario, scenarioSchema } from './schema.js';
 
@@ -24,6 +24,7 @@ export const epic = defineRuleSystem<Scenario, EpicRefs, EpicTraceEvent>({
   rulesSchema,
   dataSchemas: [{ name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: armiesFileSchema }],
   load: loadEpic,
+  checkRefs: checkEpicRefs,
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatEpicTrace,
   choices: epicChoices,

@@ -1,5 +1,8 @@
+import { z } from 'zod';
+import { parsedRefs } from '../refs-check.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
-import { type Army, armiesFileSchema, type Scenario } from './schema.js';
+import type { ValidationIssue } from '../validation.js';
+import { type Army, armiesFileSchema, armySchema, type Scenario } from './schema.js';
 import { validateEpic } from './validate.js';
 
 /** The armies an Epic scenario's players use, by id (plain JSON: sent to workers). */
@@ -32,4 +35,13 @@ export async function loadEpic(scenario: Scenario, file: string, files: DataFile
   const issues = validateEpic(scenario, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
   return { refs: { armies: Object.fromEntries(scenario.players.map((player) => [player.army, armies.get(player.army) as Army])) }, inputs, problems: [] };
+}
+
+const epicRefsSchema = z.strictObject({ armies: z.record(z.string(), armySchema) });
+
+/** checkRefs (engine/rule-system.ts): each army as an armies file's is checked, then the scenario against them. */
+export function checkEpicRefs(scenario: Scenario, refs: unknown): ValidationIssue[] {
+  const parsed = parsedRefs(epicRefsSchema, refs);
+  if ('issues' in parsed) return parsed.issues;
+  return validateEpic(scenario, new Map(Object.entries(parsed.value.armies)));
 }

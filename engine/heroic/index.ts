@@ -3,7 +3,7 @@ import { defineRuleSystem } from '../rule-system.js';
 import { heroicChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { HEROIC_ENGINE_VERSION, HeroicKernel } from './kernel.js';
-import { type HeroicRefs, loadHeroic, readUnits } from './load.js';
+import { checkHeroicRefs, type HeroicRefs, loadHeroic, readUnits } from './load.js';
 import { rulesSchema, type Scenario, scenarioSchema, type Unit, unitsFileSchema, upgradeHeroicScenario } from './schema.js';
 import { formatHeroicTrace, type HeroicTraceEvent } from './trace.js';
 
@@ -23,6 +23,7 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   upgrade: upgradeHeroicScenario,
   dataFile: { names: /^units\.[^.]+$/i, check: async (file, files) => (await readUnits(files, file)).problems },
   load: loadHeroic,
+  checkRefs: checkHeroicRefs,
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatHeroicTrace,
   mode: (scenario) => scenario.mode,

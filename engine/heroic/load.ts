@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { applyOverrides } from '../overrides.js';
+import { parsedRefs } from '../refs-check.js';
+import type { ValidationIssue } from '../validation.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import { type Scenario, type Unit, unitSchema, unitsFileSchema } from './schema.js';
 import { validateHeroic, validateUnits } from './validate.js';
@@ -49,4 +52,14 @@ export async function loadHeroic(scenario: Scenario, file: string, files: DataFi
   // Only the profiles the scenario fields: what workers receive, and what results hash as "units used".
   const used = new Set(scenario.sides.flatMap((side) => side.groups.map((group) => group.unit)));
   return { refs: { units: units.filter((unit) => used.has(unit.id)) }, inputs, problems: [] };
+}
+
+const heroicRefsSchema = z.strictObject({ units: z.array(unitSchema) });
+
+/** checkRefs (engine/rule-system.ts): the profiles as a units file's are checked, then the scenario against them. */
+export function checkHeroicRefs(scenario: Scenario, refs: unknown): ValidationIssue[] {
+  const parsed = parsedRefs(heroicRefsSchema, refs);
+  if ('issues' in parsed) return parsed.issues;
+  const issues = validateUnits(parsed.value.units);
+  return issues.length > 0 ? issues : validateHeroic(scenario, parsed.value.units);
 }

@@ -3,7 +3,7 @@ import { defineRuleSystem } from '../rule-system.js';
 import { warmasterChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { WARMASTER_ENGINE_VERSION, WarmasterKernel } from './kernel.js';
-import { loadWarmaster, type WarmasterRefs } from './load.js';
+import { checkWarmasterRefs, loadWarmaster, type WarmasterRefs } from './load.js';
 import { rulesSchema, type Scenario, scenarioSchema } from './schema.js';
 import { formatWarmasterTrace, type WarmasterTraceEvent } from './trace.js';
 import type { WarmasterUnit } from './units.js';
@@ -22,6 +22,7 @@ export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTrac
   rulesSchema,
   // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
   load: loadWarmaster,
+  checkRefs: checkWarmasterRefs,
   kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
   formatTrace: formatWarmasterTrace,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],

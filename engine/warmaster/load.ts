@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { applyOverrides } from '../overrides.js';
+import { parsedRefs } from '../refs-check.js';
+import type { ValidationIssue } from '../validation.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
 import type { Scenario } from './schema.js';
 import { armyFileSchema, type WarmasterUnit, warmasterUnitSchema } from './units.js';
@@ -60,4 +63,14 @@ export async function loadWarmaster(scenario: Scenario, file: string, files: Dat
   if (issues.length > 0) return { inputs, problems: issues };
   // Only what the scenario fields: the spec sent to workers (and hashed for checkpoints) stays small.
   return { refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) }, inputs, problems: [] };
+}
+
+const warmasterRefsSchema = z.strictObject({ units: z.record(z.string(), warmasterUnitSchema) });
+
+/** checkRefs (engine/rule-system.ts): each unit as an army file's entries are checked, then the scenario against them. */
+export function checkWarmasterRefs(scenario: Scenario, refs: unknown): ValidationIssue[] {
+  const parsed = parsedRefs(warmasterRefsSchema, refs);
+  if ('issues' in parsed) return parsed.issues;
+  const units = new Map(Object.entries(parsed.value.units));
+  return validateWarmaster(scenario, units, [...new Set([...units.keys()].map(armyOf))].sort());
 }

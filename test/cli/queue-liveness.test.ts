@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_NAME, refusalsKey } from '../../sim/shard-queue.js';
 import { runCli } from '../helpers/capture.js';
 import { startCoordinator, until } from '../helpers/coordinator.js';
 import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
@@ -11,100 +13,82 @@ import { REPOSITORY } from '../helpers/repository.js';
  * A queued run goes on, or ends with a reason, whatever happens around it (issue 31): its jobs
  * flushed out of Redis, a second coordinator of the same run stopping early, a worker that cannot
  * run it, no worker at all, a full Redis, an interruption. Real redis-server, real worker processes;
- * coordinators check on their jobs every 0.2 s here (CRUCIBLE_TEST_QUEUE_FAST).
+ * coordinators check on their jobs every 0.2 s here (CRUCIBLE_TEST_QUEUE_FAST) unless a test says otherwise.
+ *
+ * Starting a process costs ~1.5 s of CPU (tsx), so the file keeps one compatible worker and one
+ * outdated worker alive across tests, killing one only where a test needs it gone. Where a test needs
+ * its jobs to wait in the queue with a worker connected, the queue is paused (BullMQ's pause: no
+ * worker takes a job; a FLUSHALL, as after every test, clears it). Coordinators run in this process
+ * (runCli) unless a test signals them or reads a real non-terminal stderr.
  */
 
 const SCENARIO = path.join(REPOSITORY, 'data/battleforge/scenarios/men-at-arms-vs-orc-warriors.yaml');
-// 8 shards: one job, ~2 s on a one-thread worker.
-const TRIALS = String(8 * 65_536);
+// 2 shards: one job, ~0.5 s on a one-thread worker.
+const TRIALS = String(2 * 65_536);
 const SEED = 31;
 const FAST = { CRUCIBLE_TEST_QUEUE_FAST: '1' };
+const OUTDATED = { CRUCIBLE_TEST_WORKER_VERSION: '0.0.1' };
 
 let redis: TestRedis;
 let client: Redis;
-let workers: ChildProcess[] = [];
+/** BullMQ leaves a connection it was given open: closed in afterAll. */
+let queueConnection: Redis;
+let queue: Queue;
 let expected: string;
+/** The file's long-lived workers: one of this crucible, one claiming another version. */
+let compatible: Promise<ChildProcess> | undefined;
+let outdated: Promise<ChildProcess> | undefined;
 
-async function startWorkers(count: number, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  workers.push(...(await Promise.all(Array.from({ length: count }, () => startCrucibleWorker(redis.url, ['--stalled-after', '0.5'], env)))));
+const startWorker = (env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> => startCrucibleWorker(redis.url, ['--stalled-after', '0.5'], env);
+/** The compatible worker, started if there is none. */
+const compatibleWorker = (): Promise<ChildProcess> => (compatible ??= startWorker());
+/** The outdated worker, started if there is none. */
+const outdatedWorker = (): Promise<ChildProcess> => (outdated ??= startWorker(OUTDATED));
+
+async function kill(worker: Promise<ChildProcess> | undefined): Promise<void> {
+  const child = await worker?.catch(() => undefined);
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGKILL');
+  });
+}
+async function killCompatible(): Promise<void> {
+  const worker = compatible;
+  compatible = undefined;
+  await kill(worker);
+}
+async function killOutdated(): Promise<void> {
+  const worker = outdated;
+  outdated = undefined;
+  await kill(worker);
 }
 
 const args = (...extra: string[]): string[] => ['run', SCENARIO, '--seed', String(SEED), '--queue', redis.url, '--quiet', ...extra];
+const jobQueued = async (): Promise<boolean> => (await client.keys('bull:crucible-shards:s-*')).length > 0;
 
 beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url);
+  queueConnection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  queue = new Queue(QUEUE_NAME, { connection: queueConnection });
   expected = (await runCli(['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--quiet'])).stdout;
 }, 30_000);
 
 afterEach(async () => {
-  for (const worker of workers) worker.kill('SIGKILL');
-  workers = [];
+  // Also un-pauses the queue.
   await client.flushall();
 });
 
 afterAll(async () => {
+  await Promise.all([killCompatible(), killOutdated()]);
+  await queue?.close();
+  queueConnection?.disconnect();
   client?.disconnect();
   await redis?.stop();
 });
 
 describe('a queued run is never left waiting in silence', () => {
-  it('re-enqueues the jobs lost to a FLUSHALL, and prints the local bytes', async () => {
-    // No worker yet: the job waits in the queue when Redis is flushed.
-    const coordinator = startCoordinator(args('--trials', TRIALS));
-    await until(async () => (await client.keys('bull:crucible-shards:s-*')).length > 0, 'the job');
-    await client.flushall();
-    await startWorkers(1);
-    const status = await Promise.race([coordinator.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 15 s'), 15_000))]);
-    if (typeof status === 'string') coordinator.child.kill('SIGKILL');
-    expect(status, coordinator.stderr()).toBe(0);
-    expect(coordinator.stdout()).toBe(expected);
-    expect(coordinator.stderr()).toMatch(/shards 0–7: the job is no longer in Redis \(flushed, restarted or evicting\?\); queued again/);
-  }, 30_000);
-
-  it('says on a non-terminal stderr that no worker takes its jobs, and finishes once one connects', async () => {
-    const coordinator = startCoordinator(args('--trials', String(65_536)));
-    await until(() => /no worker has taken a job for \d+ s; no crucible worker is connected/.test(coordinator.stderr()), 'the notice', 10);
-    await startWorkers(1);
-    expect(await coordinator.exited, coordinator.stderr()).toBe(0);
-  }, 30_000);
-
-  it('a second coordinator of the same run, interrupted twice (Ctrl-C, Ctrl-C), leaves the first one\'s jobs alone', async () => {
-    // No worker yet: every job of both coordinators (the same ids: the same run) waits in the queue.
-    // The first checks on its jobs every 2 s only (the default): it must not need to re-enqueue.
-    const first = startCoordinator(args('--trials', TRIALS), { CRUCIBLE_TEST_QUEUE_FAST: '' });
-    await until(async () => (await client.keys('bull:crucible-shards:s-*')).length > 0, 'the first job');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const events = await client.xlen('bull:crucible-shards:events');
-    const second = startCoordinator(args('--trials', TRIALS));
-    // Its jobs are the first's: adding them again writes a "duplicated" event each.
-    await until(async () => (await client.xlen('bull:crucible-shards:events')) >= events + 1, 'the second coordinator\'s jobs');
-    second.child.kill('SIGINT');
-    await until(() => second.stderr().includes('stopping'), 'the first Ctrl-C to be heard');
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(130);
-    await startWorkers(2);
-    expect(await first.exited, first.stderr()).toBe(0);
-    expect(first.stdout()).toBe(expected);
-    expect(first.stderr()).not.toMatch(/queued again/);
-  }, 40_000);
-
-  it('a job refused by a worker of another version goes to a compatible one', async () => {
-    // The outdated worker is there first: it takes the first jobs, and would take their retries too.
-    await startWorkers(1, { CRUCIBLE_TEST_WORKER_VERSION: '0.0.1' });
-    const [run] = await Promise.all([runCli(args('--trials', TRIALS), FAST), startWorkers(1)]);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toBe(expected);
-  }, 30_000);
-
-  it('with only workers of another version, exits 2 naming why, after a bounded wait', async () => {
-    await startWorkers(1, { CRUCIBLE_TEST_WORKER_VERSION: '0.0.1' });
-    const run = await runCli(args('--trials', String(65_536)), FAST);
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/^error: --queue: no connected worker can run this run's shards \(1 connected, every one refuses them\): worker [^:]+:\d+ refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+$/m);
-    expect(run.stderr).not.toMatch(/replay its first trial/);
-  }, 30_000);
-
   it('a Redis out of memory ends the run with exit 2 and the reason, not as a bug', async () => {
     await client.config('SET', 'maxmemory', '1');
     await client.config('SET', 'maxmemory-policy', 'noeviction');
@@ -118,14 +102,86 @@ describe('a queued run is never left waiting in silence', () => {
     }
   }, 30_000);
 
+  it('says on a non-terminal stderr that no worker takes its jobs, and finishes once one connects', async () => {
+    // No worker at all: the coordinator is a real process, its stderr a pipe.
+    await Promise.all([killCompatible(), killOutdated()]);
+    const coordinator = startCoordinator(args('--trials', String(65_536)));
+    await until(() => /no worker has taken a job for \d+ s; no crucible worker is connected/.test(coordinator.stderr()), 'the notice', 10);
+    await compatibleWorker();
+    expect(await coordinator.exited, coordinator.stderr()).toBe(0);
+  }, 30_000);
+
+  it('re-enqueues the jobs lost to a FLUSHALL, and prints the local bytes', async () => {
+    await killOutdated();
+    await compatibleWorker();
+    // The queue paused: the job waits in the queue when Redis is flushed (which un-pauses it).
+    await queue.pause();
+    const running = runCli(args('--trials', TRIALS), FAST);
+    await until(jobQueued, 'the job');
+    await client.flushall();
+    const status = await Promise.race([running, new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 15 s'), 15_000))]);
+    if (typeof status === 'string') throw new Error(status);
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toBe(expected);
+    expect(status.stderr).toMatch(/shards 0–1: the job is no longer in Redis \(flushed, restarted or evicting\?\); queued again/);
+  }, 30_000);
+
+  it('a second coordinator of the same run, interrupted twice (Ctrl-C, Ctrl-C), leaves the first one\'s jobs alone', async () => {
+    await killOutdated();
+    await compatibleWorker();
+    // The queue paused: every job of both coordinators (the same ids: the same run) waits in the queue.
+    // The first checks on its jobs every 2 s only (the default): it must not need to re-enqueue.
+    await queue.pause();
+    const first = runCli(args('--trials', TRIALS), { CRUCIBLE_TEST_QUEUE_FAST: '' });
+    await until(jobQueued, 'the first job');
+    const events = await client.xlen('bull:crucible-shards:events');
+    const second = startCoordinator(args('--trials', TRIALS));
+    // Its jobs are the first's: adding them again writes a "duplicated" event each.
+    await until(async () => (await client.xlen('bull:crucible-shards:events')) >= events + 1, 'the second coordinator\'s jobs');
+    second.child.kill('SIGINT');
+    await until(() => second.stderr().includes('stopping'), 'the first Ctrl-C to be heard');
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(130);
+    await queue.resume();
+    const run = await first;
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(expected);
+    expect(run.stderr).not.toMatch(/queued again/);
+  }, 40_000);
+
   it('an interrupted queued run says its shards stay in Redis, not "nothing saved"', async () => {
+    // The queue paused: nothing is taken. The outdated worker (for the next tests) starts meanwhile: it takes nothing either.
+    await queue.pause();
     const coordinator = startCoordinator(['run', SCENARIO, '--seed', String(SEED), '--queue', redis.url, '--trials', TRIALS]);
-    await until(async () => (await client.keys('bull:crucible-shards:s-*')).length > 0, 'the job');
+    void outdatedWorker();
+    await until(jobQueued, 'the job');
     coordinator.child.kill('SIGINT');
     await until(() => coordinator.stderr().includes('stopping'), 'the first Ctrl-C to be heard');
     coordinator.child.kill('SIGINT');
     expect(await coordinator.exited, coordinator.stderr()).toBe(130);
     expect(coordinator.stderr()).toMatch(/the shards done stay in Redis for 7 days: the same command resumes from them/);
     expect(coordinator.stderr()).not.toMatch(/nothing saved/);
+    await outdatedWorker();
+  }, 30_000);
+
+  it('a job refused by a worker of another version goes to a compatible one', async () => {
+    // The outdated worker is there first, alone: it takes the first jobs, and would take their retries too.
+    await killCompatible();
+    await outdatedWorker();
+    const [run] = await Promise.all([runCli(args('--trials', TRIALS), FAST), compatibleWorker()]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(expected);
+    // The outdated worker did refuse the run's job.
+    const refusals = Object.values(await client.hgetall(refusalsKey((await client.keys('crucible:spec:*'))[0]?.slice('crucible:spec:'.length) ?? '')));
+    expect(refusals.join('\n')).toMatch(/refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+/);
+  }, 30_000);
+
+  it('with only workers of another version, exits 2 naming why, after a bounded wait', async () => {
+    await killCompatible();
+    await outdatedWorker();
+    const run = await runCli(args('--trials', String(65_536)), FAST);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^error: --queue: no connected worker can run this run's shards \(1 connected, every one refuses them\): worker [^:]+:\d+ refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+$/m);
+    expect(run.stderr).not.toMatch(/replay its first trial/);
   }, 30_000);
 });

@@ -114,6 +114,9 @@ describe('the queue trusts only what it can check', () => {
     expect(second.stdout).toBe(expected);
     expect(second.stderr).toMatch(/the result stored for shard 0 was refused: it has no tag \(CRUCIBLE_SECRET is set\); the shard is run again/);
     // A job written straight into Redis, without the tag: the worker with the secret will not run it.
+    // The worker without the secret is stopped first (it holds no job: both runs are done), so the
+    // refusal awaited is the signed worker's, whatever either worker's refusal pause happens to be.
+    workers[0]?.kill('SIGKILL');
     await queue.add('shard', { run: 'c'.repeat(64), specDigest: 'c'.repeat(64), seed: 1, shard: 0, trials: 10, requires: { crucible: CRUCIBLE_VERSION, ruleset: 'battleforge', rulesetVersion: '1' } }, { jobId: 'unsigned', attempts: 1 });
     await until(async () => Object.values(await client.hgetall(refusalsKey('c'.repeat(64)))).some((entry) => /the job is not signed and this worker has CRUCIBLE_SECRET set/.test(entry)), 'the unsigned job to be refused');
   }, 40_000);

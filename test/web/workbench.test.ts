@@ -209,7 +209,9 @@ describe('the workbench in a browser', () => {
     await expect(fresh.locator('#seed').getAttribute('aria-invalid')).resolves.toBe('true');
     // Nothing started: the result shown is still the first run's.
     await expect(fresh.locator('.odds .status').getAttribute('data-run')).resolves.toBe(shown);
+    // Back to the scenario's seed: the problem goes with the refused value.
     await setField(fresh, 'seed', '');
+    await expect.poll(() => fresh.locator('#seed-problem').count()).toBe(0);
     await setField(fresh, 'trials', '2e12');
     expect(await fresh.locator('#trials-problem').textContent()).toMatch(/^Trials must be a whole number from 1 to 1e12/);
     await setField(fresh, 'trials', '1e12');
@@ -254,7 +256,7 @@ describe('the workbench in a browser', () => {
     // A change of setting: the price shown is marked as of the setup before it, until run again.
     await setField(fresh, 'balance-tolerance', '5%');
     await fresh.locator('.balance .status[data-current="false"]', { hasText: 'These results are of the setup before your last change' }).waitFor();
-    await expect(fresh.locator('.balance [data-stale="true"] .report').count()).resolves.toBe(1);
+    await expect.poll(() => fresh.locator('.balance [data-stale="true"] .report').count()).toBe(1);
     // Back to the setup it was of: current again, at once (kept for this visit).
     await setField(fresh, 'balance-tolerance', '10%');
     await fresh.locator('.balance .status[data-current="true"][data-state="done"]').waitFor();
@@ -262,7 +264,7 @@ describe('the workbench in a browser', () => {
     await fresh.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
     await fresh.locator('.file-path', { hasText: 'warmaster: ' }).waitFor();
     await expect.poll(() => fresh.locator('#roster-choice').inputValue()).toMatch(/^data\/warmaster\/rosters\//);
-    await expect(fresh.locator('.balance .report').count()).resolves.toBe(0);
+    await expect.poll(() => fresh.locator('.balance .report').count()).toBe(0);
     await fresh.close();
   });
 

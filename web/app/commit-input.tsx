@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
  * being typed while the page redraws around them: a controlled box handed its committed value on
  * every redraw (results refine several times a second, a roster finishes loading) would lose it.
  */
-function useDraft(value: string, onCommit: (text: string) => void) {
+function useDraft(value: string, onCommit: (text: string) => void, invalid = false) {
   const [draft, setDraft] = useState(value);
   const [editing, setEditing] = useState(false);
   useEffect(() => {
@@ -14,7 +14,8 @@ function useDraft(value: string, onCommit: (text: string) => void) {
   }, [value, editing]);
   const commit = (): void => {
     setEditing(false);
-    if (draft !== value) onCommit(draft);
+    // A refused value is committed again even when unchanged from the last accepted one (typing that value back clears the problem).
+    if (draft !== value || invalid) onCommit(draft);
   };
   return {
     commit,
@@ -28,7 +29,7 @@ function useDraft(value: string, onCommit: (text: string) => void) {
 }
 
 export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'numeric', size, invalid, describedBy }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void; inputMode?: 'numeric' | 'text'; size?: number; invalid?: boolean; describedBy?: string | undefined }) {
-  const { commit, props } = useDraft(value, onCommit);
+  const { commit, props } = useDraft(value, onCommit, invalid);
   return (
     <input
       id={id}

@@ -109,7 +109,8 @@ export async function linkTo(file: string, setup: Partial<Setup> = {}): Promise<
 }
 
 export async function resultDone(page: Page): Promise<void> {
-  await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 30_000 });
+  // Generous: with the other browser files and the queue tests beside it, a loaded 2-core machine is slow to start a page.
+  await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 45_000 });
 }
 
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { until } from '../helpers/coordinator.js';
 import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -28,18 +29,6 @@ let redis: TestRedis;
 const workers: ChildProcess[] = [];
 const coordinators: Promise<CliRun>[] = [];
 const FAST = { CRUCIBLE_TEST_QUEUE_FAST: '1' };
-
-/** mulberry32: a small seeded generator, for a schedule that is the same on every run of the test. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -65,7 +54,7 @@ describe('a queued run under kills, pauses, a Redis restart and a duplicate coor
   it('ends in the local run\'s bytes', async () => {
     await Promise.all([startWorker(), startWorker()]);
     const args = ['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--queue', redis.url, '--quiet'];
-    const random = generator(CHAOS_SEED);
+    const random = mulberry32(CHAOS_SEED);
     const pick = (): ChildProcess => workers[Math.floor(random() * workers.length)] as ChildProcess;
     const events: { readonly at: number; readonly act: () => Promise<void> }[] = [
       {

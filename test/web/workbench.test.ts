@@ -215,11 +215,18 @@ describe('the workbench in a browser', () => {
     await setField(fresh, 'trials', '2e12');
     expect(await fresh.locator('#trials-problem').textContent()).toMatch(/^Trials must be a whole number from 1 to 1e12/);
     await setField(fresh, 'trials', '1e12');
-    await fresh.locator('.odds .status', { hasText: 'of 1,000,000,000,000 trials, refining' }).waitFor();
+    // Said with the status shown if it does not come: under the full suite's load this wait once ran out.
+    const status = async (): Promise<string> => `status: ${(await fresh.locator('.odds .status').textContent()) ?? ''} (trials box: ${await fresh.locator('#trials').inputValue()})`;
+    await fresh
+      .locator('.odds .status', { hasText: 'of 1,000,000,000,000 trials, refining' })
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await status()}`);
+      });
     await fresh.getByRole('button', { name: 'Stop' }).click();
     await fresh.locator('.odds .status[data-state="done"]', { hasText: /^Stopped at [\d,]+ of 1,000,000,000,000 trials/ }).waitFor();
     await fresh.close();
-  });
+  }, 120_000);
 
   it('stops a comparison and a round robin with Stop, saying nothing was kept', async () => {
     // A million paired trials and a 24-unit round robin at ±1 point: neither ends on its own within the test.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * Text boxes whose value is committed when they lose focus (or on Enter, for one line), not per
@@ -8,12 +8,17 @@ import { useEffect, useState } from 'preact/hooks';
  */
 function useDraft(value: string, onCommit: (text: string) => void, invalid = false) {
   const [draft, setDraft] = useState(value);
-  const [editing, setEditing] = useState(false);
+  // A ref, not state: whether the box is being edited must be known at once. As state, the effect
+  // that follows a blur could run after the next focus and typing, and put the old value back over
+  // what was just typed (a test typing fast under load lost its "1e12" so).
+  const editing = useRef(false);
+  // Only a change of the committed value from outside (another edit, a link) replaces the draft; a
+  // refused value stays in its box beside its problem.
   useEffect(() => {
-    if (!editing) setDraft(value);
-  }, [value, editing]);
+    if (!editing.current) setDraft(value);
+  }, [value]);
   const commit = (): void => {
-    setEditing(false);
+    editing.current = false;
     // A refused value is committed again even when unchanged from the last accepted one (typing that value back clears the problem).
     if (draft !== value || invalid) onCommit(draft);
   };
@@ -21,7 +26,9 @@ function useDraft(value: string, onCommit: (text: string) => void, invalid = fal
     commit,
     props: {
       value: draft,
-      onFocus: () => setEditing(true),
+      onFocus: () => {
+        editing.current = true;
+      },
       onInput: (event: { currentTarget: { value: string } }) => setDraft(event.currentTarget.value),
       onBlur: commit,
     },

@@ -41,7 +41,7 @@ export function precisionFromText(text: string): number {
   return value;
 }
 
-/** Points a side (rosters fielded by count): any number above 0; the seated scenarios' own limits bound what it fields. */
+/** Points a side (rosters fielded by count): a number above 0, as large as wanted: the seated scenarios' own limits bound what it fields. */
 export function budgetFromText(text: string): number {
   const value = text.trim() === '' ? Number.NaN : Number(text);
   if (!(value > 0 && value < Infinity)) throw new RangeError(`The budget must be a number of points above 0, got ${JSON.stringify(text)}.`);

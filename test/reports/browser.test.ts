@@ -18,7 +18,7 @@ import { FIXTURES } from './documents.js';
  * The report in a real browser: pages written to disk — one with charts of a run (one of them a
  * unit named like markup), and one per kind of analysis document (matchups, compare, sweep,
  * balance by count and of whole units) — opened from disk in headless Chromium (Debian's, installed
- * by scripts/setup-browser.mjs when missing, driven by playwright-core). Every chart must end
+ * once before any test file by test/global-setup.ts, driven by playwright-core). Every chart must end
  * interactive (vega-embed from the report's own assets) with no console error and no network
  * request; hovering a heatmap cell shows its win, draw and loss; at 420 px wide no table is cut off
  * (each reflows, or scrolls, within the page) and nothing widens the page. The first page's

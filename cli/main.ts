@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { InputError } from '../sim/errors.js';
+import { escapeUnprintable, InputError } from '../sim/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerMerge } from './commands/merge.js';
@@ -117,9 +117,8 @@ Examples:
   return program;
 }
 
-/** Control characters (line breaks aside) and bidirectional overrides as \u escapes. */
-const escapeControlCharacters = (text: string): string =>
-  text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+/** Control characters (line breaks aside, tabs too) and bidirectional overrides as \u escapes. */
+const escapeControlCharacters = (text: string): string => escapeUnprintable(text).replaceAll('\t', '\\u0009');
 
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -39,11 +39,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * the bidirectional overrides (a name read from a checkpoint or a part may hold an escape sequence).
  */
 export function formatProblem(problem: InputProblem): string {
-  const oneLine = (text: string): string =>
-    text
-      .replace(/\r?\n/g, '\\n')
-      .replace(/\r/g, '\\r')
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+  const oneLine = (text: string): string => escapeUnprintable(text.replace(/\r?\n/g, '\\n').replace(/\r/g, '\\r'));
   return `${oneLine(problem.file)}: ${oneLine(problem.path || ROOT_PATH)}: ${oneLine(problem.message)}`;
 }
 
@@ -106,7 +102,12 @@ export class InputError extends Error {
  * carriage return is one of them (it sends the cursor back over the line); a line feed is allowed
  * in texts (a description) but not in names (NAME_FIELD).
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const UNPRINTABLE_CHARACTERS = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]';
+const UNPRINTABLE = new RegExp(UNPRINTABLE_CHARACTERS);
+const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE_CHARACTERS, 'g');
+
+/** `text` with every UNPRINTABLE character as a \u escape (a name from a part or checkpoint printed safely). */
+export const escapeUnprintable = (text: string): string => text.replace(EVERY_UNPRINTABLE, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 /**
  * The one rule for line breaks: names and ids are one line — every mapping key, and the value of
  * every field called `name`, `id` or `label` or ending in `Name`, `Id` or `Label` (a side's name

@@ -11,31 +11,31 @@
  *   // A single action has an exact answer (undefined for a chain):
  *   console.log(exactScenario(loaded)?.summary.find((metric) => metric.name === 'winner'));
  */
-export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario, type LoadOptions } from './sim/scenario-file.js';
+export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario, type LoadOptions } from './input/scenario-file.js';
 // A scenario's plugin module runs only if the caller trusts it: `loadScenarioFile(file, { plugins: trustPlugins(['./rules/my-game.ts']) })`.
-export { BUILT_INS_ONLY, readConfigTrust, trustPlugins, type TrustedPlugins } from './sim/plugin-trust.js';
+export { BUILT_INS_ONLY, readConfigTrust, trustPlugins, type TrustedPlugins } from './input/plugin-trust.js';
 export { ShardPool } from './sim/shard-pool.js';
 export { InProcessExecutor } from './sim/in-process-executor.js';
 export { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult, type ScenarioRunOptions } from './analysis/run.js';
 export { AUTO_BUDGET, EXACT_BUDGET, type ExactBudget } from './sim/exact.js';
 export { AS_WRITTEN, compareVariants, type ComparisonResult, type CompareOptions } from './analysis/compare.js';
-export { comparePaired, type PairedChannelComparison } from './analysis/paired.js';
-export { sweep, sweepTable, type SweepAxis, type SweepPoint } from './analysis/sweep.js';
-export { compareDocument, compareDocumentSchema } from './analysis/compare-document.js';
-export { sweepDocument, sweepDocumentSchema } from './analysis/sweep-document.js';
-export { fieldLabel } from './analysis/field-labels.js';
-export { matchupsDocument, matchupsDocumentSchema } from './analysis/matchups-document.js';
-export { balanceDocumentSchema, countBalanceDocument, wholeBalanceDocument } from './analysis/balance-document.js';
-export { loadRoster, type LoadedRoster, type Roster } from './analysis/roster.js';
+export { comparePaired, type PairedChannelComparison } from './statistics/paired.js';
+export { sweep, type SweepAxis, type SweepPoint } from './analysis/sweep.js';
+export { compareDocument, compareDocumentSchema } from './documents/compare-document.js';
+export { sweepDocument, sweepDocumentSchema, sweepTable } from './documents/sweep-document.js';
+export { fieldLabel } from './input/field-labels.js';
+export { matchupsDocument, matchupsDocumentSchema } from './documents/matchups-document.js';
+export { balanceDocumentSchema, countBalanceDocument, wholeBalanceDocument } from './documents/balance-document.js';
+export { loadRoster, type LoadedRoster, type Roster } from './input/roster.js';
 export { matchups, type MatchupCell, type MatchupOptions, type MatchupsResult, SEATINGS, type Seating } from './analysis/matchups.js';
-export { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts } from './analysis/outcome.js';
-export { balance, type BalanceOptions } from './analysis/balance.js';
+export { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts } from './statistics/outcome.js';
+export { balance, type BalanceOptions } from './documents/balance.js';
 export { countCosts, type CountCostOptions, type CountCosts } from './analysis/count-costs.js';
 export { wholeUnitCosts, type WholeUnitCosts } from './analysis/whole-unit-costs.js';
 export { parseTolerance, type PriceVerdict, priceVerdict, type Tolerance } from './analysis/price-verdict.js';
-export { fitDavidson, type DavidsonFit } from './analysis/davidson.js';
-export { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from './analysis/tables.js';
-export { summarize, type MetricSummary } from './analysis/summary.js';
+export { fitDavidson, type DavidsonFit } from './statistics/davidson.js';
+export { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from './documents/tables.js';
+export { summarize, type MetricSummary } from './statistics/summary.js';
 
 // Writing a rule system (docs/plugins.md, examples/homebrew/README.md): the descriptor, the kernel
 // contract, the dice, and the built-ins listed the same way.
@@ -45,4 +45,4 @@ export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * as dice from './engine/dice/index.js';
 export { RULE_SYSTEMS } from './engine/rulesets.js';
-export { provenanceOf, type RulesProvenance } from './sim/provenance.js';
+export { provenanceOf, type RulesProvenance } from './input/provenance.js';

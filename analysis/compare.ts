@@ -1,13 +1,13 @@
 import type { MetricKind, MetricSpec } from '../engine/kernel.js';
-import { InputError } from '../sim/errors.js';
+import { InputError } from '../input/errors.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
-import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
-import type { TrustedPlugins } from '../sim/plugin-trust.js';
-import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../sim/scenario-file.js';
-import { type FieldLabel, fieldLabel, outcomeTitle } from './field-labels.js';
-import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from './paired.js';
-import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from './summary.js';
+import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
+import type { TrustedPlugins } from '../input/plugin-trust.js';
+import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../input/scenario-file.js';
+import { type FieldLabel, fieldLabel, outcomeTitle } from '../input/field-labels.js';
+import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from '../statistics/paired.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../statistics/summary.js';
 
 /**
  * Comparing two variants of a scenario (`crucible compare`): the baseline — the scenario as written,
@@ -95,7 +95,7 @@ export interface CompareOptions {
   /** false: independent dice for the variant (to measure what pairing saves). Default true. */
   readonly paired?: boolean;
   readonly onProgress?: (trialsDone: number, trialsPlanned: number) => void;
-  /** The plugin modules the scenario may run (sim/plugin-trust.ts); none when not given. */
+  /** The plugin modules the scenario may run (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins;
 }
 

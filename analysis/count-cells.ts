@@ -1,7 +1,7 @@
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSeed } from '../sim/run-seed.js';
-import { combineOutcomes, mixOutcomes, type Outcome, scoreVarianceOfMean } from './outcome.js';
-import type { LoadedRoster, RosterEntry } from './roster.js';
+import { combineOutcomes, mixOutcomes, type Outcome, scoreVarianceOfMean } from '../statistics/outcome.js';
+import type { LoadedRoster, RosterEntry } from '../input/roster.js';
 import { inLanes, LeftOutTally, playSeated } from './seated.js';
 
 /**

@@ -1,13 +1,13 @@
-import { InputError } from '../sim/errors.js';
+import { InputError } from '../input/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type CellLevel, type CellSource, checkSeed, RosterCells } from './count-cells.js';
 import { type CountPriceInput, cornerRequests, measuredCurve, MIXED, type PriceStatus, priceOneUnit, scoreAt, situationPick, solvePrices } from './count-prices.js';
-import { type Interval, Z_95 } from './intervals.js';
+import { type Interval, Z_95 } from '../statistics/intervals.js';
 import { entryOf, type PlayedSituation, rosterEntries, trialsPerSeat } from './matchups.js';
-import type { Estimate } from './outcome.js';
+import type { Estimate } from '../statistics/outcome.js';
 import { type PriceRow, priceRow, type SituationPrice } from './price-list.js';
 import { DEFAULT_TOLERANCE, type Tolerance } from './price-verdict.js';
-import { type LoadedRoster, withDataSnapshot } from './roster.js';
+import { type LoadedRoster, withDataSnapshot } from '../input/roster.js';
 import { analysisSeed } from './seated.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CellLevel, CellRequest, CellSource, CellValue } from './count-cells.js';
-import { Z_95 } from './intervals.js';
-import { invertMatrix } from './linear-solve.js';
+import { Z_95 } from '../statistics/intervals.js';
+import { invertMatrix } from '../statistics/linear-solve.js';
 
 
 /**

@@ -1,6 +1,6 @@
-import { type DavidsonFit, davidsonExpectedScore } from './davidson.js';
+import { type DavidsonFit, davidsonExpectedScore } from '../statistics/davidson.js';
 import type { MatchupCell, MatchupEntry } from './matchups.js';
-import { scoreVarianceOfMean } from './outcome.js';
+import { scoreVarianceOfMean } from '../statistics/outcome.js';
 
 /**
  * The model check of a price list from a round robin (analysis/whole-unit-costs.ts): K-fold

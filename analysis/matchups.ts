@@ -1,12 +1,12 @@
 import { closestNames } from '../engine/validation.js';
-import { InputError } from '../sim/errors.js';
+import { InputError } from '../input/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import type { RulesProvenance } from '../sim/provenance.js';
-import { Z_95 } from './intervals.js';
-import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from './outcome.js';
-import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from './roster.js';
+import type { RulesProvenance } from '../input/provenance.js';
+import { Z_95 } from '../statistics/intervals.js';
+import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from '../statistics/outcome.js';
+import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from '../input/roster.js';
 import { analysisSeed, inLanes, LeftOutTally, type PlayedSituation, playSeated } from './seated.js';
-import type { Situation } from './situations.js';
+import type { Situation } from '../input/situations.js';
 
 /**
  * Every roster entry against every entry (or a chosen set), run on one executor (one worker pool
@@ -23,7 +23,7 @@ import type { Situation } from './situations.js';
  * outcome and their mix, each weighted by its share of the games.
  *
  * A cell holds P(win), P(draw), P(loss) and the expected score (win + ½ draw), each with its 95%
- * interval (analysis/outcome.ts).
+ * interval (statistics/outcome.ts).
  */
 export const SEATINGS = ['both', 'first', 'second'] as const;
 export type Seating = (typeof SEATINGS)[number];
@@ -94,7 +94,7 @@ export interface MatchupOptions {
   readonly trials?: number;
   /**
    * With `precision`: stop each seating once its own expected score is within its share of ±precision
-   * (sim/score-stop.ts) instead of always running the worst case's trials; a lopsided pairing needs fewer.
+   * (statistics/score-stop.ts) instead of always running the worst case's trials; a lopsided pairing needs fewer.
    */
   readonly adaptive?: boolean;
   readonly executor?: ShardExecutor;

@@ -1,4 +1,4 @@
-import type { Interval } from './intervals.js';
+import type { Interval } from '../statistics/intervals.js';
 import { type PriceVerdict, priceVerdict, type Tolerance, tolerancePoints } from './price-verdict.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Interval } from './intervals.js';
+import type { Interval } from '../statistics/intervals.js';
 
 /**
  * The verdict on a published cost, from the unit's deserved cost and its 95% interval, and the

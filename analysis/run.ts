@@ -1,15 +1,15 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type MetricSpec } from '../engine/kernel.js';
-import { provenanceOf, type RulesProvenance } from '../sim/provenance.js';
+import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import { AUTO_BUDGET, type ExactBudget, exactDistributions } from '../sim/exact.js';
 import { InProcessExecutor } from '../sim/in-process-executor.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
-import type { LoadedScenario } from '../sim/scenario-file.js';
+import type { LoadedScenario } from '../input/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
-import type { Tally } from '../sim/tally.js';
-import { scoreStopOf, type ScoreTarget } from './outcome.js';
-import { halfWidths } from './precision.js';
-import { type MetricSummary, summarize, summarizeExact } from './summary.js';
+import type { Tally } from '../statistics/tally.js';
+import { scoreStopOf, type ScoreTarget } from '../statistics/outcome.js';
+import { halfWidths } from '../statistics/precision.js';
+import { type MetricSummary, summarize, summarizeExact } from '../statistics/summary.js';
 
 /**
  * One scenario run, as the analysis functions (sweeps, matchups, balance) need it: a tally and its
@@ -27,7 +27,7 @@ export interface ScenarioRunOptions {
   readonly precisionMetrics?: readonly string[];
   /** Outcomes drawn from exact tables (default) or every die rolled: the same distributions. */
   readonly method?: DrawMethod;
-  /** Stop once this side's expected score is within ±halfWidth (at most `trials`): sim/score-stop.ts. */
+  /** Stop once this side's expected score is within ±halfWidth (at most `trials`): statistics/score-stop.ts. */
   readonly scoreStop?: ScoreTarget;
 }
 

@@ -1,13 +1,13 @@
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
-import { InputError } from '../sim/errors.js';
+import { InputError } from '../input/errors.js';
 import { runSeed } from '../sim/run-seed.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import { type LoadedScenario, loadScenarioData } from '../sim/scenario-file.js';
-import { type Outcome, outcomeOf } from './outcome.js';
-import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from './roster.js';
+import { type LoadedScenario, loadScenarioData } from '../input/scenario-file.js';
+import { type Outcome, outcomeOf } from '../statistics/outcome.js';
+import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from '../input/roster.js';
 import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
-import { fieldLabel } from './field-labels.js';
-import type { Situation, SituationChange } from './situations.js';
+import { fieldLabel } from '../input/field-labels.js';
+import type { Situation, SituationChange } from '../input/situations.js';
 
 /**
  * One seated game of a roster, played: `unit` in `seat` against `opponent`, in a situation, at
@@ -69,7 +69,7 @@ export interface SeatedGame {
 
 /**
  * Play one seated game. `run.seed` is the analysis's seed: the game's own is derived from it. With
- * `stopAt`, the run stops once the unit's score is within ±stopAt (sim/score-stop.ts).
+ * `stopAt`, the run stops once the unit's score is within ±stopAt (statistics/score-stop.ts).
  */
 export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: ScenarioRunOptions & { readonly seed: number }, stopAt?: number): Promise<SeatedPlay> {
   const { unit, opponent, seat, situation, counts } = game;

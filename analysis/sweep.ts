@@ -1,14 +1,13 @@
-import { InputError } from '../sim/errors.js';
+import { InputError } from '../input/errors.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
-import type { TrustedPlugins } from '../sim/plugin-trust.js';
-import { type LoadedScenario, loadScenarioChanged } from '../sim/scenario-file.js';
+import type { TrustedPlugins } from '../input/plugin-trust.js';
+import { type LoadedScenario, loadScenarioChanged } from '../input/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import { type FieldLabel, fieldLabel } from './field-labels.js';
+import { type FieldLabel, fieldLabel } from '../input/field-labels.js';
 import { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult } from './run.js';
-import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from './summary.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../statistics/summary.js';
 
-export { sweepTable } from './sweep-document.js';
 
 /**
  * A sweep (`crucible sweep`): the scenario run once for every value of one field, or every pair of
@@ -22,7 +21,7 @@ export interface SweepAxis {
   readonly values: readonly unknown[];
 }
 
-/** An axis with its field in words (analysis/field-labels.ts). */
+/** An axis with its field in words (input/field-labels.ts). */
 export interface LabelledAxis extends SweepAxis {
   readonly field: FieldLabel;
 }
@@ -44,7 +43,7 @@ export interface SweepOptions {
   readonly metrics?: readonly string[];
   readonly executor?: ShardExecutor;
   readonly onPoint?: (done: number, total: number) => void;
-  /** The plugin modules the scenario may run (sim/plugin-trust.ts); none when not given. */
+  /** The plugin modules the scenario may run (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins;
 }
 

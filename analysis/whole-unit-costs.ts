@@ -1,13 +1,13 @@
-import { InputError } from '../sim/errors.js';
-import { type DavidsonFit, fitDavidson, type PairingCounts } from './davidson.js';
+import { InputError } from '../input/errors.js';
+import { type DavidsonFit, fitDavidson, type PairingCounts } from '../statistics/davidson.js';
 import { type HeldOutCheck, heldOutCheck } from './held-out-check.js';
-import type { Interval } from './intervals.js';
+import type { Interval } from '../statistics/intervals.js';
 import { type MatchupOptions, matchups, type MatchupsResult, type SeatingOutcomes } from './matchups.js';
-import type { Outcome } from './outcome.js';
-import { type PointsRegression, regressStrengthOnPoints, type UnitPrice } from './points-regression.js';
+import type { Outcome } from '../statistics/outcome.js';
+import { type PointsRegression, regressStrengthOnPoints, type UnitPrice } from '../statistics/points-regression.js';
 import { type PriceRow, priceRow, type SituationPrice } from './price-list.js';
 import { DEFAULT_TOLERANCE, type Tolerance } from './price-verdict.js';
-import type { LoadedRoster } from './roster.js';
+import type { LoadedRoster } from '../input/roster.js';
 
 /**
  * Prices where units are fielded whole (`fielded: whole`: Warmaster's units come at the size and
@@ -17,7 +17,7 @@ import type { LoadedRoster } from './roster.js';
  * first-seat advantage — turns the wins, draws and losses into one strength per unit; and the
  * list's cost-to-strength line, fitted robustly to the other units, gives each unit the cost it
  * deserves, with an interval that counts the simulation noise and the line's uncertainty
- * (analysis/points-regression.ts). With several situations, the strengths come from the mix of
+ * (statistics/points-regression.ts). With several situations, the strengths come from the mix of
  * the situations' results (each its share), and each situation is priced on its own as well.
  *
  * A new price changes no game here, so the model is checked instead: pairings held out of the fit
@@ -119,14 +119,14 @@ const situationPrice = (situation: { name: string; share: number }, unit: UnitPr
   ...(priced(unit) ? { deserved: unit.deservedCost, interval: unit.deservedInterval } : {}),
 });
 
-/** Why a unit has no price, in words (each unit is priced by the line through the others: analysis/points-regression.ts). */
+/** Why a unit has no price, in words (each unit is priced by the line through the others: statistics/points-regression.ts). */
 const NO_PRICE = "no price: the cost line through the other units is not determined (its slope could be 0, given the noise and their scatter about it) — add units, or costs further apart";
 
 export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOptions = {}): Promise<WholeUnitCosts> {
   const entries = options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));
   const missing = entries.flatMap((entry, index) => (entry.cost === undefined ? [{ file: roster.file, path: `entries[${index}].cost`, message: `${entry.id} has no cost: pricing needs every entry's published points` }] : []));
   if (missing.length > 0) throw new InputError(missing);
-  // Refused before the round robin is played, not after (the cost line needs both: analysis/points-regression.ts).
+  // Refused before the round robin is played, not after (the cost line needs both: statistics/points-regression.ts).
   const costs = new Set(entries.map((entry) => entry.cost)).size;
   if (entries.length < MIN_WHOLE_UNITS || costs < 3) throw new InputError([{ file: roster.file, path: 'entries', message: `pricing whole units from a round robin needs at least ${MIN_WHOLE_UNITS} entries at 3 or more different points (each is priced by a line through the others), found ${entries.length} at ${costs}` }]);
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { compareVariants } from '../analysis/compare.js';
 import { matchups } from '../analysis/matchups.js';
-import { loadRoster } from '../analysis/roster.js';
+import { loadRoster } from '../input/roster.js';
 import { ShardPool } from '../sim/shard-pool.js';
 
 /**

@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { comparePaired } from '../analysis/paired.js';
+import { comparePaired } from '../statistics/paired.js';
 import type { Kernel } from '../engine/kernel.js';
 import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import { runPaired } from '../sim/paired-run.js';
-import { loadScenarioChanged } from '../sim/scenario-file.js';
+import { loadScenarioChanged } from '../input/scenario-file.js';
 
 /**
  * How well `crucible compare`'s paired t test is calibrated, measured over many seeds (issue 29):

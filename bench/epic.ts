@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { streamDice } from '../engine/dice/index.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
-import { Tally } from '../sim/tally.js';
+import { loadScenarioFile } from '../input/scenario-file.js';
+import { Tally } from '../statistics/tally.js';
 
 /**
  * Epic four-turn chains per second (issue 6), on this thread: the bundled Space Marine detachment

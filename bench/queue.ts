@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
-import { QueueExecutor } from '../sim/queue-executor.js';
+import { QueueExecutor } from '../queue/queue-executor.js';
 import { SHARD_TRIALS } from '../sim/run.js';
 import { ShardPool } from '../sim/shard-pool.js';
-import { encodeResult, resultField, resultsKey, runKeyOf } from '../sim/shard-queue.js';
+import { encodeResult, resultField, resultsKey, runKeyOf } from '../queue/shard-queue.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { startCrucibleWorker, startRedis } from '../test/helpers/redis.js';
 import { median } from './measure.js';

@@ -6,7 +6,7 @@ import type { DrawMethod } from '../engine/kernel.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
 import { runShard } from '../sim/shard-task.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
-import { Tally } from '../sim/tally.js';
+import { Tally } from '../statistics/tally.js';
 import { type BenchScenarioName, runNaive } from '../test/heroic/naive.js';
 import { battleforgeBenchProfiles, battleforgeBenchScenario, compileBattleforgeBench } from '../test/battleforge/bench-scenario.js';
 import { runNaiveBattleforge } from '../test/battleforge/naive.js';

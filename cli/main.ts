@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { escapeUnprintable, InputError } from '../sim/errors.js';
+import { escapeUnprintable, InputError } from '../input/errors.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerMerge } from './commands/merge.js';

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import { groupThousands } from './format.js';
+import { groupThousands } from '../documents/format.js';
 
 /**
  * The progress bar of a run, drawn with cli-progress on stderr when stderr is a terminal (the

@@ -1,19 +1,19 @@
 import path from 'node:path';
 import type { DrawMethod } from '../engine/kernel.js';
 import { writePartFile } from '../sim/part-file.js';
-import { provenanceJson, provenanceOf } from '../sim/provenance.js';
+import { provenanceJson, provenanceOf } from '../input/provenance.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../sim/checkpoint.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
-import type { LoadedScenario } from '../sim/scenario-file.js';
+import type { LoadedScenario } from '../input/scenario-file.js';
 import type { FaultInjection, ShardExecutor } from '../sim/shard-task.js';
 import { ShardFailedError, type ShardedRunOptions, runSharded } from '../sim/sharded-run.js';
 import { firstTrialOf, trialsInShard } from '../sim/shards.js';
-import { Tally } from '../sim/tally.js';
-import { groupThousands, percent, type RunReport } from './format.js';
+import { Tally } from '../statistics/tally.js';
+import { groupThousands, percent, type RunReport } from '../documents/format.js';
 import type { Interrupts } from './interrupts.js';
-import { type HalfWidths, halfWidths, trialsNeeded } from '../analysis/precision.js';
+import { type HalfWidths, halfWidths, trialsNeeded } from '../statistics/precision.js';
 import { createProgressBar, type ProgressDisplay } from './progress.js';
-import { monteCarloReport } from './run-report.js';
+import { monteCarloReport } from '../documents/run-report.js';
 
 /**
  * One scenario of `crucible run`, on the shards machinery of sim/: resume from the checkpoint if

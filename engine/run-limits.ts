@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The ranges of a run's seed and trials: one place for every rule system's scenario schema, the
- * CLI's --seed/--trials and the workbench's fields and links (sim/number-text.ts reads them).
+ * CLI's --seed/--trials and the workbench's fields and links (input/number-text.ts reads them).
  */
 
 /** Seeds are 32-bit unsigned integers: the key of the run's random streams. */

@@ -5,13 +5,13 @@
  * to pick is the one whose worst case over the opponent's plans is best (the maximin).
  * Run: npx tsx notebooks/battleforge-plans.ts
  */
-import { capitalized, words } from '../analysis/field-labels.js';
-import { type Outcome, outcomeOf } from '../analysis/outcome.js';
+import { capitalized, words } from '../input/field-labels.js';
+import { type Outcome, outcomeOf } from '../statistics/outcome.js';
 import { sweep } from '../analysis/sweep.js';
 import { heatmapChart } from '../reports/charts.js';
 import { estimateText } from '../reports/format.js';
 import { writePage } from '../reports/page.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
+import { loadScenarioFile } from '../input/scenario-file.js';
 import { fieldWords, fromRepository, optionsOf, reportsDirectory, sampled, sweepProvenance, withPool } from './lib.js';
 
 const FILE = fromRepository('data/battleforge/scenarios/bowmen-hold-vs-orc-charge.yaml');

@@ -9,7 +9,7 @@ import { sweep } from '../analysis/sweep.js';
 import { sweepChart } from '../reports/charts.js';
 import { estimateText, meanText } from '../reports/format.js';
 import { writePage } from '../reports/page.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
+import { loadScenarioFile } from '../input/scenario-file.js';
 import { fieldWords, fromRepository, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
 
 const FILE = fromRepository('data/epic/scenarios/guard-company-under-fire.yaml');

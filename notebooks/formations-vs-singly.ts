@@ -8,7 +8,7 @@ import { exactScenario, runScenario } from '../analysis/run.js';
 import { type DifferenceRow, differenceChart, distributionChart } from '../reports/charts.js';
 import { differenceText, estimateText, exactPercentText, meanText, percentText } from '../reports/format.js';
 import { writePage } from '../reports/page.js';
-import { loadScenarioChanged } from '../sim/scenario-file.js';
+import { loadScenarioChanged } from '../input/scenario-file.js';
 import { fromRepository, optionsOf, provenanceOf, reportsDirectory, withPool } from './lib.js';
 
 const FILE = fromRepository('data/heroic/scenarios/sylvan-knights-formation.yaml');

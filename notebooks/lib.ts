@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fieldLabel } from '../analysis/field-labels.js';
+import { fieldLabel } from '../input/field-labels.js';
 import type { ExactScenarioResult, ScenarioResult } from '../analysis/run.js';
 import type { SweepPoint } from '../analysis/sweep.js';
 import type { SweepLinePoint } from '../reports/charts.js';
-import type { LoadedScenario } from '../sim/scenario-file.js';
+import type { LoadedScenario } from '../input/scenario-file.js';
 import { ShardPool } from '../sim/shard-pool.js';
 import type { Provenance } from '../reports/page.js';
 
@@ -64,7 +64,7 @@ export function sweepLine(points: readonly SweepPoint[], metric: string, value: 
   });
 }
 
-/** A swept field in words (analysis/field-labels.ts): "Blackrazor Soldiers › blackrazors (Blackrazor Soldier): models". */
+/** A swept field in words (input/field-labels.ts): "Blackrazor Soldiers › blackrazors (Blackrazor Soldier): models". */
 export function fieldWords(loaded: LoadedScenario, path: string): string {
   return fieldLabel(loaded, path).label;
 }

@@ -10,9 +10,9 @@
  * The same as `crucible balance --against data/warmaster/rosters/eight-armies.yaml -p 0.03`.
  * Run: npx tsx notebooks/warmaster-costs.ts
  */
-import { wholeBalanceDocument } from '../analysis/balance-document.js';
-import { costText, medianIntervalWidth, verdictCounts } from '../analysis/balance-tables.js';
-import { loadRoster } from '../analysis/roster.js';
+import { wholeBalanceDocument } from '../documents/balance-document.js';
+import { costText, medianIntervalWidth, verdictCounts } from '../documents/balance-tables.js';
+import { loadRoster } from '../input/roster.js';
 import { wholeUnitCosts } from '../analysis/whole-unit-costs.js';
 import { balancePage } from '../reports/balance-page.js';
 import { writePage } from '../reports/page.js';

@@ -1,4 +1,4 @@
-import type { AnalysisDocument } from './analysis-documents.js';
+import type { AnalysisDocument } from '../documents/analysis-documents.js';
 import { balancePage } from './balance-page.js';
 import { comparePage } from './compare-page.js';
 import type { HeatmapMeasure } from './heatmap.js';
@@ -6,7 +6,7 @@ import { matchupsPage } from './matchups-page.js';
 import { DEFAULT_REPORT_DIRECTORY, type ReportPage, writePage } from './page.js';
 import { sweepPage } from './sweep-page.js';
 
-export { ANALYSIS_KINDS, type AnalysisDocument, type AnalysisKind, isAnalysisKind, parseAnalysisDocument } from './analysis-documents.js';
+export { ANALYSIS_KINDS, type AnalysisDocument, type AnalysisKind, isAnalysisKind, parseAnalysisDocument } from '../documents/analysis-documents.js';
 
 /**
  * Report pages from the analysis commands' self-describing JSON (`matchups`, `compare`, `sweep`,

@@ -1,7 +1,7 @@
 import type { ColumnTable } from 'arquero';
-import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../analysis/balance-document.js';
-import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../analysis/balance-tables.js';
-import { leftOutText, runsOf } from '../analysis/matchup-tables.js';
+import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../documents/balance-document.js';
+import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../documents/balance-tables.js';
+import { leftOutText, runsOf } from '../documents/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
 import { countText, pointsText } from './format.js';
@@ -24,7 +24,7 @@ export interface BalancePageOptions {
   readonly measure?: HeatmapMeasure;
 }
 
-/** An arquero table of analysis/balance-tables.ts as a page table (same columns, same texts). */
+/** An arquero table of documents/balance-tables.ts as a page table (same columns, same texts). */
 function pageTable(table: ColumnTable): PageTable {
   const columns = table.columnNames();
   return { columns, rows: (table.objects() as Record<string, unknown>[]).map((row) => columns.map((column) => (typeof row[column] === 'number' ? (row[column] as number) : String(row[column] ?? '')))) };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Interval } from '../analysis/intervals.js';
+import type { Interval } from '../statistics/intervals.js';
 import { PERCENT_AXIS_FORMAT } from './format.js';
 
 /**
@@ -105,7 +105,7 @@ export function intervalFields(interval: Interval): { low: number | null; high: 
   return { low: finite(interval.low), high: finite(interval.high) };
 }
 
-export { capitalized } from '../analysis/field-labels.js';
+export { capitalized } from '../input/field-labels.js';
 
 /** A quantitative channel on a fixed field; a probability gets a percent axis. */
 export function quantity(field: string, title: string | null, probability: boolean, extra: Spec = {}): Spec {

@@ -1,4 +1,4 @@
-import type { MetricSummary } from '../analysis/summary.js';
+import type { MetricSummary } from '../statistics/summary.js';
 import {
   BLUE,
   capitalized,
@@ -40,7 +40,7 @@ function metricTitle(summary: MetricSummary): string {
 }
 
 /**
- * An exact summary (analysis/summary.ts's summarizeExact): nothing was sampled, so it has 0 trials
+ * An exact summary (statistics/summary.ts's summarizeExact): nothing was sampled, so it has 0 trials
  * and its intervals are the values themselves — no interval to draw. (A Monte Carlo summary has ≥ 1.)
  */
 const isExact = (summary: MetricSummary): boolean => summary.trials === 0;

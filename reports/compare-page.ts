@@ -1,4 +1,4 @@
-import { type CompareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../analysis/compare-document.js';
+import { type CompareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../documents/compare-document.js';
 import { capitalized } from './chart-kit.js';
 import { type DifferenceRow, differenceChart } from './charts.js';
 import { countText, decimalsFor, differenceText, estimateText, meanText, percentText } from './format.js';

@@ -1,10 +1,10 @@
-import type { Interval } from '../analysis/intervals.js';
-import { rulebookPercent } from '../analysis/tables.js';
+import type { Interval } from '../statistics/intervals.js';
+import { rulebookPercent } from '../documents/tables.js';
 
 /**
  * How a report page writes numbers, in its charts (data labels, tooltips) and tables alike, so a
  * chart and the table under it never disagree: a probability with its interval in the rulebook form
- * `62% ±1` (analysis/tables.ts), a bare probability as a whole percent (what the charts' percent
+ * `62% ±1` (documents/tables.ts), a bare probability as a whole percent (what the charts' percent
  * axes print), a difference of two probabilities in percentage points.
  */
 

@@ -1,5 +1,5 @@
-import type { Interval } from '../analysis/intervals.js';
-import { MEASURES as MEASURES_SHOWN, type Measure } from '../analysis/matchup-tables.js';
+import type { Interval } from '../statistics/intervals.js';
+import { MEASURES as MEASURES_SHOWN, type Measure } from '../documents/matchup-tables.js';
 import { type Chart, chart, type ChartOptions, inOrder, LABEL_CHARACTER_WIDTH, PERCENT_AXIS, type Row, tooltip } from './chart-kit.js';
 import { countText, type EstimateLike, estimateText, percentText } from './format.js';
 
@@ -50,7 +50,7 @@ const WIDE_MATRIX = 400;
 /** The rows' title sits above their labels, right-aligned with them: beside long labels it could overlap them. */
 const ROW_TITLE_ABOVE = { titleAngle: 0, titleAlign: 'right', titleBaseline: 'bottom', titleX: -8, titleY: -6 } as const;
 
-/** The measures a matchup matrix prints (analysis/matchup-tables.ts's list): the heatmap colours the same. */
+/** The measures a matchup matrix prints (documents/matchup-tables.ts's list): the heatmap colours the same. */
 export const HEATMAP_MEASURES = MEASURES_SHOWN;
 export type HeatmapMeasure = Measure;
 

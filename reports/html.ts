@@ -1,7 +1,6 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
-import type { ManifestEntry } from './page.js';
-import { cellText, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
+import { cellText, type ManifestEntry, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared

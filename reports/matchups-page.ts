@@ -1,5 +1,5 @@
-import { estimateText as matrixEstimateText, runsOf, situationsText } from '../analysis/matchup-tables.js';
-import type { MatchupsDocument } from '../analysis/matchups-document.js';
+import { estimateText as matrixEstimateText, runsOf, situationsText } from '../documents/matchup-tables.js';
+import type { MatchupsDocument } from '../documents/matchups-document.js';
 import { displayNames } from './chart-kit.js';
 import { countText, pointsText } from './format.js';
 import { type HeatmapCell, heatmapChart, type HeatmapMeasure } from './heatmap.js';
@@ -11,7 +11,7 @@ import { rulesNotes } from './page-notes.js';
  * The page of a `crucible matchups --json` document: the heatmap of expected score (or P(win)),
  * the matrix as a rulebook prints it, the points each entry fields, and every pairing's win, draw
  * and loss by seating. Numbers in the chart and the tables come from the same helper
- * (analysis/matchup-tables.ts's estimateText, to the precision the run achieved).
+ * (documents/matchup-tables.ts's estimateText, to the precision the run achieved).
  */
 export interface MatchupsPageOptions {
   /** What the heatmap colours and the matrix prints: the expected score (default) or P(win). */
@@ -28,7 +28,7 @@ const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => stri
   second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
 };
 
-/** How an adaptive matrix sized each run (sim/score-stop.ts). */
+/** How an adaptive matrix sized each run (statistics/score-stop.ts). */
 const ADAPTIVE_METHOD =
   "Each seating was stopped at its own precision (--adaptive): a lopsided pairing's score varies less than an even one's (a score s varies at most s(1 − s) a trial, and draws lower it further), so it needs fewer trials. Every 64 trials a seating checked the interval its score is printed with, and stopped once it reached no further than its share of the precision (±√2 times it, so that the mean of both seatings is within it); a pairing that may be even ran all its trials. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers."
 

@@ -97,3 +97,14 @@ export function slugify(text: string): string {
   return slug === 'index' ? 'index-page' : slug;
 }
 
+
+/** One page as the index of pages (pages.json) lists it. */
+export interface ManifestEntry {
+  readonly slug: string;
+  readonly title: string;
+  readonly question: string;
+  /** When it was written (ISO 8601). */
+  readonly written: string;
+  readonly engineVersions: readonly string[];
+  readonly charts: readonly string[];
+}

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeAtomically } from '../sim/atomic-write.js';
-import { InputError, ROOT_PATH } from '../sim/errors.js';
+import { InputError, ROOT_PATH } from '../input/errors.js';
 import { indexHtml, offlineSpec, pageHtml } from './html.js';
-import type { ReportPage } from './page-model.js';
+import type { ManifestEntry, ReportPage } from './page-model.js';
 import { renderPng, renderSvg } from './render.js';
 
 export { escapeHtml, pageHtml, provenanceHtml, scriptJson } from './html.js';
@@ -118,7 +118,8 @@ const entrySchema = z.object({
   engineVersions: z.array(z.string()),
   charts: z.array(z.string()),
 });
-export type ManifestEntry = z.infer<typeof entrySchema>;
+// The manifest's entry (reports/page-model.ts ManifestEntry), as read back.
+entrySchema satisfies z.ZodType<ManifestEntry>;
 
 const exists = async (file: string): Promise<boolean> => (await stat(file).catch(() => undefined)) !== undefined;
 

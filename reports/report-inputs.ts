@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { intervalSchema, pluginSchema } from '../analysis/document-parts.js';
-import type { MetricSummary, ValueProbability } from '../analysis/summary.js';
-import { fileSystemMessage, jsonNestingProblem, parseWith, readInputText } from '../sim/data-file.js';
+import { intervalSchema, pluginSchema } from '../documents/document-parts.js';
+import type { MetricSummary, ValueProbability } from '../statistics/summary.js';
+import { fileSystemMessage, jsonNestingProblem, parseWith, readInputText } from '../input/data-file.js';
 
 /** Saved results are KBs (a run's summary; 100 of them still under a few MB): 16 MB bounds the memory a report reads into; a device or a FIFO is refused whatever its size. */
 const MAX_REPORT_INPUT_BYTES = 16 * 1024 * 1024;
-import { InputError, type InputProblem, ROOT_PATH } from '../sim/errors.js';
-import { describeValue } from '../sim/zod-issues.js';
-import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from './analysis-documents.js';
+import { InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
+import { describeValue } from '../input/zod-issues.js';
+import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from '../documents/analysis-documents.js';
 
 /**
  * What `crucible report` reads: the JSON `crucible run --json` prints (one result, a list, or
@@ -61,7 +61,7 @@ const runFields = {
   ruleset: z.string(),
   engineVersion: z.string(),
   mode: z.string().optional(),
-  // Provenance (sim/provenance.ts); results saved before it existed have none.
+  // Provenance (input/provenance.ts); results saved before it existed have none.
   rulesChanged: z.record(z.string(), z.unknown()).optional(),
   unitsDigest: z.string().optional(),
   plugin: pluginSchema.optional(),

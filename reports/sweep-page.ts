@@ -1,4 +1,4 @@
-import { outcomesOf, type SweepDocument } from '../analysis/sweep-document.js';
+import { outcomesOf, type SweepDocument } from '../documents/sweep-document.js';
 import type { Chart, SweepLinePoint } from './charts.js';
 import { sweepChart } from './charts.js';
 import { countText, estimateText, exactPercentText, meanText } from './format.js';

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
 import { MAX_TRIALS } from '../engine/run-limits.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
-import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from './errors.js';
+import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
 import { shardCount, trialsInRanges } from './shards.js';
-import { histogramProblem } from './tally.js';
-import { describeZodIssues } from './zod-issues.js';
+import { histogramProblem } from '../statistics/tally.js';
+import { describeZodIssues } from '../input/zod-issues.js';
 
 /**
  * Checkpoint files (`crucible run --checkpoint <file>`): the completed shards of one run and
@@ -30,7 +30,7 @@ export interface RunIdentity {
   readonly plan: RunPlanIdentity;
   /** Outcomes drawn from tables (`mc`) or every die rolled (`mc-dice`): other random numbers. */
   readonly method: 'mc' | 'mc-dice';
-  /** A plugin rule system's id, version and code hash (sim/rule-systems.ts): other code, other rules. */
+  /** A plugin rule system's id, version and code hash (input/rule-systems.ts): other code, other rules. */
   readonly plugin?: PluginIdentity;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../engine/kernel.js';
-import { loadedKernelModule, loadKernelModule } from './rule-systems.js';
-import type { LoadedScenario } from './scenario-file.js';
+import { loadedKernelModule, loadKernelModule } from '../input/rule-systems.js';
+import type { LoadedScenario } from '../input/scenario-file.js';
 
 /**
  * What a worker thread needs to build a kernel: the rule system's kernel module, the validated

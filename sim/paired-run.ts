@@ -1,7 +1,7 @@
 import { StreamDice, streamGenerator } from '../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../engine/kernel.js';
 import { PairedDice, variantStreamGenerator } from './paired-dice.js';
-import { PairedTally } from './paired-tally.js';
+import { PairedTally } from '../statistics/paired-tally.js';
 import { SHARD_TRIALS } from './run.js';
 
 /**

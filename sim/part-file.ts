@@ -3,13 +3,13 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { MetricSpec } from '../engine/kernel.js';
 import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
-import { fileSystemMessage, jsonNestingProblem, readInputText } from './data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
-import type { RulesProvenance } from './provenance.js';
+import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from '../input/errors.js';
+import type { RulesProvenance } from '../input/provenance.js';
 import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
 import { shardCount, type ShardRanges } from './shards.js';
-import { Tally } from './tally.js';
-import { describeZodIssues } from './zod-issues.js';
+import { Tally } from '../statistics/tally.js';
+import { describeZodIssues } from '../input/zod-issues.js';
 
 /**
  * Part files: one range of a run's shards computed on its own (`crucible run --shards 0-99 --out

@@ -1,6 +1,6 @@
 import { type Dice, StreamDice, streamGenerator } from '../engine/dice/index.js';
 import type { Kernel } from '../engine/kernel.js';
-import { Tally } from './tally.js';
+import { Tally } from '../statistics/tally.js';
 
 /** Trials per shard. Shard k draws from the seed's stream k (the generator jumped k times), whoever runs it. */
 export const SHARD_TRIALS = 65536;

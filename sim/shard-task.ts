@@ -1,9 +1,9 @@
 import { StreamDice } from '../engine/dice/index.js';
 import type { Kernel } from '../engine/kernel.js';
 import { runWithDice } from './run.js';
-import { SCORE_STOP_EVERY, type ScoreStop, scoreStopMet } from './score-stop.js';
+import { SCORE_STOP_EVERY, type ScoreStop, scoreStopMet } from '../statistics/score-stop.js';
 import type { StreamCursor } from './stream-cursor.js';
-import { Tally } from './tally.js';
+import { Tally } from '../statistics/tally.js';
 
 /**
  * One shard as a unit of work: what is sent to whoever runs it (a worker thread or the main
@@ -20,7 +20,7 @@ export interface ShardTask {
   /** 1 for the first try, 2 for the retry: lets a test fault fire on the first try only. */
   readonly attempt: number;
   readonly fault?: FaultInjection;
-  /** Stop the shard early once this score is precise enough (a run of one shard only: sim/score-stop.ts). */
+  /** Stop the shard early once this score is precise enough (a run of one shard only: statistics/score-stop.ts). */
   readonly stop?: ScoreStop;
 }
 
@@ -59,7 +59,7 @@ export interface ShardExecutor {
   /** Worker threads running shards; 0 when they run on the main thread. */
   readonly workers: number;
   run(task: ShardTask): Promise<ShardResult>;
-  /** Drop shards not started yet (a stop rule was met); their runs reject. Where shards queue up (sim/queue-executor.ts). */
+  /** Drop shards not started yet (a stop rule was met); their runs reject. Where shards queue up (queue/queue-executor.ts). */
   cancelPending?(): void;
   /** Shards best started together (runSharded waits until this many can start, where shards queue up). */
   readonly batchShards?: number;

@@ -2,8 +2,8 @@ import type { MetricSpec } from '../engine/kernel.js';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import type { FaultInjection, ShardExecutor, ShardResult } from './shard-task.js';
 import { firstTrialOf, rangesOf, type ShardRanges, shardCount, trialsInShard } from './shards.js';
-import { type ScoreStop, scoreStopMet } from './score-stop.js';
-import { Tally } from './tally.js';
+import { type ScoreStop, scoreStopMet } from '../statistics/score-stop.js';
+import { Tally } from '../statistics/tally.js';
 
 /**
  * A run as shards handed to an executor (a worker pool or the main thread), merged strictly in
@@ -49,7 +49,7 @@ export interface ShardedRunOptions {
   /** Called on the merged tally after each shard, in shard order; true stops the run there. */
   readonly stopWhen?: (tally: Tally) => boolean;
   /**
-   * Stop once a score is precise enough (sim/score-stop.ts): inside the shard, trial block by trial
+   * Stop once a score is precise enough (statistics/score-stop.ts): inside the shard, trial block by trial
    * block, when the run is one shard; else, like `stopWhen`, after each shard merged in order.
    */
   readonly scoreStop?: ScoreStop;

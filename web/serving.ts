@@ -10,7 +10,7 @@ import type { Plugin } from 'vite';
  */
 
 /** The repository folders the page's modules and bundled data come from (found from the build's module graph). */
-export const PAGE_SOURCES = ['web', 'engine', 'sim', 'analysis', 'reports', 'cli', 'data'] as const;
+export const PAGE_SOURCES = ['web', 'engine', 'input', 'statistics', 'sim', 'analysis', 'documents', 'reports', 'data'] as const;
 
 const PAGE = fileURLToPath(new URL('./index.html', import.meta.url));
 

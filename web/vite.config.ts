@@ -46,7 +46,7 @@ export default defineConfig({
       { find: /^node:fs\/promises$/, replacement: here('platform/fs-promises.ts') },
       { find: /^node:path$/, replacement: 'pathe' },
       { find: /^node:crypto$/, replacement: here('platform/crypto.ts') },
-      { find: /^(\.\.?\/)+(sim\/)?rule-systems\.js$/, replacement: here('platform/rule-systems.ts') },
+      { find: /^(\.\.?\/)+(input\/)?rule-systems\.js$/, replacement: here('platform/rule-systems.ts') },
     ],
   },
   // Worker bundles are built apart, with their own plugins: the compare worker loads rule systems too.

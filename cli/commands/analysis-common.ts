@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { ShardPool } from '../../sim/shard-pool.js';
-import { queueUrlProblem } from '../../sim/queue-url.js';
+import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
@@ -15,7 +15,7 @@ export interface Common extends Trusting {
   readonly seed?: number;
   readonly trials?: number;
   readonly workers?: number;
-  /** `--queue redis://…`: shards on crucible worker processes through Redis (sim/queue-executor.ts). */
+  /** `--queue redis://…`: shards on crucible worker processes through Redis (queue/queue-executor.ts). */
   readonly queue?: string;
   readonly out?: string;
   readonly json?: boolean;
@@ -48,7 +48,7 @@ export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, no
       throw new InvalidArgumentError((error as Error).message);
     }
   }
-  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../sim/queue-executor.js')).QueueExecutor.open(options.queue, note, secret);
+  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../queue/queue-executor.js')).QueueExecutor.open(options.queue, note, secret);
   try {
     return await work(pool);
   } finally {

@@ -1,19 +1,19 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { balance } from '../../analysis/balance.js';
-import type { BalanceDocument } from '../../analysis/balance-document.js';
-import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../analysis/balance-tables.js';
-import { matchupMarkdown, matrixNumbers } from '../../analysis/matchup-tables.js';
+import { balance } from '../../documents/balance.js';
+import type { BalanceDocument } from '../../documents/balance-document.js';
+import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../documents/balance-tables.js';
+import { matchupMarkdown, matrixNumbers } from '../../documents/matchup-tables.js';
 import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis/price-verdict.js';
-import { checkRoster, loadRoster } from '../../analysis/roster.js';
-import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
-import { InputError } from '../../sim/errors.js';
-import { loadScenarioData } from '../../sim/scenario-file.js';
+import { checkRoster, loadRoster } from '../../input/roster.js';
+import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../documents/tables.js';
+import { InputError } from '../../input/errors.js';
+import { loadScenarioData } from '../../input/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
-import { fileSystemData } from '../../sim/data-file.js';
+import { fileSystemData } from '../../input/data-file.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 

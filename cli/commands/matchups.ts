@@ -1,16 +1,16 @@
 import { type Command, Option } from 'commander';
-import { matchupsDocument } from '../../analysis/matchups-document.js';
-import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, runsOf } from '../../analysis/matchup-tables.js';
+import { matchupsDocument } from '../../documents/matchups-document.js';
+import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, runsOf } from '../../documents/matchup-tables.js';
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
-import { checkRoster, loadRoster } from '../../analysis/roster.js';
-import { loadScenarioData } from '../../sim/scenario-file.js';
-import { formatOfFile, formatTable, textTable, wrapText, writeTextFile } from '../../analysis/tables.js';
-import { groupThousands } from '../format.js';
+import { checkRoster, loadRoster } from '../../input/roster.js';
+import { loadScenarioData } from '../../input/scenario-file.js';
+import { formatOfFile, formatTable, textTable, wrapText, writeTextFile } from '../../documents/tables.js';
+import { groupThousands } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
-import { fileSystemData } from '../../sim/data-file.js';
+import { fileSystemData } from '../../input/data-file.js';
 
 /** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
 export function registerMatchups(program: Command, io: Io): void {

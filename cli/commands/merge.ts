@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { summarize } from '../../analysis/summary.js';
+import { summarize } from '../../statistics/summary.js';
 import { mergeParts, partSecret } from '../../sim/part-file.js';
 import { SECRET_VARIABLE } from '../../sim/shared-secret.js';
-import { formatRunReport, type RunReport, runReportJson } from '../format.js';
+import { formatRunReport, type RunReport, runReportJson } from '../../documents/format.js';
 import { EXIT_OK, type Io } from './io.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { BUILT_INS_ONLY, commandTrust, type TrustedPlugins } from '../../sim/plugin-trust.js';
+import { BUILT_INS_ONLY, commandTrust, type TrustedPlugins } from '../../input/plugin-trust.js';
 
 /**
  * `--plugin <module>` on every command that loads scenarios or rosters: the only way, with the
- * config file $CRUCIBLE_CONFIG names, to let a scenario's plugin module run (sim/plugin-trust.ts).
+ * config file $CRUCIBLE_CONFIG names, to let a scenario's plugin module run (input/plugin-trust.ts).
  * main.ts turns the option into `pluginTrust` before the command's action runs.
  */
 

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import { formatReplay, type ReplayOptions, replayFile, replayJson } from '../replay-report.js';
+import { formatReplay, type ReplayOptions, replayFile, replayJson } from '../../documents/replay-report.js';
 
-export type { ReplayOptions } from '../replay-report.js';
+export type { ReplayOptions } from '../../documents/replay-report.js';
 import { parseSeed, parseTrialIndex } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { metricTitle } from '../../analysis/field-labels.js';
-import { MEASURES, type Measure } from '../../analysis/matchup-tables.js';
-import type { MetricSummary, ValueProbability } from '../../analysis/summary.js';
+import { metricTitle } from '../../input/field-labels.js';
+import { MEASURES, type Measure } from '../../documents/matchup-tables.js';
+import type { MetricSummary, ValueProbability } from '../../statistics/summary.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
 import { asSummary, type ExactResult, type FiledDocument, readReportInputs, REPORT_LIMITS, type SavedResult } from '../../reports/report-inputs.js';
-import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
-import { type TrustedPlugins, UntrustedPluginError } from '../../sim/plugin-trust.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
-import { compactDistribution, groupThousands, percent } from '../format.js';
+import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
+import { type TrustedPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
+import { compactDistribution, groupThousands, percent } from '../../documents/format.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 
@@ -36,7 +36,7 @@ export interface ReportOptions {
   readonly slug?: string;
   /** Matchup heatmaps and matrices: what they show (default the expected score). */
   readonly show?: Measure;
-  /** The plugin modules a result's scenario may run, to read its description (sim/plugin-trust.ts); none when not given. */
+  /** The plugin modules a result's scenario may run, to read its description (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins | undefined;
 }
 

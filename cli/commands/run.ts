@@ -2,26 +2,26 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { InputError, type InputProblem, ROOT_PATH } from '../../sim/errors.js';
+import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { parseShardSelection, partSecret, selectedShards, type ShardSelection } from '../../sim/part-file.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
-import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
-import { parseCommandLineValue } from '../../sim/scenario-patch.js';
+import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
+import { parseCommandLineValue } from '../../input/scenario-patch.js';
 import { ShardPool } from '../../sim/shard-pool.js';
-import { queueUrlProblem } from '../../sim/queue-url.js';
+import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
-import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../format.js';
+import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../../documents/format.js';
 import { listenForInterrupts } from '../interrupts.js';
-import { exactReport } from '../run-report.js';
+import { exactReport } from '../../documents/run-report.js';
 import { type RunPlan, runScenario } from '../run-scenario.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
-import { BUILT_INS_ONLY, type TrustedPlugins } from '../../sim/plugin-trust.js';
+import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
 
 export interface RunOptions {
   readonly trials?: number;
@@ -304,7 +304,7 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
 
 /** A queue coordinator; `CRUCIBLE_TEST_QUEUE_FAST=1` (tests only) checks on its jobs and workers every 0.2 s instead of 2 s. */
 async function openQueue(url: string, io: Io, secret: string | undefined, env: NodeJS.ProcessEnv): Promise<ShardExecutor> {
-  const { QueueExecutor, DEFAULT_LIVENESS } = await import('../../sim/queue-executor.js');
+  const { QueueExecutor, DEFAULT_LIVENESS } = await import('../../queue/queue-executor.js');
   const liveness = env.CRUCIBLE_TEST_QUEUE_FAST === '1' ? { checkEveryMilliseconds: 200, idleNoticeMilliseconds: 1500, refusedForMilliseconds: 3000 } : DEFAULT_LIVENESS;
   return QueueExecutor.open(url, io.stderr, secret, liveness);
 }

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
-import { trustPlugins } from '../../sim/plugin-trust.js';
-import { resolveRuleSystem } from '../../sim/rule-systems.js';
+import { trustPlugins } from '../../input/plugin-trust.js';
+import { resolveRuleSystem } from '../../input/rule-systems.js';
 import { writeAtomically, writeFailure } from '../../sim/atomic-write.js';
-import { InputError, ROOT_PATH } from '../../sim/errors.js';
-import { variantsSchema } from '../../sim/scenario-patch.js';
+import { InputError, ROOT_PATH } from '../../input/errors.js';
+import { variantsSchema } from '../../input/scenario-patch.js';
 import { EXIT_OK, type Io } from './io.js';
 
 /**
@@ -19,7 +19,7 @@ import { EXIT_OK, type Io } from './io.js';
  */
 /**
  * A scenario file as written: its rule system's format plus the `variants` any scenario file may
- * declare for `crucible compare` (read apart by sim/scenario-file.ts, so not in the formats).
+ * declare for `crucible compare` (read apart by input/scenario-file.ts, so not in the formats).
  */
 const scenarioFile = (schema: z.ZodObject): z.ZodObject =>
   schema.extend({ variants: variantsSchema.optional().describe('named sets of field changes, compared with crucible compare --variant <name>') });

@@ -1,10 +1,10 @@
-import { checkRoster, isRosterData, loadRoster } from '../../analysis/roster.js';
-import { readDataFile } from '../../sim/data-file.js';
-import { InputError } from '../../sim/errors.js';
-import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
+import { checkRoster, isRosterData, loadRoster } from '../../input/roster.js';
+import { readDataFile } from '../../input/data-file.js';
+import { InputError } from '../../input/errors.js';
+import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
-import { fileSystemData } from '../../sim/data-file.js';
-import { BUILT_INS_ONLY, type TrustedPlugins } from '../../sim/plugin-trust.js';
+import { fileSystemData } from '../../input/data-file.js';
+import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
 
 async function isRosterFile(file: string): Promise<boolean> {
   const parsed = await readDataFile(file);

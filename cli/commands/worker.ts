@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { trustPlugins } from '../../sim/plugin-trust.js';
-import { type ResolvedRuleSystem, resolveRuleSystem } from '../../sim/rule-systems.js';
-import { queueUrlProblem, redactedUrl } from '../../sim/queue-url.js';
+import { trustPlugins } from '../../input/plugin-trust.js';
+import { type ResolvedRuleSystem, resolveRuleSystem } from '../../input/rule-systems.js';
+import { queueUrlProblem, redactedUrl } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { parseWorkers, usefulWorkers } from './options.js';
@@ -35,12 +35,12 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io,
   for (const module of options.plugin ?? []) {
     // Resolved as a scenario in the current directory would name it.
     const named = module.startsWith('.') || path.isAbsolute(module) ? module : `./${module}`;
-    // Trusted because named here; a job of any other plugin is refused (sim/queue-worker.ts), never imported.
+    // Trusted because named here; a job of any other plugin is refused (queue/queue-worker.ts), never imported.
     plugins.push(await resolveRuleSystem(path.join(process.cwd(), '--plugin'), named, trustPlugins([named])));
   }
   const threads = usefulWorkers(options.workers, io.stderr);
   // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.
-  const [{ startQueueWorker }, { WORKER_ID }] = await Promise.all([import('../../sim/queue-worker.js'), import('../../sim/shard-queue.js')]);
+  const [{ startQueueWorker }, { WORKER_ID }] = await Promise.all([import('../../queue/queue-worker.js'), import('../../queue/shard-queue.js')]);
   const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr, secret, claimedVersion: env.CRUCIBLE_TEST_WORKER_VERSION });
   io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
   await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { comparePaired } from '../../analysis/paired.js';
+import { comparePaired } from '../../statistics/paired.js';
 import type { BattleforgeRefs, Scenario as BattleforgeScenario } from '../../engine/battleforge/index.js';
 import { StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import type { EpicRefs, Scenario as EpicScenario } from '../../engine/epic/index.js';
@@ -9,7 +9,7 @@ import type { Scenario as WarmasterScenario, WarmasterRefs } from '../../engine/
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runPaired } from '../../sim/paired-run.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioChanged } from '../../sim/scenario-file.js';
+import { type LoadedScenario, loadScenarioChanged } from '../../input/scenario-file.js';
 import { exactAttack } from '../battleforge/oracle.js';
 import { exactEpic } from '../epic/oracle.js';
 import { lagOneAutocorrelation, recording } from '../helpers/calibration.js';

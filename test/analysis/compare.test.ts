@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type ComparisonResult, compareVariants } from '../../analysis/compare.js';
-import { compareDocument, compareDocumentSchema } from '../../analysis/compare-document.js';
+import { compareDocument, compareDocumentSchema } from '../../documents/compare-document.js';
 import { runScenario, type ScenarioResult } from '../../analysis/run.js';
 import { comparePage } from '../../reports/compare-page.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { type Dice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../../engine/kernel.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError } from '../../input/errors.js';
 import { PairedDice, variantStreamGenerator } from '../../sim/paired-dice.js';
 import { runPaired } from '../../sim/paired-run.js';
 import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { CHECK_Z } from '../helpers/power.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
 

@@ -1,8 +1,8 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { describe, expect, it } from 'vitest';
-import { davidsonExpectedScore, davidsonProbabilities, fitDavidson, type PairingCounts } from '../../analysis/davidson.js';
-import { Z_95 } from '../../analysis/intervals.js';
+import { davidsonExpectedScore, davidsonProbabilities, fitDavidson, type PairingCounts } from '../../statistics/davidson.js';
+import { Z_95 } from '../../statistics/intervals.js';
 import { seedGenerator } from '../../engine/dice/index.js';
 import { CHECK_Z } from '../helpers/power.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fitDavidson, type PairingCounts } from '../../analysis/davidson.js';
+import { fitDavidson, type PairingCounts } from '../../statistics/davidson.js';
 import { heldOutCheck } from '../../analysis/held-out-check.js';
 import type { MatchupCell, MatchupEntry } from '../../analysis/matchups.js';
-import { combineOutcomes, outcomeFromCounts, reversed } from '../../analysis/outcome.js';
+import { combineOutcomes, outcomeFromCounts, reversed } from '../../statistics/outcome.js';
 import { binomialBand } from '../helpers/calibration.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
@@ -15,7 +15,7 @@ import { mulberry32 } from '../helpers/mulberry32.js';
  *
  * Each world: ten units of known strengths, every ordered pairing played in both seatings at a
  * known draw tendency and first-seat advantage, outcomes sampled from the model's probabilities
- * (written here from Davidson's formula, not read from analysis/davidson.ts). Where the model
+ * (written here from Davidson's formula, not read from statistics/davidson.ts). Where the model
  * holds, X stays near Y and no unit is called high; where three units beat each other in a circle
  * (each takes its next one's wins on top of what strengths say, rock–paper–scissors), X rises well
  * above Y and those three units miss most.

@@ -2,9 +2,9 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { linearRegression } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { type PricedStrength, regressStrengthOnPoints, UNBOUNDED_COST } from '../../analysis/points-regression.js';
+import { type PricedStrength, regressStrengthOnPoints, UNBOUNDED_COST } from '../../statistics/points-regression.js';
 import { priceRow } from '../../analysis/price-list.js';
-import { HUBER_K, fitRobustLine } from '../../analysis/robust-line.js';
+import { HUBER_K, fitRobustLine } from '../../statistics/robust-line.js';
 import { seedGenerator } from '../../engine/dice/index.js';
 import { CHECK_Z } from '../helpers/power.js';
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFile } from 'node:fs/promises';
 import { matchups } from '../../analysis/matchups.js';
-import { loadRoster } from '../../analysis/roster.js';
-import { InputError } from '../../sim/errors.js';
+import { loadRoster } from '../../input/roster.js';
+import { InputError } from '../../input/errors.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**

@@ -7,16 +7,16 @@ import {
   studentTCdf,
   studentTQuantile,
   studentTTwoSidedP,
-} from '../../analysis/distributions.js';
-import { meanInterval, wilsonInterval } from '../../analysis/intervals.js';
-import { comparePaired, type PairedChannelComparison, tInterval } from '../../analysis/paired.js';
-import { summarizeHistogram } from '../../analysis/summary.js';
+} from '../../statistics/distributions.js';
+import { meanInterval, wilsonInterval } from '../../statistics/intervals.js';
+import { comparePaired, type PairedChannelComparison, tInterval } from '../../statistics/paired.js';
+import { summarizeHistogram } from '../../statistics/summary.js';
 import { StreamDice, seedGenerator, streamDice } from '../../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../../engine/kernel.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runPaired, runUnpaired } from '../../sim/paired-run.js';
-import { PairedTally } from '../../sim/paired-tally.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { PairedTally } from '../../statistics/paired-tally.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 
 const SEED = 20261122;
 

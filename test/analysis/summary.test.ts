@@ -1,9 +1,9 @@
 import { mean as plainMean, probit, sampleStandardDeviation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { meanInterval, tInterval, wilsonInterval, Z_95 } from '../../analysis/intervals.js';
-import { histogramMoments, summarize, summarizeHistogram } from '../../analysis/summary.js';
+import { meanInterval, tInterval, wilsonInterval, Z_95 } from '../../statistics/intervals.js';
+import { histogramMoments, summarize, summarizeHistogram } from '../../statistics/summary.js';
 import type { MetricSpec } from '../../engine/kernel.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 
 describe('wilsonInterval', () => {
   // Newcombe RG (1998), "Two-sided confidence intervals for the single proportion: comparison of

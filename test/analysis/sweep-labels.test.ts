@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fieldLabel, metricTitle, outcomeTitle, words } from '../../analysis/field-labels.js';
-import { trustPlugins } from '../../sim/plugin-trust.js';
-import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
+import { fieldLabel, metricTitle, outcomeTitle, words } from '../../input/field-labels.js';
+import { trustPlugins } from '../../input/plugin-trust.js';
+import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
 
 /**
  * Field paths and metrics in words, for every rule system through its descriptor alone. The
@@ -12,7 +12,7 @@ import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.j
 const loaded = new Map<string, Promise<LoadedScenario>>();
 /** Each file loaded once (a Battle Forge scenario reads its whole faction data). */
 const label = async (file: string, path: string): Promise<string> => {
-  // The example plugin trusted, as --plugin would (sim/plugin-trust.ts).
+  // The example plugin trusted, as --plugin would (input/plugin-trust.ts).
   if (!loaded.has(file)) loaded.set(file, loadScenarioFile(file, { plugins: trustPlugins(['examples/homebrew/index.ts']) }));
   return fieldLabel(await (loaded.get(file) as Promise<LoadedScenario>), path).label;
 };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { exactScenario } from '../../analysis/run.js';
-import { sweepDocument, sweepDocumentSchema, sweepTable } from '../../analysis/sweep-document.js';
+import { sweepDocument, sweepDocumentSchema, sweepTable } from '../../documents/sweep-document.js';
 import { labelAxes, type SweepAxis, sweep, sweptMetrics } from '../../analysis/sweep.js';
-import { InputError } from '../../sim/errors.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { InputError } from '../../input/errors.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { CHECK_Z } from '../helpers/power.js';
 
 /**

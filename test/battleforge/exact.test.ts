@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../../engine/battleforge/index.js';
 import { streamDice } from '../../engine/dice/index.js';
 import { runWithDice } from '../../sim/run.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { total } from '../helpers/distribution.js';
 import { enumerate, expectSameProbabilities } from '../helpers/enumeration.js';

@@ -5,7 +5,7 @@ import type { DrawMethod, Kernel } from '../../engine/kernel.js';
 import { EXACT_BUDGET, type ExactDistributions, exactDistributions } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { mean } from '../helpers/distribution.js';
 import { expectMatchesExact } from '../helpers/exact-check.js';
 import { trialsToCatch } from '../helpers/power.js';

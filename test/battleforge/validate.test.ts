@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 import { scenarioProblems } from '../helpers/scenario-problems.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeIndex } from '../../reports/page.js';
-import { InputError } from '../../sim/errors.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { InputError } from '../../input/errors.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
 

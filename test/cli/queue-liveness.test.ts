@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAME, refusalsKey } from '../../sim/shard-queue.js';
+import { QUEUE_NAME, refusalsKey } from '../../queue/shard-queue.js';
 import { runCli } from '../helpers/capture.js';
 import { startCoordinator, until } from '../helpers/coordinator.js';
 import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';

@@ -19,7 +19,7 @@ const started = (async () => {
 started.catch(() => {});
 const { Queue: BullQueue } = await import('bullmq');
 const { Redis: IORedis } = await import('ioredis');
-const { CRUCIBLE_VERSION, encodeResult, QUEUE_NAME, refusalsKey, resultField, resultsKey, specKey } = await import('../../sim/shard-queue.js');
+const { CRUCIBLE_VERSION, encodeResult, QUEUE_NAME, refusalsKey, resultField, resultsKey, specKey } = await import('../../queue/shard-queue.js');
 const { runCli } = await import('../helpers/capture.js');
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeResult, jobIdOf, QUEUE_NAME, refusalsKey, resultField, resultsKey } from '../../sim/shard-queue.js';
+import { encodeResult, jobIdOf, QUEUE_NAME, refusalsKey, resultField, resultsKey } from '../../queue/shard-queue.js';
 import { runCli } from '../helpers/capture.js';
 import { startCrucibleWorker, startRedis, type TestRedis } from '../helpers/redis.js';
 import { REPOSITORY } from '../helpers/repository.js';

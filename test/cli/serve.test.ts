@@ -109,14 +109,14 @@ describe('a build is stale when its inputs changed', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'crucible-stamp-'));
-    const files = ['web/index.html', 'web/app/app.css', 'engine/heroic/kernel.ts', 'engine/heroic/README.md', 'reports/charts.ts', 'reports/page.html', 'cli/format.ts', 'data/heroic/units.yaml', 'package-lock.json', 'docs/commands.md'];
+    const files = ['web/index.html', 'web/app/app.css', 'engine/heroic/kernel.ts', 'engine/heroic/README.md', 'reports/charts.ts', 'reports/page.html', 'documents/format.ts', 'data/heroic/units.yaml', 'package-lock.json', 'docs/commands.md'];
     for (const file of files) await write(file, `${file}\n`);
     await write('dist/web/index.html', '<!doctype html>');
   });
   afterAll(async () => rm(root, { recursive: true, force: true }));
 
   it('counts every file of web/ and data/, source elsewhere, and the lock file; not docs or generated pages', async () => {
-    expect(await buildInputs(root)).toEqual(['cli/format.ts', 'data/heroic/units.yaml', 'engine/heroic/kernel.ts', 'package-lock.json', 'reports/charts.ts', 'web/app/app.css', 'web/index.html']);
+    expect(await buildInputs(root)).toEqual(['data/heroic/units.yaml', 'documents/format.ts', 'engine/heroic/kernel.ts', 'package-lock.json', 'reports/charts.ts', 'web/app/app.css', 'web/index.html']);
   });
 
   it('is fresh with the stamp of its inputs, stale when one is edited or touched, not when a README or a generated page is', async () => {

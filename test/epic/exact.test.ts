@@ -3,7 +3,7 @@ import { ScriptedDice, streamDice } from '../../engine/dice/index.js';
 import { type Army, compileEpic, type Scenario, type ScenarioInput, scenarioSchema } from '../../engine/epic/index.js';
 import { validateEpic } from '../../engine/epic/validate.js';
 import { runWithDice } from '../../sim/run.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { enumerate, expectSameProbabilities } from '../helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost } from '../helpers/exact-check.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';

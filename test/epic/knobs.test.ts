@@ -5,7 +5,7 @@ import type { DrawMethod } from '../../engine/kernel.js';
 import { rulesSchema } from '../../engine/epic/schema.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioChanged } from '../../sim/scenario-file.js';
+import { type LoadedScenario, loadScenarioChanged } from '../../input/scenario-file.js';
 import { enumerate, expectFitsExact } from '../helpers/enumeration.js';
 import { expectMatchesExact } from '../helpers/exact-check.js';
 import { rangeProblems, runRows } from '../helpers/kernel-checks.js';

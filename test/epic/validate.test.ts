@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 import { scenarioProblems } from '../helpers/scenario-problems.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

@@ -9,8 +9,8 @@ import { type HomebrewTraceEvent, formatHomebrewTrace } from '../../examples/hom
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { replayTrial } from '../../sim/replay.js';
 import { runTrials } from '../../sim/run.js';
-import { trustPlugins } from '../../sim/plugin-trust.js';
-import { type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../sim/scenario-file.js';
+import { trustPlugins } from '../../input/plugin-trust.js';
+import { type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { expectFitsExact } from '../helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost } from '../helpers/exact-check.js';
@@ -31,7 +31,7 @@ import { damageOf, mapped, type OracleAttack, type OracleProfile, type OracleRul
 const SEED = 20261122;
 const SEED_TEXT = String(SEED);
 const PLUGIN = path.join(REPOSITORY, 'examples', 'homebrew');
-/** The example's module, trusted to run as its tutorial says (--plugin; sim/plugin-trust.ts). */
+/** The example's module, trusted to run as its tutorial says (--plugin; input/plugin-trust.ts). */
 const TRUSTED = { plugins: trustPlugins([path.join(PLUGIN, 'index.ts')]) };
 /** Catches a 2-point error in any outcome's probability with probability 0.99 (helpers/power.ts). */
 const TRIALS = trialsToCatch({ shift: 0.02 });

@@ -1,4 +1,4 @@
-import { normalCdf } from '../../analysis/distributions.js';
+import { normalCdf } from '../../statistics/distributions.js';
 import type { Kernel } from '../../engine/kernel.js';
 import { CHECK_Z } from './power.js';
 

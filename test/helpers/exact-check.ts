@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Tally } from '../../sim/tally.js';
+import type { Tally } from '../../statistics/tally.js';
 import { type Distribution, mean, total, variance } from './distribution.js';
 import { CHECK_Z } from './power.js';
 

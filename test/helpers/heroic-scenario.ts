@@ -1,8 +1,8 @@
 import { type HeroicRefs, heroic, type Scenario, type Unit } from '../../engine/heroic/index.js';
 import { readUnits } from '../../engine/heroic/load.js';
-import { fileSystemData } from '../../sim/data-file.js';
-import { InputError } from '../../sim/errors.js';
-import { type LoadedScenario, loadScenarioFileOf } from '../../sim/scenario-file.js';
+import { fileSystemData } from '../../input/data-file.js';
+import { InputError } from '../../input/errors.js';
+import { type LoadedScenario, loadScenarioFileOf } from '../../input/scenario-file.js';
 
 /** A heroic scenario file loaded as the CLI loads it, with its units and units file by name (tests' shorthand). */
 export async function loadHeroicScenarioFile(file: string): Promise<LoadedScenario<Scenario, HeroicRefs> & { readonly units: readonly Unit[]; readonly unitsFile: string }> {

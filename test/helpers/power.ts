@@ -1,4 +1,4 @@
-import { normalQuantile } from '../../analysis/distributions.js';
+import { normalQuantile } from '../../statistics/distributions.js';
 import { chiSquareCritical, chiSquareFit, chiSquareSurvival } from './chi-square.js';
 
 /**

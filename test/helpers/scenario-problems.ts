@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { stringify } from 'yaml';
-import { InputError } from '../../sim/errors.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { InputError } from '../../input/errors.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 
 /**
  * For input-error tests: write a scenario to a temporary directory and assert that loading it

@@ -6,7 +6,7 @@ import type { DrawMethod } from '../../engine/kernel.js';
 import { EXACT_BUDGET, exactDistributions } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { type Distribution, mean } from '../helpers/distribution.js';
 import { type Enumerated, enumerate, expectFitsExact, expectSameProbabilities } from '../helpers/enumeration.js';
 import { expectMatchesExact } from '../helpers/exact-check.js';

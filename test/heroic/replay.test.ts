@@ -9,7 +9,7 @@ import { validateHeroic } from '../../engine/heroic/validate.js';
 import { replayTrial, shardGenerator } from '../../sim/replay.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../../sim/run.js';
 import { loadHeroicScenarioFile } from '../helpers/heroic-scenario.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { engagementScenario, type GroupInput, model, type OptionsInput, weapon } from './scenarios.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

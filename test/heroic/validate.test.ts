@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type Scenario, scenarioSchema, type Unit, unitsFileSchema } from '../../engine/heroic/schema.js';
 import { closestNames, validateHeroic, validateUnits } from '../../engine/heroic/validate.js';
-import { formatPath, InputError } from '../../sim/errors.js';
-import { findScenarioFiles } from '../../sim/scenario-file.js';
+import { formatPath, InputError } from '../../input/errors.js';
+import { findScenarioFiles } from '../../input/scenario-file.js';
 import { loadHeroicScenarioFile, loadUnitsFile } from '../helpers/heroic-scenario.js';
 
 /** Every bad input a user can write must end as an InputError naming the file, the field and the fault. */

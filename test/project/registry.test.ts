@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
-import { trustPlugins } from '../../sim/plugin-trust.js';
-import { descriptorProblems, resolveRuleSystem } from '../../sim/rule-systems.js';
+import { trustPlugins } from '../../input/plugin-trust.js';
+import { descriptorProblems, resolveRuleSystem } from '../../input/rule-systems.js';
 import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
 
 /**
@@ -15,7 +15,7 @@ import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
  */
 
 const RULE_SYSTEM_FOLDER = /from '(\.\.\/)+engine\/(?!rule-system|rulesets|kernel|dice|validation|overrides|state-layout)([\w-]+)\//;
-const ABOVE_THE_ENGINE = /^(sim|analysis|cli|reports)\/.*\.ts$|^index\.ts$/;
+const ABOVE_THE_ENGINE = /^(input|statistics|sim|queue|analysis|documents|cli|reports|web)\/.*\.ts$|^index\.ts$/;
 
 /** The repository's TypeScript files, relative to it. */
 const sourceFiles = (): string[] => repositoryTree().files.filter((file) => file.endsWith('.ts')).map((file) => path.relative(REPOSITORY, file));

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateText as matrixEstimateText } from '../../analysis/matchup-tables.js';
+import { estimateText as matrixEstimateText } from '../../documents/matchup-tables.js';
 import { analysisPage, writeAnalysisReport } from '../../reports/analysis-pages.js';
 import type { Chart } from '../../reports/charts.js';
 import { provenanceHtml } from '../../reports/page.js';
@@ -116,7 +116,7 @@ describe('analysis pages', () => {
     const wall = dataOf(scatter).find((point) => point.name === 'Shield Wall');
     expect(wall?.high).toBeGreaterThan(90);
     expect(Number.isFinite(wall?.high)).toBe(true);
-    // An unbounded end reads as the tables print it (analysis/balance-tables.ts's costRange decides "any price").
+    // An unbounded end reads as the tables print it (documents/balance-tables.ts's costRange decides "any price").
     expect(wall?.fittedText).toBe('90, from 62.0');
     expect(page.sections[1]?.heading).toBe('The check: pairings held out of the fit');
     expect(page.sections[1]?.text).toContain('off by ±2.0 points (root mean square over 3 pairings), where the simulation noise alone would give ±1.0');

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { decode } from 'fast-png';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareVariants } from '../../analysis/compare.js';
-import { outcomeFromCounts } from '../../analysis/outcome.js';
+import { outcomeFromCounts } from '../../statistics/outcome.js';
 import { exactScenario, runScenario, type ScenarioResult } from '../../analysis/run.js';
-import type { MetricSummary } from '../../analysis/summary.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import type { MetricSummary } from '../../statistics/summary.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 import {
   atLeastChart,
   balanceCurveChart,

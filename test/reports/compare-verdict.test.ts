@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompareDocument } from '../../analysis/compare-document.js';
+import type { CompareDocument } from '../../documents/compare-document.js';
 import { comparePage, compareVerdict, leadOutcome } from '../../reports/compare-page.js';
 import { escapeHtml, pageHtml } from '../../reports/html.js';
 import { compareFixture } from './documents.js';

@@ -1,8 +1,8 @@
-import { type BalanceDocument, balanceDocumentSchema } from '../../analysis/balance-document.js';
-import { type CompareDocument, compareDocumentSchema } from '../../analysis/compare-document.js';
-import { type MatchupsDocument, matchupsDocumentSchema } from '../../analysis/matchups-document.js';
-import { outcomeFromCounts } from '../../analysis/outcome.js';
-import { type SweepDocument, sweepDocumentSchema } from '../../analysis/sweep-document.js';
+import { type BalanceDocument, balanceDocumentSchema } from '../../documents/balance-document.js';
+import { type CompareDocument, compareDocumentSchema } from '../../documents/compare-document.js';
+import { type MatchupsDocument, matchupsDocumentSchema } from '../../documents/matchups-document.js';
+import { outcomeFromCounts } from '../../statistics/outcome.js';
+import { type SweepDocument, sweepDocumentSchema } from '../../documents/sweep-document.js';
 
 /**
  * Synthetic analysis documents with known numbers, one of each kind, checked against their schemas

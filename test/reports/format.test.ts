@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeHistogram } from '../../analysis/summary.js';
+import { summarizeHistogram } from '../../statistics/summary.js';
 import { distributionChart } from '../../reports/charts.js';
 import { differenceText } from '../../reports/format.js';
 import { MIN_CHART_SCALE, pageHtml } from '../../reports/html.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summarizeHistogram } from '../../analysis/summary.js';
+import { summarizeHistogram } from '../../statistics/summary.js';
 import { distributionChart } from '../../reports/charts.js';
 import { type ReportPage, readManifest, writePage } from '../../reports/page.js';
 import { type CliRun, runCli } from '../helpers/capture.js';

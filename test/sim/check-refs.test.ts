@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { MAX_DICE_PER_ACTION } from '../../engine/validation.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEROIC_ENGINE_VERSION } from '../../engine/heroic/index.js';
 import { runCli } from '../helpers/capture.js';
-import { halfWidths } from '../../analysis/precision.js';
+import { halfWidths } from '../../statistics/precision.js';
 import { loadCheckpoint, type RunIdentity, saveCheckpoint } from '../../sim/checkpoint.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError } from '../../input/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
 import { type RunSnapshot, runSharded, type ShardedRunOptions } from '../../sim/sharded-run.js';
-import type { Tally } from '../../sim/tally.js';
+import type { Tally } from '../../statistics/tally.js';
 import { cellBytes, ENGAGEMENT_FILE, engagementFixture, type ShardedFixture, poolCache } from '../helpers/sharded.js';
 
 /**

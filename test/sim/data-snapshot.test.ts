@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DataFiles } from '../../engine/rule-system.js';
-import { fileSystemData } from '../../sim/data-file.js';
-import { snapshotDataFiles } from '../../sim/data-snapshot.js';
+import { fileSystemData } from '../../input/data-file.js';
+import { snapshotDataFiles } from '../../input/data-snapshot.js';
 
 /** One analysis's snapshot of the data files: each read, check and listing done once, checked values frozen. */
 

@@ -6,7 +6,7 @@ import type { DrawMethod } from '../../engine/kernel.js';
 import { AUTO_BUDGET, type ExactDistributions, exactDistributions } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
+import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
 import { enumerate, expectFitsExact } from '../helpers/enumeration.js';
 import { trialsToCatch } from '../helpers/power.js';
 import { expectSameDistribution } from '../helpers/two-sample.js';

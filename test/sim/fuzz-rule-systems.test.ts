@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import type { DrawMethod } from '../../engine/kernel.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError } from '../../input/errors.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runWithDice } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioFile } from '../../sim/scenario-file.js';
-import { Tally } from '../../sim/tally.js';
+import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
+import { Tally } from '../../statistics/tally.js';
 import { REPOSITORY } from '../helpers/repository.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
 
@@ -426,7 +426,7 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
 describe('a ruleset naming a device instead of a module', () => {
   // Found by this fuzzing: `ruleset: /dev/zero` was imported as a plugin module and read without end
   // (the CLI: over 60 s and 5 GB; a FIFO blocks for good). /dev/null reads empty at once, so this
-  // asks, without the cost, that a device be refused as data files are (sim/data-file.ts readInputText).
+  // asks, without the cost, that a device be refused as data files are (input/data-file.ts readInputText).
   it('is refused as not a regular file, before it is read', async () => {
     const file = path.join(root, 'device.yaml');
     writeFileSync(file, 'ruleset: /dev/null\nname: A device as the rules\n');

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compileHeroic } from '../../engine/heroic/index.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError } from '../../input/errors.js';
 import { runTrials } from '../../sim/run.js';
 import { loadHeroicScenarioFile } from '../helpers/heroic-scenario.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';

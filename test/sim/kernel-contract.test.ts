@@ -7,7 +7,7 @@ import type { ExactDistributions } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { replayTrial } from '../../sim/replay.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioChanged } from '../../sim/scenario-file.js';
+import { type LoadedScenario, loadScenarioChanged } from '../../input/scenario-file.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { chiSquareFitPower, shiftBetweenLikeliest } from '../helpers/power.js';
 import { expectFitsExact } from '../helpers/enumeration.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeOverride } from '../../engine/overrides.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /** A scenario's `units:` changes (engine/overrides.ts), merged and checked by each rule system's loader. */

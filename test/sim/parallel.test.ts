@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { halfWidths } from '../../analysis/precision.js';
+import { halfWidths } from '../../statistics/precision.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
 import { runSharded, ShardFailedError } from '../../sim/sharded-run.js';
 import { shardCount, trialsInShard } from '../../sim/shards.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import { runWithDice } from '../../sim/run.js';
 import { cellBytes, engagementFixture, type ShardedFixture, poolCache } from '../helpers/sharded.js';

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trustPlugins, UntrustedPluginError } from '../../sim/plugin-trust.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
+import { trustPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
 import { runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

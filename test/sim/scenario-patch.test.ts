@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { setField } from '../../sim/scenario-patch.js';
+import { setField } from '../../input/scenario-patch.js';
 import { runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -44,7 +44,7 @@ describe('setField', () => {
 
 describe('one message per problem', () => {
   it('a number above both the schema maximum and 2^53 is told the tighter limit only', async () => {
-    const { describeZodIssues } = await import('../../sim/zod-issues.js');
+    const { describeZodIssues } = await import('../../input/zod-issues.js');
     const { z } = await import('zod');
     const schema = z.object({ trials: z.number().int().min(1).max(1e12) });
     const result = schema.safeParse({ trials: 1e18 });

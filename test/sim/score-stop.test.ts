@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { outcomeFromCounts } from '../../analysis/outcome.js';
+import { outcomeFromCounts } from '../../statistics/outcome.js';
 import { runScenario } from '../../analysis/run.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { loadScenarioFile } from '../../sim/scenario-file.js';
-import { SCORE_STOP_EVERY, scoreStopMet } from '../../sim/score-stop.js';
+import { loadScenarioFile } from '../../input/scenario-file.js';
+import { SCORE_STOP_EVERY, scoreStopMet } from '../../statistics/score-stop.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
- * A run stopped once a side's expected score is precise enough (sim/score-stop.ts): it stops when,
+ * A run stopped once a side's expected score is precise enough (statistics/score-stop.ts): it stops when,
  * and only when, the score's reported interval is within ±halfWidth; what it ran is the first n
  * trials of the seed's stream, on any executor; an even score runs to the cap.
  */

@@ -4,7 +4,7 @@ import { cp, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
+import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
 import { runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

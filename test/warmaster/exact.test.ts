@@ -3,7 +3,7 @@ import { streamDice } from '../../engine/dice/index.js';
 import { compileWarmaster } from '../../engine/warmaster/index.js';
 import type { Scenario, ScenarioInput } from '../../engine/warmaster/schema.js';
 import { runWithDice } from '../../sim/run.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { total } from '../helpers/distribution.js';
 import { enumerate, expectSameProbabilities } from '../helpers/enumeration.js';

@@ -6,7 +6,7 @@ import { compileWarmaster } from '../../engine/warmaster/index.js';
 import { PRINTED_RULES, type Rules, rulesSchema, type Scenario, type ScenarioInput } from '../../engine/warmaster/schema.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioChanged } from '../../sim/scenario-file.js';
+import { type LoadedScenario, loadScenarioChanged } from '../../input/scenario-file.js';
 import { type Enumerated, enumerate, expectFitsExact, expectSameProbabilities } from '../helpers/enumeration.js';
 import { expectMatchesExact } from '../helpers/exact-check.js';
 import { rangeProblems, runRows } from '../helpers/kernel-checks.js';

@@ -5,7 +5,7 @@ import { compileWarmaster } from '../../engine/warmaster/index.js';
 import { StrikeTables } from '../../engine/warmaster/strike-tables.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runTrials } from '../../sim/run.js';
-import { loadScenarioChanged } from '../../sim/scenario-file.js';
+import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { binomial } from '../helpers/distribution.js';
 import { expectSameDistribution } from '../helpers/two-sample.js';

@@ -8,7 +8,7 @@ import type { Scenario } from '../../engine/warmaster/schema.js';
 import type { WarmasterTraceEvent } from '../../engine/warmaster/trace.js';
 import { replayTrial } from '../../sim/replay.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../../sim/run.js';
-import { Tally } from '../../sim/tally.js';
+import { Tally } from '../../statistics/tally.js';
 import { armyUnits, faces, warmasterScenario } from './scenarios.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

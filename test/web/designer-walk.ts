@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { balanceDocumentSchema } from '../../analysis/balance-document.js';
-import { compareDocumentSchema } from '../../analysis/compare-document.js';
-import { matchupsDocumentSchema } from '../../analysis/matchups-document.js';
+import { balanceDocumentSchema } from '../../documents/balance-document.js';
+import { compareDocumentSchema } from '../../documents/compare-document.js';
+import { matchupsDocumentSchema } from '../../documents/matchups-document.js';
 import { balancePage } from '../../reports/balance-page.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';

@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Choice, FieldChoices } from '../../engine/rule-system.js';
-import { fileSystemData } from '../../sim/data-file.js';
-import { InputError } from '../../sim/errors.js';
-import { type LoadedScenario, loadScenarioData, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
+import { fileSystemData } from '../../input/data-file.js';
+import { InputError } from '../../input/errors.js';
+import { type LoadedScenario, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
-import { formatPath as cliFormatPath } from '../../sim/errors.js';
+import { formatPath as cliFormatPath } from '../../input/errors.js';
 import {
   alternativesOf,
   defaultValue,

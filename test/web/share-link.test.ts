@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
+import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
 import { decodeSetup, encodeSetup, MAX_LINK_CHARACTERS, MAX_SETUP_BYTES, type Setup } from '../../web/app/share.js';
 
 /**

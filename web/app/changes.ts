@@ -1,4 +1,4 @@
-import { formatPath } from '../../sim/errors.js';
+import { formatPath } from '../../input/errors.js';
 
 /**
  * What differs between two versions of a scenario's data, as field changes: used to keep a YAML

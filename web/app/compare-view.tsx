@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FieldChoices } from '../../engine/rule-system.js';
 import type { ReportPage } from '../../reports/page-model.js';
-import type { InputProblem } from '../../sim/errors.js';
-import type { LoadedScenario } from '../../sim/scenario-file.js';
+import type { InputProblem } from '../../input/errors.js';
+import type { LoadedScenario } from '../../input/scenario-file.js';
 import type { CompareReply, CompareRequest } from '../compute/compare-worker.js';
 import { checkScenario, problemText } from '../compute/scenario.js';
 import { variantSet } from './changes.js';
@@ -18,7 +18,7 @@ import { dataOf, withVariant } from './yaml-text.js';
  * both on the same dice trial by trial; the difference of every outcome with its 95% interval.
  */
 
-// The copy's name as a variant of the file: a variant name is an id (sim/scenario-patch.ts), so no space.
+// The copy's name as a variant of the file: a variant name is an id (input/scenario-patch.ts), so no space.
 const EDITED = 'edited-copy';
 /** Each state names the setup it is of (`key`): a result of another one is never shown as current. */
 type CompareState =

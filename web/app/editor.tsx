@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { z } from 'zod';
 import type { FieldChoices, RuleSystem } from '../../engine/rule-system.js';
-import type { InputProblem } from '../../sim/errors.js';
+import type { InputProblem } from '../../input/errors.js';
 import { problemText } from '../compute/scenario.js';
 import type { JsonSchema } from './schema-form-model.js';
 import { SchemaForm } from './schema-form.js';

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
-import type { MetricSummary } from '../../analysis/summary.js';
-import { metricTitle } from '../../analysis/field-labels.js';
-import { groupThousands, percent, runReportJson, type RunReport } from '../../cli/format.js';
+import type { MetricSummary } from '../../statistics/summary.js';
+import { metricTitle } from '../../input/field-labels.js';
+import { groupThousands, percent, runReportJson, type RunReport } from '../../documents/format.js';
 import { atLeastChart, distributionChart } from '../../reports/charts.js';
 import type { OddsUpdate } from '../compute/odds.js';
 import { slugify } from '../../reports/page-model.js';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatReplay, replayFile } from '../../cli/replay-report.js';
-import type { LoadedScenario } from '../../sim/scenario-file.js';
+import { formatReplay, replayFile } from '../../documents/replay-report.js';
+import type { LoadedScenario } from '../../input/scenario-file.js';
 import { MAX_REPLAY_TRIAL } from '../../engine/run-limits.js';
-import { readNumber, trialIndexFromText } from '../../sim/number-text.js';
+import { readNumber, trialIndexFromText } from '../../input/number-text.js';
 import { CommitInput } from './commit-input.js';
 import type { Setup } from './share.js';
 import type { SetupChange } from './use-setup.js';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LoadedRoster } from '../../analysis/roster.js';
-import { InputError } from '../../sim/errors.js';
+import type { LoadedRoster } from '../../input/roster.js';
+import { InputError } from '../../input/errors.js';
 import { parseTolerance, toleranceProblem } from '../../analysis/price-verdict.js';
-import { budgetFromText, readNumber } from '../../sim/number-text.js';
+import { budgetFromText, readNumber } from '../../input/number-text.js';
 import { balanceReport, matchupsReport, openRoster, type RosterResult } from '../compute/analyses.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import { download } from './download.js';

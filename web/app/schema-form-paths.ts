@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { formatPath as cliFormatPath, ROOT_PATH } from '../../sim/errors.js';
+import { formatPath as cliFormatPath, ROOT_PATH } from '../../input/errors.js';
 
 /**
  * The schema form's plain-data side (schema-form-model.ts re-exports it): immutable edits of JSON

@@ -1,6 +1,6 @@
 import { parseTolerance } from '../../analysis/price-verdict.js';
-import { MAX_DATA_FILE_BYTES } from '../../sim/data-file.js';
-import { readNumber, seedFromText, trialsFromText } from '../../sim/number-text.js';
+import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
+import { readNumber, seedFromText, trialsFromText } from '../../input/number-text.js';
 import { MAX_REPLAY_TRIAL } from '../../engine/run-limits.js';
 import { ODDS_METHODS, type OddsMethod } from '../compute/odds.js';
 
@@ -49,7 +49,7 @@ export interface Setup {
 const SHARE_VERSION = 1;
 /** A link's fragment, at most: a setup deflates to a few KB, the largest sensible one to a few hundred. */
 export const MAX_LINK_CHARACTERS = 512 * 1024;
-/** A setup once inflated: its texts are data files, each bounded as the CLI bounds one (sim/data-file.ts). */
+/** A setup once inflated: its texts are data files, each bounded as the CLI bounds one (input/data-file.ts). */
 export const MAX_SETUP_BYTES = 4 * MAX_DATA_FILE_BYTES;
 /** Files a link may carry beside the scenario. */
 export const MAX_EXTRA_FILES = 8;

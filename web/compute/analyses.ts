@@ -1,12 +1,12 @@
-import { balance } from '../../analysis/balance.js';
+import { balance } from '../../documents/balance.js';
 import type { Tolerance } from '../../analysis/price-verdict.js';
-import { matchupsDocument } from '../../analysis/matchups-document.js';
+import { matchupsDocument } from '../../documents/matchups-document.js';
 import { matchups } from '../../analysis/matchups.js';
-import { checkRoster, loadRoster, type LoadedRoster } from '../../analysis/roster.js';
+import { checkRoster, loadRoster, type LoadedRoster } from '../../input/roster.js';
 import { balancePage } from '../../reports/balance-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
 import type { ReportPage } from '../../reports/page-model.js';
-import { loadScenarioData } from '../../sim/scenario-file.js';
+import { loadScenarioData } from '../../input/scenario-file.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 
 /**

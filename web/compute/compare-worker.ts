@@ -1,9 +1,9 @@
-import { compareDocument } from '../../analysis/compare-document.js';
+import { compareDocument } from '../../documents/compare-document.js';
 import { compareVariants } from '../../analysis/compare.js';
-import type { MonteCarloMethod } from '../../analysis/summary.js';
+import type { MonteCarloMethod } from '../../statistics/summary.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { comparePage } from '../../reports/compare-page.js';
-import { InputError, type InputProblem } from '../../sim/errors.js';
+import { InputError, type InputProblem } from '../../input/errors.js';
 import { writeText } from '../platform/volume.js';
 
 /**

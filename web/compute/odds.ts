@@ -1,9 +1,9 @@
-import { exactReport, monteCarloReport } from '../../cli/run-report.js';
-import type { RunReport } from '../../cli/format.js';
+import { exactReport, monteCarloReport } from '../../documents/run-report.js';
+import type { RunReport } from '../../documents/format.js';
 import type { DrawMethod } from '../../engine/kernel.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../../sim/kernel-spec.js';
-import type { LoadedScenario } from '../../sim/scenario-file.js';
+import type { LoadedScenario } from '../../input/scenario-file.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import { runSharded } from '../../sim/sharded-run.js';
 

@@ -1,12 +1,12 @@
 import type { FieldChoices } from '../../engine/rule-system.js';
-import { fileSystemData } from '../../sim/data-file.js';
-import { formatProblem, InputError, type InputProblem } from '../../sim/errors.js';
-import { type LoadedScenario, loadScenarioFile, readScenarioData } from '../../sim/scenario-file.js';
+import { fileSystemData } from '../../input/data-file.js';
+import { formatProblem, InputError, type InputProblem } from '../../input/errors.js';
+import { type LoadedScenario, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
 import { writeText } from '../platform/volume.js';
 
 /**
  * A scenario as the designer has it: its text written to the workbench's volume at its path, then
- * read and checked by the CLI's own loader (sim/scenario-file.ts), so a problem reads exactly as
+ * read and checked by the CLI's own loader (input/scenario-file.ts), so a problem reads exactly as
  * `crucible run` would print it: `<file>: <field>: <message>`.
  */
 

@@ -1,12 +1,12 @@
 /// <reference types="vite/client" />
 import type { KernelModule, RuleSystem } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
-import { InputError } from '../../sim/errors.js';
+import { InputError } from '../../input/errors.js';
 import { kernelModuleName } from './kernel-names.js';
-import type { ResolvedRuleSystem } from '../../sim/rule-systems.js';
+import type { ResolvedRuleSystem } from '../../input/rule-systems.js';
 
 /**
- * sim/rule-systems.ts in the browser build: the same exports, for the built-in rule systems of
+ * input/rule-systems.ts in the browser build: the same exports, for the built-in rule systems of
  * engine/rulesets.ts. A browser cannot import a plugin module from the designer's disk, so a
  * scenario naming one is refused with that reason. Kernel modules are named rather than located:
  * the build rewrites each built-in's `kernelModule` to `crucible-kernel:<folder>` (web/vite.config.ts),
@@ -14,7 +14,7 @@ import type { ResolvedRuleSystem } from '../../sim/rule-systems.js';
  */
 
 // The same types as the Node module's (type-only: nothing of it reaches the bundle).
-export type { PluginInfo, ResolvedRuleSystem } from '../../sim/rule-systems.js';
+export type { PluginInfo, ResolvedRuleSystem } from '../../input/rule-systems.js';
 
 const modules = import.meta.glob<KernelModule<unknown, unknown>>('../../engine/*/kernel-module.ts', { eager: true });
 const kernelModules = new Map<string, KernelModule<unknown, unknown>>(

@@ -1,0 +1,184 @@
+import { type Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
+import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
+import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+// Type only: the workbench's build swaps rule-systems.ts for a built-ins-only one and reads no plugin.
+import type { TrustedPlugins } from './plugin-trust.js';
+import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
+import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
+
+export { SCENARIO_EXTENSIONS } from './data-file.js';
+
+/**
+ * Reading scenario files from disk, for any rule system: the file, its `variants`, the rule system
+ * it names (engine/rulesets.ts, or a plugin module), that system's schema, then its loader for
+ * what the scenario refers to. Every problem a user can cause — a missing file, broken YAML, a
+ * wrong field, a unit id that does not exist — ends as an InputError naming the file and the
+ * field, and listing every problem found, so one run shows everything to fix.
+ */
+export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Refs = unknown> {
+  /** The rule system's id. */
+  readonly ruleset: string;
+  readonly system: RuleSystem<Scenario, Refs>;
+  /** Set when the rule system is a plugin: its module, version and code hash. */
+  readonly plugin?: PluginInfo;
+  /** The scenario file, as given. */
+  readonly file: string;
+  /** Every file the scenario was read from (the scenario's first). */
+  readonly inputs: readonly string[];
+  readonly scenario: Scenario;
+  /** What the kernel needs besides the scenario (units, army entries…), as the loader found it: plain JSON. */
+  readonly refs: Refs;
+}
+
+/** The rule system whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml. */
+const dataFileSystem = (file: string): RuleSystem | undefined => RULE_SYSTEMS.find((system) => system.dataFile?.names.test(path.basename(file)));
+
+/** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
+export const isUnitsFileName = (file: string): boolean => dataFileSystem(file) !== undefined;
+
+/** Check a data file on its own (`crucible validate data/heroic/units.yaml`). */
+export async function checkDataFile(file: string): Promise<void> {
+  const problems = (await dataFileSystem(file)?.dataFile?.check(file, fileSystemData)) ?? [];
+  if (problems.length > 0) throw new InputError([...problems]);
+}
+
+/** How a scenario may be loaded: the plugin modules the caller trusts to run (default none: built-ins only). */
+export interface LoadOptions {
+  readonly plugins?: TrustedPlugins | undefined;
+}
+
+/**
+ * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
+ * them completely. Throws an InputError listing every problem found.
+ */
+export async function loadScenarioFile(file: string, options: LoadOptions = {}): Promise<LoadedScenario> {
+  return loadScenarioData(file, (await readScenarioData(file)).data, fileSystemData, options);
+}
+
+/** `loadScenarioFile` for a caller that needs one rule system's scenario (another is an InputError). */
+export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(file: string, system: RuleSystem<Scenario, Refs>, options: LoadOptions = {}): Promise<LoadedScenario<Scenario, Refs>> {
+  const loaded = await loadScenarioFile(file, options);
+  if (loaded.system !== (system as RuleSystem)) throw new InputError([{ file, path: 'ruleset', message: `expected a ${system.id} scenario, not ${loaded.ruleset}` }]);
+  return loaded as unknown as LoadedScenario<Scenario, Refs>;
+}
+
+/**
+ * A scenario file's data and its `variants` (named sets of field changes, for `crucible compare`),
+ * read and split: the variants are checked here and are not part of any ruleset's format.
+ */
+export async function readScenarioData(file: string): Promise<{ data: unknown; variants: readonly Variant[] }> {
+  const parsed = await readDataFile(file);
+  if (!parsed.ok) throw new InputError(parsed.problems);
+  const data = parsed.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !('variants' in data)) return { data, variants: [] };
+  const { variants: raw, ...rest } = data as Record<string, unknown>;
+  const { value, problems } = parseWith(variantsSchema, file, raw);
+  if (value === undefined) throw new InputError(problems.map((problem) => ({ ...problem, path: problem.path === ROOT_PATH ? 'variants' : `variants${problem.path.startsWith('[') ? '' : '.'}${problem.path}` })));
+  const names = new Set<string>();
+  value.forEach((variant, v) => {
+    if (names.has(variant.name)) problems.push({ file, path: `variants[${v}].name`, message: `duplicate variant name ${JSON.stringify(variant.name)}` });
+    names.add(variant.name);
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { data: rest, variants: value };
+}
+
+/**
+ * Load scenario data (already read from `file`, maybe changed): find its rule system and check it
+ * all. `files`: where its data files are read (an analysis passes one snapshot for all its loads, input/data-snapshot.ts).
+ */
+export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData, options: LoadOptions = {}): Promise<LoadedScenario> {
+  if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
+  if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
+  const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
+  // A plugin is named by its module; its schema knows it by id.
+  const named = plugin === undefined ? data : { ...data, ruleset: system.id };
+  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
+  if (scenario === undefined) throw new InputError(problems);
+  const base = scenario as Record<string, unknown>;
+  if (typeof base.name !== 'string' || typeof base.seed !== 'number' || typeof base.trials !== 'number') {
+    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers, with defaults)` }]);
+  }
+  const result = await system.load(scenario as unknown as ScenarioBase, file, files);
+  if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
+  // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
+  await loadKernelModule(system.kernelModule);
+  return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
+}
+
+/**
+ * A scenario with fields changed (`--set`) or a named variant applied: the changes are made on the
+ * file's data, which is then checked as a whole, so a bad value reads as a bad field of the file.
+ */
+export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }, options: LoadOptions = {}): Promise<LoadedScenario> {
+  const { data, variants } = await readScenarioData(file);
+  const index = change.variant === undefined ? -1 : variants.findIndex((entry) => entry.name === change.variant);
+  const variant = variants[index];
+  if (change.variant !== undefined && variant === undefined) {
+    const known = variants.map((entry) => JSON.stringify(entry.name)).join(', ');
+    throw new InputError([{ file, path: 'variants', message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})` }]);
+  }
+  const fields: (readonly [string, unknown])[] = [...Object.entries(variant?.set ?? {}), ...(change.fields ?? [])];
+  const patched = applyFields(file, data, fields, variant === undefined ? ROOT_PATH : `variants[${index}].set`);
+  if (patched.problems.length > 0) throw new InputError(patched.problems);
+  try {
+    return await loadScenarioData(file, patched.data, fileSystemData, options);
+  } catch (error) {
+    if (variant === undefined || !(error instanceof InputError)) throw error;
+    throw new InputError(error.problems.map((problem) => setByVariant(problem, variant)));
+  }
+}
+
+/** A problem in a field the variant sets (or inside it) says so: the file as written has another value there. */
+function setByVariant(problem: InputProblem, variant: Variant): InputProblem {
+  const sets = Object.keys(variant.set).some((path) => {
+    const steps = parseFieldPath(path);
+    const field = steps === undefined ? path : formatPath(steps);
+    return withinField(problem.path, field);
+  });
+  return sets ? { ...problem, message: `${problem.message} (set by variant ${JSON.stringify(variant.name)})` } : problem;
+}
+
+/**
+ * The scenario files named by `paths`: files as given, directories expanded to their
+ * .yaml/.yml/.json files (not recursively) sorted by name. Each file appears once.
+ */
+export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  const problems: InputProblem[] = [];
+  for (const given of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(given)).isDirectory();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      problems.push({ file: given, path: ROOT_PATH, message: code === 'ENOENT' ? 'no such file or directory' : fileSystemMessage(error) });
+      continue;
+    }
+    if (!isDirectory) {
+      files.push(given);
+      continue;
+    }
+    let entries: Dirent[];
+    try {
+      entries = await readdir(given, { withFileTypes: true });
+    } catch (error) {
+      // An unreadable directory (permissions) is the user's input, not a crash.
+      problems.push({ file: given, path: ROOT_PATH, message: `cannot list this directory: ${fileSystemMessage(error)}` });
+      continue;
+    }
+    const found = entries
+      .filter((entry) => entry.isFile() && SCENARIO_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
+      .map((entry) => entry.name)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((name) => path.join(given, name));
+    if (found.length === 0) problems.push({ file: given, path: ROOT_PATH, message: 'no .yaml, .yml or .json files in this directory' });
+    files.push(...found);
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return [...new Set(files)];
+}

@@ -1,5 +1,5 @@
 /**
- * Every notebook, in turn: what `npm start` runs. Writes reports/index.html and prints its path.
+ * Every notebook, in turn: what `npm start` runs. Writes out/index.html and prints its path.
  * Run: npx tsx notebooks/all.ts
  */
 import path from 'node:path';

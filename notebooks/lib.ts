@@ -10,7 +10,7 @@ import type { Provenance } from '../reports/page.js';
 
 /** What every notebook shares: where files are, one worker pool, and the notes a report page carries. */
 export const repository = path.join(import.meta.dirname, '..');
-export const reportsDirectory = path.join(repository, 'reports');
+export const reportsDirectory = path.join(repository, 'out');
 export const fromRepository = (file: string): string => path.join(repository, file);
 
 /** Run `work` on one worker pool (one per core), closed afterwards. */

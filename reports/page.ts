@@ -24,7 +24,7 @@ export { type PageSection, type PageTable, type Provenance, type ReportPage, slu
  * as JSON in a <script type="application/json">, with <, > and & written as \u003c… so no string
  * of the data can end the script. Every other string is HTML-escaped.
  */
-export const DEFAULT_REPORT_DIRECTORY = 'reports';
+export const DEFAULT_REPORT_DIRECTORY = 'out';
 const MANIFEST = 'pages.json';
 
 /** The browser bundles copied into <out>/assets/, in the order the page loads them. */

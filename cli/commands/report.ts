@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import { metricTitle } from '../../input/field-labels.js';
 import { MEASURES, type Measure } from '../../documents/matchup-tables.js';
 import type { MetricSummary, ValueProbability } from '../../statistics/summary.js';
-import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
+import { DEFAULT_REPORT_DIRECTORY, type PageSection, type PageTable, type Provenance, type ReportPage } from '../../reports/page.js';
 import { asSummary, type ExactResult, type FiledDocument, readReportInputs, REPORT_LIMITS, type SavedResult } from '../../reports/report-inputs.js';
 import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
 import { type TrustedPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
@@ -17,9 +17,6 @@ const reports = async () => {
   const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]);
   return { distributionChart, slugify, writePage, writeAnalysisReport };
 };
-
-/** Where the report goes unless --out says otherwise (reports/page.ts's default). */
-const DEFAULT_REPORT_DIRECTORY = 'reports';
 
 /**
  * `crucible report <files…>`: HTML pages from saved JSON. Run results (what `crucible run --json`

@@ -19,6 +19,8 @@ const LAYERS = {
   web: ['engine', 'input', 'statistics', 'sim', 'analysis', 'documents', 'reports'],
 };
 const ALL = Object.keys(LAYERS);
+/** Node's built-in modules as the cruiser names them (`fs`, `fs/promises`, `node:test`…). */
+const NODE_BUILT_INS = `^(node:)?(${require('node:module').builtinModules.join('|')})$`;
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
   name: `layer-${layer}`,
@@ -48,6 +50,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^(input|statistics|sim|queue|analysis|documents|reports|cli|web)/|^index\\.ts$' },
       to: { path: '^engine/(?!dice/)[\\w-]+/' },
+    },
+    {
+      name: 'page-is-portable',
+      comment: 'What the workbench page and its workers import runs in a browser: no Node built-ins; where Node and a browser differ, the platform (input/platform.ts) answers.',
+      severity: 'error',
+      from: { path: '^web/(main\\.tsx|compute/[\\w-]+-worker\\.ts)$' },
+      to: { path: NODE_BUILT_INS, reachable: true },
     },
     {
       name: 'engine-is-pure',

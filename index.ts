@@ -11,6 +11,11 @@
  *   // A single action has an exact answer (undefined for a chain):
  *   console.log(exactScenario(loaded)?.summary.find((metric) => metric.name === 'winner'));
  */
+import { installNodePlatform } from './input/node-platform.js';
+
+// The library reads the file system and imports plugins and kernel modules as Node does (input/platform.ts).
+installNodePlatform();
+
 export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedScenario, type LoadOptions } from './input/scenario-file.js';
 // A scenario's plugin module runs only if the caller trusts it: `loadScenarioFile(file, { plugins: trustPlugins(['./rules/my-game.ts']) })`.
 export { BUILT_INS_ONLY, readConfigTrust, trustPlugins, type TrustedPlugins } from './input/plugin-trust.js';
@@ -34,7 +39,8 @@ export { countCosts, type CountCostOptions, type CountCosts } from './analysis/c
 export { wholeUnitCosts, type WholeUnitCosts } from './analysis/whole-unit-costs.js';
 export { parseTolerance, type PriceVerdict, priceVerdict, type Tolerance } from './analysis/price-verdict.js';
 export { fitDavidson, type DavidsonFit } from './statistics/davidson.js';
-export { formatTable, matrixTable, rulebookPercent, tableOf, writeTable } from './documents/tables.js';
+export { formatTable, matrixTable, rulebookPercent, tableOf } from './documents/tables.js';
+export { writeTable } from './documents/table-files.js';
 export { summarize, type MetricSummary } from './statistics/summary.js';
 
 // Writing a rule system (docs/plugins.md, examples/homebrew/README.md): the descriptor, the kernel

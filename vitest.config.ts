@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Chromium and redis-server installed once, before any file runs (files side by side would collide in apt-get).
     globalSetup: ['test/global-setup.ts'],
+    // Each file's modules read files and import kernels through Node's platform (input/platform.ts).
+    setupFiles: ['test/setup.ts'],
     testTimeout: 60000,
     // Forks rather than threads: the CLI tests send signals and the engine tests are CPU-bound.
     pool: 'forks',

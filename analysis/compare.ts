@@ -3,7 +3,7 @@ import { InputError } from '../input/errors.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
 import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
 import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
-import type { TrustedPlugins } from '../input/plugin-trust.js';
+import type { TrustedPlugins } from '../input/platform.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../input/scenario-file.js';
 import { type FieldLabel, fieldLabel, outcomeTitle } from '../input/field-labels.js';
 import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from '../statistics/paired.js';

@@ -1,7 +1,7 @@
 import { InputError } from '../input/errors.js';
 import { AUTO_BUDGET, EXACT_BUDGET } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
-import type { TrustedPlugins } from '../input/plugin-trust.js';
+import type { TrustedPlugins } from '../input/platform.js';
 import { type LoadedScenario, loadScenarioChanged } from '../input/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type FieldLabel, fieldLabel } from '../input/field-labels.js';

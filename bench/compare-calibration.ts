@@ -6,6 +6,7 @@ import type { Kernel } from '../engine/kernel.js';
 import { EXACT_BUDGET, exactDistributions } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import { runPaired } from '../sim/paired-run.js';
+import { installNodePlatform } from '../input/node-platform.js';
 import { loadScenarioChanged } from '../input/scenario-file.js';
 
 /**
@@ -25,6 +26,8 @@ import { loadScenarioChanged } from '../input/scenario-file.js';
  *
  * Seeds are 20261122 + i. Not part of `npm run bench`: a measurement to quote, not a speed.
  */
+
+installNodePlatform();
 
 const [seedsArg, nullTrialsArg, coverageTrialsArg] = process.argv.slice(2);
 const SEEDS = Number(seedsArg ?? 600);

@@ -5,6 +5,7 @@ import { streamDice } from '../engine/dice/index.js';
 import type { OutcomeTable } from '../engine/dice/outcome-table.js';
 import type { DrawMethod, Kernel } from '../engine/kernel.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import { installNodePlatform } from '../input/node-platform.js';
 import { loadScenarioFile } from '../input/scenario-file.js';
 import { Tally } from '../statistics/tally.js';
 import { compileBattleforge } from '../engine/battleforge/index.js';
@@ -22,6 +23,8 @@ import { compileWarmasterBench } from '../test/warmaster/bench-scenario.js';
  *   (a switch per call is the replay's own cost, a few ns per call).
  * rules + state + row = trial − dice: the rules, resetting the trial's state and writing its row.
  */
+
+installNodePlatform();
 
 export type ProfiledKernel = 'pooled' | 'engagement' | 'warmaster' | 'battleforge' | 'epic';
 

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { installNodePlatform } from '../input/node-platform.js';
 import { measureAnalysis } from './analysis.js';
 import { measureEpic } from './epic.js';
 import { runInWorker } from './in-worker.js';
@@ -19,6 +20,8 @@ import type { BenchScenario, HeapResult, HeapSample, Implementation } from './wo
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
  * median rate and the spread. See bench/README.md.
  */
+
+installNodePlatform();
 
 const TARGET_POOLED_ATTACKS_PER_SECOND = 12e6;
 const TARGET_ENGINE_OVER_NAIVE = 20;

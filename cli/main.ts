@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { escapeUnprintable, InputError } from '../input/errors.js';
+import { installNodePlatform } from '../input/node-platform.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { registerAnalysis } from './commands/analyze.js';
 import { registerMerge } from './commands/merge.js';
@@ -122,6 +123,7 @@ const escapeControlCharacters = (text: string): string => escapeUnprintable(text
 
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  installNodePlatform();
   let status = EXIT_OK;
   const program = buildProgram(io, env, (value) => {
     status = value;

@@ -5,7 +5,7 @@ import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import { provenanceJson, provenanceLines, provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import type { ReplayedTrial } from '../sim/replay.js';
 import { replayTrial } from '../sim/replay.js';
-import type { TrustedPlugins } from '../input/plugin-trust.js';
+import type { TrustedPlugins } from '../input/platform.js';
 import { isUnitsFileName, loadScenarioFile } from '../input/scenario-file.js';
 import { groupThousands } from './format.js';
 

@@ -1,14 +1,14 @@
-import path from 'node:path';
+import path from 'pathe';
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
-import { writeAtomically, writeFailure } from '../sim/atomic-write.js';
-import { InputError, ROOT_PATH } from '../input/errors.js';
+import { InputError } from '../input/errors.js';
 import type { Interval } from '../statistics/intervals.js';
 
 /**
  * Tables of multi-run results (matchups, sweeps, balance, comparisons) as arquero tables, and their
- * export as CSV, JSON or Markdown. Probabilities are printed the way a rulebook would: `62% ±1`
- * (the estimate, and the 95% interval's wider side in percentage points, rounded up).
+ * export as CSV, JSON or Markdown (to a file: table-files.ts). Probabilities are printed the way a
+ * rulebook would: `62% ±1` (the estimate, and the 95% interval's wider side in percentage points,
+ * rounded up).
  */
 
 /** "62% ±1": percent, rounded; ± the interval's wider half-width in points, rounded up (at least 0.1 below 1). */
@@ -58,19 +58,6 @@ export function formatOfFile(file: string): TableFormat {
     throw InputError.at(file, '--out', `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json or .md`);
   }
   return format as TableFormat;
-}
-
-export async function writeTable(table: ColumnTable, file: string): Promise<void> {
-  await writeTextFile(file, formatTable(table, formatOfFile(file)));
-}
-
-/** Write an output file whole or not at all (a full disk leaves the previous file); a failure is the user's bad path (exit 2), named. */
-export async function writeTextFile(file: string, text: string): Promise<void> {
-  try {
-    await writeAtomically(file, text);
-  } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `cannot write: ${writeFailure(error)}`);
-  }
 }
 
 /**

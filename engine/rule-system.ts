@@ -103,7 +103,11 @@ export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs =
    * Without it, a worker checks the scenario against its schema only.
    */
   checkRefs?(scenario: Scenario, refs: unknown): readonly ValidationIssue[];
-  /** URL (`new URL('./x.ts', import.meta.url).href`) of the module exporting `compile` (a KernelModule). */
+  /**
+   * URL of the module exporting `compile` (a KernelModule): `import.meta.resolve('./kernel-module.js')`
+   * (a .js specifier: tsx finds the .ts beside it, and compiled output the .js). Node imports it; the
+   * workbench finds a built-in's by its `id` instead (web/platform/browser-platform.ts).
+   */
   readonly kernelModule: string;
   /** A traced trial's events as lines of text (kernels with `setTrace`). */
   formatTrace?(events: readonly Event[]): string[];

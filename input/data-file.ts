@@ -1,9 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import path from 'pathe';
 import { Composer, CST, type Document, isAlias, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, Parser, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { formatPath, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
+import { platform } from './platform.js';
 import { describeZodIssues } from './zod-issues.js';
 
 /**
@@ -38,10 +38,10 @@ class UnreadableFile extends Error {
  * waits for a writer, and no signal stops that) and files above `maxBytes`.
  */
 export async function readInputText(file: string, maxBytes: number): Promise<string> {
-  const info = await stat(file);
+  const info = await platform().stat(file);
   if (!info.isFile()) throw new UnreadableFile('ENOTREG', info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files');
   if (info.size > maxBytes) throw new UnreadableFile('EFBIG', `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`);
-  return readFile(file, 'utf8');
+  return platform().readText(file);
 }
 
 export function fileSystemMessage(error: unknown): string {
@@ -354,10 +354,11 @@ export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string
 }
 
 /**
- * The file access a rule system's loader is given (engine/rule-system.ts): this module over the file
- * system. A whole file checked here is one a scenario points at (`unitsFile:`, an army or faction
- * file), which may be any readable file, a secrets file too: its problems name the file and the
- * field but never quote its values. Checked at a place (`at`: overrides in the scenario), they do.
+ * The file access a rule system's loader is given (engine/rule-system.ts): this module over the
+ * platform's files (input/platform.ts: the file system, or the workbench's volume). A whole file
+ * checked here is one a scenario points at (`unitsFile:`, an army or faction file), which may be
+ * any readable file, a secrets file too: its problems name the file and the field but never quote
+ * its values. Checked at a place (`at`: overrides in the scenario), they do.
  */
 export const fileSystemData: DataFiles = {
   read: readDataFile,
@@ -369,7 +370,7 @@ export const fileSystemData: DataFiles = {
   check: (file, schema, data, at = []) => parseWith(schema, file, data, at, at.length > 0),
   async list(directory) {
     try {
-      return (await readdir(directory)).sort();
+      return (await platform().readDirectory(directory)).map((entry) => entry.name).sort();
     } catch {
       return undefined;
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseWith, readDataFile } from './data-file.js';
 import { InputError, type InputProblem } from './errors.js';
+import type { TrustedPlugins } from './platform.js';
 
 /**
  * Which plugin modules may run (issue 31): a scenario file is data a designer shares, so its
@@ -13,10 +14,8 @@ import { InputError, type InputProblem } from './errors.js';
  * its name resolves to where it was trusted: not by name, since a scenario's folder could hold a
  * node_modules of its own with another package of that name.
  */
-export interface TrustedPlugins {
-  /** Real absolute paths of the trusted module files. */
-  readonly files: ReadonlySet<string>;
-}
+// Declared with the platform, whose `resolveRuleSystem` takes it (the workbench trusts none).
+export type { TrustedPlugins } from './platform.js';
 
 /** A scenario naming a module nobody trusted: refused before the module is imported. */
 export class UntrustedPluginError extends InputError {}

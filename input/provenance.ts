@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { PluginInfo } from './rule-systems.js';
+import { platform, type PluginInfo } from './platform.js';
 import type { LoadedScenario } from './scenario-file.js';
 
 /**
@@ -40,7 +39,7 @@ export function provenanceOf(loaded: LoadedScenario): RulesProvenance {
     engineVersion: loaded.system.version,
     ...(mode === undefined ? {} : { mode }),
     ...(Object.keys(changed).length === 0 ? {} : { rulesChanged: changed }),
-    unitsDigest: createHash('sha256').update(json(loaded.refs)).digest('hex'),
+    unitsDigest: platform().sha256(json(loaded.refs)),
     ...(loaded.plugin === undefined ? {} : { plugin: loaded.plugin }),
   };
 }

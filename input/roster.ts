@@ -1,11 +1,11 @@
-import path from 'node:path';
+import path from 'pathe';
 import { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { parseWith, readDataFile } from './data-file.js';
 import { snapshotDataFiles } from './data-snapshot.js';
 import { InputError, type InputProblem, withinField } from './errors.js';
 import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
-import type { TrustedPlugins } from './plugin-trust.js';
+import type { TrustedPlugins } from './platform.js';
 
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the

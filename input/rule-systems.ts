@@ -3,36 +3,22 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { KernelModule, RuleSystem } from '../engine/rule-system.js';
+import { pathToFileURL } from 'node:url';
+import type { RuleSystem } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError, type InputProblem } from './errors.js';
+import type { ResolvedRuleSystem } from './platform.js';
 import { BUILT_INS_ONLY, isTrusted, trustAdvice, type TrustedPlugins, UntrustedPluginError } from './plugin-trust.js';
 
 /**
- * Finding a scenario's rule system: a built-in of engine/rulesets.ts by id, or a plugin — a module
- * the scenario names by path (`ruleset: ./rules/my-game.ts`, relative to the scenario file; .ts or
- * .js) or by package name, whose default export (or `ruleSystem` export) is a RuleSystem. A
- * plugin's code is hashed (every source file in its folder), so results and checkpoints can tell
- * one version of a plugin's rules from another. A plugin is imported only if the caller trusts it
- * (input/plugin-trust.ts): naming a module in a scenario never runs it.
+ * Finding a scenario's rule system on Node (Node's platform, input/node-platform.ts, imports this on
+ * first use): a built-in of engine/rulesets.ts by id, or a plugin — a module the scenario names by
+ * path (`ruleset: ./rules/my-game.ts`, relative to the scenario file; .ts or .js) or by package
+ * name, whose default export (or `ruleSystem` export) is a RuleSystem. A plugin's code is hashed
+ * (every source file in its folder), so results and checkpoints can tell one version of a plugin's
+ * rules from another. A plugin is imported only if the caller trusts it (input/plugin-trust.ts):
+ * naming a module in a scenario never runs it.
  */
-
-/** What identifies a plugin's code in results and checkpoints. */
-export interface PluginInfo {
-  /** The module as the scenario names it. */
-  readonly module: string;
-  /** Its id and version, as its descriptor declares them. */
-  readonly id: string;
-  readonly version: string;
-  /** SHA-256 over the source files of the plugin's folder (names and contents), hex. */
-  readonly codeHash: string;
-}
-
-export interface ResolvedRuleSystem {
-  readonly system: RuleSystem;
-  readonly plugin?: PluginInfo;
-}
 
 const BUILT_IN = new Map(RULE_SYSTEMS.map((system) => [system.id, system] as const));
 export const BUILT_IN_IDS: readonly string[] = RULE_SYSTEMS.map((system) => system.id);
@@ -150,20 +136,3 @@ export async function resolveRuleSystem(file: string, ruleset: unknown, trust: T
   // The same module may be named differently by another scenario (another relative path): each names it its own way.
   return loaded.plugin === undefined ? loaded : { system: loaded.system, plugin: { ...loaded.plugin, module: ruleset } };
 }
-
-const kernelModules = new Map<string, KernelModule<unknown, unknown>>();
-
-/** The kernel module at `url` (imported once per thread; a worker imports nothing else of the rule system). */
-export async function loadKernelModule(url: string): Promise<KernelModule<unknown, unknown>> {
-  const cached = kernelModules.get(url);
-  if (cached !== undefined) return cached;
-  const module = (await import(url)) as { compile?: unknown; default?: { compile?: unknown } };
-  const compile = typeof module.compile === 'function' ? module.compile : module.default?.compile;
-  if (typeof compile !== 'function') throw new Error(`${url.startsWith('file:') ? fileURLToPath(url) : url} does not export \`compile(scenario, refs, method)\``);
-  const kernelModule = { compile: compile as KernelModule<unknown, unknown>['compile'] };
-  kernelModules.set(url, kernelModule);
-  return kernelModule;
-}
-
-/** The kernel module at `url` if this thread has imported it already. */
-export const loadedKernelModule = (url: string): KernelModule<unknown, unknown> | undefined => kernelModules.get(url);

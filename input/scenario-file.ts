@@ -1,13 +1,9 @@
-import { type Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import path from 'pathe';
 import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
-// Type only: the workbench's build swaps rule-systems.ts for a built-ins-only one and reads no plugin.
-import type { TrustedPlugins } from './plugin-trust.js';
-import { loadKernelModule, type PluginInfo, resolveRuleSystem } from './rule-systems.js';
+import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
 
 export { SCENARIO_EXTENSIONS } from './data-file.js';
@@ -94,7 +90,7 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
 export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData, options: LoadOptions = {}): Promise<LoadedScenario> {
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
   if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
-  const { system, plugin } = await resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
+  const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
   const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
@@ -106,7 +102,7 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
   const result = await system.load(scenario as unknown as ScenarioBase, file, files);
   if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
   // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
-  await loadKernelModule(system.kernelModule);
+  await loadKernelModule(system.id, system.kernelModule);
   return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
 }
 
@@ -153,7 +149,7 @@ export async function findScenarioFiles(paths: readonly string[]): Promise<strin
   for (const given of paths) {
     let isDirectory: boolean;
     try {
-      isDirectory = (await stat(given)).isDirectory();
+      isDirectory = (await platform().stat(given)).isDirectory();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       problems.push({ file: given, path: ROOT_PATH, message: code === 'ENOENT' ? 'no such file or directory' : fileSystemMessage(error) });
@@ -163,9 +159,9 @@ export async function findScenarioFiles(paths: readonly string[]): Promise<strin
       files.push(given);
       continue;
     }
-    let entries: Dirent[];
+    let entries: DirectoryEntry[];
     try {
-      entries = await readdir(given, { withFileTypes: true });
+      entries = await platform().readDirectory(given);
     } catch (error) {
       // An unreadable directory (permissions) is the user's input, not a crash.
       problems.push({ file: given, path: ROOT_PATH, message: `cannot list this directory: ${fileSystemMessage(error)}` });

@@ -1,12 +1,16 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fieldLabel } from '../input/field-labels.js';
+import { installNodePlatform } from '../input/node-platform.js';
 import type { ExactScenarioResult, ScenarioResult } from '../analysis/run.js';
 import type { SweepPoint } from '../analysis/sweep.js';
 import type { SweepLinePoint } from '../reports/charts.js';
 import type { LoadedScenario } from '../input/scenario-file.js';
 import { ShardPool } from '../sim/shard-pool.js';
 import type { Provenance } from '../reports/page.js';
+
+// Every notebook imports this module first: it installs the file system and Node's rule-system loader (input/platform.ts).
+installNodePlatform();
 
 /** What every notebook shares: where files are, one worker pool, and the notes a report page carries. */
 export const repository = path.join(import.meta.dirname, '..');

@@ -2,7 +2,8 @@ import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { KernelSpec } from '../sim/kernel-spec.js';
 import type { ScenarioBase } from '../engine/rule-system.js';
-import { builtInRuleSystem, type ResolvedRuleSystem } from '../input/rule-systems.js';
+import type { ResolvedRuleSystem } from '../input/platform.js';
+import { builtInRuleSystem } from '../input/rule-systems.js';
 import { ShardPool } from '../sim/shard-pool.js';
 import {
   connect,

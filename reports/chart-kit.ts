@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { platform } from '../input/platform.js';
 import type { Interval } from '../statistics/intervals.js';
 import { PERCENT_AXIS_FORMAT } from './format.js';
 
@@ -61,7 +61,7 @@ function slug(text: string): string {
   // Cut at a word, and end with a hash of the whole: two long titles sharing a start keep apart.
   const cut = full.slice(0, 52);
   const kept = cut.slice(0, cut.lastIndexOf('-') > 20 ? cut.lastIndexOf('-') : 51).replace(/-+$/, '');
-  return `${kept}-${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
+  return `${kept}-${platform().sha256(full).slice(0, 8)}`;
 }
 
 /**

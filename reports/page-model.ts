@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { platform } from '../input/platform.js';
 import type { Chart } from './charts.js';
 
 /**
@@ -86,7 +86,7 @@ function cutAtWord(slug: string): string {
   const head = slug.slice(0, room + 1);
   const end = head.lastIndexOf('-');
   const cut = (end > room / 2 ? head.slice(0, end) : slug.slice(0, room)).replace(/[-._]+$/, '');
-  return `${cut}-${createHash('sha256').update(slug).digest('hex').slice(0, SLUG_HASH)}`;
+  return `${cut}-${platform().sha256(slug).slice(0, SLUG_HASH)}`;
 }
 
 /** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */

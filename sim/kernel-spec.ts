@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../engine/kernel.js';
-import { loadedKernelModule, loadKernelModule } from '../input/rule-systems.js';
+import { loadedKernelModule, loadKernelModule, platform } from '../input/platform.js';
 import type { LoadedScenario } from '../input/scenario-file.js';
 
 /**
@@ -22,7 +21,7 @@ export interface KernelSpec {
   readonly refs: unknown;
   /** Dice rolled one by one, or each action's outcome drawn from its exact table (the default). */
   readonly method: DrawMethod;
-  /** URL of the module exporting `compile` (RuleSystem.kernelModule). */
+  /** URL of the module exporting `compile` (RuleSystem.kernelModule): Node imports it, the workbench finds its kernel by `ruleset`. */
   readonly kernelModule: string;
 }
 
@@ -45,11 +44,9 @@ export interface SerializedKernelSpec {
   readonly digest: string;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
   const { kernelModule, ...content } = spec;
-  return { json: JSON.stringify(spec), digest: sha256(JSON.stringify(content)) };
+  return { json: JSON.stringify(spec), digest: platform().sha256(JSON.stringify(content)) };
 }
 
 
@@ -61,7 +58,7 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
  * that already passed validation.
  */
 export function compileSpec(spec: KernelSpec): Kernel {
-  const module = loadedKernelModule(spec.kernelModule);
+  const module = loadedKernelModule(spec.ruleset, spec.kernelModule);
   if (module === undefined) throw new Error(`the kernel module of rule system ${spec.ruleset} is not loaded on this thread (loading its scenario loads it)`);
   return module.compile(spec.scenario, spec.refs, spec.method);
 }
@@ -69,6 +66,6 @@ export function compileSpec(spec: KernelSpec): Kernel {
 /** Rebuild the kernel from `serializeKernelSpec(…).json` (in a worker: imports only the kernel module). */
 export async function compileKernelSpec(json: string): Promise<Kernel> {
   const spec = JSON.parse(json) as KernelSpec;
-  const module = await loadKernelModule(spec.kernelModule);
+  const module = await loadKernelModule(spec.ruleset, spec.kernelModule);
   return module.compile(spec.scenario, spec.refs, spec.method);
 }

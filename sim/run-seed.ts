@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { platform } from '../input/platform.js';
 
 /**
  * The seed of one run of an analysis that plays many scenarios (a roster's matchups, a cost fit):
@@ -20,5 +20,5 @@ import { createHash } from 'node:crypto';
  */
 export function runSeed(seed: number, key: readonly (string | number)[]): number {
   const text = `crucible-run-seed\u0000${seed}\u0000${key.map(String).join('\u0000')}`;
-  return Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16);
+  return Number.parseInt(platform().sha256(text).slice(0, 8), 16);
 }

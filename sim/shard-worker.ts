@@ -1,4 +1,5 @@
 import type { Kernel } from '../engine/kernel.js';
+import { installNodePlatform } from '../input/node-platform.js';
 import { compileKernelSpec } from './kernel-spec.js';
 import { faultFor, runShard, stallFor, type ShardResult, type ShardTask } from './shard-task.js';
 import { StreamCursor } from './stream-cursor.js';
@@ -8,6 +9,8 @@ import { StreamCursor } from './stream-cursor.js';
  * the kernel of the last scenario it ran and its position in the seed's streams, so a shard costs
  * a string compare and a few jumps before its trials start.
  */
+
+installNodePlatform();
 
 let cached: { readonly digest: string; readonly kernel: Kernel } | undefined;
 const cursor = new StreamCursor();

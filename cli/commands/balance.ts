@@ -6,7 +6,8 @@ import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceList
 import { matchupMarkdown, matrixNumbers } from '../../documents/matchup-tables.js';
 import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../input/roster.js';
-import { formatOfFile, formatTable, tableOf, textTable, wrapText, writeTextFile } from '../../documents/tables.js';
+import { writeTextFile } from '../../documents/table-files.js';
+import { formatOfFile, formatTable, tableOf, textTable, wrapText } from '../../documents/tables.js';
 import { InputError } from '../../input/errors.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';

@@ -3,7 +3,8 @@ import { type ComparedOutcome, type ComparedVariant, compareVariants, type Compa
 import { compareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../../documents/compare-document.js';
 import { metricTitle } from '../../input/field-labels.js';
 import { DEFAULT_MONTE_CARLO, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../statistics/summary.js';
-import { formatOfFile, formatTable, tableOf, writeTextFile } from '../../documents/tables.js';
+import { writeTextFile } from '../../documents/table-files.js';
+import { formatOfFile, formatTable, tableOf } from '../../documents/tables.js';
 import { InputError, ROOT_PATH } from '../../input/errors.js';
 import { isUnitsFileName, readScenarioData } from '../../input/scenario-file.js';
 import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';

@@ -4,7 +4,8 @@ import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matri
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../input/roster.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
-import { formatOfFile, formatTable, textTable, wrapText, writeTextFile } from '../../documents/tables.js';
+import { writeTextFile } from '../../documents/table-files.js';
+import { formatOfFile, formatTable, textTable, wrapText } from '../../documents/tables.js';
 import { groupThousands } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { trustPlugins } from '../../input/plugin-trust.js';
-import { type ResolvedRuleSystem, resolveRuleSystem } from '../../input/rule-systems.js';
+import type { ResolvedRuleSystem } from '../../input/platform.js';
+import { resolveRuleSystem } from '../../input/rule-systems.js';
 import { queueUrlProblem, redactedUrl } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';

@@ -24,7 +24,7 @@ export const battleforge = defineRuleSystem<Scenario, BattleforgeRefs, Battlefor
   // Its data files' schemas (battleforge-units, battleforge-index) are written by scripts/convert-battleforge.ts.
   load: loadBattleforge,
   checkRefs: checkBattleforgeRefs,
-  kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
+  kernelModule: import.meta.resolve('./kernel-module.js'),
   formatTrace: formatBattleforgeTrace,
   mode: (scenario) => scenario.mode,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],

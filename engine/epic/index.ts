@@ -25,7 +25,7 @@ export const epic = defineRuleSystem<Scenario, EpicRefs, EpicTraceEvent>({
   dataSchemas: [{ name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: armiesFileSchema }],
   load: loadEpic,
   checkRefs: checkEpicRefs,
-  kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
+  kernelModule: import.meta.resolve('./kernel-module.js'),
   formatTrace: formatEpicTrace,
   choices: epicChoices,
 });

@@ -24,7 +24,7 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   dataFile: { names: /^units\.[^.]+$/i, check: async (file, files) => (await readUnits(files, file)).problems },
   load: loadHeroic,
   checkRefs: checkHeroicRefs,
-  kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
+  kernelModule: import.meta.resolve('./kernel-module.js'),
   formatTrace: formatHeroicTrace,
   mode: (scenario) => scenario.mode,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],

@@ -23,7 +23,7 @@ export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTrac
   // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
   load: loadWarmaster,
   checkRefs: checkWarmasterRefs,
-  kernelModule: new URL('./kernel-module.ts', import.meta.url).href,
+  kernelModule: import.meta.resolve('./kernel-module.js'),
   formatTrace: formatWarmasterTrace,
   sides: (scenario) => [scenario.sides[0]?.name ?? '', scenario.sides[1]?.name ?? ''],
   choices: warmasterChoices,

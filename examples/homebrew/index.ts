@@ -26,7 +26,7 @@ const homebrew = defineRuleSystem<Scenario, HomebrewRefs, HomebrewTraceEvent>({
   // checks for files named units.*: see the tutorial's "validate".)
   dataFile: { names: /^units\.(ya?ml|json)$/i, check: async (file, files) => (await readUnits(files, file)).problems },
   load: loadHomebrew,
-  kernelModule: new URL('./kernel.ts', import.meta.url).href,
+  kernelModule: import.meta.resolve('./kernel.js'),
   formatTrace: formatHomebrewTrace,
   mode: (scenario) => scenario.mode,
   sides: (scenario) => [scenario.sides[0].name, scenario.sides[1].name],

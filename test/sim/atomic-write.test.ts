@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTextFile } from '../../documents/tables.js';
+import { writeTextFile } from '../../documents/table-files.js';
 import { STALE_AFTER_MILLISECONDS } from '../../sim/atomic-write.js';
 import { REPOSITORY } from '../helpers/repository.js';
 

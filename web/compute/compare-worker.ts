@@ -4,6 +4,7 @@ import type { MonteCarloMethod } from '../../statistics/summary.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { InputError, type InputProblem } from '../../input/errors.js';
+import { installBrowserPlatform } from '../platform/browser-platform.js';
 import { writeText } from '../platform/volume.js';
 
 /**
@@ -31,6 +32,8 @@ export type CompareReply =
   | { readonly kind: 'error'; readonly message: string };
 
 const PROGRESS_EVERY_MILLISECONDS = 200;
+
+installBrowserPlatform();
 
 self.onmessage = async (event: MessageEvent<CompareRequest>) => {
   const request = event.data;

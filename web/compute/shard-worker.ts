@@ -2,6 +2,7 @@ import type { Kernel } from '../../engine/kernel.js';
 import { compileKernelSpec } from '../../sim/kernel-spec.js';
 import { runShard, type ShardTask } from '../../sim/shard-task.js';
 import { StreamCursor } from '../../sim/stream-cursor.js';
+import { installBrowserPlatform } from '../platform/browser-platform.js';
 
 /**
  * A Web Worker running shards, as sim/shard-worker.ts does on a worker thread: the same kernel
@@ -15,6 +16,8 @@ export interface ShardRequest {
 }
 
 export type ShardReply = { readonly id: number; readonly cells: Float64Array; readonly trials: number; readonly loopMilliseconds: number } | { readonly id: number; readonly error: string };
+
+installBrowserPlatform();
 
 const cursor = new StreamCursor();
 let compiled: { readonly digest: string; readonly kernel: Kernel } | undefined;

@@ -5,9 +5,10 @@ import { normalize } from 'pathe';
  * The workbench's files: the repository's data/ folder, bundled by the build (each file loaded
  * when first read), under the paths the CLI knows them by (`data/heroic/units.yaml`), plus the
  * files the designer edits or imports, which shadow a bundled file of the same path. The CLI's
- * readers (input/data-file.ts, input/scenario-file.ts, input/roster.ts) run unchanged on top: the
- * build points their `node:fs` at this volume (web/platform/fs*.ts), so a scenario edited here is
- * read, checked and loaded exactly as `crucible run` reads it from disk.
+ * readers (input/data-file.ts, input/scenario-file.ts, input/roster.ts) run unchanged on top: they
+ * read through the platform (input/platform.ts), which the workbench's is this volume
+ * (browser-platform.ts), so a scenario edited here is read, checked and loaded exactly as
+ * `crucible run` reads it from disk.
  */
 
 const bundledLoaders = import.meta.glob<string>('../../data/**/*.{yaml,yml,json}', { query: '?raw', import: 'default' });

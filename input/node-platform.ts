@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { KernelModule } from '../engine/rule-system.js';
+import { installPlatform, type Platform } from './platform.js';
+
+/**
+ * The platform on Node (input/platform.ts): the file system, rule systems by built-in id or plugin
+ * module (input/rule-systems.ts, imported on first use: a worker thread, which only compiles
+ * kernels, never loads the descriptors and zod), kernel modules imported by URL, node:crypto's SHA-256.
+ */
+export const nodePlatform: Platform = {
+  stat,
+  readText: (file) => readFile(file, 'utf8'),
+  readDirectory: (directory) => readdir(directory, { withFileTypes: true }),
+  resolveRuleSystem: async (file, ruleset, trust) => (await import('./rule-systems.js')).resolveRuleSystem(file, ruleset, trust),
+  async importKernelModule(_ruleset, location) {
+    const module = (await import(location)) as { compile?: unknown; default?: { compile?: unknown } };
+    const compile = typeof module.compile === 'function' ? module.compile : module.default?.compile;
+    if (typeof compile !== 'function') throw new Error(`${location.startsWith('file:') ? fileURLToPath(location) : location} does not export \`compile(scenario, refs, method)\``);
+    return { compile: compile as KernelModule<unknown, unknown>['compile'] };
+  },
+  sha256: (text) => createHash('sha256').update(text).digest('hex'),
+};
+
+/** Install Node's platform in this thread (an entry point's first step). */
+export const installNodePlatform = (): void => installPlatform(nodePlatform);

@@ -6,7 +6,7 @@ import { type LoadedScenario, loadScenarioChanged } from '../input/scenario-file
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type FieldLabel, fieldLabel } from '../input/field-labels.js';
 import { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult } from './run.js';
-import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../statistics/summary.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type Method, type MonteCarloMethod } from '../sim/methods.js';
 
 
 /**
@@ -30,15 +30,11 @@ export type SweepPoint =
   | { readonly values: readonly unknown[]; readonly method: 'exact'; readonly result: ExactScenarioResult }
   | { readonly values: readonly unknown[]; readonly method: MonteCarloMethod; readonly result: ScenarioResult };
 
-/** `auto`: exact where a trial has few paths and neither trials nor a precision was asked for, else `mc`. */
-export const SWEEP_METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
-export type SweepMethod = (typeof SWEEP_METHODS)[number];
-
 export interface SweepOptions {
   readonly seed?: number;
   readonly trials?: number;
   readonly precision?: number;
-  readonly method?: SweepMethod;
+  readonly method?: Method;
   /** Metric names the caller will report: checked (an unknown one is an InputError) before any point runs. */
   readonly metrics?: readonly string[];
   readonly executor?: ShardExecutor;
@@ -58,7 +54,7 @@ export async function labelAxes(file: string, axes: readonly SweepAxis[], plugin
   return axes.map((axis) => ({ ...axis, field: fieldLabel(loaded, axis.path) }));
 }
 
-function exactPoint(loaded: LoadedScenario, values: readonly unknown[], method: SweepMethod, monteCarloAsked: boolean): SweepPoint | undefined {
+function exactPoint(loaded: LoadedScenario, values: readonly unknown[], method: Method, monteCarloAsked: boolean): SweepPoint | undefined {
   if (method === 'exact') {
     const result = exactScenario(loaded, EXACT_BUDGET);
     if (result === undefined) {

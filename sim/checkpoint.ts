@@ -5,6 +5,7 @@ import { MAX_TRIALS } from '../engine/run-limits.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
+import { MONTE_CARLO_METHODS, type MonteCarloMethod } from './methods.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
 import { shardCount, trialsInRanges } from './shards.js';
@@ -29,7 +30,7 @@ export interface RunIdentity {
   readonly seed: number;
   readonly plan: RunPlanIdentity;
   /** Outcomes drawn from tables (`mc`) or every die rolled (`mc-dice`): other random numbers. */
-  readonly method: 'mc' | 'mc-dice';
+  readonly method: MonteCarloMethod;
   /** A plugin rule system's id, version and code hash (input/rule-systems.ts): other code, other rules. */
   readonly plugin?: PluginIdentity;
 }
@@ -57,7 +58,7 @@ export const runTallyFields = {
   engineVersion: z.string(),
   plugin: z.strictObject({ id: z.string(), version: z.string(), codeHash: hex64 }).optional(),
   seed: count,
-  method: z.enum(['mc', 'mc-dice']),
+  method: z.enum(MONTE_CARLO_METHODS),
   shardTrials: count,
   // Bounded as --trials is: a larger plan would size its shard table past any array (2^53-1 crashed merge).
   plan: z.union([z.strictObject({ trials: count.max(MAX_TRIALS) }), z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) })]),

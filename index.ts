@@ -21,7 +21,7 @@ export { loadScenarioChanged, loadScenarioData, loadScenarioFile, type LoadedSce
 export { BUILT_INS_ONLY, readConfigTrust, trustPlugins, type TrustedPlugins } from './input/plugin-trust.js';
 export { ShardPool } from './sim/shard-pool.js';
 export { InProcessExecutor } from './sim/in-process-executor.js';
-export { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult, type ScenarioRunOptions } from './analysis/run.js';
+export { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult, type ScenarioRunOptions } from './sim/run-scenario.js';
 export { AUTO_BUDGET, EXACT_BUDGET, type ExactBudget } from './sim/exact.js';
 export { AS_WRITTEN, compareVariants, type ComparisonResult, type CompareOptions } from './analysis/compare.js';
 export { comparePaired, type PairedChannelComparison } from './statistics/paired.js';

@@ -7,7 +7,7 @@ import type { TrustedPlugins } from '../input/platform.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../input/scenario-file.js';
 import { type FieldLabel, fieldLabel, outcomeTitle } from '../input/field-labels.js';
 import { comparePaired, type PairedDifference, reversedDifference, type VariantMean } from '../statistics/paired.js';
-import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../statistics/summary.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../sim/methods.js';
 
 /**
  * Comparing two variants of a scenario (`crucible compare`): the baseline — the scenario as written,

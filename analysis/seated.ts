@@ -5,7 +5,7 @@ import type { ShardExecutor } from '../sim/shard-task.js';
 import { type LoadedScenario, loadScenarioData } from '../input/scenario-file.js';
 import { type Outcome, outcomeOf } from '../statistics/outcome.js';
 import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from '../input/roster.js';
-import { runScenario, type ScenarioResult, type ScenarioRunOptions } from './run.js';
+import { type MonteCarloRunOptions, runScenario, type ScenarioResult } from '../sim/run-scenario.js';
 import { fieldLabel } from '../input/field-labels.js';
 import type { Situation, SituationChange } from '../input/situations.js';
 
@@ -71,7 +71,7 @@ export interface SeatedGame {
  * Play one seated game. `run.seed` is the analysis's seed: the game's own is derived from it. With
  * `stopAt`, the run stops once the unit's score is within ±stopAt (statistics/score-stop.ts).
  */
-export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: ScenarioRunOptions & { readonly seed: number }, stopAt?: number): Promise<SeatedPlay> {
+export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: MonteCarloRunOptions & { readonly seed: number }, stopAt?: number): Promise<SeatedPlay> {
   const { unit, opponent, seat, situation, counts } = game;
   const seated = seatingOf(roster, unit, opponent, seat, counts);
   let loaded: LoadedScenario;

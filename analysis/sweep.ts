@@ -1,13 +1,11 @@
 import { InputError } from '../input/errors.js';
-import { AUTO_BUDGET, EXACT_BUDGET } from '../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
 import type { TrustedPlugins } from '../input/platform.js';
 import { type LoadedScenario, loadScenarioChanged } from '../input/scenario-file.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type FieldLabel, fieldLabel } from '../input/field-labels.js';
-import { type ExactScenarioResult, exactScenario, runScenario, type ScenarioResult } from './run.js';
-import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../statistics/summary.js';
-
+import { type ExactScenarioResult, runScenario, type ScenarioResult, TooManyPathsError } from '../sim/run-scenario.js';
+import type { Method, MonteCarloMethod } from '../sim/methods.js';
 
 /**
  * A sweep (`crucible sweep`): the scenario run once for every value of one field, or every pair of
@@ -30,15 +28,12 @@ export type SweepPoint =
   | { readonly values: readonly unknown[]; readonly method: 'exact'; readonly result: ExactScenarioResult }
   | { readonly values: readonly unknown[]; readonly method: MonteCarloMethod; readonly result: ScenarioResult };
 
-/** `auto`: exact where a trial has few paths and neither trials nor a precision was asked for, else `mc`. */
-export const SWEEP_METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
-export type SweepMethod = (typeof SWEEP_METHODS)[number];
-
 export interface SweepOptions {
   readonly seed?: number;
   readonly trials?: number;
   readonly precision?: number;
-  readonly method?: SweepMethod;
+  /** As for runScenario (sim/methods.ts): `auto` (the default) answers a point exactly where its trial is a single action and neither trials nor a precision was asked for. */
+  readonly method?: Method;
   /** Metric names the caller will report: checked (an unknown one is an InputError) before any point runs. */
   readonly metrics?: readonly string[];
   readonly executor?: ShardExecutor;
@@ -58,20 +53,6 @@ export async function labelAxes(file: string, axes: readonly SweepAxis[], plugin
   return axes.map((axis) => ({ ...axis, field: fieldLabel(loaded, axis.path) }));
 }
 
-function exactPoint(loaded: LoadedScenario, values: readonly unknown[], method: SweepMethod, monteCarloAsked: boolean): SweepPoint | undefined {
-  if (method === 'exact') {
-    const result = exactScenario(loaded, EXACT_BUDGET);
-    if (result === undefined) {
-      const at = values.map((value) => JSON.stringify(value)).join(', ');
-      throw InputError.at(loaded.file, '--method', `at ${at}, a trial of "${loaded.scenario.name}" has too many paths to enumerate (over ${EXACT_BUDGET.paths} paths or ${EXACT_BUDGET.draws} draws); sweep it by Monte Carlo with --method mc`);
-    }
-    return { values, method: 'exact', result };
-  }
-  if (method !== 'auto' || monteCarloAsked) return undefined;
-  const result = exactScenario(loaded, AUTO_BUDGET);
-  return result === undefined ? undefined : { values, method: 'exact', result };
-}
-
 /** The scenario at one point; a problem it has names the point ("… (at sides[1].groups[0].models = 1)"). */
 async function loadPoint(file: string, axes: readonly SweepAxis[], values: readonly unknown[], plugins: TrustedPlugins | undefined): Promise<LoadedScenario> {
   const fields = axes.map((axis, i) => [axis.path, values[i]] as const);
@@ -89,8 +70,6 @@ export async function sweep(file: string, axes: readonly SweepAxis[], options: S
   if (method === 'exact' && (options.trials !== undefined || options.precision !== undefined)) {
     throw InputError.at(file, '--method', 'exact enumerates every outcome: --trials and --precision are for Monte Carlo (--method mc)');
   }
-  const monteCarloAsked = options.trials !== undefined || options.precision !== undefined;
-  const monteCarlo: MonteCarloMethod = method === 'mc-dice' ? 'mc-dice' : method === 'mc' ? 'mc' : DEFAULT_MONTE_CARLO;
   // Every point is loaded and checked, and the metrics asked for found, before any point runs.
   const settled = await Promise.allSettled(combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values, options.plugins) })));
   const failed = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
@@ -103,18 +82,18 @@ export async function sweep(file: string, axes: readonly SweepAxis[], options: S
   }
   const points: SweepPoint[] = [];
   for (const { values, loaded } of all) {
-    const exact = exactPoint(loaded, values, method, monteCarloAsked);
-    if (exact !== undefined) points.push(exact);
-    else {
-      const result = await runScenario(loaded, {
-        method: drawMethodOf(monteCarlo),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? {} : { trials: options.trials }),
-        ...(options.precision === undefined ? {} : { precision: options.precision }),
-        ...(options.executor === undefined ? {} : { executor: options.executor }),
-      });
-      points.push({ values, method: monteCarlo, result });
-    }
+    const result = await runScenario(loaded, {
+      method,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.trials === undefined ? {} : { trials: options.trials }),
+      ...(options.precision === undefined ? {} : { precision: options.precision }),
+      ...(options.executor === undefined ? {} : { executor: options.executor }),
+    }).catch((error: unknown) => {
+      if (!(error instanceof TooManyPathsError)) throw error;
+      const at = values.map((value) => JSON.stringify(value)).join(', ');
+      throw InputError.at(loaded.file, '--method', `at ${at}, a trial of "${loaded.scenario.name}" has too many paths to enumerate (over ${error.budget.paths} paths or ${error.budget.draws} draws); sweep it by Monte Carlo with --method mc`);
+    });
+    points.push(result.method === 'exact' ? { values, method: result.method, result } : { values, method: result.method, result });
     options.onPoint?.(points.length, all.length);
   }
   return points;

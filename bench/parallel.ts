@@ -1,7 +1,7 @@
-import { serializeKernelSpec } from '../sim/kernel-spec.js';
+import { type SerializedKernelSpec, serializeKernelSpec } from '../sim/kernel-spec.js';
 import { SHARD_TRIALS } from '../sim/run.js';
 import { ShardPool } from '../sim/shard-pool.js';
-import type { ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
+import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { runInWorker } from './in-worker.js';
 import { heroic } from '../engine/heroic/index.js';
@@ -55,6 +55,10 @@ class MeteredExecutor implements ShardExecutor {
     const result = await this.inner.run(task);
     this.loopMilliseconds += result.loopMilliseconds;
     return result;
+  }
+
+  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+    return this.inner.kernelFacts(spec);
   }
 
   close(force: boolean): Promise<void> {

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { streamDice } from '../engine/dice/index.js';
 import type { DrawMethod } from '../engine/kernel.js';
 import { runTrials, runWithDice, SHARD_TRIALS } from '../sim/run.js';
-import { runShard } from '../sim/shard-task.js';
+import { runShard } from '../sim/shard-runner.js';
 import { StreamCursor } from '../sim/stream-cursor.js';
 import { Tally } from '../statistics/tally.js';
 import { type BenchScenarioName, runNaive } from '../test/heroic/naive.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { provenanceJson } from '../input/provenance.js';
 import { fieldSchema, intervalSchema, pluginSchema } from './document-parts.js';
 import type { ComparedOutcome, ComparedVariant, ComparisonResult } from '../analysis/compare.js';
-import { MONTE_CARLO_METHODS } from '../statistics/summary.js';
+import { METHOD_WORDS, MONTE_CARLO_METHODS } from '../sim/methods.js';
 
 /**
  * `crucible compare --json`: a comparison as one self-describing document — what was compared, how
@@ -62,7 +62,7 @@ export const compareDocumentSchema = z.object({
   file: z.string(),
   ruleset: z.string(),
   engineVersion: z.string(),
-  method: z.enum(MONTE_CARLO_METHODS).describe('mc: outcomes drawn from exact tables; mc-dice: every die rolled'),
+  method: z.enum(MONTE_CARLO_METHODS).describe(MONTE_CARLO_METHODS.map((method) => `${method}: ${METHOD_WORDS[method]}`).join('; ')),
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   paired: z.boolean().describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),

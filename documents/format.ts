@@ -1,6 +1,7 @@
 import type { Interval } from '../statistics/intervals.js';
 import { metricSummaryJson, type MetricSummary, type ValueProbability } from '../statistics/summary.js';
 import { provenanceJson, provenanceLines, type RulesProvenance } from '../input/provenance.js';
+import { type AnswerMethod, METHOD_WORDS, methodText, monteCarloOf } from '../sim/methods.js';
 
 /**
  * Plain-text rendering of a run. Everything here is a pure function of its inputs (no locale, no
@@ -10,7 +11,7 @@ export interface RunReport extends RulesProvenance {
   readonly scenario: string;
   readonly file: string;
   /** `exact`: every outcome enumerated; `mc`: Monte Carlo drawing from tables; `mc-dice`: rolling every die. */
-  readonly method: RunMethod;
+  readonly method: AnswerMethod;
   /** Exact runs: how many paths one trial can take, and the bound on every probability's error. */
   readonly exact?: { readonly paths: number; readonly errorBound: number };
   readonly seed: number;
@@ -22,12 +23,6 @@ export interface RunReport extends RulesProvenance {
   readonly metrics: readonly MetricSummary[];
 }
 
-export type RunMethod = 'exact' | 'mc' | 'mc-dice';
-
-/** A Monte Carlo method in words, as every command's header says it. */
-export function methodText(method: 'mc' | 'mc-dice'): string {
-  return method === 'mc' ? 'Monte Carlo (outcomes drawn from exact tables)' : 'Monte Carlo (every die rolled)';
-}
 
 /** The outcome of a `--precision` run. */
 export interface PrecisionReport {
@@ -201,8 +196,8 @@ export function formatRunReport(report: RunReport): string {
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
     ...provenanceLines(report, '  '),
     ...(report.exact === undefined
-      ? [`  method   ${methodText(report.method === 'mc-dice' ? 'mc-dice' : 'mc')}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
-      : [`  method   exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
+      ? [`  method   ${methodText(monteCarloOf(report.method))}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
+      : [`  method   exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
     ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
     '',
   ];

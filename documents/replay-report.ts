@@ -2,6 +2,7 @@ import { metricTitle } from '../input/field-labels.js';
 import type { MetricSpec } from '../engine/kernel.js';
 import { InputError, ROOT_PATH } from '../input/errors.js';
 import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import { DEFAULT_MONTE_CARLO, drawMethodOf, type MonteCarloMethod } from '../sim/methods.js';
 import { provenanceJson, provenanceLines, provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import type { ReplayedTrial } from '../sim/replay.js';
 import { replayTrial } from '../sim/replay.js';
@@ -19,7 +20,7 @@ export interface ReplayOptions {
   readonly trial?: number;
   readonly json?: boolean;
   /** The run's Monte Carlo method: `mc` (outcomes from tables, the default) or `mc-dice`. */
-  readonly method?: 'mc' | 'mc-dice';
+  readonly method?: MonteCarloMethod;
   /** The plugin modules the scenario may run (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins | undefined;
 }
@@ -32,7 +33,7 @@ export interface Replay {
   readonly ruleset: string;
   readonly scenarioTrials: number;
   readonly engineVersion: string;
-  readonly method: 'mc' | 'mc-dice';
+  readonly method: MonteCarloMethod;
   readonly metrics: readonly MetricSpec[];
   readonly replayed: ReplayedTrial<unknown>;
   /** The events as text, one line each. */
@@ -46,8 +47,8 @@ export async function replayFile(file: string, options: ReplayOptions): Promise<
   const { scenario, system } = loaded;
   const seed = options.seed ?? scenario.seed;
   const trial = options.trial ?? 0;
-  const method = options.method ?? 'mc';
-  const kernel = compileSpec(kernelSpecOf(loaded, method === 'mc' ? 'tables' : 'dice'));
+  const method = options.method ?? DEFAULT_MONTE_CARLO;
+  const kernel = compileSpec(kernelSpecOf(loaded, drawMethodOf(method)));
   const replayed = replayTrial(kernel, seed, trial);
   const mode = system.mode?.(scenario);
   // A rule system without a trace still replays: the trial's metrics are shown.

@@ -4,7 +4,8 @@ import { fieldSchema, intervalSchema, pluginSchema } from './document-parts.js';
 import type { MetricSpec } from '../engine/kernel.js';
 import { metricTitle, outcomeTitle } from '../input/field-labels.js';
 import type { MetricSummary, ValueProbability } from '../statistics/summary.js';
-import type { LabelledAxis, SweepMethod, SweepPoint } from '../analysis/sweep.js';
+import type { LabelledAxis, SweepPoint } from '../analysis/sweep.js';
+import { ANSWER_METHODS, type Method, METHODS } from '../sim/methods.js';
 import { tableOf } from './tables.js';
 
 /**
@@ -43,7 +44,7 @@ const metricResultSchema = z.discriminatedUnion('kind', [countResultSchema, labe
 
 const pointSchema = z.object({
   values: z.array(z.unknown()).describe("the axes' values at this point, in axis order"),
-  method: z.enum(['exact', 'mc', 'mc-dice']),
+  method: z.enum(ANSWER_METHODS),
   seed: z.number().int().min(0).nullable().describe('null at an exact point'),
   trials: z.number().int().min(1).nullable().describe('null at an exact point (nothing was sampled)'),
   exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).nullable().describe('paths enumerated and the bound on every probability\'s error; null for Monte Carlo'),
@@ -61,7 +62,7 @@ export const sweepDocumentSchema = z.object({
   ruleset: z.string(),
   engineVersion: z.string(),
   plugin: pluginSchema.optional(),
-  method: z.enum(['auto', 'exact', 'mc', 'mc-dice']).describe('as asked; each point says how it was answered'),
+  method: z.enum(METHODS).describe('as asked; each point says how it was answered'),
   precision: z.number().positive().nullable().describe('Monte Carlo points ran until every probability was within ±precision; null: a fixed number of trials'),
   axes: z.array(z.object({ field: fieldSchema, values: z.array(z.unknown()) })).min(1).max(2),
   metrics: z.array(z.object({ name: z.string(), kind: z.enum(['count', 'category', 'flag']), description: z.string(), title: z.string(), labels: z.array(z.string()).optional() })).describe('the metrics reported, in order'),
@@ -110,7 +111,7 @@ export interface SweepDocumentInput {
   readonly points: readonly SweepPoint[];
   /** The metrics to report (sweep.ts `sweptMetrics`). */
   readonly metrics: readonly string[];
-  readonly method: SweepMethod;
+  readonly method: Method;
   readonly precision?: number;
 }
 

@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const MAX_SEED = 4294967295;
 /** Trials of one run: far beyond any day's work, and still counted exactly in a double. */
 export const MAX_TRIALS = 1e12;
+/** A precision run's cap on trials when none is given (`--max-trials`, `maxTrials`): ~10 minutes of a typical scenario on 2 cores. */
+export const DEFAULT_MAX_TRIALS = 1e9;
 
 /** Trial indices a replay accepts: far beyond any run's trials, small enough to stay exact in a double. */
 export const MAX_REPLAY_TRIAL = 1e15 - 1;

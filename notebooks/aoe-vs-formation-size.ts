@@ -4,7 +4,7 @@
  * to 8 shielded Blackrazor Soldiers, who roll one Shield die per model (rulings §2).
  * Run: npx tsx notebooks/aoe-vs-formation-size.ts
  */
-import { exactScenario } from '../analysis/run.js';
+import { exactScenario } from '../sim/run-scenario.js';
 import { sweep } from '../analysis/sweep.js';
 import { sweepChart } from '../reports/charts.js';
 import { estimateText, exactPercentText, meanText } from '../reports/format.js';

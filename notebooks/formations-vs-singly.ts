@@ -4,7 +4,7 @@
  * roll), on the same dice (common random numbers). Run: npx tsx notebooks/formations-vs-singly.ts
  */
 import { compareVariants } from '../analysis/compare.js';
-import { exactScenario, runScenario } from '../analysis/run.js';
+import { exactScenario, runScenario } from '../sim/run-scenario.js';
 import { type DifferenceRow, differenceChart, distributionChart } from '../reports/charts.js';
 import { differenceText, estimateText, exactPercentText, meanText, percentText } from '../reports/format.js';
 import { writePage } from '../reports/page.js';

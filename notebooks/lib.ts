@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fieldLabel } from '../input/field-labels.js';
 import { installNodePlatform } from '../input/node-platform.js';
-import type { ExactScenarioResult, ScenarioResult } from '../analysis/run.js';
+import type { ExactScenarioResult, ScenarioResult } from '../sim/run-scenario.js';
 import type { SweepPoint } from '../analysis/sweep.js';
 import type { SweepLinePoint } from '../reports/charts.js';
 import type { LoadedScenario } from '../input/scenario-file.js';

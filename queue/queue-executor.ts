@@ -1,8 +1,9 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MetricSpec } from '../engine/kernel.js';
-import { compileKernelSpec, type KernelSpec } from '../sim/kernel-spec.js';
-import type { ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
+import type { KernelSpec, SerializedKernelSpec } from '../sim/kernel-spec.js';
+import { ShardRunner } from '../sim/shard-runner.js';
+import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import {
   connect,
   decodeResult,
@@ -90,6 +91,8 @@ export class QueueExecutor implements ShardExecutor {
   private readonly pending: Pending[] = [];
   readonly batchShards = SHARDS_PER_JOB;
   private readonly specs = new Map<string, Promise<SpecInfo>>();
+  /** The coordinator runs no shard, but decodes results by its kernel's metrics: each spec is compiled here once, for its facts. */
+  private readonly compiled = new ShardRunner();
   /** Workers whose results were merged, most recent last: who is taking part. */
   private readonly seen = new Map<string, number>();
   private closed = false;
@@ -195,7 +198,7 @@ export class QueueExecutor implements ShardExecutor {
     if (info === undefined) {
       info = (async () => {
         const spec = JSON.parse(task.specJson) as KernelSpec;
-        const kernel = await compileKernelSpec(task.specJson);
+        const { metrics } = await this.kernelFacts({ json: task.specJson, digest: task.specDigest });
         // Kept as long as the results; written over what is there: a spec planted under this digest would be refused by every worker.
         await this.connection.set(specKey(task.specDigest), task.specJson, 'EX', RESULT_TTL_SECONDS);
         const requires: RunRequirements = {
@@ -204,11 +207,15 @@ export class QueueExecutor implements ShardExecutor {
           rulesetVersion: spec.version,
           ...(spec.codeHash === undefined ? {} : { plugin: { id: spec.ruleset, version: spec.version, codeHash: spec.codeHash } }),
         };
-        return { metrics: kernel.metrics, requires };
+        return { metrics, requires };
       })();
       this.specs.set(task.specDigest, info);
     }
     return info;
+  }
+
+  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+    return this.compiled.facts(spec);
   }
 
   /** The stored result of a shard, checked; undefined if there is none yet. A malformed one is deleted and refused. */

@@ -7,6 +7,7 @@ import { fileSystemMessage, jsonNestingProblem, parseWith, readInputText } from 
 const MAX_REPORT_INPUT_BYTES = 16 * 1024 * 1024;
 import { InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
 import { describeValue } from '../input/zod-issues.js';
+import { ANSWER_METHODS, MONTE_CARLO_METHODS } from '../sim/methods.js';
 import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from '../documents/analysis-documents.js';
 
 /**
@@ -75,7 +76,7 @@ const exactResultSchema = z.object({
 const monteCarloResultSchema = z.object({
   ...runFields,
   // Results saved before --method existed have none: Monte Carlo, method unknown.
-  method: z.enum(['mc', 'mc-dice']).optional(),
+  method: z.enum(MONTE_CARLO_METHODS).optional(),
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
   precision: precisionSchema.optional(),
@@ -84,7 +85,7 @@ const monteCarloResultSchema = z.object({
 const resultSchema = z.discriminatedUnion('method', [exactResultSchema, monteCarloResultSchema]);
 export type SavedResult = z.output<typeof resultSchema>;
 export type ExactResult = z.output<typeof exactResultSchema>;
-const METHODS: readonly unknown[] = ['exact', 'mc', 'mc-dice', undefined];
+const METHODS: readonly unknown[] = [...ANSWER_METHODS, undefined];
 
 /**
  * The branch of resultSchema an item picks by its `method`, or undefined for an unknown method.

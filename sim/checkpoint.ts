@@ -5,6 +5,8 @@ import { MAX_TRIALS } from '../engine/run-limits.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
+import { MONTE_CARLO_METHODS } from './methods.js';
+import type { CheckpointStore, PluginIdentity, RunIdentity, RunPlanIdentity } from './run-identity.js';
 import { SHARD_TRIALS } from './run.js';
 import type { ResumePoint, RunSnapshot } from './sharded-run.js';
 import { shardCount, trialsInRanges } from './shards.js';
@@ -20,27 +22,7 @@ import { describeZodIssues } from '../input/zod-issues.js';
  * metric's histogram holds exactly `trials` trials); then that it belongs to this very run.
  */
 
-/** What must match for a checkpoint to be resumed: the same inputs give the same shards. */
-export interface RunIdentity {
-  readonly scenarioName: string;
-  /** `SerializedKernelSpec.digest`: the scenario and units as parsed. */
-  readonly scenarioDigest: string;
-  readonly engineVersion: string;
-  readonly seed: number;
-  readonly plan: RunPlanIdentity;
-  /** Outcomes drawn from tables (`mc`) or every die rolled (`mc-dice`): other random numbers. */
-  readonly method: 'mc' | 'mc-dice';
-  /** A plugin rule system's id, version and code hash (input/rule-systems.ts): other code, other rules. */
-  readonly plugin?: PluginIdentity;
-}
-
-export interface PluginIdentity {
-  readonly id: string;
-  readonly version: string;
-  readonly codeHash: string;
-}
-
-export type RunPlanIdentity = { readonly trials: number } | { readonly precision: number; readonly maxTrials: number };
+export type { PluginIdentity, RunIdentity, RunPlanIdentity } from './run-identity.js';
 
 const FORMAT = 'crucible-checkpoint';
 const VERSION = 1;
@@ -57,7 +39,7 @@ export const runTallyFields = {
   engineVersion: z.string(),
   plugin: z.strictObject({ id: z.string(), version: z.string(), codeHash: hex64 }).optional(),
   seed: count,
-  method: z.enum(['mc', 'mc-dice']),
+  method: z.enum(MONTE_CARLO_METHODS),
   shardTrials: count,
   // Bounded as --trials is: a larger plan would size its shard table past any array (2^53-1 crashed merge).
   plan: z.union([z.strictObject({ trials: count.max(MAX_TRIALS) }), z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) })]),
@@ -224,4 +206,9 @@ export async function loadCheckpoint(file: string, identity: RunIdentity, metric
     throw damaged(file, 'completedShards', 'a --precision checkpoint must hold shards 0..n-1 only');
   }
   return { completed: ranges, cells: Float64Array.from(document.cells), trials: document.trials };
+}
+
+/** The checkpoint kept in `file` (runScenario's `checkpoint`). */
+export function checkpointFile(file: string): CheckpointStore {
+  return { load: (identity, metrics) => loadCheckpoint(file, identity, metrics), save: (identity, snapshot) => saveCheckpoint(file, identity, snapshot) };
 }

@@ -6,6 +6,7 @@ import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from '../input/errors.js';
 import type { RulesProvenance } from '../input/provenance.js';
+import type { MonteCarloMethod } from './methods.js';
 import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
 import { shardCount, type ShardRanges } from './shards.js';
 import { Tally } from '../statistics/tally.js';
@@ -199,7 +200,7 @@ const describeShards = (start: number, end: number): string => (end - start === 
 
 export interface MergedRun {
   readonly header: PartHeader;
-  readonly method: 'mc' | 'mc-dice';
+  readonly method: MonteCarloMethod;
   readonly seed: number;
   readonly tally: Tally;
 }

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
-import type { ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
+import type { SerializedKernelSpec } from './kernel-spec.js';
+import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
 /** The handler file each worker loads: JavaScript that registers tsx, then loads shard-worker.ts. */
 const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
@@ -11,13 +12,13 @@ const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
  * the next), and piscina starts a replacement.
  */
 export class ShardPool implements ShardExecutor {
-  /** Started on the first shard: a run resumed from a finished checkpoint never pays for it. */
-  private pool: Piscina<ShardTask, ShardResult> | undefined;
+  /** Started when first asked for (a run's kernel facts, then its shards): a command that never samples never pays for it. */
+  private pool: Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> | undefined;
 
   constructor(readonly workers: number) {}
 
-  private started(): Piscina<ShardTask, ShardResult> {
-    this.pool ??= new Piscina<ShardTask, ShardResult>({
+  private started(): Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> {
+    this.pool ??= new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
       filename: WORKER_ENTRY,
       minThreads: this.workers,
       maxThreads: this.workers,
@@ -33,7 +34,12 @@ export class ShardPool implements ShardExecutor {
   }
 
   run(task: ShardTask): Promise<ShardResult> {
-    return this.started().run(task);
+    return this.started().run(task) as Promise<ShardResult>;
+  }
+
+  /** From a worker, which keeps the kernel it compiles for its shards (shard-worker.ts). */
+  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+    return this.started().run(spec, { name: 'kernelFacts' }) as Promise<KernelFacts>;
   }
 
   /** Threads of the pool (for tests that kill one from outside). */

@@ -14,3 +14,8 @@ const handler = (async () => {
 export default async function runShardTask(task) {
   return (await handler).runShardTask(task);
 }
+
+// The facts of a spec's kernel (ShardPool.kernelFacts: piscina's task `name`).
+export async function kernelFacts(spec) {
+  return (await handler).kernelFacts(spec);
+}

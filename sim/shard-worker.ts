@@ -1,24 +1,15 @@
-import type { Kernel } from '../engine/kernel.js';
 import { installNodePlatform } from '../input/node-platform.js';
-import { compileKernelSpec } from './kernel-spec.js';
-import { faultFor, runShard, stallFor, type ShardResult, type ShardTask } from './shard-task.js';
-import { StreamCursor } from './stream-cursor.js';
+import type { SerializedKernelSpec } from './kernel-spec.js';
+import { ShardRunner } from './shard-runner.js';
+import type { KernelFacts, ShardResult, ShardTask } from './shard-task.js';
 
 /**
- * The piscina task handler (loaded through shard-worker-entry.mjs, see there why). A worker keeps
- * the kernel of the last scenario it ran and its position in the seed's streams, so a shard costs
- * a string compare and a few jumps before its trials start.
+ * The piscina task handlers (loaded through shard-worker-entry.mjs, see there why): a worker's
+ * shards, and the facts of a spec's kernel, on the thread's ShardRunner (its kernel cache and
+ * stream position).
  */
 
 installNodePlatform();
-
-let cached: { readonly digest: string; readonly kernel: Kernel } | undefined;
-const cursor = new StreamCursor();
-
-async function kernelFor(task: ShardTask): Promise<Kernel> {
-  if (cached?.digest !== task.specDigest) cached = { digest: task.specDigest, kernel: await compileKernelSpec(task.specJson) };
-  return cached.kernel;
-}
 
 /**
  * The shard's tally is counted in a SharedArrayBuffer: posting it shares the memory with the main
@@ -30,6 +21,8 @@ async function kernelFor(task: ShardTask): Promise<Kernel> {
  */
 const sharedCells = (size: number): Float64Array => new Float64Array(new SharedArrayBuffer(size * Float64Array.BYTES_PER_ELEMENT));
 
+const runner = new ShardRunner({ storage: sharedCells, exit: () => process.exit(1) });
+
 /**
  * A worker holds two shards at once (see shard-pool.ts). piscina starts both handlers before
  * either finishes, so a handler that ran its shard straight away would run the second shard
@@ -40,15 +33,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export async function runShardTask(task: ShardTask): Promise<ShardResult> {
   await nextTurn();
-  const kernel = await kernelFor(task);
-  const fault = faultFor(task);
-  await stallFor(fault);
-  if (fault?.kind === 'throw') throw new Error(`injected test fault: shard ${task.shard} throws on attempt ${task.attempt}`);
-  if (fault?.kind === 'exit') {
-    // Die halfway through the shard, as a crash would: the half-done tally is simply lost.
-    const half = Math.floor(task.trials / 2);
-    runShard(kernel, cursor, task.seed, task.shard, half);
-    process.exit(1);
-  }
-  return runShard(kernel, cursor, task.seed, task.shard, task.trials, sharedCells, task.stop);
+  return runner.run(task);
+}
+
+export function kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+  return runner.facts(spec);
 }

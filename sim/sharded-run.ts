@@ -36,6 +36,8 @@ export interface RunProgress {
   /** Trials of every completed shard, merged or waiting for their turn. */
   readonly trialsDone: number;
   readonly trialsPlanned: number;
+  /** The shards merged in order so far: the run's tally, live (read it now, do not keep it). */
+  readonly merged: Tally;
 }
 
 /** What a checkpoint saves: whole shards only, and their summed cells. */
@@ -177,7 +179,7 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
         if (result.trials > planned || (result.trials < planned && !stopInShard)) throw new Error(`internal error: shard ${shard} ran ${result.trials} trials of ${planned}`);
         waiting.set(shard, { cells: result.cells, trials: result.trials });
         mergeInOrder();
-        options.onProgress?.({ trialsDone: trialsDone(), trialsPlanned: plan.trials });
+        options.onProgress?.({ trialsDone: trialsDone(), trialsPlanned: plan.trials, merged: tally });
       } catch (callbackFailure) {
         callbackError ??= callbackFailure;
       }

@@ -1,5 +1,5 @@
 import { weightedMean, weightedVariance } from 'simple-statistics';
-import { DEFAULT_DRAW_METHOD, type DrawMethod, type MetricKind, type MetricSpec } from '../engine/kernel.js';
+import type { MetricKind, MetricSpec } from '../engine/kernel.js';
 import type { Tally } from './tally.js';
 import { type Interval, tInterval, wilsonInterval } from './intervals.js';
 
@@ -33,14 +33,6 @@ export interface MetricSummary {
 }
 
 const FLAG_LABELS: readonly string[] = ['no', 'yes'];
-
-/** How a Monte Carlo result drew its trials, as commands name it: `mc` (from exact tables) or `mc-dice` (every die rolled). */
-export const MONTE_CARLO_METHODS = ['mc', 'mc-dice'] as const;
-export type MonteCarloMethod = (typeof MONTE_CARLO_METHODS)[number];
-export const drawMethodOf = (method: MonteCarloMethod): DrawMethod => (method === 'mc' ? 'tables' : 'dice');
-export const monteCarloMethodOf = (draw: DrawMethod): MonteCarloMethod => (draw === 'tables' ? 'mc' : 'mc-dice');
-/** What `crucible run` draws with unless told: the one default (engine/kernel.ts), by its command-line name. */
-export const DEFAULT_MONTE_CARLO: MonteCarloMethod = monteCarloMethodOf(DEFAULT_DRAW_METHOD);
 
 function probabilityOf(value: number, count: number, trials: number, label: string | undefined): ValueProbability {
   const estimate = { count, probability: count / trials, interval: wilsonInterval(count, trials) };

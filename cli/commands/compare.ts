@@ -2,12 +2,12 @@ import { type Command, Option } from 'commander';
 import { type ComparedOutcome, type ComparedVariant, compareVariants, type ComparisonResult } from '../../analysis/compare.js';
 import { compareDocument, IDENTICAL_TEXT, SAME_SCENARIO_TEXT } from '../../documents/compare-document.js';
 import { metricTitle } from '../../input/field-labels.js';
-import { DEFAULT_MONTE_CARLO, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../statistics/summary.js';
+import { DEFAULT_MONTE_CARLO, METHOD_WORDS, methodText, MONTE_CARLO_METHODS, type MonteCarloMethod } from '../../sim/methods.js';
 import { writeTextFile } from '../../documents/table-files.js';
 import { formatOfFile, formatTable, tableOf } from '../../documents/tables.js';
 import { InputError, ROOT_PATH } from '../../input/errors.js';
 import { isUnitsFileName, readScenarioData } from '../../input/scenario-file.js';
-import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';
+import { groupThousands, headerBlock, markdownTable, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
@@ -218,7 +218,7 @@ export function registerCompare(program: Command, io: Io): void {
       .argument('<scenario>', 'a scenario file that declares `variants`')
       .option('--variant <name...>', 'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed')
       .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
-      .addOption(new Option('--method <method>', 'mc: outcomes drawn from exact tables (as `crucible run` by default); mc-dice: every die rolled').choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
+      .addOption(new Option('--method <method>', `mc: ${METHOD_WORDS.mc} (as \`crucible run\` by default); mc-dice: ${METHOD_WORDS['mc-dice']}`).choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
       .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
       .option('--report <dir>', 'also write an HTML page (the difference chart with intervals, tables, provenance) into this folder')
       .option('--json', 'print the comparison as one JSON document (every number at full precision; for `crucible report`)'),

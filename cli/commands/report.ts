@@ -9,6 +9,7 @@ import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js'
 import { type TrustedPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import { compactDistribution, groupThousands, percent } from '../../documents/format.js';
+import { methodText, type MonteCarloMethod } from '../../sim/methods.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 
@@ -99,9 +100,9 @@ function distributionTable(summary: MetricSummary, exact: boolean): PageTable {
 }
 
 /** How a Monte Carlo result drew its trials; results saved before --method existed do not say. */
-const MONTE_CARLO: Readonly<Record<'mc' | 'mc-dice' | 'unknown', string>> = {
-  mc: 'Monte Carlo (outcomes drawn from exact tables)',
-  'mc-dice': 'Monte Carlo (every die rolled)',
+const MONTE_CARLO: Readonly<Record<MonteCarloMethod | 'unknown', string>> = {
+  mc: methodText('mc'),
+  'mc-dice': methodText('mc-dice'),
   unknown: 'Monte Carlo',
 };
 

@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { parseShardSelection, partSecret, selectedShards, type ShardSelection } from '../../sim/part-file.js';
+import { parseShardSelection, partSecret, selectedShards, type ShardSelection, writePartFile } from '../../sim/part-file.js';
+import { provenanceJson, provenanceOf } from '../../input/provenance.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
@@ -15,9 +16,14 @@ import { sharedSecret } from '../../sim/shared-secret.js';
 import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../../documents/format.js';
 import { listenForInterrupts } from '../interrupts.js';
-import { exactReport } from '../../documents/run-report.js';
-import { type RunPlan, runScenario } from '../run-scenario.js';
-import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
+import { exactReport, monteCarloReport } from '../../documents/run-report.js';
+import { DEFAULT_MAX_TRIALS } from '../../engine/run-limits.js';
+import { exactBudgetFor, type Method, METHOD_WORDS, METHODS } from '../../sim/methods.js';
+import { asksForSampling, runScenario, type ScenarioAnswer, type ScenarioRunOptions, TooManyPathsError } from '../../sim/run-scenario.js';
+import { ShardFailedError } from '../../sim/sharded-run.js';
+import { checkpointFile } from '../../sim/checkpoint.js';
+import { firstTrialOf, trialsInShard } from '../../sim/shards.js';
+import { runProgressBar } from '../run-progress.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
@@ -32,7 +38,7 @@ export interface RunOptions {
   readonly checkpoint?: string;
   readonly json?: boolean;
   readonly quiet?: boolean;
-  readonly method?: MethodOption;
+  readonly method?: Method;
   /** `--set path=value`: fields changed in every scenario before it is checked (a stat, a rule knob). */
   readonly set?: readonly (readonly [string, unknown])[];
   /** `--shards A-B` or `i/n` with `--out part.json`: compute part of the run, for `crucible merge`. */
@@ -45,13 +51,9 @@ export interface RunOptions {
 /** `run`'s options as the CLI passes them: its own, and the plugins trusted (cli/commands/plugins.ts). */
 export type RunCommandOptions = RunOptions & Trusting;
 
-/** `--method`: exact enumeration, Monte Carlo from tables or rolling every die, or `auto`. */
-export const METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
-export type MethodOption = (typeof METHODS)[number];
+/** What `--trials` or `--precision` asks for: a number of trials, or a precision with a cap. */
+type RunPlan = { readonly kind: 'trials'; readonly trials: number } | { readonly kind: 'precision'; readonly precision: number; readonly maxTrials: number };
 
-
-/** `--max-trials` when not given: ~10 minutes of a typical scenario on 2 cores. */
-export const DEFAULT_MAX_TRIALS = 1e9;
 /** Without --workers, runs of fewer trials than this many full shards stay on the main thread: starting a pool costs more than it saves. */
 export const MIN_SHARDS_FOR_POOL = 4;
 
@@ -103,6 +105,17 @@ const trialsText = (count: number): string => `${groupThousands(count)} trial${c
 
 const plannedTrialsOf = (plan: RunPlan): number => (plan.kind === 'trials' ? plan.trials : plan.maxTrials);
 
+/** A shard that failed twice: which trials, and how to replay its first one. */
+function failureMessage(error: ShardFailedError, loaded: LoadedScenario, seed: number, plan: RunPlan, options: RunCommandOptions): string {
+  const { file, scenario } = loaded;
+  const last = error.firstTrial + trialsInShard(plannedTrialsOf(plan), error.shard) - 1;
+  return [
+    `crucible: shard ${error.shard} (trials ${groupThousands(error.firstTrial)}–${groupThousands(last)}) of "${scenario.name}" (${file}), seed ${seed}, failed ${error.attempts} times: ${error.causeMessage}`,
+    `replay its first trial with: crucible replay ${file} --seed ${seed} --trial ${firstTrialOf(error.shard)}${options.method === 'mc-dice' ? ' --method mc-dice' : ''}`,
+    ...(options.checkpoint === undefined ? [] : [`the shards completed so far are saved in ${options.checkpoint}; the same command resumes from them`]),
+  ].join('\n');
+}
+
 function parseShards(text: string): ShardSelection {
   const selection = parseShardSelection(text);
   if (selection === undefined) throw new InvalidArgumentError(`--shards wants a range such as 0-99 (both included) or a slice such as 3/100 (slice 3 of 100, counted from 0); got ${JSON.stringify(text)}.`);
@@ -148,8 +161,6 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
     io.stderr('error: --method exact enumerates every outcome: --trials, --precision and --checkpoint are for Monte Carlo (--method mc)\n');
     return EXIT_BAD_INPUT;
   }
-  // auto: exact when a trial has few paths, unless a Monte Carlo run was asked for.
-  const tryExact = method === 'exact' || (method === 'auto' && options.trials === undefined && options.precision === undefined && options.checkpoint === undefined && options.shards === undefined);
   const loaded = await loadAll(paths, options.set, trustOf(options));
   if (options.checkpoint !== undefined && loaded.length !== 1) {
     io.stderr(`error: --checkpoint ${options.checkpoint} holds one run: give one scenario file, not ${loaded.length}\n`);
@@ -203,27 +214,14 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
   try {
     for (const [index, entry] of loaded.entries()) {
       const { file, scenario } = entry;
-      if (tryExact) {
-        const started = performance.now();
-        const report = exactReport(entry, method === 'exact' ? EXACT_BUDGET : AUTO_BUDGET);
-        if (report === undefined && method === 'exact') {
-          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(EXACT_BUDGET.paths)} paths (or ${groupThousands(EXACT_BUDGET.draws)} draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc\n`);
-          status = EXIT_BAD_INPUT;
-          break;
-        }
-        if (report !== undefined) {
-          if (options.json === true) reports.push(report);
-          else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
-          if (chatty) io.stderr(`${file}: exact, ${groupThousands(report.exact?.paths ?? 0)} path${report.exact?.paths === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(3)} s\n`);
-          continue;
-        }
-      }
       const seed = options.seed ?? scenario.seed;
       const plan: RunPlan =
         options.precision === undefined
           ? { kind: 'trials', trials: options.trials ?? scenario.trials }
           : { kind: 'precision', precision: options.precision, maxTrials: options.maxTrials ?? DEFAULT_MAX_TRIALS };
-      let part: { readonly shards: readonly [number, number]; readonly file: string; readonly secret?: string } | undefined;
+      let part: readonly [number, number] | undefined;
+      /** With $CRUCIBLE_SECRET the part is tagged, so merge can tell it was made by a holder of the secret. */
+      let partTag: string | undefined;
       if (options.shards !== undefined && options.out !== undefined && plan.kind === 'trials') {
         const shards = selectedShards(options.shards, shardCount(plan.trials));
         if (typeof shards === 'string') {
@@ -231,50 +229,73 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
           status = EXIT_BAD_INPUT;
           break;
         }
-        // With $CRUCIBLE_SECRET the part is tagged, so merge can tell it was made by a holder of the secret.
-        const secret = partSecret(env);
-        part = { shards, file: options.out, ...(secret === undefined ? {} : { secret }) };
+        part = shards;
+        partTag = partSecret(env);
       }
-      const executor = executorFor(part === undefined ? (plan.kind === 'trials' ? plan.trials : plan.maxTrials) : (part.shards[1] - part.shards[0]) * SHARD_TRIALS);
-      const started = performance.now();
-      const outcome = await runScenario({
-        loaded: entry,
-        method: method === 'mc-dice' ? 'dice' : 'tables',
+      const executor = executorFor(part === undefined ? plannedTrialsOf(plan) : (part[1] - part[0]) * SHARD_TRIALS);
+      const progress = chatty && io.progressStream !== undefined ? runProgressBar(io.progressStream, file, plan.kind === 'precision' ? { target: plan.precision, maxTrials: plan.maxTrials } : undefined, executor) : undefined;
+      const run: ScenarioRunOptions = {
+        method,
         seed,
-        plan,
+        ...(options.trials === undefined ? {} : { trials: options.trials }),
+        ...(plan.kind === 'precision' ? { precision: plan.precision, maxTrials: plan.maxTrials } : {}),
         executor,
-        interrupts,
-        ...(options.checkpoint === undefined ? {} : { checkpointFile: options.checkpoint }),
-        ...(chatty && io.progressStream !== undefined ? { progressStream: io.progressStream } : {}),
+        signals: interrupts,
+        ...(options.checkpoint === undefined ? {} : { checkpoint: checkpointFile(options.checkpoint) }),
+        ...(progress === undefined ? {} : { onProgress: progress.onProgress }),
         ...(fault === undefined ? {} : { fault }),
         ...(part === undefined ? {} : { part }),
-      });
-      const seconds = (performance.now() - started) / 1000;
-      const unusable = pool.unusable?.();
-      if (outcome.kind === 'failed' && unusable !== undefined) {
+      };
+      // Drawn at once where the run samples whatever the scenario: starting the workers takes a moment, and the bar says the run has begun.
+      if (exactBudgetFor(method, asksForSampling(run)) === undefined) progress?.begin(plannedTrialsOf(plan));
+      // Interrupted: the bar goes first, so the messages that follow start on a clean line.
+      const stopProgress = (): void => progress?.stop();
+      interrupts.finish.addEventListener('abort', stopProgress);
+      const started = performance.now();
+      let answer: ScenarioAnswer;
+      try {
+        answer = await runScenario(entry, run);
+      } catch (error) {
+        if (error instanceof TooManyPathsError) {
+          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(error.budget.paths)} paths (or ${groupThousands(error.budget.draws)} draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc\n`);
+          status = EXIT_BAD_INPUT;
+          break;
+        }
+        if (!(error instanceof ShardFailedError)) throw error;
         // Not a bug in a shard: the queue cannot serve this run (no worker can run it, Redis is full).
-        io.stderr(`error: --queue: ${unusable}\n`);
-        status = EXIT_BAD_INPUT;
+        const unusable = pool.unusable?.();
+        io.stderr(unusable === undefined ? `${failureMessage(error, entry, seed, plan, options)}\n` : `error: --queue: ${unusable}\n`);
+        status = unusable === undefined ? EXIT_UNEXPECTED : EXIT_BAD_INPUT;
         break;
+      } finally {
+        stopProgress();
+        interrupts.finish.removeEventListener('abort', stopProgress);
       }
-      if (outcome.kind === 'failed') {
-        io.stderr(`${outcome.message}\n`);
-        status = EXIT_UNEXPECTED;
-        break;
+      const seconds = (performance.now() - started) / 1000;
+      if (answer.method === 'exact') {
+        const report = exactReport(entry, answer);
+        if (options.json === true) reports.push(report);
+        else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
+        if (chatty) io.stderr(`${file}: exact, ${groupThousands(answer.paths)} path${answer.paths === 1 ? '' : 's'} in ${seconds.toFixed(3)} s\n`);
+        continue;
       }
-      if (outcome.kind === 'interrupted') {
-        const done = `interrupted after ${groupThousands(outcome.trialsDone)} of ${trialsText(outcome.trialsPlanned)}`;
+      if (answer.interrupted !== undefined) {
+        const done = `interrupted after ${groupThousands(answer.interrupted.trialsKept)} of ${trialsText(answer.interrupted.trialsPlanned)}`;
         if (options.queue !== undefined) io.stderr(`crucible: ${done} of ${file}; the shards done stay in Redis for 7 days: the same command resumes from them\n`);
         else if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
         else io.stderr(`crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`);
         status = interrupts.signal() === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
         break;
       }
-      const { report, resumedTrials } = outcome;
-      if (part !== undefined) {
-        const [start, end] = part.shards;
+      const report = monteCarloReport(entry, answer, executor.workers);
+      const { resumedTrials } = answer;
+      if (part !== undefined && options.out !== undefined) {
+        const header = { scenario: scenario.name, file, ...provenanceJson(provenanceOf(entry)) };
+        const content = { identity: { ...answer.identity, plan: { trials: plannedTrialsOf(plan) } }, header, metrics: answer.metrics, shards: part, cells: answer.tally.cells, trials: answer.tally.trials };
+        await writePartFile(options.out, content, partTag);
+        const [start, end] = part;
         const which = start < end ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}` : 'no shard (an empty slice)';
-        io.stderr(`${file}: wrote ${part.file}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
+        io.stderr(`${file}: wrote ${options.out}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
         continue;
       }
       if (options.json === true) reports.push(report);
@@ -339,7 +360,7 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
     .addOption(
-      new Option('--method <method>', 'exact: enumerate every outcome; mc: Monte Carlo, each action drawn whole from its exact table; mc-dice: Monte Carlo rolling every die; auto: exact when a trial is a single action (few paths) and no --trials, --precision or --checkpoint is given, else mc')
+      new Option('--method <method>', `exact: ${METHOD_WORDS.exact}; mc: Monte Carlo, ${METHOD_WORDS.mc}; mc-dice: Monte Carlo, ${METHOD_WORDS['mc-dice']}; auto: exact when a trial is a single action (few paths) and no --trials, --precision, --checkpoint or --shards is given, else mc`)
         .choices(METHODS)
         .default('auto'),
     )

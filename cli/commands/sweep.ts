@@ -1,13 +1,14 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { metricTitle } from '../../input/field-labels.js';
 import { outcomesOf, type SweepDocument, sweepDocument, type SweepDocumentPoint, sweepTable } from '../../documents/sweep-document.js';
-import { labelAxes, type SweepAxis, sweep, SWEEP_METHODS, type SweepMethod, sweptMetrics } from '../../analysis/sweep.js';
+import { labelAxes, type SweepAxis, sweep, sweptMetrics } from '../../analysis/sweep.js';
+import { type Method, METHOD_WORDS, METHODS, methodText } from '../../sim/methods.js';
 import { writeTextFile } from '../../documents/table-files.js';
 import { formatOfFile, formatTable } from '../../documents/tables.js';
 import { InputError, type InputProblem } from '../../input/errors.js';
 import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
-import { groupThousands, headerBlock, markdownTable, methodText, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';
+import { groupThousands, headerBlock, markdownTable, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
@@ -121,7 +122,7 @@ function methodEntries(document: SweepDocument): [string, string][] {
   const first = document.points[0];
   if (methods.size === 1 && first?.method === 'exact') {
     const paths = Math.max(...document.points.map((point) => point.exact?.paths ?? 0));
-    return [['method', `exact: every outcome enumerated (up to ${groupThousands(paths)} paths a point; no sampling error, no intervals)`]];
+    return [['method', `exact: ${METHOD_WORDS.exact} (up to ${groupThousands(paths)} paths a point; no sampling error, no intervals)`]];
   }
   const monteCarlo = document.points.find((point) => point.method !== 'exact');
   const how = monteCarlo === undefined || monteCarlo.method === 'exact' ? '' : methodText(monteCarlo.method);
@@ -153,7 +154,7 @@ interface SweepCommandOptions extends Common {
   readonly set: SweepAxis[];
   readonly metric?: string[];
   readonly precision?: number;
-  readonly method: SweepMethod;
+  readonly method: Method;
   readonly report?: string;
 }
 
@@ -169,7 +170,7 @@ export function registerSweep(program: Command, io: Io): void {
       .addOption(new Option('-p, --precision <e>', 'instead of --trials: run each point until every probability is within ±e').argParser(parsePrecision).conflicts('trials'))
       .addOption(
         new Option('--method <method>', 'as for crucible run: auto (exact where a trial is a single action and neither --trials nor --precision is given, else mc), exact, mc or mc-dice')
-          .choices([...SWEEP_METHODS])
+          .choices([...METHODS])
           .default('auto'),
       )
       .option('--report <dir>', 'also write an HTML page (a chart per metric with interval bands, tables, provenance) into this folder')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ComparisonResult, compareVariants } from '../../analysis/compare.js';
 import { compareDocument, compareDocumentSchema } from '../../documents/compare-document.js';
-import { runScenario, type ScenarioResult } from '../../analysis/run.js';
+import { runScenario, type ScenarioResult } from '../../sim/run-scenario.js';
 import { comparePage } from '../../reports/compare-page.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { type Dice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
@@ -121,7 +121,7 @@ function runValue(run: ScenarioResult, metric: string, value: number | undefined
 
 async function expectBaselineIsTheRun(file: string, variant: string, trials: number, method: 'mc' | 'mc-dice'): Promise<ComparisonResult> {
   const compared = await compareVariants(file, undefined, variant, { seed: SEED, trials, method });
-  const run = await runScenario(await loadScenarioChanged(file, {}), { seed: SEED, trials, method: method === 'mc' ? 'tables' : 'dice' });
+  const run = await runScenario(await loadScenarioChanged(file, {}), { seed: SEED, trials, method });
   expect(compared.outcomes.length).toBeGreaterThan(10);
   for (const outcome of compared.outcomes) expect(outcome.baseline.mean, `${outcome.metric} ${outcome.label ?? ''}`).toBe(runValue(run, outcome.metric, outcome.value));
   return compared;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactScenario } from '../../analysis/run.js';
+import { exactScenario } from '../../sim/run-scenario.js';
 import { sweepDocument, sweepDocumentSchema, sweepTable } from '../../documents/sweep-document.js';
 import { labelAxes, type SweepAxis, sweep, sweptMetrics } from '../../analysis/sweep.js';
 import { InputError } from '../../input/errors.js';

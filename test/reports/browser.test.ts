@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeFromCounts } from '../../statistics/outcome.js';
-import { runScenario } from '../../analysis/run.js';
+import { runScenario } from '../../sim/run-scenario.js';
 import { analysisPage } from '../../reports/analysis-pages.js';
 import { distributionChart, heatmapChart } from '../../reports/charts.js';
 import { writeIndex, writePage } from '../../reports/page.js';

@@ -4,7 +4,7 @@ import { decode } from 'fast-png';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareVariants } from '../../analysis/compare.js';
 import { outcomeFromCounts } from '../../statistics/outcome.js';
-import { exactScenario, runScenario, type ScenarioResult } from '../../analysis/run.js';
+import { exactScenario, runScenario, type ScenarioResult } from '../../sim/run-scenario.js';
 import type { MetricSummary } from '../../statistics/summary.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { outcomeFromCounts } from '../../statistics/outcome.js';
-import { runScenario } from '../../analysis/run.js';
+import { runScenario } from '../../sim/run-scenario.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import { SCORE_STOP_EVERY, scoreStopMet } from '../../statistics/score-stop.js';

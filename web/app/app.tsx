@@ -3,7 +3,8 @@ import { parse } from 'yaml';
 import type { FieldChoices } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { type Checked, checkScenario, choicesOf } from '../compute/scenario.js';
-import { computeOdds, ODDS_METHODS, type OddsMethod } from '../compute/odds.js';
+import { computeOdds } from '../compute/odds.js';
+import { type Method, METHOD_WORDS, METHODS } from '../../sim/methods.js';
 import { sharedPool as pool } from '../compute/worker-pool.js';
 import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
 import { readNumber, seedFromText, trialsFromText } from '../../input/number-text.js';
@@ -26,7 +27,7 @@ import { bundledSetup, useSetup } from './use-setup.js';
  */
 
 const VIEW_TITLES: Record<View, string> = { odds: 'Odds', compare: 'Compare two versions', matchups: 'Matchups', balance: 'Balance and cost', replay: 'Replay a trial' };
-const METHOD_TITLES: Record<OddsMethod, string> = { auto: 'auto: exact when a trial is one action, else Monte Carlo', exact: 'exact: every outcome enumerated', mc: 'Monte Carlo, outcomes drawn from exact tables', 'mc-dice': 'Monte Carlo, every die rolled' };
+const METHOD_TITLES: Record<Method, string> = { auto: `auto: ${METHOD_WORDS.auto}`, exact: `exact: ${METHOD_WORDS.exact}`, mc: `Monte Carlo, ${METHOD_WORDS.mc}`, 'mc-dice': `Monte Carlo, ${METHOD_WORDS['mc-dice']}` };
 /** A run is redone this long after the last keystroke. */
 const EDIT_DELAY_MILLISECONDS = 300;
 
@@ -268,8 +269,8 @@ export function App() {
             {setup.view === 'matchups' || setup.view === 'balance' ? null : (
               <label class="field-inline" for="method">
                 Method
-                <select id="method" value={setup.method} onChange={(event) => update({ method: event.currentTarget.value as OddsMethod })}>
-                  {ODDS_METHODS.map((method) => (
+                <select id="method" value={setup.method} onChange={(event) => update({ method: event.currentTarget.value as Method })}>
+                  {METHODS.map((method) => (
                     <option key={method} value={method}>
                       {METHOD_TITLES[method]}
                     </option>

@@ -3,6 +3,7 @@ import type { FieldChoices } from '../../engine/rule-system.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import type { InputProblem } from '../../input/errors.js';
 import type { LoadedScenario } from '../../input/scenario-file.js';
+import { monteCarloOf } from '../../sim/methods.js';
 import type { CompareReply, CompareRequest } from '../compute/compare-worker.js';
 import { checkScenario, problemText } from '../compute/scenario.js';
 import { variantSet } from './changes.js';
@@ -74,7 +75,7 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
           else setState({ kind: 'failed', key, message: reply.message });
           if (reply.kind !== 'progress') worker?.terminate();
         };
-        const method = setup.method === 'mc-dice' ? 'mc-dice' : 'mc';
+        const method = monteCarloOf(setup.method);
         const request: CompareRequest = { files: [[setup.file, text]], file: setup.file, variant: against, method, ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.trials === undefined ? {} : { trials: setup.trials }) };
         worker.postMessage(request);
       })();

@@ -3,6 +3,7 @@ import type { MetricSummary } from '../../statistics/summary.js';
 import { metricTitle } from '../../input/field-labels.js';
 import { groupThousands, percent, runReportJson, type RunReport } from '../../documents/format.js';
 import { atLeastChart, distributionChart } from '../../reports/charts.js';
+import { METHOD_WORDS, monteCarloOf } from '../../sim/methods.js';
 import type { OddsUpdate } from '../compute/odds.js';
 import { slugify } from '../../reports/page-model.js';
 import { csvText, download } from './download.js';
@@ -45,8 +46,8 @@ function statusText(state: OddsState): string {
   if (update === undefined) return 'Starting…';
   if (state.kind === 'running' && state.stale === true) return 'Recomputing for your change…';
   const report = update.report;
-  if (report.exact !== undefined) return `Exact: every outcome enumerated (${groupThousands(report.exact.paths)} paths).`;
-  const method = report.method === 'mc-dice' ? 'every die rolled' : 'outcomes drawn from exact tables';
+  if (report.exact !== undefined) return `Exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths).`;
+  const method = METHOD_WORDS[monteCarloOf(report.method)];
   if (state.kind === 'done' && !update.done) return `Stopped at ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials (Monte Carlo, ${method}): the numbers are of those trials.`;
   if (!update.done) return `Monte Carlo (${method}): ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials, refining…`;
   return `Monte Carlo (${method}): ${groupThousands(report.trials)} trials, seed ${report.seed}.`;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatReplay, replayFile } from '../../documents/replay-report.js';
 import type { LoadedScenario } from '../../input/scenario-file.js';
 import { MAX_REPLAY_TRIAL } from '../../engine/run-limits.js';
+import { monteCarloOf } from '../../sim/methods.js';
 import { readNumber, trialIndexFromText } from '../../input/number-text.js';
 import { CommitInput } from './commit-input.js';
 import type { Setup } from './share.js';
@@ -15,7 +16,7 @@ export function ReplayView({ setup, update, loaded }: { setup: Setup; update: (c
   useEffect(() => {
     if (loaded === undefined) return;
     let current = true;
-    const method = setup.method === 'mc-dice' ? 'mc-dice' : 'mc';
+    const method = monteCarloOf(setup.method);
     replayFile(loaded.file, { trial, method, ...(setup.seed === undefined ? {} : { seed: setup.seed }) }).then(
       (replay) => current && setText(formatReplay(replay)),
       (error: unknown) => current && setText(error instanceof Error ? error.message : String(error)),

@@ -2,7 +2,7 @@ import { parseTolerance } from '../../analysis/price-verdict.js';
 import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
 import { readNumber, seedFromText, trialsFromText } from '../../input/number-text.js';
 import { MAX_REPLAY_TRIAL } from '../../engine/run-limits.js';
-import { ODDS_METHODS, type OddsMethod } from '../compute/odds.js';
+import { type Method, METHODS } from '../../sim/methods.js';
 
 /**
  * The workbench's whole setup, as one value: what the URL carries (compressed), so a link opens
@@ -25,7 +25,7 @@ export interface Setup {
   /** Files the designer imported beside the scenario (its own units file…), by their path in the volume. */
   readonly files?: Readonly<Record<string, string>>;
   readonly view: View;
-  readonly method: OddsMethod;
+  readonly method: Method;
   readonly seed?: number;
   readonly trials?: number;
   /** The metric the charts show (default: the first). */
@@ -123,8 +123,8 @@ export function checkedSetup(value: unknown): { setup?: Setup; problems: string[
     else refuse('view', `no view is called ${shown(value.view)}`);
   }
   if (value.method !== undefined) {
-    if (ODDS_METHODS.includes(value.method as OddsMethod)) setup.method = value.method;
-    else refuse('method', `the methods are ${ODDS_METHODS.join(', ')}, not ${shown(value.method)}`);
+    if (METHODS.includes(value.method as Method)) setup.method = value.method;
+    else refuse('method', `the methods are ${METHODS.join(', ')}, not ${shown(value.method)}`);
   }
   for (const [field, read] of [['seed', seedFromText], ['trials', trialsFromText]] as const) {
     if (value[field] === undefined) continue;

@@ -1,6 +1,6 @@
 import { compareDocument } from '../../documents/compare-document.js';
 import { compareVariants } from '../../analysis/compare.js';
-import type { MonteCarloMethod } from '../../statistics/summary.js';
+import type { MonteCarloMethod } from '../../sim/methods.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { InputError, type InputProblem } from '../../input/errors.js';

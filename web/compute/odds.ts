@@ -1,25 +1,20 @@
 import { exactReport, monteCarloReport } from '../../documents/run-report.js';
 import type { RunReport } from '../../documents/format.js';
-import type { DrawMethod } from '../../engine/kernel.js';
-import { AUTO_BUDGET, EXACT_BUDGET } from '../../sim/exact.js';
-import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../../sim/kernel-spec.js';
 import type { LoadedScenario } from '../../input/scenario-file.js';
+import { type Method, monteCarloOf } from '../../sim/methods.js';
+import { runScenario, TooManyPathsError } from '../../sim/run-scenario.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
-import { runSharded } from '../../sim/sharded-run.js';
 
 /**
- * One scenario's odds, as `crucible run` computes them: `auto` enumerates a trial exactly when it
- * is a single action (AUTO_BUDGET), else Monte Carlo; `exact`, `mc` (outcomes from exact tables)
- * and `mc-dice` (every die rolled) as the CLI's --method. Monte Carlo runs the CLI's shards on Web
- * Workers, merged in shard order, and reports the merged prefix as it grows — each update is the
- * report `crucible run --trials <so far>` would print — until the planned trials or `signal`.
+ * One scenario's odds, as `crucible run` computes them: the same runScenario (sim/run-scenario.ts),
+ * the same methods and `auto` rule (sim/methods.ts: exact for a single action unless trials are
+ * set, else Monte Carlo), Monte Carlo on the CLI's shards, here on Web Workers, merged in shard
+ * order. A growing run's report is redrawn as its merged prefix grows — each update is the report
+ * `crucible run --trials <so far>` would print — until the planned trials or `signal`.
  */
 
-export const ODDS_METHODS = ['auto', 'exact', 'mc', 'mc-dice'] as const;
-export type OddsMethod = (typeof ODDS_METHODS)[number];
-
 export interface OddsSettings {
-  readonly method: OddsMethod;
+  readonly method: Method;
   /** Default: the scenario's. */
   readonly seed?: number;
   readonly trials?: number;
@@ -35,36 +30,31 @@ export interface OddsUpdate {
 const UPDATE_EVERY_MILLISECONDS = 200;
 
 export async function computeOdds(loaded: LoadedScenario, settings: OddsSettings, executor: ShardExecutor, signal: AbortSignal, onUpdate: (update: OddsUpdate) => void): Promise<void> {
-  if (settings.method === 'auto' || settings.method === 'exact') {
-    const report = exactReport(loaded, settings.method === 'exact' ? EXACT_BUDGET : AUTO_BUDGET);
-    if (report !== undefined) {
-      onUpdate({ report, trialsPlanned: 0, done: true });
-      return;
-    }
-    if (settings.method === 'exact') throw new Error(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
-  }
-  const method: DrawMethod = settings.method === 'mc-dice' ? 'dice' : 'tables';
-  const spec = kernelSpecOf(loaded, method);
-  const kernel = compileSpec(spec);
+  const trialsPlanned = settings.trials ?? loaded.scenario.trials;
   const seed = settings.seed ?? loaded.scenario.seed;
-  const trials = settings.trials ?? loaded.scenario.trials;
+  const method = settings.method;
   let lastUpdate = performance.now();
-  const outcome = await runSharded(
+  let lastTrials = 0;
+  const answer = await runScenario(loaded, {
+    method,
+    seed,
+    ...(settings.trials === undefined ? {} : { trials: settings.trials }),
     executor,
-    { spec: serializeKernelSpec(spec), metrics: kernel.metrics, seed, trials },
-    {
-      dropSignal: signal,
-      // Called on the merged prefix after every shard: never stops the run, only shows it.
-      stopWhen: (tally) => {
-        const now = performance.now();
-        if (now - lastUpdate >= UPDATE_EVERY_MILLISECONDS && tally.trials < trials) {
-          lastUpdate = now;
-          onUpdate({ report: monteCarloReport(loaded, { method, seed, tally, workers: executor.workers }), trialsPlanned: trials, done: false });
-        }
-        return false;
-      },
+    signals: { drop: signal },
+    onProgress: ({ merged }) => {
+      // Only a longer merged prefix is news; the last one is the final report's.
+      if (merged === undefined || merged.trials <= lastTrials || merged.trials >= trialsPlanned) return;
+      const now = performance.now();
+      if (now - lastUpdate < UPDATE_EVERY_MILLISECONDS) return;
+      lastUpdate = now;
+      lastTrials = merged.trials;
+      onUpdate({ report: monteCarloReport(loaded, { method: monteCarloOf(method), seed, tally: merged }, executor.workers), trialsPlanned, done: false });
     },
-  );
+  }).catch((error: unknown) => {
+    if (error instanceof TooManyPathsError) throw new Error(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
+    throw error;
+  });
   if (signal.aborted) return;
-  onUpdate({ report: monteCarloReport(loaded, { method, seed, tally: outcome.tally, workers: executor.workers }), trialsPlanned: trials, done: true });
+  if (answer.method === 'exact') onUpdate({ report: exactReport(loaded, answer), trialsPlanned: 0, done: true });
+  else onUpdate({ report: monteCarloReport(loaded, answer, executor.workers), trialsPlanned, done: true });
 }

@@ -1,4 +1,5 @@
-import type { ShardExecutor, ShardResult, ShardTask } from '../../sim/shard-task.js';
+import type { SerializedKernelSpec } from '../../sim/kernel-spec.js';
+import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../../sim/shard-task.js';
 import type { ShardReply, ShardRequest } from './shard-worker.js';
 
 /**
@@ -12,7 +13,8 @@ interface Pending {
   readonly request: ShardRequest;
   /** Which session queued it (`WorkerPool.session`): cancelling one leaves the others' shards. */
   readonly session: number;
-  readonly resolve: (result: ShardResult) => void;
+  /** Takes the worker's reply (an error reply rejects). */
+  readonly answer: (reply: ShardReply) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -44,9 +46,25 @@ export class WorkerPool implements ShardExecutor {
   }
 
   run(task: ShardTask, session = 0): Promise<ShardResult> {
+    return this.ask({ id: this.nextId++, task }, session, (reply) => ('cells' in reply ? { cells: reply.cells, trials: reply.trials, loopMilliseconds: reply.loopMilliseconds } : undefined));
+  }
+
+  /** From a worker, which keeps the kernel it compiles (web/compute/shard-worker.ts); asked before the shards waiting, as a run waits for it to start. */
+  kernelFacts(spec: SerializedKernelSpec, session = 0): Promise<KernelFacts> {
+    return this.ask({ id: this.nextId++, spec }, session, (reply) => ('facts' in reply ? reply.facts : undefined), true);
+  }
+
+  private ask<Answer>(request: ShardRequest, session: number, read: (reply: ShardReply) => Answer | undefined, first = false): Promise<Answer> {
     if (this.closed) return Promise.reject(new CancelledError('the pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, task }, session, resolve, reject });
+      const answer = (reply: ShardReply): void => {
+        const value = 'error' in reply ? undefined : read(reply);
+        if (value !== undefined) resolve(value);
+        else reject(new Error('error' in reply ? reply.error : `the worker answered request ${reply.id} with something else`));
+      };
+      const pending = { request, session, answer, reject };
+      if (first) this.queue.unshift(pending);
+      else this.queue.push(pending);
       this.dispatch();
     });
   }
@@ -72,6 +90,7 @@ export class WorkerPool implements ShardExecutor {
       workers: this.workers,
       // A closed session (Stop, or a result no longer wanted) refuses new shards: an analysis of many runs ends at its next one.
       run: (task) => (closed ? Promise.reject(new CancelledError('stopped')) : this.run(task, id)),
+      kernelFacts: (spec) => (closed ? Promise.reject(new CancelledError('stopped')) : this.kernelFacts(spec, id)),
       cancelPending: () => this.cancelPending(id),
       close: async () => {
         closed = true;
@@ -103,10 +122,7 @@ export class WorkerPool implements ShardExecutor {
     const pending = this.busy.get(worker);
     this.busy.delete(worker);
     this.idle.push(worker);
-    if (pending !== undefined) {
-      if ('error' in reply) pending.reject(new Error(reply.error));
-      else pending.resolve({ cells: reply.cells, trials: reply.trials, loopMilliseconds: reply.loopMilliseconds });
-    }
+    pending?.answer(reply);
     this.dispatch();
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Composer, CST, type Document, isAlias, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, Parser, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
+import { bundledDataPath } from './bundled-data.js';
 import { formatPath, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -367,6 +368,14 @@ export const fileSystemData: DataFiles = {
     return parseWith(schema, file, parsed.data, [], false);
   },
   check: (file, schema, data, at = []) => parseWith(schema, file, data, at, at.length > 0),
+  async exists(file) {
+    try {
+      await stat(file);
+      return true;
+    } catch {
+      return false;
+    }
+  },
   async list(directory) {
     try {
       return (await readdir(directory)).sort();
@@ -375,6 +384,7 @@ export const fileSystemData: DataFiles = {
     }
   },
   resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference)),
+  bundled: bundledDataPath,
   join: (...parts) => path.join(...parts),
   formatPath,
 };

@@ -309,6 +309,19 @@ function structureProblems(file: string, document: Document.Parsed, where: (node
   return problems.slice(0, MAX_YAML_ERRORS);
 }
 
+/**
+ * A key written with brackets (`sides[0].plan`, the path form of variants, situations and `--set`)
+ * inside `{ }` without quotes: YAML reads its `[` as the start of a list, and the parser's errors
+ * (`Missing , or : between flow map items`) say nothing of the cause. The key, when the line the
+ * first error is on has one.
+ */
+function unquotedBracketKey(text: string, offset: number): string | undefined {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  const line = text.slice(start, end < 0 ? text.length : end);
+  return /[{,]\s*([A-Za-z_$][\w.$-]*(?:\[[^\]\s]*\][\w.$-]*)+)\s*:/.exec(line)?.[1];
+}
+
 function parseYaml(file: string, text: string): Parsed {
   const read = readYaml(text);
   const at = (offset: number | undefined): string => {
@@ -323,6 +336,9 @@ function parseYaml(file: string, text: string): Parsed {
       const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
       return { file, path: at(error.pos[0]), message: `invalid YAML: ${what}` };
     });
+    const key = unquotedBracketKey(text, document.errors[0]?.pos[0] ?? 0);
+    const first = problems[0];
+    if (key !== undefined && first !== undefined) problems[0] = { ...first, message: `${first.message} (inside { }, a key with brackets must be quoted: "${key}": …)` };
     // One syntax slip makes the parser report dozens of follow-on errors: show the first few.
     const shown = problems.slice(0, MAX_YAML_ERRORS);
     const hidden = problems.length - shown.length;

@@ -59,16 +59,16 @@ const listed = (names: readonly string[]): string => (names.length <= 1 ? (names
 function balanceVerdict(outputs: Outputs): string {
   const lines = (outputs.steps[0]?.stdout ?? '').split('\n');
   const rows = plainTable(lines, /^Unit {2,}Published/).map(([unit = '', published = '', proposed = '', , , verdict = '']) => ({ unit, published, proposed, verdict }));
-  const with_ = (verdict: string): string[] => rows.filter((row) => row.verdict.startsWith(verdict)).map((row) => `${row.unit} (${row.published}, deserves ${row.proposed})`);
-  const [high, low, unsure] = [with_('over-costed'), with_('under-costed'), with_('uncertain')];
+  const named = (verdict: string): string[] => rows.filter((row) => row.verdict.startsWith(verdict)).map((row) => `${row.unit} (${row.published}, deserves ${row.proposed})`);
+  const [high, low, unsure] = [named('over-costed'), named('under-costed'), named('uncertain')];
   const tolerance = /fair \(within (±[\d.]+%?)\)/.exec(lines.join('\n'))?.[1] ?? 'the tolerance';
-  const parts = [
-    ...(high.length > 0 ? [`prices ${listed(high)} too high`] : []),
-    ...(low.length > 0 ? [`${listed(low)} too low`] : []),
+  const groups = [
+    ...(high.length > 0 ? [`too high: ${listed(high)}`] : []),
+    ...(low.length > 0 ? [`too low: ${listed(low)}`] : []),
+    ...(unsure.length > 0 ? [`uncertain at this precision: ${listed(unsure)}`] : []),
   ];
-  const verdict = parts.length === 0 ? 'prices every unit fairly' : parts.join(' and ');
-  const rest = unsure.length > 0 ? `; ${listed(unsure)} ${unsure.length === 1 ? 'is' : 'are'} uncertain at this precision, the others fair within ${tolerance}` : `; the others are fair within ${tolerance}`;
-  return `By these numbers the formula ${verdict}${rest}. Change the weights in \`points.ts\`, copy the new costs into the roster, and run it again.`;
+  const verdict = groups.length === 0 ? `every unit fairly (within ${tolerance})` : `${groups.join('; ')}; the others fairly (within ${tolerance})`;
+  return `By these numbers the points formula prices ${verdict}. Change the weights in \`points.ts\`, copy the new costs into the roster, and run it again.`;
 }
 
 export const EXAMPLES: readonly DocExample[] = [

@@ -24,6 +24,7 @@ const variantSchema = z.object({
   mode: z.string().optional(),
   rulesChanged: z.record(z.string(), z.unknown()).optional().describe('rule constants set to other than the text\'s value'),
   unitsDigest: z.string().describe('SHA-256 of the unit profiles the kernel read'),
+  bundledData: z.record(z.string(), z.string()).optional().describe("data fields read from crucible's bundled data, their default leading nowhere beside the scenario: field → path"),
   plugin: pluginSchema.optional(),
 });
 

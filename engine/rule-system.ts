@@ -40,10 +40,17 @@ export interface DataFiles {
   readChecked<Schema extends z.ZodType>(file: string, schema: Schema): Promise<{ value?: z.output<Schema>; problems: Problem[] }>;
   /** Check data already read (e.g. a unit defined inline in a scenario) against `schema`. */
   check<Schema extends z.ZodType>(file: string, schema: Schema, data: unknown, at?: readonly (string | number)[]): { value?: z.output<Schema>; problems: Problem[] };
+  /** Whether anything (a file, a folder) is at `file`. */
+  exists(file: string): Promise<boolean>;
   /** The names in `directory`, sorted; undefined when it cannot be read. */
   list(directory: string): Promise<readonly string[] | undefined>;
   /** `reference` as written in `fromFile`: relative to that file's folder unless absolute. */
   resolve(fromFile: string, reference: string): string;
+  /**
+   * `reference` as a bundled scenario of the built-in `ruleSystem` reads it, from
+   * data/<ruleSystem>/scenarios/: where crucible's own copy of that data is (engine/data-location.ts).
+   */
+  bundled(ruleSystem: string, reference: string): string;
   /** Path parts joined with the platform's separator. */
   join(...parts: readonly string[]): string;
   /** `['sides', 0, 'unit']` → `sides[0].unit` (the form every problem's path takes). */
@@ -56,6 +63,14 @@ export interface LoadResult<Refs> {
   /** Every file read (the scenario's first), for provenance. */
   readonly inputs: readonly string[];
   readonly problems: readonly Problem[];
+  /** The data fields read from crucible's bundled data because their default led nowhere (engine/data-location.ts), for provenance. */
+  readonly bundled?: readonly BundledData[];
+}
+
+/** A scenario's data field (`armies`) left at its default and read from crucible's bundled data instead: the field, and the path read. */
+export interface BundledData {
+  readonly field: string;
+  readonly path: string;
 }
 
 /** A schema written as a JSON Schema file for editors by `crucible schema`. */

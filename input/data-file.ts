@@ -2,6 +2,7 @@ import path from 'pathe';
 import { Composer, CST, type Document, isAlias, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, Parser, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
+import { bundledDataPath } from './bundled-data.js';
 import { formatPath, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
 import { platform } from './platform.js';
 import { describeZodIssues } from './zod-issues.js';
@@ -308,6 +309,19 @@ function structureProblems(file: string, document: Document.Parsed, where: (node
   return problems.slice(0, MAX_YAML_ERRORS);
 }
 
+/**
+ * A key written with brackets (`sides[0].plan`, the path form of variants, situations and `--set`)
+ * inside `{ }` without quotes: YAML reads its `[` as the start of a list, and the parser's errors
+ * (`Missing , or : between flow map items`) say nothing of the cause. The key, when the line the
+ * first error is on has one.
+ */
+function unquotedBracketKey(text: string, offset: number): string | undefined {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  const line = text.slice(start, end < 0 ? text.length : end);
+  return /[{,]\s*([A-Za-z_$][\w.$-]*(?:\[[^\]\s]*\][\w.$-]*)+)\s*:/.exec(line)?.[1];
+}
+
 function parseYaml(file: string, text: string): Parsed {
   const read = readYaml(text);
   const at = (offset: number | undefined): string => {
@@ -322,6 +336,9 @@ function parseYaml(file: string, text: string): Parsed {
       const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
       return { file, path: at(error.pos[0]), message: `invalid YAML: ${what}` };
     });
+    const key = unquotedBracketKey(text, document.errors[0]?.pos[0] ?? 0);
+    const first = problems[0];
+    if (key !== undefined && first !== undefined) problems[0] = { ...first, message: `${first.message} (inside { }, a key with brackets must be quoted: "${key}": …)` };
     // One syntax slip makes the parser report dozens of follow-on errors: show the first few.
     const shown = problems.slice(0, MAX_YAML_ERRORS);
     const hidden = problems.length - shown.length;
@@ -368,6 +385,14 @@ export const fileSystemData: DataFiles = {
     return parseWith(schema, file, parsed.data, [], false);
   },
   check: (file, schema, data, at = []) => parseWith(schema, file, data, at, at.length > 0),
+  async exists(file) {
+    try {
+      await platform().stat(file);
+      return true;
+    } catch {
+      return false;
+    }
+  },
   async list(directory) {
     try {
       return (await platform().readDirectory(directory)).map((entry) => entry.name).sort();
@@ -376,6 +401,7 @@ export const fileSystemData: DataFiles = {
     }
   },
   resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference)),
+  bundled: bundledDataPath,
   join: (...parts) => path.join(...parts),
   formatPath,
 };

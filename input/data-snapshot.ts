@@ -4,9 +4,9 @@ import { fileSystemData } from './data-file.js';
 
 /**
  * One analysis's view of the data files: each file read and each file checked once, each folder
- * listed once, however many scenarios the analysis loads. A 100-unit Warmaster round robin loads
- * 10,000 seated scenarios from the same army lists; reading, checking and listing them again for
- * each was most of a run's set-up (bench/README.md, "A 390 × 390 Warmaster round robin"). Every
+ * listed and each path looked for once, however many scenarios the analysis loads. A 100-unit
+ * Warmaster round robin loads 10,000 seated scenarios from the same army lists; reading, checking
+ * and listing them again for each was most of a run's set-up (bench/README.md, "A 390 × 390 Warmaster round robin"). Every
  * run of the analysis also sees the same data, even if a file changes while it runs.
  *
  * A checked value is shared by every load that reads it, so it is deeply frozen: a loader that
@@ -17,6 +17,7 @@ export function snapshotDataFiles(files: DataFiles = fileSystemData): DataFiles 
   const reads = new Map<string, Promise<ParsedFile>>();
   const checks = new WeakMap<z.ZodType, Map<string, Promise<{ value?: unknown; problems: Problem[] }>>>();
   const listings = new Map<string, Promise<readonly string[] | undefined>>();
+  const found = new Map<string, Promise<boolean>>();
   return {
     ...files,
     async read(file) {
@@ -34,6 +35,11 @@ export function snapshotDataFiles(files: DataFiles = fileSystemData): DataFiles 
         bySchema.set(file, checked);
       }
       return checked as Promise<{ value?: z.output<Schema>; problems: Problem[] }>;
+    },
+    exists(file) {
+      let there = found.get(file);
+      if (there === undefined) found.set(file, (there = files.exists(file)));
+      return there;
     },
     list(directory) {
       let listing = listings.get(directory);

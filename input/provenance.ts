@@ -1,3 +1,4 @@
+import { bundledDataLabel } from './bundled-data.js';
 import { platform, type PluginInfo } from './platform.js';
 import type { LoadedScenario } from './scenario-file.js';
 
@@ -5,7 +6,8 @@ import type { LoadedScenario } from './scenario-file.js';
  * What a result records about the rules and data it was computed with, beyond the scenario's name,
  * seed and trials: the rule system and engine version, its mode, every rule knob the scenario sets
  * to other than the text's value, a hash of the units actually used (after any `units:` changes),
- * and a plugin's module, version and code hash. Two results with the same provenance were computed
+ * the data fields read from crucible's bundled data instead of beside the scenario, and a plugin's
+ * module, version and code hash. Two results with the same provenance were computed
  * by the same rules on the same profiles.
  */
 export interface RulesProvenance {
@@ -17,6 +19,11 @@ export interface RulesProvenance {
   readonly rulesChanged?: Readonly<Record<string, unknown>>;
   /** SHA-256 of the units, army entries or profiles the kernel read (hex). */
   readonly unitsDigest: string;
+  /**
+   * Data fields left at a default that led nowhere beside the scenario, so read from crucible's
+   * bundled data (engine/data-location.ts): field → the bundled path, `armies: data/warmaster/armies`.
+   */
+  readonly bundledData?: Readonly<Record<string, string>>;
   readonly plugin?: PluginInfo;
 }
 
@@ -40,6 +47,7 @@ export function provenanceOf(loaded: LoadedScenario): RulesProvenance {
     ...(mode === undefined ? {} : { mode }),
     ...(Object.keys(changed).length === 0 ? {} : { rulesChanged: changed }),
     unitsDigest: platform().sha256(json(loaded.refs)),
+    ...(loaded.bundled === undefined ? {} : { bundledData: Object.fromEntries(loaded.bundled.map((data) => [data.field, bundledDataLabel(data.path)])) }),
     ...(loaded.plugin === undefined ? {} : { plugin: loaded.plugin }),
   };
 }
@@ -53,6 +61,7 @@ export function provenanceJson(provenance: RulesProvenance): RulesProvenance {
     ...(provenance.plugin === undefined ? {} : { plugin: { ...provenance.plugin } }),
     ...(provenance.rulesChanged === undefined ? {} : { rulesChanged: { ...provenance.rulesChanged } }),
     unitsDigest: provenance.unitsDigest,
+    ...(provenance.bundledData === undefined ? {} : { bundledData: { ...provenance.bundledData } }),
   };
 }
 
@@ -65,5 +74,7 @@ export function provenanceLines(provenance: RulesProvenance, indent: string): st
   const changed = Object.entries(provenance.rulesChanged ?? {});
   if (changed.length > 0) lines.push(`${indent}rules    changed from the text: ${changed.map(([name, value]) => `${name} ${json(value)}`).join(', ')}`);
   lines.push(`${indent}units    sha256 ${provenance.unitsDigest.slice(0, 12)} (the profiles used)`);
+  const bundled = Object.entries(provenance.bundledData ?? {});
+  for (const [field, label] of bundled) lines.push(`${indent}data     crucible's bundled ${label}, for ${field} (its default finds nothing beside the scenario)`);
   return lines;
 }

@@ -1,5 +1,5 @@
 import path from 'pathe';
-import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
+import type { BundledData, DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
@@ -25,6 +25,8 @@ export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Re
   readonly file: string;
   /** Every file the scenario was read from (the scenario's first). */
   readonly inputs: readonly string[];
+  /** Data fields read from crucible's bundled data, their default leading nowhere beside the scenario (engine/data-location.ts). */
+  readonly bundled?: readonly BundledData[];
   readonly scenario: Scenario;
   /** What the kernel needs besides the scenario (units, army entries…), as the loader found it: plain JSON. */
   readonly refs: Refs;
@@ -103,7 +105,8 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
   if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
   // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
   await loadKernelModule(system.id, system.kernelModule);
-  return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
+  const bundled = result.bundled !== undefined && result.bundled.length > 0 ? { bundled: result.bundled } : {};
+  return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, ...bundled, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
 }
 
 /**

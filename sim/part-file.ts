@@ -54,6 +54,7 @@ const headerSchema = z.strictObject({
   mode: text.optional(),
   rulesChanged: z.record(text, z.unknown()).optional(),
   unitsDigest: hex64,
+  bundledData: z.record(text, z.string().max(4096)).optional(),
   plugin: z.strictObject({ module: z.string().max(4096), id: text, version: text, codeHash: hex64 }).optional(),
 });
 

@@ -50,8 +50,9 @@ function powerLabel(power: PowerProfile): string {
 
 /** Units of every faction, and the powers the scenario's casters can cast; empty when the data cannot be read. */
 export async function battleforgeChoices(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices> {
-  const { indexFile, factionsDirectory, factionIds } = await dataFolder(scenario, file, files);
-  if (factionIds === undefined) return {};
+  const folder = await dataFolder(scenario, file, files);
+  if ('problem' in folder) return {};
+  const { indexFile, factionsDirectory, factionIds } = folder;
   const { value: index } = await files.readChecked(indexFile, indexFileSchema);
   if (index === undefined) return {};
   const categories = new Map(index.categories.map((category) => [category.id, category.name]));

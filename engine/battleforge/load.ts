@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { locateData } from '../data-location.js';
 import { applyOverrides } from '../overrides.js';
 import { parsedRefs } from '../refs-check.js';
 import type { ValidationIssue } from '../validation.js';
-import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
+import type { BundledData, DataFiles, LoadResult, Problem } from '../rule-system.js';
 import type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
-import type { Scenario } from './schema.js';
+import { type Scenario, scenarioSchema } from './schema.js';
 import { type CombatModel, combatModels, type FactionFile, factionFileSchema, type IndexFile, indexFileSchema, weaponTable } from './units.js';
 import { saveBonuses } from './save-rules.js';
 import { validateBattleforge } from './validate.js';
@@ -98,13 +99,22 @@ export function unitProfile(faction: string, unit: FactionFile['units'][number],
   return { reference: `${faction}/${unit.id}`, name: unit.name, models: profiles, powerSlots: slots };
 }
 
-/** Where a scenario's Battle Forge data is: `<data>/index.yaml`, `<data>/factions/`, and the faction ids there (undefined when it cannot be read). */
-export async function dataFolder(scenario: Scenario, file: string, files: DataFiles): Promise<{ indexFile: string; factionsDirectory: string; factionIds: string[] | undefined }> {
-  const directory = files.resolve(file, scenario.data);
-  const factionsDirectory = files.join(directory, 'factions');
+const DEFAULT_DATA = scenarioSchema.shape.data.parse(undefined);
+
+/**
+ * Where a scenario's Battle Forge data is (`data`, or the bundled data: engine/data-location.ts):
+ * `<data>/index.yaml`, `<data>/factions/`, and the faction ids there; a problem when no factions/ can be read.
+ */
+export async function dataFolder(scenario: Scenario, file: string, files: DataFiles): Promise<{ indexFile: string; factionsDirectory: string; factionIds: string[]; bundled?: BundledData } | { problem: Problem }> {
+  const factionsOf = (directory: string): Promise<readonly string[] | undefined> => files.list(files.join(directory, 'factions'));
+  const field = { name: 'data', value: scenario.data, defaultValue: DEFAULT_DATA, what: 'Battle Forge data' };
+  const location = await locateData(files, file, 'battleforge', field, async (directory) => (await factionsOf(directory)) !== undefined);
+  if ('problem' in location) return location;
+  const factionsDirectory = files.join(location.path, 'factions');
   const listing = await files.list(factionsDirectory);
-  const factionIds = listing?.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
-  return { indexFile: files.join(directory, 'index.yaml'), factionsDirectory, factionIds };
+  if (listing === undefined) return { problem: { file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` } };
+  const factionIds = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
+  return { indexFile: files.join(location.path, 'index.yaml'), factionsDirectory, factionIds, ...(location.bundled === undefined ? {} : { bundled: location.bundled }) };
 }
 
 /** A faction file, checked against its format: its units' combat profiles and the powers it may use (the index's, then its own), keyed `<faction>/<id>`. */
@@ -149,8 +159,9 @@ export function castablePowers(powers: ReadonlyMap<string, IndexFile['powers'][n
  * the units' combat profiles and the scenario's references (validate.ts).
  */
 export async function loadBattleforge(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<BattleforgeRefs>> {
-  const { indexFile, factionsDirectory, factionIds } = await dataFolder(scenario, file, files);
-  if (factionIds === undefined) return { inputs: [file], problems: [{ file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` }] };
+  const folder = await dataFolder(scenario, file, files);
+  if ('problem' in folder) return { inputs: [file], problems: [folder.problem] };
+  const { indexFile, factionsDirectory, factionIds } = folder;
   const problems: Problem[] = [];
   const inputs = [file, indexFile];
   const { value: index, problems: indexProblems } = await files.readChecked(indexFile, indexFileSchema);
@@ -175,7 +186,7 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
   if (issues.length > 0) return { inputs, problems: issues };
   const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)));
   const usedPowers = Object.fromEntries(scenario.sides.flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`))).map((key) => [key, castable.get(key) as PowerProfile] as const));
-  return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [] };
+  return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [], ...(folder.bundled === undefined ? {} : { bundled: [folder.bundled] }) };
 }
 
 /** A castable power as the engine reads it (powerProfile above). */

@@ -135,7 +135,7 @@ export const scenarioSchema = z.strictObject({
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
-  data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file'),
+  data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file; left at its default with no factions/ there (a scenario outside data/battleforge/scenarios/), the bundled factions'),
   units: z
     .record(z.string().regex(/^[a-z0-9_-]+\/[a-z0-9_-]+$/, 'must be <faction>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})

@@ -1,5 +1,5 @@
 import type { Choice, DataFiles, FieldChoices } from '../rule-system.js';
-import { readArmies } from './load.js';
+import { armiesFileOf, readArmies } from './load.js';
 import type { Scenario } from './schema.js';
 
 /**
@@ -12,7 +12,9 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
 /** The armies of the scenario's armies file by name, "Orks (Strategy Rating 3, Initiative 3+)"; empty when it cannot be read. */
 export async function epicChoices(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices> {
-  const { armies } = await readArmies(files, files.resolve(file, scenario.armies), file);
+  const location = await armiesFileOf(scenario, file, files);
+  if ('problem' in location) return {};
+  const { armies } = await readArmies(files, location.path, file);
   if (armies === undefined) return {};
   const choices = [...armies]
     .sort((a, b) => collator.compare(a.name, b.name) || collator.compare(a.id, b.id))

@@ -118,7 +118,7 @@ export const scenarioSchema = z.strictObject({
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
-  armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file'),
+  armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file; left at its default with no file there (a scenario outside data/epic/scenarios/), the bundled data/epic/armies.yaml'),
   seed: seedField(),
   trials: trialsField('battles'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),

@@ -1,5 +1,5 @@
 import type { Choice, DataFiles, FieldChoices } from '../rule-system.js';
-import { readUnits, scenarioUnits } from './load.js';
+import { readUnits, scenarioUnits, unitsFileOf } from './load.js';
 import type { Scenario, Unit } from './schema.js';
 
 /**
@@ -19,7 +19,9 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
 /** The units a heroic scenario may field, by name; empty when its units file cannot be read. */
 export async function heroicChoices(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices> {
-  const read = await readUnits(files, files.resolve(file, scenario.unitsFile), file);
+  const location = await unitsFileOf(scenario, file, files);
+  if ('problem' in location) return {};
+  const read = await readUnits(files, location.path, file);
   if (read.units === undefined) return {};
   const inFile = new Set(read.units.map((unit) => unit.id));
   // A `units:` change that does not check out leaves its unit as the file has it (the loader reports it).

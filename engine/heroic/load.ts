@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { type DataLocation, locateData } from '../data-location.js';
 import { applyOverrides } from '../overrides.js';
 import { parsedRefs } from '../refs-check.js';
 import type { ValidationIssue } from '../validation.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
-import { type Scenario, type Unit, unitSchema, unitsFileSchema } from './schema.js';
+import { type Scenario, scenarioSchema, type Unit, unitSchema, unitsFileSchema } from './schema.js';
 import { validateHeroic, validateUnits } from './validate.js';
 
 /** What a heroic kernel needs besides the scenario: the profiles of the units it fields. */
@@ -30,6 +31,13 @@ export async function readUnits(files: DataFiles, file: string, referencedFrom?:
   return issues.length > 0 ? { problems: issues } : { units: value.units, problems: [] };
 }
 
+const DEFAULT_UNITS_FILE = scenarioSchema.shape.unitsFile.parse(undefined);
+
+/** The scenario's units file (`unitsFile`, or the bundled one: engine/data-location.ts). */
+export function unitsFileOf(scenario: Scenario, file: string, files: DataFiles): Promise<DataLocation> {
+  return locateData(files, file, 'heroic', { name: 'unitsFile', value: scenario.unitsFile, defaultValue: DEFAULT_UNITS_FILE, what: 'units file' }, (path) => files.exists(path));
+}
+
 /**
  * The units file's profiles with the scenario's `units:` changes laid over them (engine/overrides.ts),
  * each checked as a unit: profiles keep the file's order, units new to the scenario come last.
@@ -41,7 +49,9 @@ export function scenarioUnits(units: readonly Unit[], scenario: Scenario, file: 
 
 /** The scenario's units file and `units:` changes, then the scenario's references and rules (validate.ts). */
 export async function loadHeroic(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<HeroicRefs>> {
-  const unitsFile = files.resolve(file, scenario.unitsFile);
+  const location = await unitsFileOf(scenario, file, files);
+  if ('problem' in location) return { inputs: [file], problems: [location.problem] };
+  const unitsFile = location.path;
   const inputs = [file, unitsFile];
   const read = await readUnits(files, unitsFile, file);
   if (read.units === undefined) return { inputs, problems: read.problems };
@@ -51,7 +61,7 @@ export async function loadHeroic(scenario: Scenario, file: string, files: DataFi
   if (issues.length > 0) return { inputs, problems: issues };
   // Only the profiles the scenario fields: what workers receive, and what results hash as "units used".
   const used = new Set(scenario.sides.flatMap((side) => side.groups.map((group) => group.unit)));
-  return { refs: { units: units.filter((unit) => used.has(unit.id)) }, inputs, problems: [] };
+  return { refs: { units: units.filter((unit) => used.has(unit.id)) }, inputs, problems: [], ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }) };
 }
 
 const heroicRefsSchema = z.strictObject({ units: z.array(unitSchema) });

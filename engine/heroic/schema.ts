@@ -156,7 +156,7 @@ export const scenarioSchema = z.strictObject({
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from, e.g. a worked example'),
-  unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
+  unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file; left at its default with no file there (a scenario outside data/heroic/scenarios/), the bundled data/heroic/units.yaml'),
   units: unitOverridesSchema
     .default({})
     .describe('changes to the units file\'s profiles by unit id (e.g. { ogre: { def: 5 } }), or whole new units: tried without editing the units file'),

@@ -1,5 +1,5 @@
 import type { Choice, DataFiles, FieldChoices } from '../rule-system.js';
-import { listArmies, readArmies, scenarioUnits } from './load.js';
+import { armiesDirectory, listArmies, readArmies, scenarioUnits } from './load.js';
 import { type Scenario, unitReference } from './schema.js';
 import type { WarmasterUnit } from './units.js';
 
@@ -44,7 +44,9 @@ function sorted(entries: readonly (readonly [string, WarmasterUnit])[], added: R
 
 /** Troops and characters of every army in the scenario's armies folder; empty when it cannot be read. */
 export async function warmasterChoices(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices> {
-  const directory = files.resolve(file, scenario.armies);
+  const location = await armiesDirectory(scenario, file, files);
+  if ('problem' in location) return {};
+  const directory = location.path;
   const armies = await listArmies(files, directory);
   if (armies === undefined) return {};
   const read = await readArmies(files, directory, armies);

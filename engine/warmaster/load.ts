@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { type DataLocation, folderExists, locateData } from '../data-location.js';
 import { applyOverrides } from '../overrides.js';
 import { parsedRefs } from '../refs-check.js';
 import type { ValidationIssue } from '../validation.js';
 import type { DataFiles, LoadResult, Problem } from '../rule-system.js';
-import type { Scenario } from './schema.js';
+import { type Scenario, scenarioSchema } from './schema.js';
 import { armyFileSchema, type WarmasterUnit, warmasterUnitSchema } from './units.js';
 import { validateWarmaster } from './validate.js';
 
@@ -13,6 +14,13 @@ export interface WarmasterRefs {
 }
 
 const armyOf = (reference: string): string => reference.split('/')[0] ?? '';
+
+const DEFAULT_ARMIES = scenarioSchema.shape.armies.parse(undefined);
+
+/** The scenario's army files directory (`armies`, or the bundled army lists: engine/data-location.ts). */
+export function armiesDirectory(scenario: Scenario, file: string, files: DataFiles): Promise<DataLocation> {
+  return locateData(files, file, 'warmaster', { name: 'armies', value: scenario.armies, defaultValue: DEFAULT_ARMIES, what: 'army files directory' }, folderExists(files));
+}
 
 /** The army ids in the `armies` directory (its .yaml files, sorted), or undefined when it cannot be read. */
 export async function listArmies(files: DataFiles, directory: string): Promise<string[] | undefined> {
@@ -47,7 +55,9 @@ export function scenarioUnits(units: ReadonlyMap<string, WarmasterUnit>, scenari
  * (validate.ts).
  */
 export async function loadWarmaster(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<WarmasterRefs>> {
-  const directory = files.resolve(file, scenario.armies);
+  const location = await armiesDirectory(scenario, file, files);
+  if ('problem' in location) return { inputs: [file], problems: [location.problem] };
+  const directory = location.path;
   const armies = await listArmies(files, directory);
   if (armies === undefined) return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
 
@@ -62,7 +72,7 @@ export async function loadWarmaster(scenario: Scenario, file: string, files: Dat
   const issues = validateWarmaster(scenario, changed.entries, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
   // Only what the scenario fields: the spec sent to workers (and hashed for checkpoints) stays small.
-  return { refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) }, inputs, problems: [] };
+  return { refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) }, inputs, problems: [], ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }) };
 }
 
 const warmasterRefsSchema = z.strictObject({ units: z.record(z.string(), warmasterUnitSchema) });

@@ -143,7 +143,7 @@ export const scenarioSchema = z.strictObject({
   name: z.string().min(1).describe('shown in every result'),
   description: z.string().optional().describe('the question the scenario answers'),
   source: z.string().optional().describe('where the scenario comes from'),
-  armies: z.string().default('../armies').describe('directory of army files, relative to the scenario file'),
+  armies: z.string().default('../armies').describe('directory of army files, relative to the scenario file; left at its default with nothing there (a scenario outside data/warmaster/scenarios/), the bundled army lists'),
   units: z
     .record(z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'must be <army>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})

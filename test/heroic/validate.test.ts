@@ -152,6 +152,16 @@ describe('loadHeroicScenarioFile: file-level problems', () => {
     expect(lines[0]).toMatch(new RegExp(`^${escapeRegExp(file)}: line \\d+, column \\d+: invalid YAML: `));
   });
 
+  it('a key with brackets left unquoted inside { } gets the hint to quote it', async () => {
+    const scenario = 'ruleset: heroic\nname: x\nsides: []\nvariants:\n  - name: v\n    set: { sides[0].groups[0].models: 2 }\n';
+    const lines = await problemsOf(await writeScenario(scenario));
+    expect(lines[0]).toMatch(/: line 6, column \d+: invalid YAML: .* \(inside \{ \}, a key with brackets must be quoted: "sides\[0\]\.groups\[0\]\.models": …\)$/);
+    // Quoted, or in block form, the same key reads as the path it is.
+    for (const fixed of [scenario.replace('sides[0].groups[0].models', '"sides[0].groups[0].models"'), scenario.replace('{ sides[0].groups[0].models: 2 }', '\n      sides[0].groups[0].models: 2')]) {
+      expect((await problemsOf(await writeScenario(fixed))).join('\n')).not.toContain('invalid YAML');
+    }
+  });
+
   it('malformed JSON gives line and column', async () => {
     const file = await writeScenario('{\n  "ruleset": "heroic",\n  "name": }\n', '.json');
     await expectProblem(file, 'line 3, column 11', 'invalid JSON');

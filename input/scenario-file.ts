@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { scenarioBaseSchema } from '../engine/scenario-base.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
 // Type only: the workbench's build swaps rule-systems.ts for a built-ins-only one and reads no plugin.
@@ -99,9 +100,9 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
   const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
   if (scenario === undefined) throw new InputError(problems);
-  const base = scenario as Record<string, unknown>;
-  if (typeof base.name !== 'string' || typeof base.seed !== 'number' || typeof base.trials !== 'number') {
-    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers, with defaults)` }]);
+  // A plugin's schema may define these fields itself: they must still be what every scenario's are (engine/scenario-base.ts).
+  if (!scenarioBaseSchema.safeParse(scenario).success) {
+    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers within their limits, with defaults): spread scenarioHeading and runFields of engine/scenario-base.ts into it` }]);
   }
   const result = await system.load(scenario as unknown as ScenarioBase, file, files);
   if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);

@@ -151,6 +151,16 @@ export async function resolveRuleSystem(file: string, ruleset: unknown, trust: T
   return loaded.plugin === undefined ? loaded : { system: loaded.system, plugin: { ...loaded.plugin, module: ruleset } };
 }
 
+/**
+ * The plugins `trust` lists, imported (each once per process, as a scenario naming it would): for
+ * what a command does with every plugin it was given rather than one a scenario names (validate's
+ * data-file checks). A module that cannot be loaded as a rule system is an InputError naming it.
+ */
+export async function trustedRuleSystems(trust: TrustedPlugins): Promise<RuleSystem[]> {
+  const resolved = await Promise.all([...trust.files].sort().map((location) => resolveRuleSystem(location, location, trust)));
+  return resolved.map(({ system }) => system);
+}
+
 const kernelModules = new Map<string, KernelModule<unknown, unknown>>();
 
 /** The kernel module at `url` (imported once per thread; a worker imports nothing else of the rule system). */

@@ -96,7 +96,7 @@ describe('one registry of rule systems', () => {
       'interface Limits { readonly heroic: number }',
       '// heroic, warmaster',
       "const folder = 'data/heroic/scenarios';",
-      'const heroicUnits = `${id}-units`;',
+      'const label = `the heroic units`;',
     ].join('\n');
     expect(namesIn('x.ts', source, ids).map((name) => name.at)).toEqual([
       "x.ts:1: if (ruleset === 'warmaster') return 1;",

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { DrawMethod, Kernel } from './kernel.js';
+import type { ScenarioBase } from './scenario-base.js';
 import type { ValidationIssue } from './validation.js';
 
 /**
@@ -20,14 +21,8 @@ export interface Problem {
   readonly message: string;
 }
 
-/** The fields every scenario has, whatever its rule system (each schema adds its own). */
-export interface ScenarioBase {
-  readonly ruleset: string;
-  readonly name: string;
-  readonly description?: string | undefined;
-  readonly seed: number;
-  readonly trials: number;
-}
+/** The fields every scenario has, whatever its rule system (each schema adds its own): scenario-base.ts defines them. */
+export type { ScenarioBase } from './scenario-base.js';
 
 /** A file read and parsed, or what stopped it (syntax errors with line and column). */
 export type ParsedFile = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: readonly Problem[] };
@@ -93,7 +88,7 @@ export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs =
   readonly version: string;
   /** One line for people: the rules it plays. */
   readonly title: string;
-  /** The scenario format: a strict object with `ruleset: z.literal(id)`, name, seed, trials. */
+  /** The scenario format: a strict object of scenario-base.ts's fields (`ruleset: z.literal(id)`, name, description, seed, trials) and its own. */
   readonly scenarioSchema: z.ZodObject;
   /**
    * The rule text's constants (the scenario's `rules:` block), each defaulting to the printed value;

@@ -136,3 +136,13 @@ export async function resolveRuleSystem(file: string, ruleset: unknown, trust: T
   // The same module may be named differently by another scenario (another relative path): each names it its own way.
   return loaded.plugin === undefined ? loaded : { system: loaded.system, plugin: { ...loaded.plugin, module: ruleset } };
 }
+
+/**
+ * The plugins `trust` lists, imported (each once per process, as a scenario naming it would): for
+ * what a command does with every plugin it was given rather than one a scenario names (validate's
+ * data-file checks). A module that cannot be loaded as a rule system is an InputError naming it.
+ */
+export async function trustedRuleSystems(trust: TrustedPlugins): Promise<RuleSystem[]> {
+  const resolved = await Promise.all([...trust.files].sort().map((location) => resolveRuleSystem(location, location, trust)));
+  return resolved.map(({ system }) => system);
+}

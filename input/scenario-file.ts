@@ -1,6 +1,7 @@
 import path from 'pathe';
-import type { BundledData, DataFiles, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
+import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { scenarioBaseSchema } from '../engine/scenario-base.js';
 import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
@@ -32,16 +33,33 @@ export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Re
   readonly refs: Refs;
 }
 
-/** The rule system whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml. */
-const dataFileSystem = (file: string): RuleSystem | undefined => RULE_SYSTEMS.find((system) => system.dataFile?.names.test(path.basename(file)));
+/** The rule systems whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml: `plugins` (trusted, loaded), then the built-ins. */
+const dataFileSystems = (file: string, plugins: readonly RuleSystem[]): RuleSystem[] =>
+  [...plugins, ...RULE_SYSTEMS].filter((system) => system.dataFile?.names.test(path.basename(file)));
 
 /** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
-export const isUnitsFileName = (file: string): boolean => dataFileSystem(file) !== undefined;
+export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = []): boolean => dataFileSystems(file, plugins).length > 0;
 
-/** Check a data file on its own (`crucible validate data/heroic/units.yaml`). */
-export async function checkDataFile(file: string): Promise<void> {
-  const problems = (await dataFileSystem(file)?.dataFile?.check(file, fileSystemData)) ?? [];
-  if (problems.length > 0) throw new InputError([...problems]);
+/**
+ * Check a data file on its own (`crucible validate data/heroic/units.yaml`), by the check of each
+ * rule system whose data files are named like it — a trusted plugin's as a built-in's. When several
+ * are (the example plugin's units.yaml and heroic's), the file is good if one of them accepts it;
+ * otherwise the problems are those of the format it is closest to (the fewest problems), saying which.
+ */
+export async function checkDataFile(file: string, plugins: readonly RuleSystem[] = []): Promise<void> {
+  const systems = dataFileSystems(file, plugins);
+  const found: { readonly system: RuleSystem; readonly problems: readonly Problem[] }[] = [];
+  for (const system of systems) {
+    const problems = (await system.dataFile?.check(file, fileSystemData)) ?? [];
+    if (problems.length === 0) return;
+    found.push({ system, problems });
+  }
+  const [closest] = [...found].sort((a, b) => a.problems.length - b.problems.length);
+  if (closest === undefined) return;
+  // Problems every format finds alike (broken YAML) need no word on which one was meant.
+  const alike = found.every(({ problems }) => JSON.stringify(problems) === JSON.stringify(closest.problems));
+  const read = alike ? '' : ` (checked as a ${closest.system.id} data file: the closest to it of the formats named like it, ${systems.map((system) => system.id).join(', ')})`;
+  throw new InputError(closest.problems.map((problem) => ({ ...problem, message: `${problem.message}${read}` })));
 }
 
 /** How a scenario may be loaded: the plugin modules the caller trusts to run (default none: built-ins only). */
@@ -97,9 +115,9 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
   const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
   if (scenario === undefined) throw new InputError(problems);
-  const base = scenario as Record<string, unknown>;
-  if (typeof base.name !== 'string' || typeof base.seed !== 'number' || typeof base.trials !== 'number') {
-    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers, with defaults)` }]);
+  // A plugin's schema may define these fields itself: they must still be what every scenario's are (engine/scenario-base.ts).
+  if (!scenarioBaseSchema.safeParse(scenario).success) {
+    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers within their limits, with defaults): spread scenarioHeading and runFields of engine/scenario-base.ts into it` }]);
   }
   const result = await system.load(scenario as unknown as ScenarioBase, file, files);
   if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);

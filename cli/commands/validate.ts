@@ -5,13 +5,19 @@ import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged,
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
+import { trustedRuleSystems } from '../../input/rule-systems.js';
+import type { RuleSystem } from '../../engine/rule-system.js';
 
 async function isRosterFile(file: string): Promise<boolean> {
   const parsed = await readDataFile(file);
   return parsed.ok && isRosterData(parsed.data);
 }
 
-/** Check every file (scenarios, units files, rosters); print `ok <file>` (stdout) or its problems (stderr). Bad input → exit 2. */
+/**
+ * Check every file (scenarios, units files, rosters); print `ok <file>` (stdout) or its problems
+ * (stderr). Bad input → exit 2. A data file is checked by the rule systems whose data files are
+ * named like it: the built-ins and the plugins the command trusts (--plugin, $CRUCIBLE_CONFIG).
+ */
 export async function validateCommand(paths: readonly string[], io: Io, plugins: TrustedPlugins = BUILT_INS_ONLY): Promise<number> {
   const trusted = { plugins };
   let status = EXIT_OK;
@@ -23,9 +29,18 @@ export async function validateCommand(paths: readonly string[], io: Io, plugins:
     io.stderr(`${error.message}\n`);
     return EXIT_BAD_INPUT;
   }
+  // The trusted plugins' data files are checked as the built-ins' are: their checks are needed at once.
+  let pluginSystems: readonly RuleSystem[] = [];
+  try {
+    pluginSystems = await trustedRuleSystems(plugins);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    io.stderr(`${error.message}\n`);
+    status = EXIT_BAD_INPUT;
+  }
   for (const file of files) {
     try {
-      if (isUnitsFileName(file)) await checkDataFile(file);
+      if (isUnitsFileName(file, pluginSystems)) await checkDataFile(file, pluginSystems);
       else if (await isRosterFile(file)) await checkRoster(await loadRoster(file, trusted), (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
       else {
         await loadScenarioFile(file, trusted);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seedField, trialsField } from '../run-limits.js';
+import { runFields, scenarioHeading } from '../scenario-base.js';
 import { MAX_DICE_PER_ACTION } from '../validation.js';
 import { CHARGE_REACTIONS, COVERS, PLANS, SHOOTING_REACTIONS } from './terms.js';
 
@@ -131,17 +131,14 @@ export const rulesSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('battleforge').describe('the rule system: it decides the rest of the format'),
-  name: z.string().min(1).describe('shown in every result'),
-  description: z.string().optional().describe('the question the scenario answers'),
+  ...scenarioHeading('battleforge'),
   source: z.string().optional().describe('where the scenario comes from'),
   data: z.string().default('..').describe('the Battle Forge data directory (index.yaml and factions/), relative to the scenario file; left at its default with no factions/ there (a scenario outside data/battleforge/scenarios/), the bundled factions'),
   units: z
     .record(z.string().regex(/^[a-z0-9_-]+\/[a-z0-9_-]+$/, 'must be <faction>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})
     .describe('changes to units\' combat profiles by <faction>/<unit id>, models and weapons by name (e.g. { "human/men-at-arms": { models: { Soldier: { save: 4 } } } }): tried without editing the faction files'),
-  seed: seedField(),
-  trials: trialsField('games'),
+  ...runFields('games'),
   mode: z
     .enum(['game', 'attack'])
     .default('game')

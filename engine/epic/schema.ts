@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seedField, trialsField } from '../run-limits.js';
+import { runFields, scenarioHeading } from '../scenario-base.js';
 
 /**
  * The Epic Armageddon rally scenario format: formations of two players over several turns, with
@@ -114,13 +114,10 @@ export const rulesSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('epic').describe('the rule system: it decides the rest of the format'),
-  name: z.string().min(1).describe('shown in every result'),
-  description: z.string().optional().describe('the question the scenario answers'),
+  ...scenarioHeading('epic'),
   source: z.string().optional().describe('where the scenario comes from'),
   armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file; left at its default with no file there (a scenario outside data/epic/scenarios/), the bundled data/epic/armies.yaml'),
-  seed: seedField(),
-  trials: trialsField('battles'),
+  ...runFields('battles'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
   options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }).describe('readings of the rules where the text leaves a gap'),
   rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seedField, trialsField } from '../run-limits.js';
+import { runFields, scenarioHeading } from '../scenario-base.js';
 
 /**
  * The heroic scenario and unit file formats. Every object is strict, so a typo in a field name is
@@ -152,9 +152,7 @@ export const upgradeHeroicScenario = (data: unknown): unknown => {
 };
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('heroic').describe('the rule system: it decides the rest of the format'),
-  name: z.string().min(1).describe('shown in every result'),
-  description: z.string().optional().describe('the question the scenario answers'),
+  ...scenarioHeading('heroic'),
   source: z.string().optional().describe('where the scenario comes from, e.g. a worked example'),
   unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file; left at its default with no file there (a scenario outside data/heroic/scenarios/), the bundled data/heroic/units.yaml'),
   units: unitOverridesSchema
@@ -165,8 +163,7 @@ export const scenarioSchema = z.strictObject({
     .default('engagement')
     .describe('attack: each group of the first side makes its Attack Action(s) once; engagement: the first side activates, then the second, round after round, until a side has no models left'),
   rounds: positiveInt.max(1000).default(10).describe('round limit of an engagement'),
-  seed: seedField(),
-  trials: trialsField('fights'),
+  ...runFields('fights'),
   options: optionsSchema.default({
     shieldRolls: 'every-model',
     formationWeakness: 'per-figure',

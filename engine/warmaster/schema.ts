@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seedField, trialsField } from '../run-limits.js';
+import { runFields, scenarioHeading } from '../scenario-base.js';
 import { POSITIONS, WINNER_POLICIES } from './codes.js';
 import { combatFlagsSchema, TROOP_TYPES } from './units.js';
 
@@ -139,17 +139,14 @@ export const rulesSchema = z.strictObject({
 });
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('warmaster').describe('the rule system: it decides the rest of the format'),
-  name: z.string().min(1).describe('shown in every result'),
-  description: z.string().optional().describe('the question the scenario answers'),
+  ...scenarioHeading('warmaster'),
   source: z.string().optional().describe('where the scenario comes from'),
   armies: z.string().default('../armies').describe('directory of army files, relative to the scenario file; left at its default with nothing there (a scenario outside data/warmaster/scenarios/), the bundled army lists'),
   units: z
     .record(z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'must be <army>/<unit id>'), z.record(z.string(), z.unknown()))
     .default({})
     .describe('changes to army-list entries by <army>/<unit id> (e.g. { "orcs/orc-warriors": { attacks: 4 } }), or whole new entries: tried without editing the army files'),
-  seed: seedField(),
-  trials: trialsField('engagements'),
+  ...runFields('engagements'),
   maxTurns: positiveInt.max(50).default(6).describe('combat phases fought at most: an engagement still unresolved then is reported unresolved'),
   maxRounds: positiveInt
     .max(100)

@@ -22,8 +22,7 @@ const homebrew = defineRuleSystem<Scenario, HomebrewRefs, HomebrewTraceEvent>({
   scenarioSchema,
   rulesSchema,
   dataSchemas: [{ name: 'homebrew-units.schema.json', title: 'crucible homebrew units', schema: unitsFileSchema }],
-  // How a units file is checked on its own. (Today `crucible validate` consults only the built-ins'
-  // checks for files named units.*: see the tutorial's "validate".)
+  // How a units file is checked on its own: `crucible validate units.yaml --plugin …` (see the tutorial's "validate").
   dataFile: { names: /^units\.(ya?ml|json)$/i, check: async (file, files) => (await readUnits(files, file)).problems },
   load: loadHomebrew,
   kernelModule: import.meta.resolve('./kernel.js'),

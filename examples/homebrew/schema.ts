@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runFields, scenarioHeading } from '../../engine/scenario-base.js';
 
 /**
  * The homebrew formats: the units file, the rule knobs and the scenario. Every object is strict, so
@@ -57,15 +58,14 @@ export const unitOverridesSchema = z.record(id, z.record(z.string(), z.unknown()
 export const MODES = ['attack', 'fight'] as const;
 
 export const scenarioSchema = z.strictObject({
-  ruleset: z.literal('homebrew').describe('the rule system: written as the path of the plugin module, e.g. ../index.ts'),
-  name: z.string().min(1).describe('shown in every result'),
-  description: z.string().optional().describe('the question the scenario answers'),
+  // ruleset, name, description: the fields every scenario opens with (crucible replaces the module path with the id before checking).
+  ...scenarioHeading('homebrew', 'the rule system: written as the path of the plugin module, e.g. ../index.ts'),
   unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
   units: unitOverridesSchema.default({}).describe('changes to the units file\'s profiles by unit id (e.g. { brute: { save: 3 } }), or whole new units'),
   mode: z.enum(MODES).default('attack').describe("attack: the first side's unit attacks once; fight: the sides attack in turn, first side first, until one is destroyed or `rounds` end"),
   rounds: positiveInt.max(20).default(5).describe('round limit of a fight (attack: always 1)'),
-  seed: z.number().int().min(0).max(4294967295).default(1).describe('random seed (crucible run --seed overrides it)'),
-  trials: positiveInt.max(1e12).default(100000).describe('number of simulated trials (crucible run --trials overrides it)'),
+  // seed and trials, with the limits of every rule system's scenarios.
+  ...runFields('trials'),
   rules: rulesSchema.prefault({}).describe("the rule text's constants, each defaulting to the printed value; change one to try a house rule"),
   sides: z.tuple([sideSchema, sideSchema]).describe('the two sides; the first attacks first'),
 });

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { capture, type CliRun, runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -142,7 +143,10 @@ describe('crucible', () => {
     const out = path.join(root, 'schema-out');
     const result = await crucible('schema', '--out', out);
     expect(result.status).toBe(0);
-    for (const name of ['heroic-scenario.schema.json', 'heroic-units.schema.json', 'warmaster-scenario.schema.json', 'battleforge-scenario.schema.json', 'epic-scenario.schema.json', 'epic-armies.schema.json']) {
+    const names = (await readdir(out)).sort();
+    // Every rule system engine/rulesets.ts lists: its scenario format, and its data files' (heroic's units, epic's armies).
+    for (const system of RULE_SYSTEMS) for (const name of [`${system.id}-scenario.schema.json`, ...(system.dataSchemas ?? []).map((file) => file.name)]) expect(names).toContain(name);
+    for (const name of names) {
       const written = await readFile(path.join(out, name), 'utf8');
       const committed = await readFile(path.join(repository, 'schema', name), 'utf8');
       expect(written, `schema/${name} is stale: run node bin/crucible.js schema`).toBe(committed);

@@ -117,6 +117,21 @@ describe('(b) every command runs on the plugin', () => {
     expect((await runCli(['validate', unknown, ...TRUST])).stderr).toContain(`${unknown}: sides[0].unit: unknown unit "brutes"`);
   });
 
+  it('validate checks a units file by the plugin\'s own check (its dataFile), as a built-in\'s; untrusted, only the built-ins\' apply', async () => {
+    const units = path.join(PLUGIN, 'units.yaml');
+    expect((await ok('validate', units, path.join(REPOSITORY, 'data', 'heroic', 'units.yaml'))).stdout).toBe(`ok ${units}\nok ${path.join(REPOSITORY, 'data', 'heroic', 'units.yaml')}\n`);
+    // Named like heroic's units files too: without --plugin it is read as one, and is not.
+    const untrusted = await runCli(['validate', units]);
+    expect(untrusted.status).toBe(2);
+    expect(untrusted.stderr).toContain(`${units}: units[0].def: missing required field "def"`);
+    // A mistake is the plugin's problem, saying which of the formats named units.* it was read as.
+    const bad = path.join(root, 'units.yaml');
+    await writeFile(bad, (await readFile(units, 'utf8')).replace('save: 5', 'save: 9'));
+    const result = await runCli(['validate', bad, ...TRUST]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([`${bad}: units[3].save: must be an integer ≤ 7, got 9 (checked as a homebrew data file: the closest to it of the formats named like it, homebrew, heroic)`]);
+  });
+
   it('schema --plugin writes the committed schema files of examples/homebrew/schema', async () => {
     const out = path.join(root, 'schema');
     await ok('schema', '--plugin', path.join(PLUGIN, 'index.ts'), '--out', out);

@@ -12,94 +12,26 @@ import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runWithDice } from '../../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
 import { Tally } from '../../statistics/tally.js';
-import { REPOSITORY } from '../helpers/repository.js';
+import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
 
 /**
- * fuzz-scenarios.test.ts for the other built-in rule systems (issue 17): a bundled scenario and the
- * data files it reads, copied with their layout and mutated — hostile sizes, control characters,
+ * fuzz-scenarios.test.ts for every rule system engine/rulesets.ts lists (issue 17): the bundled
+ * scenario and data files its examples.ts names (`sample`), copied with their layout and mutated — hostile sizes, control characters,
  * prototype keys, arrays past MAX_GROUPS_PER_SIDE, dice past MAX_DICE_PER_ACTION — then loaded
  * through the generic loadScenarioFile. Either an InputError whose every line is
  * `<file>: <path>: <message>`, or a scenario whose kernel (compiled as `crucible run` does,
  * sim/kernel-spec.ts) runs 20 trials in under 2 s; never a TypeError, a hang or a polluted prototype.
- * What it found is kept as fixed cases (`regressions`), failing until the product bounds those sizes.
+ * What it found is kept as fixed cases (`fuzz.regressions`), failing until the product bounds those sizes.
  * FUZZ_SEED=<n> explores another seed (there a Battle Forge `shock` of 1e9 can hold one trial for a minute).
  */
 
 type Json = unknown;
 type Step = string | number;
 
-interface FuzzedSystem {
-  readonly ruleset: string;
-  /** Its data folder in the repository; the files below are relative to it, copied with that layout. */
-  readonly folder: string;
-  readonly scenario: string;
-  /** What the scenario reads, in the order the loader reports its inputs. */
-  readonly dataFiles: readonly string[];
-  /** Field names of its format, for mutations that add a key. */
-  readonly keys: readonly string[];
-  /** Places where a hostile value reaches a size the engine must bound (a count, a `units:` change). */
-  readonly patches: readonly (readonly Step[])[];
-  readonly numRuns: number;
-  /** Cases this fuzzing found to break, kept as fixed tests (some seeds do not reach them). */
-  readonly regressions: readonly { readonly title: string; readonly set: readonly (readonly [readonly Step[], Json])[] }[];
-}
-
-const SYSTEMS: readonly FuzzedSystem[] = [
-  {
-    ruleset: 'warmaster',
-    folder: 'data/warmaster',
-    scenario: 'scenarios/knights-charge-supported-orcs.yaml',
-    dataFiles: ['armies/empire.yaml', 'armies/orcs.yaml'],
-    keys: ['stands', 'hits', 'supports', 'characters', 'flags', 'maxRounds', 'maxTurns', 'attacks', 'reserve', 'retreatBlocked', 'shootsAtChargers', 'unitSize'],
-    patches: [
-      ['units', 'orcs/orc-warriors', 'attacks'], ['units', 'empire/knights', 'attacks'], ['units', 'empire/knights', 'unitSize'],
-      ['units', 'orcs/orc-warriors', 'hits'], ['units', 'orcs/new-unit', 'attacks'], ['sides', 0, 'units', 0, 'stands'],
-      ['sides', 1, 'units', 1, 'supports'], ['sides', 0, 'units', 0, 'contact', 'front'], ['sides', 1, 'units', 0, 'shootsAtChargers', 'attacks'],
-      ['rules', 'fallBackDice'], ['rules', 'chargeBonusD6Dice'], ['rules', 'pursuitStepBonus'], ['maxRounds'], ['maxTurns'],
-    ],
-    numRuns: 120,
-    // A unit's Hits have no upper bound: 2³¹ wraps the kernel's Int32 state (a RangeError in the tally); 1e9 exhausts memory.
-    regressions: [{ title: 'Orc Warriors of 2³¹ Hits a stand', set: [[['units', 'orcs/orc-warriors', 'hits'], 2 ** 31]] }],
-  },
-  {
-    ruleset: 'battleforge',
-    folder: 'data/battleforge',
-    scenario: 'scenarios/battlemage-vs-orc-warriors.yaml',
-    dataFiles: ['index.yaml', 'factions/human_kingdoms.yaml', 'factions/orcs_and_goblins.yaml'],
-    keys: ['models', 'shock', 'rallyAt', 'bid', 'powers', 'position', 'rounds', 'mode', 'units', 'cover', 'count', 'attacks'],
-    patches: [
-      ['sides', 1, 'units', 0, 'models'], ['sides', 0, 'units', 1, 'models'],
-      ['units', 'orcs_and_goblins/orc_warriors', 'models', 'Orc Warrior', 'wounds'],
-      ['units', 'orcs_and_goblins/orc_warriors', 'models', 'Orc Warrior', 'count'], ['units', 'human_kingdoms/battle_mage', 'powerSlots'],
-      ['sides', 0, 'units', 0, 'shock'], ['sides', 0, 'bid'], ['sides', 1, 'rallyAt'], ['rules', 'woundsPerHit'], ['rules', 'actionsPerActivation'],
-      ['distance'], ['rounds'],
-    ],
-    numRuns: 80,
-    regressions: [
-      // Accepted (10,000 dice, at MAX_DICE_PER_ACTION), but table draws build a binomial table in O(n²) for each new pool size.
-      { title: 'Bowmen and Orc Warriors of 10,000 models', set: [[['sides', 0, 'units', 1, 'models'], 10_000], [['sides', 1, 'units', 0, 'models'], 10_000]] },
-      // Accepted (no bound), and Shock is removed by one Courage test per point: a trial takes seconds per 1e8.
-      { title: 'a Battlemage starting with 100,000,000 Shock', set: [[['sides', 0, 'units', 0, 'shock'], 1e8]] },
-    ],
-  },
-  {
-    ruleset: 'epic',
-    folder: 'data/epic',
-    scenario: 'scenarios/marines-vs-orks-under-fire.yaml',
-    dataFiles: ['armies.yaml'],
-    keys: ['markers', 'initiative', 'units', 'turns', 'offTable', 'broken', 'markersPerTurn', 'strategyRating', 'withdrawalCost'],
-    patches: [
-      ['players', 0, 'formations', 0, 'units'], ['players', 0, 'formations', 0, 'markers'], ['players', 1, 'formations', 0, 'markersPerTurn'],
-      ['players', 1, 'formations', 0, 'markersPerTurn', 0, 'value'], ['players', 0, 'formations', 0, 'unitsLostPerTurn', 0, 'value'],
-      ['players', 0, 'formations', 0, 'withdrawalCost'], ['players', 1, 'formations', 0, 'initiative'], ['rules', 'dieSides'],
-      ['rules', 'markersPerUnitOnRally'], ['turns'],
-    ],
-    numRuns: 150,
-    // Counts have no upper bound: 2³¹ wraps the kernel's Int32 state (a RangeError in the tally); 1e8 markers a turn make a 3 GB tally.
-    regressions: [{ title: 'a withdrawal costing 2³¹ units', set: [[['players', 0, 'formations', 0, 'withdrawalCost'], 2 ** 31]] }],
-  },
-];
+/** A rule system and what its folder's examples.ts gives this fuzzing (`sample` and `fuzz`: engine/rule-system-examples.ts). */
+const SYSTEMS = BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.system.id, ...found.examples.sample, ...found.examples.fuzz }));
 
 /** Counts past every limit and beside them, fractions, and what YAML reads as numbers but JSON cannot hold. */
 const NUMBERS: Json[] = [-1, 0, 0.5, 1, 3, 501, 3333, 3334, 9999, 10_000, 10_001, 1e6, 1e9, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e308, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
@@ -315,6 +247,10 @@ async function tryCase(file: string, named: (file: string) => boolean, method: D
   }
 }
 
+it('covers every rule system engine/rulesets.ts lists', () => {
+  expect(SYSTEMS.map((system) => system.ruleset)).toEqual(RULE_SYSTEMS.map((system) => system.id));
+});
+
 describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) => {
   let base: Json;
   let baseTexts: string[];
@@ -333,11 +269,12 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
   };
 
   beforeAll(async () => {
-    const source = path.join(REPOSITORY, system.folder);
-    base = parse(await readFile(path.join(source, system.scenario), 'utf8'));
+    base = parse(await readFile(system.file(system.scenario), 'utf8'));
+    // Read as this rule system's whatever its `ruleset:` names (a plugin's scenario names its module, which the copy would not find).
+    if (isContainer(base)) base.ruleset = system.ruleset;
     baseTexts = textsOf(base);
     for (const file of system.dataFiles) {
-      const text = await readFile(path.join(source, file), 'utf8');
+      const text = await readFile(system.file(file), 'utf8');
       data.set(file, { text, document: parse(text) });
     }
     // Cases that keep the data files share a folder; those that change one share another, whose
@@ -402,11 +339,11 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
     });
   }
 
-  it(`throws only InputErrors naming a file of the case and a field, or runs ${TRIALS} trials in < ${SLOW_MS} ms of CPU (${system.numRuns} cases)`, async () => {
+  it(`throws only InputErrors naming a file of the case and a field, or runs ${TRIALS} trials in < ${SLOW_MS} ms of CPU (${system.cases} cases)`, async () => {
     const outcomes: Outcomes = { loaded: 0, rejected: 0, longestLine: 0 };
     // Every case is tried, without shrinking: the findings of one run, each with the files to reproduce it.
     const findings: string[] = [];
-    for (const [number, fuzzed] of fc.sample(caseArbitrary, { numRuns: system.numRuns, seed: SEED }).entries()) {
+    for (const [number, fuzzed] of fc.sample(caseArbitrary, { numRuns: system.cases, seed: SEED }).entries()) {
       const { file, named, repro } = writeCase(number, fuzzed);
       const finding = await tryCase(file, named, fuzzed.method, repro, outcomes);
       if (finding !== undefined) findings.push(finding);
@@ -418,7 +355,7 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
     expect(Object.keys(Object.prototype)).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // Both outcomes must occur, or the generator is not exercising what it claims to.
-    expect(outcomes.rejected).toBeGreaterThan(system.numRuns / 2);
+    expect(outcomes.rejected).toBeGreaterThan(system.cases / 2);
     expect(outcomes.loaded).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { RULE_SYSTEMS as REGISTERED } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/rulesets.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Dice, streamDice } from '../../engine/dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec } from '../../engine/kernel.js';
@@ -7,7 +6,7 @@ import type { ExactDistributions } from '../../sim/exact.js';
 import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { replayTrial } from '../../sim/replay.js';
 import { runTrials } from '../../sim/run.js';
-import { type LoadedScenario, loadScenarioChanged } from '../../input/scenario-file.js';
+import type { LoadedScenario } from '../../input/scenario-file.js';
 import { chiSquareCritical, chiSquareFit } from '../helpers/chi-square.js';
 import { chiSquareFitPower, shiftBetweenLikeliest } from '../helpers/power.js';
 import { expectFitsExact } from '../helpers/enumeration.js';
@@ -23,7 +22,7 @@ import {
   specProblems,
   traceProblems,
 } from '../helpers/kernel-checks.js';
-import { REPOSITORY } from '../helpers/repository.js';
+import { BUILT_IN_EXAMPLES, loadExample } from '../helpers/examples.js';
 
 /**
  * The kernel contract (engine/kernel.ts), one property suite run against every rule system's
@@ -43,43 +42,10 @@ import { REPOSITORY } from '../helpers/repository.js';
  * trials, a traced extra draw, a path writing max + 1, a distribution shifted by 2·SHIFT) to show
  * it would catch it. Seeds are fixed (the project's 20261122), chosen before any result was seen.
  *
- * Adding a rule system: one entry in RULE_SYSTEMS (its kernel is built through sim/kernel-spec.ts,
- * which any ruleset needs anyway to be run); a test fails until every listed rule system has one.
+ * Every rule system engine/rulesets.ts lists is checked, on the action and the engagement its
+ * folder's examples.ts names (`contract`: engine/rule-system-examples.ts); its kernel is built
+ * through sim/kernel-spec.ts, as `crucible run` builds it.
  */
-
-interface ScenarioChoice {
-  /** data/<ruleset>/scenarios/<file>.yaml */
-  readonly file: string;
-  /** Field changes, as `crucible run --set path=value` makes them (checked like the file itself). */
-  readonly set?: readonly (readonly [string, unknown])[];
-}
-
-interface RuleSystem {
-  readonly ruleset: string;
-  /** A single action: few enough paths to enumerate exactly (properties 1–5). */
-  readonly action: ScenarioChoice;
-  /** A whole engagement (too many paths to enumerate): properties 1–3, so every phase of a trial is exercised. */
-  readonly chain: ScenarioChoice;
-  /** Whether the kernel implements the optional `setTrace` — asserted, so gaining or losing it updates this entry. */
-  readonly traces: boolean;
-}
-
-const RULE_SYSTEMS: readonly RuleSystem[] = [
-  // A goblin's WILL test (a die drawn even with tables) before charging a formation: 12 paths.
-  { ruleset: 'heroic', action: { file: 'goblin-charges-formation' }, chain: { file: 'knights-vs-regenerating-ogre' }, traces: true },
-  // One round of a supported charge, `maxRounds: 1`: 2,719 paths.
-  { ruleset: 'warmaster', action: { file: 'knights-charge-supported-orcs-first-round' }, chain: { file: 'knights-charge-supported-orcs' }, traces: true },
-  // Ten Bowmen's one volley at long range (`mode: attack`): 1,474 paths. Chain: powers, Overwatch, six rounds.
-  { ruleset: 'battleforge', action: { file: 'bowmen-hold-vs-orc-charge', set: [['mode', 'attack']] }, chain: { file: 'battlemage-vs-orc-warriors' }, traces: true },
-  // One turn; both players Space Marines, so equal Strategy Ratings make the End phase open with a
-  // roll-off — the one place where dice (D6 pairs re-rolled on ties) and tables (a fair coin) draw differently: 7,776 paths.
-  {
-    ruleset: 'epic',
-    action: { file: 'marines-vs-orks-under-fire', set: [['turns', 1], ['players[1].army', 'space-marines']] },
-    chain: { file: 'marines-vs-orks-under-fire' },
-    traces: true,
-  },
-];
 
 const SEED = 20261122;
 const METHODS = ['tables', 'dice'] as const satisfies readonly DrawMethod[];
@@ -108,8 +74,6 @@ const FIT_TRIALS = 40_000;
 const SHIFT = 0.02;
 const MIN_POWER = 0.9;
 
-const scenarioFile = (ruleset: string, choice: ScenarioChoice): string => path.join(REPOSITORY, 'data', ruleset, 'scenarios', `${choice.file}.yaml`);
-
 // ——— the suite ———
 
 type Shape = (typeof SHAPES)[number];
@@ -125,10 +89,11 @@ interface Fixture {
 }
 
 it('covers every rule system engine/rulesets.ts lists (a plugin runs the same checks: test/examples)', () => {
-  expect(RULE_SYSTEMS.map((system) => system.ruleset)).toEqual(REGISTERED.map((system) => system.id));
+  expect(BUILT_IN_EXAMPLES.map((found) => found.system.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
 });
 
-describe.each(RULE_SYSTEMS)('kernel contract: $ruleset', (system) => {
+describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.system.id })))('kernel contract: $ruleset', (system) => {
+  const { traces } = system.examples.contract;
   const fixture = {} as Fixture;
   const exactOf = (): ExactDistributions => {
     if (fixture.exact === undefined) fixture.exact = exactProblems(fixture.kernel('action', 'tables')).exact;
@@ -137,8 +102,8 @@ describe.each(RULE_SYSTEMS)('kernel contract: $ruleset', (system) => {
   };
 
   beforeAll(async () => {
-    const load = (choice: ScenarioChoice) => loadScenarioChanged(scenarioFile(system.ruleset, choice), { fields: choice.set ?? [] });
-    const [action, chain] = await Promise.all([load(system.action), load(system.chain)]);
+    const { action: actionExample, chain: chainExample } = system.examples.contract;
+    const [action, chain] = await Promise.all([loadExample(system, actionExample), loadExample(system, chainExample)]);
     const kernels = new Map<string, Kernel>();
     const fresh = (shape: Shape, method: DrawMethod): Kernel => compileSpec(kernelSpecOf(fixture.loaded[shape], method));
     const kernel = (shape: Shape, method: DrawMethod): Kernel => {
@@ -178,7 +143,7 @@ describe.each(RULE_SYSTEMS)('kernel contract: $ruleset', (system) => {
     expect(rowDifference(kernel.metrics, runRows(kernel, streamDice(SEED + 1), 100), runRows(kernel, streamDice(SEED), 100))).toBeDefined();
   });
 
-  if (system.traces) {
+  if (traces) {
     it.each(combinations)('3. a traced trial draws the same random numbers and writes the same row as untraced ($shape, $method)', ({ shape, method }) => {
       expect(typeof fixture.kernel(shape, method).setTrace).toBe('function');
       expect(traceProblems(fixture.kernel(shape, method), fixture.fresh(shape, method), SEED, CONTRACT_TRIALS)).toEqual([]);
@@ -195,7 +160,7 @@ describe.each(RULE_SYSTEMS)('kernel contract: $ruleset', (system) => {
     const run = runRows(kernel, streamDice(SEED), trial + 1);
     const replayed = replayTrial(kernel, SEED, trial);
     expect(Array.from(replayed.row)).toEqual(Array.from(run.subarray(trial * kernel.metrics.length)));
-    if (system.traces) expect(replayed.events.length).toBeGreaterThan(0);
+    if (traces) expect(replayed.events.length).toBeGreaterThan(0);
     else expect(replayed.events).toEqual([]);
   });
 

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { MAX_DATA_FILE_BYTES } from '../../input/data-file.js';
 import { runCli } from '../helpers/capture.js';
+import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -47,25 +49,26 @@ describe('inputs that are not files', () => {
     }
   });
 
-  it.each([
-    ['heroic', 'knights-vs-regenerating-ogre.yaml', ['units.yaml'], 'units.yaml'],
-    ['warmaster', 'monster-charge.yaml', ['armies'], 'armies/orcs.yaml'],
-    ['battleforge', 'battlemage-vs-orc-warriors.yaml', ['index.yaml', 'factions'], 'index.yaml'],
-    ['epic', 'marines-vs-orks-under-fire.yaml', ['armies.yaml'], 'armies.yaml'],
-  ])('%s: a FIFO, or a link to /dev/zero, as a data file the scenario %s reads', async (system, scenario, data, replaced) => {
-    const root = path.join(directory, system);
-    await mkdir(path.join(root, 'scenarios'), { recursive: true });
-    await cp(path.join(REPOSITORY, 'data', system, 'scenarios', scenario), path.join(root, 'scenarios', scenario));
-    for (const entry of data) await cp(path.join(REPOSITORY, 'data', system, entry), path.join(root, entry), { recursive: true });
-    const target = path.join(root, replaced);
-    for (const make of [() => execFileSync('mkfifo', [target]), () => symlinkSync('/dev/zero', target)]) {
-      await rm(target, { force: true });
-      make();
-      const result = await runCli(['validate', path.join(root, 'scenarios', scenario)]);
-      expect(result.status).toBe(2);
-      expect(result.stderr).toContain(`${target}: (root): ${NOT_A_FILE}`);
-    }
-  });
+  // Every rule system engine/rulesets.ts lists, on the scenario and data files its examples.ts names (`sample`).
+  it.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.system.id, ...found.examples.sample })))(
+    '$ruleset: a FIFO, or a link to /dev/zero, as the first data file $scenario reads',
+    async (system) => {
+      const root = path.join(directory, system.ruleset);
+      const scenario = path.join(root, system.scenario);
+      await mkdir(path.dirname(scenario), { recursive: true });
+      // Read as this rule system's whatever its `ruleset:` names (a plugin's scenario names its module).
+      await writeFile(scenario, stringify({ ...(parse(await readFile(system.file(system.scenario), 'utf8')) as object), ruleset: system.ruleset }));
+      for (const file of system.dataFiles) await cp(system.file(file), path.join(root, file), { recursive: true });
+      const target = path.join(root, system.dataFiles[0] ?? '');
+      for (const make of [() => execFileSync('mkfifo', [target]), () => symlinkSync('/dev/zero', target)]) {
+        await rm(target, { force: true });
+        make();
+        const result = await runCli(['validate', scenario]);
+        expect(result.status).toBe(2);
+        expect(result.stderr).toContain(`${target}: (root): ${NOT_A_FILE}`);
+      }
+    },
+  );
 
   it('a checkpoint that is another device, or larger than the limit, is refused before it is read', async () => {
     const large = path.join(directory, 'large.ckpt');

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Choice, FieldChoices } from '../../engine/rule-system.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { InputError } from '../../input/errors.js';
-import { type LoadedScenario, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
+import { type LoadedScenario, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
+import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
 /**
@@ -13,20 +14,17 @@ import { REPOSITORY } from '../helpers/repository.js';
  * values are unique, and a reference changed to another offered value still loads.
  */
 
-/** The patterns each rule system may return: `always` for every bundled scenario, `maybe` when the scenario calls for them (battleforge's powers: when it has a caster). */
-const PATTERNS: Readonly<Record<string, { readonly always: readonly string[]; readonly maybe: readonly string[] }>> = {
-  heroic: { always: ['sides[].groups[].unit'], maybe: [] },
-  warmaster: { always: ['sides[].units[].unit', 'sides[].units[].characters[]'], maybe: [] },
-  battleforge: { always: ['sides[].units[].unit'], maybe: ['sides[].units[].powers[]'] },
-  epic: { always: ['players[].army'], maybe: [] },
-};
-
-const scenarios = Object.keys(PATTERNS).flatMap((system) => {
-  const folder = path.join(REPOSITORY, 'data', system, 'scenarios');
+/**
+ * Every bundled scenario of every rule system engine/rulesets.ts lists (its examples.ts's
+ * `scenarios` folder), with the patterns its `choices` may return (`choices` there: `always` for
+ * every scenario, `maybe` when the scenario calls for them — battleforge's powers: when it has a caster).
+ */
+const scenarios = BUILT_IN_EXAMPLES.flatMap((found) => {
+  const folder = found.file(found.examples.scenarios);
   return readdirSync(folder)
     .filter((name) => name.endsWith('.yaml'))
     .sort()
-    .map((name) => ({ system, name, file: path.join(folder, name) }));
+    .map((name) => ({ system: found.system.id, patterns: found.examples.choices, name, file: path.join(folder, name) }));
 });
 
 type Key = string | number;
@@ -72,26 +70,32 @@ function setAt(data: unknown, at: readonly Key[], value: unknown): unknown {
 /** Messages that would mean a choice was not a value the loader knows (rather than one the rest of the scenario does not fit). */
 const UNKNOWN_REFERENCE = /unknown|no unit "|no power "|cannot fight|not a troop|not a character|does neither|not found/;
 
+/** A bundled scenario, read as `system`'s whatever its `ruleset:` names (a plugin's scenarios name its module). */
+const loadExampleFile = (system: string, file: string): Promise<LoadedScenario> => loadScenarioChanged(file, { fields: [['ruleset', system]] });
+
 const choicesOf = async (loaded: LoadedScenario): Promise<FieldChoices> => {
   expect(loaded.system.choices).toBeTypeOf('function');
   return loaded.system.choices?.(loaded.scenario, loaded.file, fileSystemData) ?? {};
 };
 
 describe('field choices of the bundled scenarios', () => {
-  it('covers every built-in rule system', () => {
-    for (const system of Object.keys(PATTERNS)) expect(scenarios.some((scenario) => scenario.system === system)).toBe(true);
+  it('covers every rule system engine/rulesets.ts lists; its examples name its choices\' patterns exactly when it has `choices`', () => {
+    for (const { system, examples } of BUILT_IN_EXAMPLES) {
+      expect(scenarios.some((scenario) => scenario.system === system.id), system.id).toBe(true);
+      expect(examples.choices !== undefined, `${system.id}: choices patterns in its examples.ts`).toBe(system.choices !== undefined);
+    }
   });
 
-  for (const { system, name, file } of scenarios) {
+  for (const { system, patterns, name, file } of scenarios.filter((scenario) => scenario.patterns !== undefined)) {
     it(`${system}/${name}`, async () => {
-      const loaded = await loadScenarioFile(file);
+      const loaded = await loadExampleFile(system, file);
       expect(loaded.ruleset).toBe(system);
       const choices = await choicesOf(loaded);
-      const expected = PATTERNS[system] ?? { always: [], maybe: [] };
+      const expected = patterns ?? { always: [], maybe: [] };
       for (const pattern of expected.always) expect(Object.keys(choices)).toContain(pattern);
       for (const pattern of Object.keys(choices)) expect([...expected.always, ...expected.maybe]).toContain(pattern);
 
-      const { data } = await readScenarioData(file);
+      const data = { ...((await readScenarioData(file)).data as Record<string, unknown>), ruleset: system };
       for (const [pattern, offered] of Object.entries(choices)) {
         // The pattern names a real field of the format (the parsed scenario has every default filled in).
         expect(walk(loaded.scenario, pattern, false).length, pattern).toBeGreaterThan(0);

@@ -66,8 +66,9 @@ const deepFreeze = <T>(value: T): T => {
 };
 
 describe('classifying the real scenario schemas', () => {
-  it('has the four built-in systems', () => {
-    expect([...SCHEMAS.keys()].sort()).toEqual(['battleforge', 'epic', 'heroic', 'warmaster']);
+  it('has every rule system engine/rulesets.ts lists, each scenario format an object', () => {
+    expect([...SCHEMAS.keys()]).toEqual(RULE_SYSTEMS.map((system) => system.id));
+    for (const [id, { schema }] of SCHEMAS) expect(schemaOf(schema, schema).type, id).toBe('object');
   });
 
   for (const [id, { schema }] of SCHEMAS) {

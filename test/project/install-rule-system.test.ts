@@ -20,7 +20,7 @@ const run = promisify(execFile);
 /** The shared suites run on it: the kernel contract, and the loading fuzz (its examples.ts gives both their scenarios). */
 const SUITES = ['test/sim/kernel-contract.test.ts', 'test/sim/fuzz-rule-systems.test.ts'];
 /** What the suite and the script import, copied; node_modules is linked. */
-const COPIED = ['engine', 'input', 'statistics', 'sim', 'scripts', 'test/helpers', ...SUITES, 'examples/homebrew', 'package.json', 'tsconfig.json'];
+const COPIED = ['engine', 'input', 'statistics', 'sim', 'scripts', 'test/helpers', 'test/setup.ts', ...SUITES, 'examples/homebrew', 'package.json', 'tsconfig.json'];
 const VITEST = path.join(REPOSITORY, 'node_modules', 'vitest', 'vitest.mjs');
 const TSX = path.join(REPOSITORY, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   await symlink(await realpath(path.join(REPOSITORY, 'node_modules')), path.join(copy, 'node_modules'));
   // The repository's vitest config sets up browsers and builds the workbench: this run needs neither.
   // One fork for both files, sharing their modules: the least CPU.
-  await writeFile(path.join(copy, 'vitest.config.ts'), "export default { test: { include: ['test/**/*.test.ts'], pool: 'forks', maxWorkers: 1, isolate: false, testTimeout: 60000 } };\n");
+  await writeFile(path.join(copy, 'vitest.config.ts'), "export default { test: { include: ['test/**/*.test.ts'], setupFiles: ['test/setup.ts'], pool: 'forks', maxWorkers: 1, isolate: false, testTimeout: 60000 } };\n");
 
   // The installation: one folder…
   await cp(path.join(REPOSITORY, 'examples', 'homebrew'), path.join(copy, 'engine', 'homebrew'), { recursive: true });

@@ -141,7 +141,7 @@ export function App() {
 
   const problems = checked?.ok === false ? checked.problems : [];
   // A file the scenario names and the volume lacks (the loader's "… not found: <path>"): an imported scenario's own units or army file.
-  const missingFiles = [...new Set(problems.flatMap((problem) => /\bnot found: (\S+)$/.exec(problem.message)?.[1] ?? []))].map((file) => file.split('/').at(-1) ?? file);
+  const missingFiles = [...new Set(problems.flatMap((problem) => /\bnot found: (?:neither )?([^\s,;]+)/.exec(problem.message)?.[1] ?? []))].map((file) => file.split('/').at(-1) ?? file);
   const variants = checked?.ok === true ? checked.variants : [];
 
   const openBundled = async (file: string): Promise<void> => {

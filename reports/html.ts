@@ -68,21 +68,28 @@ td.num { text-align: right; white-space: nowrap; }
   td:first-child { font-weight: 600; }
   td:empty { display: none; }
 }
-/* Print: landscape, the page's full width; a wide table prints whole (small type, cells wrap) rather than cut at the paper's edge. */
+/* A table wider than PRINT_BLOCK_COLUMNS columns prints as blocks of columns (each with the row labels and headers): on screen, the whole table. */
+.print-blocks { display: none; }
+/* Print: landscape on the printer's paper (A4 or Letter), the page's full width; charts shrink to fit; wide tables in blocks of columns, headers repeated on every page. */
 @media print {
-  @page { size: A4 landscape; margin: 10mm; }
+  @page { size: landscape; margin: 10mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
-  nav, figure.chart figcaption a { display: none; }
+  nav, figure.chart figcaption a, details.long-table > summary::marker { display: none; }
+  h1 { font-size: 16pt; }
+  h2 { font-size: 13pt; margin-top: 1.2rem; }
   h2, h3 { break-after: avoid; }
-  figure.chart, tr, .answer, .how-to-read { break-inside: avoid; }
+  figure.chart, tr, .answer, .how-to-read, .print-block { break-inside: avoid; }
   figure.chart .chart-scroll { overflow: visible; }
   figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; }
   .table-wrap { overflow: visible; background: none; }
-  table { width: 100%; font-size: 6.5pt; }
-  th, td { padding: 0.1rem 0.15rem; }
-  /* A 24-column matrix fits a landscape page only if its headers may break inside a long name; numbers stay whole. */
+  .table-wrap.has-print-blocks { display: none; }
+  .print-blocks { display: block; }
+  .print-block + .print-block { margin-top: 0.6rem; }
+  .print-block-caption { font-size: 8pt; color: var(--muted); margin: 0.4rem 0 0; break-after: avoid; }
+  table { width: 100%; font-size: 8pt; }
+  th, td { padding: 0.1rem 0.25rem; }
+  /* A header breaks inside a long name rather than widen its column past the paper; numbers stay whole. */
   th { overflow-wrap: anywhere; }
-  table:has(th:nth-child(13)) { font-size: 6pt; }
   thead { display: table-header-group; }
 }
 ul.pages { list-style: none; padding: 0; }
@@ -90,7 +97,7 @@ ul.pages li { margin: 0 0 1.2rem; }
 ul.pages p { margin: 0.15rem 0; }
 `;
 
-function htmlDocument(title: string, body: string, scripts = ''): string {
+export function htmlDocument(title: string, body: string, scripts = ''): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -113,7 +120,25 @@ const NUMERIC = /^(([<>]\s?)?[-+−±×]?[\d.,]+\s?(%|pts|×|points)?( ±[\d.]+|
 /** Longer tables start folded (a 56-unit round robin's pairings are 3,136 rows), as in the workbench. */
 const ROWS_SHOWN_OPEN = 60;
 
-function tableHtml(table: PageTable): string {
+/**
+ * Past this many columns besides its first (the row labels), a table prints in blocks of columns:
+ * a 24-unit matrix as two blocks of 12 on a landscape A4 or Letter page, at 8 pt.
+ */
+export const PRINT_BLOCK_COLUMNS = 12;
+
+/** Column indices (after the first) in blocks of at most PRINT_BLOCK_COLUMNS, as even as can be: 24 → 12 + 12, 30 → 10 + 10 + 10. */
+export function printBlocks(columns: number): number[][] {
+  const data = columns - 1;
+  if (data <= PRINT_BLOCK_COLUMNS) return [];
+  const count = Math.ceil(data / PRINT_BLOCK_COLUMNS);
+  return Array.from({ length: count }, (_, b) => {
+    const from = 1 + Math.round((b * data) / count);
+    const to = 1 + Math.round(((b + 1) * data) / count);
+    return Array.from({ length: to - from }, (_, i) => from + i);
+  });
+}
+
+export function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
   const cell = (shown: PageCell, tag: 'td' | 'th', column = ''): string => {
     const value = cellText(shown);
@@ -122,9 +147,19 @@ function tableHtml(table: PageTable): string {
     const label = tag === 'td' && column !== '' ? ` data-label="${escapeHtml(column)}"` : '';
     return `<${tag}${numeric ? ' class="num"' : ''}${label}>${escapeHtml(text)}</${tag}>`;
   };
-  const head = `<tr>${table.columns.map((column) => cell(column, 'th')).join('')}</tr>`;
-  const rows = table.rows.map((row) => `<tr>${row.map((value, i) => cell(value, 'td', table.columns[i])).join('')}</tr>`);
-  return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`;
+  const grid = (indices: readonly number[]): string => {
+    const head = `<tr>${indices.map((i) => cell(table.columns[i] ?? '', 'th')).join('')}</tr>`;
+    const rows = table.rows.map((row) => `<tr>${indices.map((i) => cell(row[i] ?? '', 'td', table.columns[i])).join('')}</tr>`);
+    return `<table>\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  };
+  const all = table.columns.map((_, i) => i);
+  const blocks = printBlocks(table.columns.length);
+  if (blocks.length === 0) return `<div class="table-wrap">${grid(all)}</div>`;
+  // Printed, the same table in blocks of columns, each with the row labels: none is cut at the paper's edge.
+  const printed = blocks.map(
+    (block, b) => `<div class="print-block"><p class="print-block-caption">Columns ${block[0] ?? 0}–${block.at(-1) ?? 0} of ${table.columns.length - 1} (part ${b + 1} of ${blocks.length})</p>\n${grid([0, ...block])}</div>`,
+  );
+  return `<div class="table-wrap has-print-blocks">${grid(all)}</div>\n<div class="print-blocks">\n${printed.join('\n')}\n</div>`;
 }
 
 function paragraphs(text: string): string {

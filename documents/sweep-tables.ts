@@ -125,17 +125,20 @@ function pointsTable(document: SweepDocument, title: string): DataTable {
     }
     blocks.push({ title: blockTitle(metric), columns: indices, notes: neverNote(never) });
   }
-  // How each point was answered: in print (only where points differ) as "exact" or "4,000 trials" in every block; in CSV and JSON, as numbers.
+  // How each point was answered: in CSV and JSON as numbers; in print, where points differ, as "exact" or "4,000 trials" in every block.
   const how = columns.length;
-  columns.push({ name: 'how', only: 'print' }, { name: 'trials', only: 'data', description: 'trials run at the point (empty: answered exactly)' }, { name: 'method', only: 'data', description: 'exact, mc or mc-dice' });
-  readers.push((p) => (document.points[p] === undefined ? null : howText(document.points[p] as SweepDocumentPoint)), (p) => document.points[p]?.trials ?? null, (p) => document.points[p]?.method ?? null);
-  const list = mixed ? blocks.map((block) => ({ ...block, columns: [...block.columns, how] })) : blocks;
+  if (mixed) {
+    columns.push({ name: 'how', only: 'print' });
+    readers.push((p) => (document.points[p] === undefined ? null : howText(document.points[p] as SweepDocumentPoint)));
+  }
+  columns.push({ name: 'trials', only: 'data', description: 'trials run at the point (empty: answered exactly)' }, { name: 'method', only: 'data', description: 'exact, mc or mc-dice' });
+  readers.push((p) => document.points[p]?.trials ?? null, (p) => document.points[p]?.method ?? null);
   return {
     title,
-    columns: mixed ? columns : columns.map((column, i) => (i === how ? { ...column, only: 'data' as const } : column)),
+    columns,
     rows: document.points.map((_, p) => readers.map((read) => read(p))),
     notes: zeroNote(zero),
-    blocks: { keys: document.axes.length, list },
+    blocks: { keys: document.axes.length, list: mixed ? blocks.map((block) => ({ ...block, columns: [...block.columns, how] })) : blocks },
   };
 }
 

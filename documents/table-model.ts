@@ -225,14 +225,19 @@ export interface OutputDocument {
   readonly tables: readonly DataTable[];
   readonly after?: readonly string[];
   readonly data: DataTable;
+  /** The terminal: paragraphs and notes wrapped at 100 columns (default), or each on one line. */
+  readonly wrap?: boolean;
 }
 
 /** The document for a terminal (text) or a file (Markdown): lines ending in a newline. */
 export function printDocument(document: OutputDocument, flavor: Flavor): string {
   const md = flavor === 'md';
-  const paragraph = (text: string): string => (md ? text : wrapText(text));
+  const wrap = !md && document.wrap !== false;
+  const paragraph = (text: string): string => (wrap ? wrapText(text) : text);
   const lines = [md ? `**${document.title}**` : document.title];
-  if (document.lead !== undefined && document.lead.length > 0) lines.push(...(md ? ['', ...document.lead] : document.lead));
+  // The lead (a verdict) stands apart from the lines under it; a lead of indented lines (matchups' file line) does not.
+  const lead = document.lead ?? [];
+  if (lead.length > 0) lines.push(...(md ? ['', ...lead] : lead), ...(!md && !lead.every((line) => line.startsWith(' ')) && (document.entries ?? []).length > 0 ? [''] : []));
   const entries = document.entries ?? [];
   if (entries.length > 0) {
     if (md) lines.push('');
@@ -241,7 +246,7 @@ export function printDocument(document: OutputDocument, flavor: Flavor): string 
   lines.push('');
   for (const text of document.before ?? []) lines.push(paragraph(text), '');
   // A table the document's title already names is not titled again.
-  for (const table of document.tables) lines.push(...printTable(table, flavor, { titled: table.title !== document.title }));
+  for (const table of document.tables) lines.push(...printTable(table, flavor, { titled: table.title !== document.title, wrap }));
   for (const text of document.after ?? []) lines.push(paragraph(text), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }

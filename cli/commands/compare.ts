@@ -80,6 +80,7 @@ export function comparisonPrintout(result: ComparisonResult): OutputDocument {
     tables: [table],
     after: [pairingSummary(result)],
     data: table,
+    wrap: false,
   };
 }
 

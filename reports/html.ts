@@ -1,6 +1,6 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
-import { cellText, type ManifestEntry, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
+import { cellText, type ManifestEntry, type PageCell, type PageTable, printBlocks, type Provenance, type ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared
@@ -74,22 +74,25 @@ td.num { text-align: right; white-space: nowrap; }
 @media print {
   @page { size: landscape; margin: 10mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
-  nav, figure.chart figcaption a, details.long-table > summary::marker { display: none; }
+  nav, figure.chart .chart-files { display: none; }
   h1 { font-size: 16pt; }
   h2 { font-size: 13pt; margin-top: 1.2rem; }
   h2, h3 { break-after: avoid; }
   figure.chart, tr, .answer, .how-to-read, .print-block { break-inside: avoid; }
   figure.chart .chart-scroll { overflow: visible; }
-  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; }
+  /* A chart fits the paper's height too (a 24-unit heatmap is taller than a landscape page), its proportions kept. */
+  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; max-height: 150mm; width: auto; height: auto; }
   .table-wrap { overflow: visible; background: none; }
   .table-wrap.has-print-blocks { display: none; }
   .print-blocks { display: block; }
   .print-block + .print-block { margin-top: 0.6rem; }
   .print-block-caption { font-size: 8pt; color: var(--muted); margin: 0.4rem 0 0; break-after: avoid; }
-  table { width: 100%; font-size: 8pt; }
+  table { width: 100%; font-size: 8pt; line-height: 1.25; }
   th, td { padding: 0.1rem 0.25rem; }
-  /* A header breaks inside a long name rather than widen its column past the paper; numbers stay whole. */
-  th { overflow-wrap: anywhere; }
+  /* A header breaks between words, and inside a word only where one alone is wider than its column; numbers stay whole. */
+  th { overflow-wrap: break-word; hyphens: auto; }
+  /* A block's row labels stay on one line each, so a 24-row block fits one page. */
+  .print-block td:first-child { white-space: nowrap; }
   thead { display: table-header-group; }
 }
 ul.pages { list-style: none; padding: 0; }
@@ -119,24 +122,6 @@ const NUMERIC = /^(([<>]\s?)?[-+−±×]?[\d.,]+\s?(%|pts|×|points)?( ±[\d.]+|
 
 /** Longer tables start folded (a 56-unit round robin's pairings are 3,136 rows), as in the workbench. */
 const ROWS_SHOWN_OPEN = 60;
-
-/**
- * Past this many columns besides its first (the row labels), a table prints in blocks of columns:
- * a 24-unit matrix as two blocks of 12 on a landscape A4 or Letter page, at 8 pt.
- */
-export const PRINT_BLOCK_COLUMNS = 12;
-
-/** Column indices (after the first) in blocks of at most PRINT_BLOCK_COLUMNS, as even as can be: 24 → 12 + 12, 30 → 10 + 10 + 10. */
-export function printBlocks(columns: number): number[][] {
-  const data = columns - 1;
-  if (data <= PRINT_BLOCK_COLUMNS) return [];
-  const count = Math.ceil(data / PRINT_BLOCK_COLUMNS);
-  return Array.from({ length: count }, (_, b) => {
-    const from = 1 + Math.round((b * data) / count);
-    const to = 1 + Math.round(((b + 1) * data) / count);
-    return Array.from({ length: to - from }, (_, i) => from + i);
-  });
-}
 
 export function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
@@ -192,7 +177,7 @@ function chartHtml(chart: Chart, svg: string): string {
 <div class="vega-view"></div>
 <img class="static-chart" src="${file}.svg" alt="${escapeHtml(chart.title)}"${attributes}>
 </div>
-<figcaption>${escapeHtml(chart.title)} · <a href="${file}.vl.json">Vega-Lite spec</a> · <a href="${file}.svg">SVG</a> · <a href="${file}.png">PNG</a></figcaption>
+<figcaption>${escapeHtml(chart.title)}<span class="chart-files"> · <a href="${file}.vl.json">Vega-Lite spec</a> · <a href="${file}.svg">SVG</a> · <a href="${file}.png">PNG</a></span></figcaption>
 <script type="application/json" class="vega-lite-spec">${scriptJson(offlineSpec(chart.spec))}</script>
 </figure>`;
 }

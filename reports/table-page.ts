@@ -11,7 +11,8 @@ export function documentHtml(document: OutputDocument): string {
   const entries = document.entries ?? [];
   const head = [
     `<h1>${escapeHtml(document.title)}</h1>`,
-    ...(document.lead ?? []).map((line) => `<p class="answer">${escapeHtml(line.trim())}</p>`),
+    // A lead of indented lines (matchups' file, runs and seed) is a note under the title; otherwise it is the answer (a verdict).
+    ...(document.lead ?? []).map((line) => `<p class="${line.startsWith(' ') ? 'meta' : 'answer'}">${escapeHtml(line.trim())}</p>`),
     ...(entries.length === 0 ? [] : [`<ul class="entries">\n${entries.map(([key, value]) => `<li>${key === '' ? '' : `<strong>${escapeHtml(key)}</strong> `}${escapeHtml(value)}</li>`).join('\n')}\n</ul>`]),
   ];
   const tables = document.tables.flatMap((table) => [

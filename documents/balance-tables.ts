@@ -1,8 +1,7 @@
-import type { ColumnTable } from 'arquero';
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from './balance-document.js';
 import { estimateText } from './matchup-tables.js';
 import { type Tolerance, toleranceText, verdictText } from '../analysis/price-verdict.js';
-import { tableOf } from './tables.js';
+import type { Cell, Column, DataTable } from './table-model.js';
 
 /**
  * `crucible balance` as tables: the price list (current → proposed cost, its interval, the change,
@@ -55,8 +54,8 @@ export function costRange(low: number, high: number | null, cheapest: number, de
 }
 
 /** For CSV: a cost rounded to 0.01 point, or blank where the data cannot bound it (see costRange). */
-function costNumber(value: number | null | undefined, dearest: number): number | string {
-  if (value === undefined || value === null || value > 10 * dearest) return '';
+function costNumber(value: number | null | undefined, dearest: number): number | null {
+  if (value === undefined || value === null || value > 10 * dearest) return null;
   return Number(value.toFixed(2));
 }
 
@@ -87,122 +86,157 @@ function verdictCell(unit: Row, tolerance: Tolerance): string {
   return verdictText(unit.verdict, tolerance);
 }
 
-/** The price list for print: one row per unit, verdicts first. */
-export function priceListTable(document: BalanceDocument): ColumnTable {
+/** A column and how each row fills it. */
+interface ColumnOf<Item> {
+  readonly column: Column;
+  readonly cell: (item: Item) => Cell;
+}
+
+function tableFrom<Item>(title: string, items: readonly Item[], specs: readonly ColumnOf<Item>[], notes?: readonly string[]): DataTable {
+  return { title, columns: specs.map((spec) => spec.column), rows: items.map((item) => specs.map((spec) => spec.cell(item))), ...(notes === undefined ? {} : { notes }) };
+}
+
+/**
+ * The price list: one row per unit, verdicts first. Printed, costs to three significant figures
+ * with the interval in words where the data cannot bound it ("from 12", "any price"); in CSV and
+ * JSON, costs to 0.01 point (empty where unbounded), the interval's ends beside the proposal, the
+ * verdict as its keyword, and the numbers behind it (ids, strengths, model counts).
+ */
+export function priceList(document: BalanceDocument): DataTable {
   const { cheapest, dearest } = publishedRange(document);
   const anyUnusual = document.fielded === 'whole' && document.units.some((unit) => unit.unusual !== undefined);
-  // A reason every unit shares is said once, under the table (priceListLegend), not on every row;
-  // otherwise every row has the column (the table's columns are its first row's), empty where priced.
-  const notes = sharedProblem(document) === undefined && document.units.some((unit) => unit.problem !== undefined);
-  return tableOf(
-    rankedUnits<Row>(document.units).map((unit) => {
-      const common: Record<string, string | number> = {
-        Unit: unit.name,
-        Published: unit.published,
-        Proposed: unit.deserved === undefined ? '—' : costText(unit.deserved),
-        '95% interval': unit.interval === undefined ? '' : costRange(unit.interval.low, unit.interval.high, cheapest, dearest),
-        Change: unit.changePercent === undefined ? '' : `${signed(unit.changePercent, 0)}%`,
-        Verdict: verdictCell(unit, document.tolerance),
-      };
-      if (several(document)) {
-        common['Driven by'] = unit.drivenBy ?? '';
-        common['By situation'] = mixRange(unit);
-      }
-      if (document.fielded === 'by-count') {
-        const counted = unit as CountBalanceDocument['units'][number];
-        common['Score at published costs'] = counted.publishedScore === undefined ? '' : estimateText(counted.publishedScore, document.precision);
-        if (document.check !== undefined) common['Replayed score'] = counted.check === undefined ? '' : `${tenthText(counted.check.score)}${counted.check.pass ? '' : ' MISS'}`;
-      } else {
-        const whole = unit as WholeBalanceDocument['units'][number];
-        if (anyUnusual) common['Unusual for this list'] = whole.unusual ?? 'no';
-        const high = whole.heldOutError !== undefined && whole.heldOutError > 2 * document.heldOut.rmsError;
-        common['Model error (RMS)'] = whole.heldOutError === undefined ? '' : `${(whole.heldOutError * 100).toFixed(1)} pts${high ? ' (high)' : ''}`;
-      }
-      if (notes) common.Note = unit.problem ?? '';
-      return common;
-    }),
-  );
+  // A reason every unit shares is said once, under the table (priceListLegend), not on every row.
+  const printedNotes = sharedProblem(document) === undefined && document.units.some((unit) => unit.problem !== undefined);
+  const anyNote = document.units.some((unit) => unit.problem !== undefined);
+  const specs: ColumnOf<Row>[] = [
+    { column: { name: 'unit', heading: 'Unit' }, cell: (unit) => unit.name },
+    { column: { name: 'id', only: 'data' }, cell: (unit) => unit.id },
+    { column: { name: 'published', heading: 'Published' }, cell: (unit) => unit.published },
+    {
+      column: { name: 'proposed', heading: 'Proposed', description: 'the cost the unit deserves (empty: no price could be read, or unbounded)', bounds: true, boundsHeading: '95% interval' },
+      cell: (unit) => ({
+        value: costNumber(unit.deserved, dearest),
+        text: unit.deserved === undefined ? '—' : costText(unit.deserved),
+        low: unit.interval === undefined ? null : costNumber(unit.interval.low, dearest),
+        high: unit.interval === undefined ? null : costNumber(unit.interval.high, dearest),
+        boundsText: unit.interval === undefined ? '' : costRange(unit.interval.low, unit.interval.high, cheapest, dearest),
+      }),
+    },
+    { column: { name: 'change %', heading: 'Change', description: 'proposed against published, in percent' }, cell: (unit) => (unit.changePercent === undefined ? null : { value: Number(unit.changePercent.toFixed(1)), text: `${signed(unit.changePercent, 0)}%` }) },
+    { column: { name: 'verdict', heading: 'Verdict', description: 'under-costed, over-costed, uncertain or fair' }, cell: (unit) => ({ value: unit.verdict ?? null, text: verdictCell(unit, document.tolerance) }) },
+  ];
+  if (several(document)) {
+    specs.push(
+      { column: { name: 'driven by', heading: 'Driven by' }, cell: (unit) => unit.drivenBy ?? '' },
+      { column: { name: 'depends on the mix', heading: 'By situation', description: 'true when the costs deserved in the situations differ by more than twice the tolerance' }, cell: (unit) => ({ value: unit.mixSensitive === true, text: mixRange(unit) }) },
+      ...document.situations.map((situation): ColumnOf<Row> => ({ column: { name: `${situation.name}: deserved`, only: 'data' }, cell: (unit) => costNumber(unit.situations?.find((entry) => entry.situation === situation.name)?.deserved, dearest) })),
+    );
+  }
+  if (document.fielded === 'by-count') {
+    const counted = (unit: Row) => unit as CountBalanceDocument['units'][number];
+    specs.push(
+      { column: { name: 'models at proposed', only: 'data', description: 'models the unit fields at its proposed price, on average' }, cell: (unit) => (counted(unit).count === undefined ? null : Number((counted(unit).count as number).toFixed(3))) },
+      {
+        column: { name: 'score at published', heading: 'Score at published costs', description: 'its expected score against the list as published' },
+        cell: (unit) => {
+          const score = counted(unit).publishedScore;
+          return score === undefined ? null : { value: Number(score.value.toFixed(4)), text: estimateText(score, document.precision) };
+        },
+      },
+      {
+        column: { name: 'replayed score', heading: 'Replayed score', ...(document.check === undefined ? { only: 'data' as const } : {}) },
+        cell: (unit) => {
+          const check = counted(unit).check;
+          return check === undefined ? null : { value: Number(check.score.value.toFixed(4)), text: `${tenthText(check.score)}${check.pass ? '' : ' MISS'}` };
+        },
+      },
+      { column: { name: 'replay within 2 points', only: 'data', description: 'the replayed score within 2 points of 1/2, beyond the replay\'s own noise' }, cell: (unit) => counted(unit).check?.pass ?? null },
+    );
+  } else {
+    const whole = (unit: Row) => unit as WholeBalanceDocument['units'][number];
+    const heldOut = document.heldOut.rmsError;
+    specs.push(
+      { column: { name: 'strength', only: 'data', description: 'the fitted strength (log-odds)' }, cell: (unit) => Number(whole(unit).strength.toFixed(4)) },
+      { column: { name: 'strength se', only: 'data', description: "the strength's standard error" }, cell: (unit) => Number(whole(unit).strengthStandardError.toFixed(4)) },
+      { column: { name: 'unusual', heading: 'Unusual for this list', ...(anyUnusual ? {} : { only: 'data' as const }) }, cell: (unit) => ({ value: whole(unit).unusual ?? '', text: whole(unit).unusual ?? 'no' }) },
+      {
+        column: { name: 'held-out error', heading: 'Model error (RMS)', description: "root mean square error of its held-out pairings' predicted scores" },
+        cell: (unit) => {
+          const error = whole(unit).heldOutError;
+          return error === undefined ? null : { value: Number(error.toFixed(4)), text: `${(error * 100).toFixed(1)} pts${error > 2 * heldOut ? ' (high)' : ''}` };
+        },
+      },
+    );
+  }
+  if (printedNotes || anyNote) specs.push({ column: { name: 'note', heading: 'Note', ...(printedNotes ? {} : { only: 'data' as const }) }, cell: (unit) => unit.problem ?? '' });
+  return tableFrom('Price list (under-costed first, then over-costed, uncertain and fair; each by how far its price is off)', rankedUnits<Row>(document.units), specs, priceListLegend(document));
 }
 
 /** Each unit's deserved cost in each situation (with several situations). */
-export function situationTable(document: BalanceDocument): ColumnTable {
+export function situationTable(document: BalanceDocument): DataTable {
   const { cheapest, dearest } = publishedRange(document);
-  return tableOf(
-    rankedUnits<Row>(document.units).map((unit) => {
-      const row: Record<string, string | number> = { Unit: unit.name, Published: unit.published, 'All situations': unit.deserved === undefined ? '—' : costText(unit.deserved) };
-      for (const situation of document.situations) {
-        const own = unit.situations?.find((entry) => entry.situation === situation.name);
-        const range = own?.interval === undefined ? '' : costRange(own.interval.low, own.interval.high, cheapest, dearest);
-        row[`${situation.name} (${Math.round(situation.share * 100)}%)`] = own?.deserved === undefined ? '—' : `${costText(own.deserved)}${range === '' ? '' : range.startsWith('[') ? ` ${range}` : ` (${range})`}`;
-      }
-      return row;
-    }),
-  );
+  const specs: ColumnOf<Row>[] = [
+    { column: { name: 'unit', heading: 'Unit' }, cell: (unit) => unit.name },
+    { column: { name: 'published', heading: 'Published' }, cell: (unit) => unit.published },
+    { column: { name: 'all situations', heading: 'All situations' }, cell: (unit) => ({ value: costNumber(unit.deserved, dearest), text: unit.deserved === undefined ? '—' : costText(unit.deserved) }) },
+    ...document.situations.map(
+      (situation): ColumnOf<Row> => ({
+        column: { name: situation.name, heading: `${situation.name} (${Math.round(situation.share * 100)}%)`, description: `the cost deserved if every game were "${situation.name}"`, bounds: true },
+        cell: (unit) => {
+          const own = unit.situations?.find((entry) => entry.situation === situation.name);
+          const range = own?.interval === undefined ? '' : costRange(own.interval.low, own.interval.high, cheapest, dearest);
+          const text = own?.deserved === undefined ? '—' : `${costText(own.deserved)}${range === '' ? '' : range.startsWith('[') ? ` ${range}` : ` (${range})`}`;
+          return { value: costNumber(own?.deserved, dearest), text, low: own?.interval === undefined ? null : costNumber(own.interval.low, dearest), high: own?.interval === undefined ? null : costNumber(own.interval.high, dearest) };
+        },
+      }),
+    ),
+  ];
+  return tableFrom('Deserved cost in each situation (its share of the games), with its 95% interval', rankedUnits<Row>(document.units), specs);
 }
 
-/** The price list as numbers, for CSV and spreadsheets: costs to 0.01 point, blank where unbounded. */
-export function priceListNumbers(document: BalanceDocument): ColumnTable {
-  const { dearest } = publishedRange(document);
-  const notes = document.units.some((entry) => entry.problem !== undefined);
-  return tableOf(
-    rankedUnits<Row>(document.units).map((unit) => {
-      const row: Record<string, string | number | boolean> = {
-        unit: unit.name,
-        id: unit.id,
-        published: unit.published,
-        proposed: costNumber(unit.deserved, dearest),
-        low: costNumber(unit.interval?.low, dearest),
-        high: costNumber(unit.interval?.high, dearest),
-        'change %': unit.changePercent === undefined ? '' : Number(unit.changePercent.toFixed(1)),
-        verdict: unit.verdict ?? '',
-      };
-      if (several(document)) {
-        row['driven by'] = unit.drivenBy ?? '';
-        row['depends on the mix'] = unit.mixSensitive === true;
-        for (const situation of document.situations) row[`${situation.name}: deserved`] = costNumber(unit.situations?.find((entry) => entry.situation === situation.name)?.deserved, dearest);
-      }
-      if (document.fielded === 'by-count') {
-        const counted = unit as CountBalanceDocument['units'][number];
-        row['models at proposed'] = counted.count === undefined ? '' : Number(counted.count.toFixed(3));
-        row['score at published'] = counted.publishedScore === undefined ? '' : Number(counted.publishedScore.value.toFixed(4));
-        row['replayed score'] = counted.check === undefined ? '' : Number(counted.check.score.value.toFixed(4));
-        row['replay within ±2 points'] = counted.check === undefined ? '' : counted.check.pass;
-      } else {
-        const whole = unit as WholeBalanceDocument['units'][number];
-        row.strength = Number(whole.strength.toFixed(4));
-        row['strength se'] = Number(whole.strengthStandardError.toFixed(4));
-        row.unusual = whole.unusual ?? '';
-        row['held-out error'] = whole.heldOutError === undefined ? '' : Number(whole.heldOutError.toFixed(4));
-      }
-      if (notes) row.note = unit.problem ?? '';
-      return row;
-    }),
-  );
-}
+type Point = CountBalanceDocument['units'][number]['curve'][number];
 
 /** One unit bought by count: its score against the list at each whole count measured (the proposed prices). */
-export function curveTable(document: CountBalanceDocument, unit: string): ColumnTable {
+export function curveTable(document: CountBalanceDocument, unit: string): DataTable {
   const result = document.units.find((entry) => entry.id === unit);
-  return tableOf(
-    (result?.curve ?? []).map((point) => ({
-      Models: point.count,
-      'Expected score against the list': estimateText(point.score, point.fine ? document.precision : Math.min(0.45, 3 * document.precision)),
-      Measured: point.fine ? 'fine' : 'coarse (search)',
-    })),
-  );
+  const specs: ColumnOf<Point>[] = [
+    { column: { name: 'models', heading: 'Models' }, cell: (point) => point.count },
+    { column: { name: 'score', heading: 'Expected score against the list', bounds: true }, cell: (point) => ({ value: point.score.value, text: estimateText(point.score, point.fine ? document.precision : Math.min(0.45, 3 * document.precision)), low: point.score.interval.low, high: point.score.interval.high }) },
+    { column: { name: 'measured', heading: 'Measured' }, cell: (point) => ({ value: point.fine ? 'fine' : 'coarse', text: point.fine ? 'fine' : 'coarse (search)' }) },
+  ];
+  return tableFrom(`${result?.name ?? unit}: expected score against the list by models fielded (the others at their published costs)`, result?.curve ?? [], specs);
 }
 
+/** Every unit bought by count: its score at each whole count measured, against the list at the proposed prices (`--out x.csv` writes it beside, as x.curves.csv). */
+export function curvesTable(document: CountBalanceDocument): DataTable {
+  const points = document.units.flatMap((unit) => unit.curve.map((point) => ({ unit: unit.name, point })));
+  const specs: ColumnOf<{ unit: string; point: Point }>[] = [
+    { column: { name: 'unit' }, cell: ({ unit }) => unit },
+    { column: { name: 'models' }, cell: ({ point }) => point.count },
+    {
+      column: { name: 'score against the list at the proposed prices', bounds: true },
+      cell: ({ point }) => ({ value: Number(point.score.value.toFixed(4)), text: estimateText(point.score, document.precision), low: Number(point.score.interval.low.toFixed(4)), high: Number(point.score.interval.high.toFixed(4)) }),
+    },
+    { column: { name: 'measured', description: 'fine: at the answer\'s precision; coarse: during the search' }, cell: ({ point }) => (point.fine ? 'fine' : 'coarse') },
+  ];
+  return tableFrom(`${document.roster}: each unit's expected score by models fielded, against the list at the proposed prices`, points, specs);
+}
+
+type Opponent = CountBalanceDocument['units'][number]['opponents'][number];
+
 /** One unit bought by count: against each opponent alone, the models and price that make it even. */
-export function opponentTable(document: CountBalanceDocument, unit: string): ColumnTable {
+export function opponentTable(document: CountBalanceDocument, unit: string): DataTable {
   const result = document.units.find((entry) => entry.id === unit);
-  return tableOf(
-    (result?.opponents ?? []).map((opponent) => ({
-      Opponent: opponent.name,
-      'Opponent fields (models, on average)': Number(opponent.count.toFixed(2)),
-      'Models for an even game': opponent.fairCount === undefined ? opponent.status === 'wins at 1 model' ? 'wins at 1 model' : `loses at ${document.maxCount}` : opponent.fairCount.toFixed(2),
-      'Price against this opponent alone': opponent.cost === undefined ? '' : costText(opponent.cost),
-    })),
-  );
+  const specs: ColumnOf<Opponent>[] = [
+    { column: { name: 'opponent', heading: 'Opponent' }, cell: (opponent) => opponent.name },
+    { column: { name: 'opponent models', heading: 'Opponent fields (models, on average)' }, cell: (opponent) => Number(opponent.count.toFixed(2)) },
+    {
+      column: { name: 'models for an even game', heading: 'Models for an even game' },
+      cell: (opponent) => (opponent.fairCount === undefined ? { value: null, text: opponent.status === 'wins at 1 model' ? 'wins at 1 model' : `loses at ${document.maxCount}` } : { value: Number(opponent.fairCount.toFixed(2)), text: opponent.fairCount.toFixed(2) }),
+    },
+    { column: { name: 'price against this opponent', heading: 'Price against this opponent alone' }, cell: (opponent) => (opponent.cost === undefined ? null : { value: Number(opponent.cost.toFixed(2)), text: costText(opponent.cost) }) },
+  ];
+  return tableFrom(`${result?.name ?? unit}: against each opponent alone`, result?.opponents ?? [], specs);
 }
 
 /** The reason no unit could be priced, when every unit has the same one. */

@@ -222,26 +222,7 @@ export function runReportJson(report: RunReport): Record<string, unknown> {
   };
 }
 
-/** Plain text for a terminal, or Markdown for a file (`--out x.md`). */
-export type TextFlavor = 'text' | 'md';
-
-/** A Markdown table: `|` in a cell escaped, columns aligned left ('l') or right ('r', for numbers). */
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[]): string {
-  const cell = (text: string): string => text.replaceAll('|', '\\|').replace(/\r?\n/g, ' ');
-  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  return [line(header), `|${header.map((_, c) => (align[c] === 'r' ? '---:' : ':---')).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
-/**
- * A report's heading and key/value lines: as `crucible run` prints them (keys aligned under the
- * title), or as a Markdown list. An empty key continues the line above.
- */
-export function headerBlock(title: string, entries: readonly (readonly [key: string, value: string])[], flavor: TextFlavor): string[] {
-  if (flavor === 'text') return [title, ...entries.map(([key, value]) => `  ${key.padEnd(8)} ${value}`)];
-  return [`**${title}**`, '', ...entries.map(([key, value]) => (key === '' ? `  - ${value}` : `- ${key}: ${value}`))];
-}
-
-/** provenanceLines (input/provenance.ts) as key/value entries for headerBlock. */
+/** provenanceLines (input/provenance.ts) as key/value entries (a printout's header lines). */
 export function provenanceEntries(provenance: RulesProvenance): [string, string][] {
   return provenanceLines(provenance, '').map((line) => {
     const match = /^(\S+)\s+(.*)$/.exec(line);

@@ -1,4 +1,3 @@
-import type { ColumnTable } from 'arquero';
 import type { MatchupCell, MatchupsResult, Seating } from '../analysis/matchups.js';
 
 /** What the tables read of a matchups result (a result, or its JSON document read back). */
@@ -50,7 +49,8 @@ export function trialsText(result: MatchupsView): string {
 }
 import type { Estimate, Outcome } from '../statistics/outcome.js';
 import { changeWords } from '../input/situations.js';
-import { rulebookPercent, tableOf } from './tables.js';
+import { rulebookPercent } from './tables.js';
+import type { Cell, Column, DataTable, Shown } from './table-model.js';
 
 /**
  * A matchup matrix for print: wide (one row per unit, one column per opponent — what a rulebook
@@ -85,33 +85,38 @@ function cellOf(result: MatchupsView, row: string, column: string): MatchupCell 
   return result.cells.find((cell) => cell.row === row && cell.column === column);
 }
 
-/** Wide form with numbers: first column the row unit's name, then one column per opponent. */
-export function matrixNumbers(result: MatchupsView, measure: Measure): ColumnTable {
-  const decimals = probabilityDecimals(result.precision);
-  return tableOf(
-    result.entries.map((row) => {
-      const record: Record<string, string | number> = { [`${MEASURE_WORDS[measure]}: row unit vs column`]: row.name };
-      for (const column of result.entries) {
-        const cell = cellOf(result, row.id, column.id);
-        record[column.name] = cell === undefined ? '' : roundTo(cell.combined[measure].value, decimals);
-      }
-      return record;
-    }),
-  );
+/** The measure in a CSV header: plain ASCII words. */
+const MEASURE_NAMES: Record<Measure, string> = { score: 'expected score', win: 'P(win)', draw: 'P(draw)', loss: 'P(loss)' };
+
+export const MATCHUP_LAYOUTS = ['wide', 'long'] as const;
+export type MatchupLayout = (typeof MATCHUP_LAYOUTS)[number];
+
+/**
+ * The matchups table: `wide`, the matrix (one row per unit, one column per opponent; each cell the
+ * row unit's measure — printed `56% ±2`, in CSV and JSON the number alone, rounded to the precision
+ * the run achieved), or `long` (one row per pairing, situation and seating, every measure and the
+ * score's interval, and each run's seed).
+ */
+export function matchupTable(result: MatchupsView, measure: Measure, layout: MatchupLayout): DataTable {
+  return layout === 'wide' ? matrixTable(result, measure) : longTable(result, measure);
 }
 
-/** Wide form for reading: `56% ±2` cells. */
-export function matrixText(result: MatchupsView, measure: Measure): ColumnTable {
-  return tableOf(
-    result.entries.map((row) => {
-      const record: Record<string, string> = { 'row \\ column': row.name };
-      for (const column of result.entries) {
-        const cell = cellOf(result, row.id, column.id);
-        record[column.name] = cell === undefined ? '' : estimateText(cell.combined[measure], result.precision);
-      }
-      return record;
+function matrixTable(result: MatchupsView, measure: Measure): DataTable {
+  const decimals = probabilityDecimals(result.precision);
+  const columns: Column[] = [
+    { name: `row unit vs column: ${MEASURE_NAMES[measure]}`, heading: 'row \\ column', description: `the row unit; each other column is its ${MEASURE_WORDS[measure]} against that column's unit` },
+    ...result.entries.map((entry): Column => ({ name: entry.name, description: `the row unit's ${MEASURE_WORDS[measure]} against ${entry.name}` })),
+  ];
+  const rows = result.entries.map((row): Cell[] => [
+    row.name,
+    ...result.entries.map((column): Cell => {
+      const cell = cellOf(result, row.id, column.id);
+      if (cell === undefined) return null;
+      const estimate = cell.combined[measure];
+      return { value: roundTo(estimate.value, decimals), text: estimateText(estimate, result.precision), low: estimate.interval.low, high: estimate.interval.high };
     }),
-  );
+  ]);
+  return { title: matchupCaption(result, measure), columns, rows, notes: [matchupLegend(result, measure)] };
 }
 
 /** `56% ±2` — or `56.3% ±0.4` when the run is precise enough to print a decimal. */
@@ -122,33 +127,43 @@ export function estimateText(estimate: Estimate, precision: number): string {
   return `${(estimate.value * 100).toFixed(decimals)}% ±${(Math.ceil(half * 10 ** decimals) / 10 ** decimals).toFixed(decimals)}`;
 }
 
-/**
- * Long form: one row per pairing and seating (and the combined row), every measure with the
- * score's interval — as numbers (CSV), or `asText` as percentages for print.
- */
-export function matchupLongTable(result: MatchupsView, asText = false): ColumnTable {
+/** Long form: one row per pairing and seating (and the combined row), every measure with the score's interval. */
+function longTable(result: MatchupsView, measure: Measure): DataTable {
   const decimals = probabilityDecimals(result.precision);
-  const round = (value: number): number | string => (asText ? `${(value * 100).toFixed(decimals - 2)}%` : Number(value.toFixed(decimals)));
+  const probability = (value: number): Shown => ({ value: Number(value.toFixed(decimals)), text: `${(value * 100).toFixed(decimals - 2)}%` });
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
-  const rows: Record<string, string | number>[] = [];
   const several = (result.situations?.length ?? 1) > 1;
+  const columns: Column[] = [
+    { name: 'unit' },
+    { name: 'opponent' },
+    ...(several ? [{ name: 'situation', description: 'the situation played, or "all (mix)": their mix by share' }] : []),
+    { name: 'seating', description: "the unit in the template's first side (A), its second (B), or both (the mean of the two)" },
+    { name: 'P(win)' },
+    { name: 'P(draw)' },
+    { name: 'P(loss)' },
+    { name: 'expected score', description: 'P(win) + 1/2 P(draw)' },
+    { name: 'score 95% low' },
+    { name: 'score 95% high' },
+    { name: 'trials' },
+    { name: 'seed', description: "the run's own seed: `crucible run` of its seated scenario with it plays it again" },
+  ];
+  const rows: Cell[][] = [];
   const push = (cell: MatchupCell, situation: string, seating: string, outcome: Outcome | undefined) => {
     if (outcome === undefined) return;
-    rows.push({
-      unit: nameOf.get(cell.row) ?? cell.row,
-      opponent: nameOf.get(cell.column) ?? cell.column,
-      ...(several ? { situation } : {}),
+    rows.push([
+      nameOf.get(cell.row) ?? cell.row,
+      nameOf.get(cell.column) ?? cell.column,
+      ...(several ? [situation] : []),
       seating,
-      'P(win)': round(outcome.win.value),
-      'P(draw)': round(outcome.draw.value),
-      'P(loss)': round(outcome.loss.value),
-      'expected score': round(outcome.score.value),
-      'score 95% low': round(outcome.score.interval.low),
-      'score 95% high': round(outcome.score.interval.high),
-      trials: outcome.trials,
-      // The run's own seed (a seating): `crucible run` of its scenario with it plays it again.
-      seed: outcome.seed ?? '',
-    });
+      probability(outcome.win.value),
+      probability(outcome.draw.value),
+      probability(outcome.loss.value),
+      probability(outcome.score.value),
+      probability(outcome.score.interval.low),
+      probability(outcome.score.interval.high),
+      outcome.trials,
+      outcome.seed ?? null,
+    ]);
   };
   for (const cell of result.cells) {
     for (const situation of several ? (cell.situations ?? []) : [{ situation: '', ...cell }]) {
@@ -158,7 +173,7 @@ export function matchupLongTable(result: MatchupsView, asText = false): ColumnTa
     }
     if (several && result.seating === 'both') push(cell, 'all (mix)', 'both (mean)', cell.combined);
   }
-  return tableOf(rows);
+  return { title: `${result.roster}: every pairing and seating, win/draw/loss and expected score`, columns, rows, notes: [matchupLegend(result, measure, true)] };
 }
 
 function thousands(value: number): string {
@@ -183,9 +198,4 @@ export function matchupLegend(result: MatchupsView, measure: Measure, long = fal
   ]
     .filter((sentence) => sentence !== '')
     .join(' ');
-}
-
-/** The Markdown a rulebook author pastes: caption, table, legend. */
-export function matchupMarkdown(result: MatchupsView, measure: Measure): string {
-  return `**${matchupCaption(result, measure)}**\n\n${matrixText(result, measure).toMarkdown()}\n\n${matchupLegend(result, measure)}\n`;
 }

@@ -5,10 +5,10 @@ import { InputError } from '../input/errors.js';
 import type { Interval } from '../statistics/intervals.js';
 
 /**
- * Tables of multi-run results (matchups, sweeps, balance, comparisons) as arquero tables, and their
- * export as CSV, JSON or Markdown (to a file: table-files.ts). Probabilities are printed the way a
- * rulebook would: `62% ±1` (the estimate, and the 95% interval's wider side in percentage points,
- * rounded up).
+ * Arquero tables (the public API's `tableOf`, `writeTable`), the format an output file's extension
+ * asks for, and (documents/table-files.ts) writing a file whole; probabilities the way a rulebook prints them: `62% ±1` (the
+ * estimate, and the 95% interval's wider side in percentage points, rounded up). The commands' own
+ * tables are documents/table-model.ts.
  */
 
 /** "62% ±1": percent, rounded; ± the interval's wider half-width in points, rounded up (at least 0.1 below 1). */
@@ -41,53 +41,25 @@ export function matrixTable(rowLabel: string, rows: readonly string[], columns: 
   );
 }
 
-export const TABLE_FORMATS = ['csv', 'json', 'md'] as const;
+/** The formats `--out` writes, by the file's extension: tables for programs (csv, json) and pages for people (md, html). */
+export const TABLE_FORMATS = ['csv', 'json', 'md', 'html'] as const;
 export type TableFormat = (typeof TABLE_FORMATS)[number];
 
+/** An arquero table as CSV (one line a row, no blank line after the last), JSON (its rows), Markdown or HTML. */
 export function formatTable(table: ColumnTable, format: TableFormat): string {
-  if (format === 'csv') return `${table.toCSV()}\n`;
+  if (format === 'csv') return table.toCSV();
   if (format === 'json') return `${JSON.stringify(table.objects(), null, 2)}\n`;
-  return `${table.toMarkdown()}\n`;
+  if (format === 'html') return `${table.toHTML()}\n`;
+  return table.toMarkdown();
 }
 
-/** The format an output file's extension asks for (.csv, .json, .md). */
+/** The format an output file's extension asks for (.csv, .json, .md, .html). */
 export function formatOfFile(file: string): TableFormat {
   const extension = path.extname(file).toLowerCase().slice(1);
-  const format = extension === 'markdown' ? 'md' : extension;
+  const format = extension === 'markdown' ? 'md' : extension === 'htm' ? 'html' : extension;
   if (!(TABLE_FORMATS as readonly string[]).includes(format)) {
-    throw InputError.at(file, '--out', `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json or .md`);
+    throw InputError.at(file, '--out', `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json, .md or .html`);
   }
   return format as TableFormat;
 }
 
-/**
- * A table for the terminal: columns padded to their widest cell, two spaces apart, under a header
- * and a rule of dashes; a column whose cells are all numbers is right-aligned. What `crucible run`
- * prints is read the same way; Markdown (`--out x.md`) is for pasting.
- */
-export function textTable(table: ColumnTable): string {
-  const columns = table.columnNames();
-  const rows = (table.objects() as Record<string, unknown>[]).map((row) => columns.map((column) => String(row[column] ?? '')));
-  const numeric = columns.map((column) => (table.objects() as Record<string, unknown>[]).every((row) => typeof row[column] === 'number' || row[column] === ''));
-  const widths = columns.map((column, c) => Math.max(column.length, ...rows.map((row) => (row[c] as string).length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, c) => (numeric[c] === true ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
-      .join('  ')
-      .trimEnd();
-  return [line(columns), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
-}
-
-/** A paragraph broken into lines of at most `width` characters, at spaces (a longer word stands alone). */
-export function wrapText(text: string, width = 100, indent = ''): string {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
-    if (current !== '' && current.length + 1 + word.length > width - indent.length) {
-      lines.push(indent + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  if (current !== '') lines.push(indent + current);
-  return lines.join('\n');
-}

@@ -1,6 +1,5 @@
-import type { ColumnTable } from 'arquero';
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../documents/balance-document.js';
-import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceListLegend, priceListTable, situationTable, verdictCounts } from '../documents/balance-tables.js';
+import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceList, priceListLegend, situationTable, verdictCounts } from '../documents/balance-tables.js';
 import { leftOutText, runsOf } from '../documents/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
@@ -9,6 +8,7 @@ import type { HeatmapMeasure } from './heatmap.js';
 import { matchupSections } from './matchups-page.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from './page-model.js';
 import { slugify } from './page-model.js';
+import { type DataTable, printColumns } from '../documents/table-model.js';
 import { rulesNotes } from './page-notes.js';
 
 /**
@@ -24,10 +24,10 @@ export interface BalancePageOptions {
   readonly measure?: HeatmapMeasure;
 }
 
-/** An arquero table of documents/balance-tables.ts as a page table (same columns, same texts). */
-function pageTable(table: ColumnTable): PageTable {
-  const columns = table.columnNames();
-  return { columns, rows: (table.objects() as Record<string, unknown>[]).map((row) => columns.map((column) => (typeof row[column] === 'number' ? (row[column] as number) : String(row[column] ?? '')))) };
+/** A table of documents/balance-tables.ts as a page table (the columns and texts the terminal prints). */
+function pageTable(table: DataTable): PageTable {
+  const columns = printColumns(table);
+  return { columns: columns.map((column) => column.heading), rows: (columns[0]?.raw ?? []).map((_, r) => columns.map((column) => column.raw[r] ?? '')) };
 }
 
 /** The page's "how to read this" line, for a reader who is not a statistician. */
@@ -71,7 +71,7 @@ function priceListSection(document: BalanceDocument, slug: string): PageSection 
     text: summary(document),
     // One unit has nothing to set its price beside: the table says it all.
     chart: points.length < 2 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: `Published cost (${unitWord(document)})`, yTitle: `Proposed cost (${unitWord(document)})`, rangeText: rangeTextFor(document) }),
-    table: pageTable(priceListTable(document)),
+    table: pageTable(priceList(document)),
   };
 }
 

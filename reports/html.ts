@@ -1,6 +1,6 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
-import { cellText, type ManifestEntry, type PageCell, type PageTable, type Provenance, type ReportPage } from './page-model.js';
+import { cellText, type ManifestEntry, type PageCell, type PageTable, printBlocks, type Provenance, type ReportPage } from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared
@@ -68,21 +68,31 @@ td.num { text-align: right; white-space: nowrap; }
   td:first-child { font-weight: 600; }
   td:empty { display: none; }
 }
-/* Print: landscape, the page's full width; a wide table prints whole (small type, cells wrap) rather than cut at the paper's edge. */
+/* A table wider than PRINT_BLOCK_COLUMNS columns prints as blocks of columns (each with the row labels and headers): on screen, the whole table. */
+.print-blocks { display: none; }
+/* Print: landscape on the printer's paper (A4 or Letter), the page's full width; charts shrink to fit; wide tables in blocks of columns, headers repeated on every page. */
 @media print {
-  @page { size: A4 landscape; margin: 10mm; }
+  @page { size: landscape; margin: 10mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
-  nav, figure.chart figcaption a { display: none; }
+  nav, figure.chart .chart-files { display: none; }
+  h1 { font-size: 16pt; }
+  h2 { font-size: 13pt; margin-top: 1.2rem; }
   h2, h3 { break-after: avoid; }
-  figure.chart, tr, .answer, .how-to-read { break-inside: avoid; }
+  figure.chart, tr, .answer, .how-to-read, .print-block { break-inside: avoid; }
   figure.chart .chart-scroll { overflow: visible; }
-  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; }
+  /* A chart fits the paper's height too (a 24-unit heatmap is taller than a landscape page), its proportions kept. */
+  figure.chart img, .vega-view svg { max-width: 100%; min-width: 0; max-height: 150mm; width: auto; height: auto; }
   .table-wrap { overflow: visible; background: none; }
-  table { width: 100%; font-size: 6.5pt; }
-  th, td { padding: 0.1rem 0.15rem; }
-  /* A 24-column matrix fits a landscape page only if its headers may break inside a long name; numbers stay whole. */
-  th { overflow-wrap: anywhere; }
-  table:has(th:nth-child(13)) { font-size: 6pt; }
+  .table-wrap.has-print-blocks { display: none; }
+  .print-blocks { display: block; }
+  .print-block + .print-block { margin-top: 0.6rem; }
+  .print-block-caption { font-size: 8pt; color: var(--muted); margin: 0.4rem 0 0; break-after: avoid; }
+  table { width: 100%; font-size: 8pt; line-height: 1.25; }
+  th, td { padding: 0.1rem 0.25rem; }
+  /* A header breaks between words, and inside a word only where one alone is wider than its column; numbers stay whole. */
+  th { overflow-wrap: break-word; hyphens: auto; }
+  /* A block's row labels stay on one line each, so a 24-row block fits one page. */
+  .print-block td:first-child { white-space: nowrap; }
   thead { display: table-header-group; }
 }
 ul.pages { list-style: none; padding: 0; }
@@ -90,7 +100,7 @@ ul.pages li { margin: 0 0 1.2rem; }
 ul.pages p { margin: 0.15rem 0; }
 `;
 
-function htmlDocument(title: string, body: string, scripts = ''): string {
+export function htmlDocument(title: string, body: string, scripts = ''): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -113,7 +123,7 @@ const NUMERIC = /^(([<>]\s?)?[-+−±×]?[\d.,]+\s?(%|pts|×|points)?( ±[\d.]+|
 /** Longer tables start folded (a 56-unit round robin's pairings are 3,136 rows), as in the workbench. */
 const ROWS_SHOWN_OPEN = 60;
 
-function tableHtml(table: PageTable): string {
+export function tableHtml(table: PageTable): string {
   // data-label: the column's name, which a narrow screen shows beside each value (see STYLE).
   const cell = (shown: PageCell, tag: 'td' | 'th', column = ''): string => {
     const value = cellText(shown);
@@ -122,9 +132,19 @@ function tableHtml(table: PageTable): string {
     const label = tag === 'td' && column !== '' ? ` data-label="${escapeHtml(column)}"` : '';
     return `<${tag}${numeric ? ' class="num"' : ''}${label}>${escapeHtml(text)}</${tag}>`;
   };
-  const head = `<tr>${table.columns.map((column) => cell(column, 'th')).join('')}</tr>`;
-  const rows = table.rows.map((row) => `<tr>${row.map((value, i) => cell(value, 'td', table.columns[i])).join('')}</tr>`);
-  return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`;
+  const grid = (indices: readonly number[]): string => {
+    const head = `<tr>${indices.map((i) => cell(table.columns[i] ?? '', 'th')).join('')}</tr>`;
+    const rows = table.rows.map((row) => `<tr>${indices.map((i) => cell(row[i] ?? '', 'td', table.columns[i])).join('')}</tr>`);
+    return `<table>\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  };
+  const all = table.columns.map((_, i) => i);
+  const blocks = printBlocks(table.columns.length);
+  if (blocks.length === 0) return `<div class="table-wrap">${grid(all)}</div>`;
+  // Printed, the same table in blocks of columns, each with the row labels: none is cut at the paper's edge.
+  const printed = blocks.map(
+    (block, b) => `<div class="print-block"><p class="print-block-caption">Columns ${block[0] ?? 0}–${block.at(-1) ?? 0} of ${table.columns.length - 1} (part ${b + 1} of ${blocks.length})</p>\n${grid([0, ...block])}</div>`,
+  );
+  return `<div class="table-wrap has-print-blocks">${grid(all)}</div>\n<div class="print-blocks">\n${printed.join('\n')}\n</div>`;
 }
 
 function paragraphs(text: string): string {
@@ -157,7 +177,7 @@ function chartHtml(chart: Chart, svg: string): string {
 <div class="vega-view"></div>
 <img class="static-chart" src="${file}.svg" alt="${escapeHtml(chart.title)}"${attributes}>
 </div>
-<figcaption>${escapeHtml(chart.title)} · <a href="${file}.vl.json">Vega-Lite spec</a> · <a href="${file}.svg">SVG</a> · <a href="${file}.png">PNG</a></figcaption>
+<figcaption>${escapeHtml(chart.title)}<span class="chart-files"> · <a href="${file}.vl.json">Vega-Lite spec</a> · <a href="${file}.svg">SVG</a> · <a href="${file}.png">PNG</a></span></figcaption>
 <script type="application/json" class="vega-lite-spec">${scriptJson(offlineSpec(chart.spec))}</script>
 </figure>`;
 }

@@ -108,3 +108,21 @@ export interface ManifestEntry {
   readonly engineVersions: readonly string[];
   readonly charts: readonly string[];
 }
+
+/**
+ * Past this many columns besides its first (the row labels), a table prints in blocks of columns:
+ * a 24-unit matrix as two blocks of 12 on a landscape A4 or Letter page, at 8 pt.
+ */
+export const PRINT_BLOCK_COLUMNS = 12;
+
+/** Column indices (after the first) in blocks of at most PRINT_BLOCK_COLUMNS, as even as can be: 24 → 12 + 12, 30 → 10 + 10 + 10. */
+export function printBlocks(columns: number): number[][] {
+  const data = columns - 1;
+  if (data <= PRINT_BLOCK_COLUMNS) return [];
+  const count = Math.ceil(data / PRINT_BLOCK_COLUMNS);
+  return Array.from({ length: count }, (_, b) => {
+    const from = 1 + Math.round((b * data) / count);
+    const to = 1 + Math.round(((b + 1) * data) / count);
+    return Array.from({ length: to - from }, (_, i) => from + i);
+  });
+}

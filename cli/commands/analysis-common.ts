@@ -8,6 +8,7 @@ import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting } from './plugins.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
+import { outOptions } from './table-out.js';
 
 /** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
 
@@ -18,10 +19,11 @@ export interface Common extends Trusting {
   /** `--queue redis://…`: shards on crucible worker processes through Redis (queue/queue-executor.ts). */
   readonly queue?: string;
   readonly out?: string;
+  readonly bom?: boolean;
   readonly json?: boolean;
 }
 
-/** The options every analysis command takes: seed, workers (unless it runs on one thread), --out and --plugin. */
+/** The options every analysis command takes: seed, workers (unless it runs on one thread), --out (and --bom) and --plugin. */
 export function common(command: Command, { workers = true } = {}): Command {
   pluginOption(command);
   command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
@@ -30,7 +32,7 @@ export function common(command: Command, { workers = true } = {}): Command {
     command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
     command.addOption(new Option('--queue <url>', 'run the shards on crucible worker processes through Redis (redis://host:6379); the same numbers').conflicts('workers'));
   }
-  return command.option('-o, --out <file>', 'also write the table to a .csv, .json or .md file');
+  return outOptions(command);
 }
 
 /** `--queue` as crucible workers through Redis, `--workers` as a pool (clamped to the cores, `note` saying so), or the main thread for 0. */

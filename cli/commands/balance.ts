@@ -1,13 +1,11 @@
-import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { balance } from '../../documents/balance.js';
 import type { BalanceDocument } from '../../documents/balance-document.js';
-import { curveTable, opponentTable, priceListLegend, priceListNumbers, priceListTable, situationTable } from '../../documents/balance-tables.js';
-import { matchupMarkdown, matrixNumbers } from '../../documents/matchup-tables.js';
+import { curvesTable, curveTable, opponentTable, priceList, priceListLegend, situationTable } from '../../documents/balance-tables.js';
+import { matchupTable } from '../../documents/matchup-tables.js';
+import { type DataTable, type OutputDocument, printDocument } from '../../documents/table-model.js';
 import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis/price-verdict.js';
 import { checkRoster, loadRoster } from '../../input/roster.js';
-import { writeTextFile } from '../../documents/table-files.js';
-import { formatOfFile, formatTable, tableOf, textTable, wrapText } from '../../documents/tables.js';
 import { InputError } from '../../input/errors.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
@@ -15,6 +13,7 @@ import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
 import { fileSystemData } from '../../input/data-file.js';
+import { checkOut, writeOut } from './table-out.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
@@ -36,18 +35,17 @@ function parseToleranceOption(text: string): Tolerance {
   return tolerance;
 }
 
-/** Every table of the document, each under a heading. */
-function sections(document: BalanceDocument): { heading: string; table: ReturnType<typeof tableOf> }[] {
-  const out = [{ heading: 'Price list (under-costed first, then over-costed, uncertain and fair; each by how far its price is off)', table: priceListTable(document) }];
-  if (document.situations.length > 1) out.push({ heading: 'Deserved cost in each situation (its share of the games), with its 95% interval', table: situationTable(document) });
+/** Every table of the document, in print order: the price list (whose legend says what every column means), by situation, each unit's curve and opponents, the round robin. */
+function tables(document: BalanceDocument): DataTable[] {
+  const out = [situationless(priceList(document)), ...(document.situations.length > 1 ? [situationTable(document)] : [])];
   if (document.fielded === 'by-count' && document.scope === 'unit') {
-    for (const unit of document.units) {
-      out.push({ heading: `${unit.name}: expected score against the list by models fielded (the others at their published costs)`, table: curveTable(document, unit.id) });
-      out.push({ heading: `${unit.name}: against each opponent alone`, table: opponentTable(document, unit.id) });
-    }
+    for (const unit of document.units) out.push(curveTable(document, unit.id), opponentTable(document, unit.id));
   }
   return out;
 }
+
+/** The price list's legend is said once, after every table (it explains the situations' columns too). */
+const situationless = (table: DataTable): DataTable => ({ ...table, notes: [] });
 
 function title(document: BalanceDocument): string {
   if (document.fielded === 'whole') return `${document.roster}: prices from a round robin at published points (Bradley–Terry with draws, the list's cost line fitted robustly)`;
@@ -55,28 +53,18 @@ function title(document: BalanceDocument): string {
   return `${document.roster}: a price list at ${document.budget} points a side (every unit even with the list at the new prices)`;
 }
 
-function markdown(document: BalanceDocument): string {
-  const parts = [`**${title(document)}**`, ''];
-  for (const { heading, table } of sections(document)) parts.push(`*${heading}*`, '', table.toMarkdown(), '');
-  parts.push(...priceListLegend(document).flatMap((line) => [line, '']));
-  // A round robin: the matrix it was fitted from, with its own caption.
-  if (document.fielded === 'whole') parts.push(matchupMarkdown(document.matchups, 'score'));
-  return parts.join('\n');
+/**
+ * The printout (terminal, .md, .html): every table, then the legend; --out .csv and .json write the
+ * price list, and beside it each unit's curve (by count, x.curves.csv) or the round robin's matrix
+ * (fielded whole, x.matchups.csv). Printed to a file, a round robin's matrix follows the legend.
+ */
+function printout(document: BalanceDocument, roster: string, file = false): OutputDocument {
+  const matrix = document.fielded === 'whole' && file ? [matchupTable(document.matchups, 'score', 'wide')] : [];
+  return { title: title(document), lead: [`  file ${roster}`], tables: [...tables(document), ...matrix], after: priceListLegend(document), data: priceList(document) };
 }
 
-async function writeOut(file: string, document: BalanceDocument): Promise<void> {
-  const format = formatOfFile(file);
-  if (format === 'json') return writeTextFile(file, `${JSON.stringify(document, null, 2)}\n`);
-  if (format === 'md') return writeTextFile(file, markdown(document));
-  await writeTextFile(file, formatTable(priceListNumbers(document), 'csv'));
-  const extension = path.extname(file);
-  const beside = (name: string) => `${file.slice(0, file.length - extension.length)}.${name}${extension}`;
-  if (document.fielded === 'whole') await writeTextFile(beside('matchups'), formatTable(matrixNumbers(document.matchups, 'score'), 'csv'));
-  else {
-    // Each unit's score at each whole count measured, against the list at the proposed prices (not the published ones).
-    const curves = document.units.flatMap((unit) => unit.curve.map((point) => ({ unit: unit.name, models: point.count, 'score against the list at the proposed prices': Number(point.score.value.toFixed(4)), 'score 95% low': Number(point.score.interval.low.toFixed(4)), 'score 95% high': Number(point.score.interval.high.toFixed(4)), measured: point.fine ? 'fine' : 'coarse' })));
-    await writeTextFile(beside('curves'), formatTable(tableOf(curves), 'csv'));
-  }
+function sideTables(document: BalanceDocument): { name: string; table: DataTable }[] {
+  return document.fielded === 'whole' ? [{ name: 'matchups', table: matchupTable(document.matchups, 'score', 'wide') }] : [{ name: 'curves', table: curvesTable(document) }];
 }
 
 export function registerBalance(program: Command, io: Io): void {
@@ -99,7 +87,7 @@ export function registerBalance(program: Command, io: Io): void {
     const roster = await loadRoster(options.against, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
     await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
-    if (options.out !== undefined) formatOfFile(options.out);
+    checkOut(options);
     if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
     if (roster.roster.fielded === 'whole' && options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
     const document = await withPool(options, io.stderr, (pool) =>
@@ -115,15 +103,8 @@ export function registerBalance(program: Command, io: Io): void {
         onRun: progressLine(io, 'runs'),
       }),
     );
-    if (options.out !== undefined) await writeOut(options.out, document);
+    await writeOut(options, printout(document, roster.file, true), sideTables(document));
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    if (options.json === true) {
-      io.stdout(`${JSON.stringify(document, null, 2)}\n`);
-      return;
-    }
-    const lines = [title(document), `  file ${roster.file}`, ''];
-    for (const { heading, table } of sections(document)) lines.push(heading, '', textTable(table), '');
-    for (const paragraph of priceListLegend(document)) lines.push(wrapText(paragraph), '');
-    io.stdout(lines.join('\n'));
+    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout(document, roster.file), 'text'));
   });
 }

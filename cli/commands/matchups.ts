@@ -1,17 +1,17 @@
 import { type Command, Option } from 'commander';
 import { matchupsDocument } from '../../documents/matchups-document.js';
-import { matchupCaption, matchupLegend, matchupLongTable, matchupMarkdown, matrixNumbers, matrixText, MEASURES, type Measure, runsOf } from '../../documents/matchup-tables.js';
+import { MATCHUP_LAYOUTS, type MatchupLayout, matchupTable, MEASURES, type Measure, runsOf } from '../../documents/matchup-tables.js';
 import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../input/roster.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
-import { writeTextFile } from '../../documents/table-files.js';
-import { formatOfFile, formatTable, textTable, wrapText } from '../../documents/tables.js';
+import { printDocument } from '../../documents/table-model.js';
 import { groupThousands } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { fileSystemData } from '../../input/data-file.js';
+import { checkOut, writeOut } from './table-out.js';
 
 /** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
 export function registerMatchups(program: Command, io: Io): void {
@@ -23,18 +23,19 @@ export function registerMatchups(program: Command, io: Io): void {
       .option('--only <id...>', 'only these entries')
       .addOption(new Option('--seating <seating>', "both: each pairing with the row unit in the template's first side and in its second, equal trials (fair); first or second: one seat").choices([...SEATINGS]).default('both'))
       .addOption(new Option('--show <measure>', 'what the matrix shows: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
-      .option('--long', 'with --out .csv/.md: one row per pairing and seating (W/D/L, score, interval, trials) instead of the matrix')
+      .addOption(new Option('--layout <layout>', 'wide: the matrix (a row per unit, a column per opponent); long: a row per pairing, situation and seating (W/D/L, the score and its interval, trials, seed)').choices([...MATCHUP_LAYOUTS]).default('wide'))
+      .addOption(new Option('--long', 'the same as --layout long').conflicts('layout'))
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (heatmap with W/D/L on hover, tables, provenance) into this folder')
       .addOption(new Option('-p, --precision <e>', 'run each seating the trials that bound every expected score within ±e (default 0.01: 4,802 per seating with both)').argParser(parsePrecision).conflicts('trials'))
       .addOption(new Option('--adaptive', "stop each seating once its own score is within the precision (a lopsided pairing needs fewer trials than the worst case); this machine's workers only").conflicts(['trials', 'queue']))
       .addOption(new Option('-n, --trials <count>', 'instead of --precision: trials per seating of each pairing').argParser(parseTrials)),
-  ).action(async (file: string, options: Common & { only?: string[]; precision?: number; adaptive?: boolean; seating: Seating; show: Measure; long?: boolean; report?: string }) => {
+  ).action(async (file: string, options: Common & { only?: string[]; precision?: number; adaptive?: boolean; seating: Seating; show: Measure; layout: MatchupLayout; long?: boolean; report?: string }) => {
     const trusted = { plugins: trustOf(options) };
     const roster = await loadRoster(file, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
     await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
-    if (options.out !== undefined) formatOfFile(options.out);
+    checkOut(options);
     const started = Date.now();
     const result = await withPool(options, io.stderr, (pool) =>
       matchups(roster, {
@@ -48,34 +49,17 @@ export function registerMatchups(program: Command, io: Io): void {
       }),
     );
     const document = matchupsDocument(result);
-    if (options.out !== undefined) {
-      const format = formatOfFile(options.out);
-      const text =
-        format === 'json'
-          ? `${JSON.stringify(document, null, 2)}\n`
-          : format === 'md'
-            ? options.long === true
-              ? `**${result.roster}: every pairing and seating, win/draw/loss and expected score**\n\n${matchupLongTable(result, true).toMarkdown()}\n\n${matchupLegend(result, options.show, true)}\n`
-              : matchupMarkdown(result, options.show)
-            : formatTable(options.long === true ? matchupLongTable(result) : matrixNumbers(result, options.show), 'csv');
-      await writeTextFile(options.out, text);
-    }
+    const runs = runsOf(result);
+    const table = matchupTable(result, options.show, options.long === true ? 'long' : options.layout);
+    const printed = {
+      title: table.title,
+      lead: [`  file ${file} · ${result.entries.length} entries · ${runs} runs of ${result.adaptive === true ? 'up to ' : ''}${groupThousands(result.trialsPerSeat)} trials (${groupThousands(result.trialsInAll)} in all) · seed ${result.seed} · engine ${result.engineVersion}`],
+      tables: [table],
+      data: table,
+    };
+    await writeOut(options, printed);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report, options.show)}\n`);
-    if (options.json === true) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
-    else {
-      const runs = runsOf(result);
-      io.stdout(
-        [
-          matchupCaption(result, options.show),
-          `  file ${file} · ${result.entries.length} entries · ${runs} runs of ${result.adaptive === true ? 'up to ' : ''}${groupThousands(result.trialsPerSeat)} trials (${groupThousands(result.trialsInAll)} in all) · seed ${result.seed} · engine ${result.engineVersion}`,
-          '',
-          textTable(matrixText(result, options.show)),
-          '',
-          wrapText(matchupLegend(result, options.show)),
-          '',
-        ].join('\n'),
-      );
-    }
+    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printed, 'text'));
     io.stderr(`${runsOf(result)} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   });
 }

@@ -36,6 +36,9 @@ export interface ReportOptions {
   readonly show?: Measure;
   /** The plugin modules a result's scenario may run, to read its description (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins | undefined;
+  /** Also print each page to a PDF beside it, on this paper (reports/pdf.ts). */
+  readonly pdf?: boolean;
+  readonly paper?: 'a4' | 'letter';
 }
 
 /**
@@ -221,6 +224,10 @@ export async function reportCommand(files: readonly string[], options: ReportOpt
     pages.push(await writePage(await resultsPage(results, files, options), out));
   }
   for (const page of pages) io.stdout(`wrote ${page} (index: ${path.join(out, 'index.html')})\n`);
+  if (options.pdf === true) {
+    const { printPdfs } = await import('../../reports/pdf.js');
+    for (const pdf of await printPdfs(pages, options.paper ?? 'a4')) io.stdout(`wrote ${pdf}\n`);
+  }
   return EXIT_OK;
 }
 
@@ -231,6 +238,8 @@ export function registerReport(program: Command, io: Io, setStatus: (status: num
     .option('-o, --out <dir>', 'report directory: the pages, their charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
     .option('--title <text>', "the page's title (default: the scenario's or roster's name)")
     .option('--slug <name>', "the page's file name without .html (default: from the first file's name, or the analysis)")
+    .option('--pdf', 'also print each page to a PDF beside it (landscape; headless Chromium: node scripts/setup-browser.mjs installs it)')
+    .addOption(new Option('--paper <size>', 'the PDF\'s paper').choices(['a4', 'letter']).default('a4'))
     .addOption(new Option('--show <measure>', 'matchup heatmaps and matrices: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
     .addHelpText(
       'after',
@@ -246,7 +255,8 @@ Examples:
   $ crucible run data/heroic/scenarios --json --quiet > heroic.json
   $ crucible report heroic.json --out reports
   $ crucible matchups data/heroic/rosters/core.yaml --json > matchups.json
-  $ crucible report matchups.json --show win`,
+  $ crucible report matchups.json --show win
+  $ crucible report matchups.json --pdf --paper letter   (also out/<slug>.pdf)`,
     )
     .action(async (files: string[], options: ReportOptions & Trusting) => {
       const { slugify } = await reports();
@@ -254,6 +264,15 @@ Examples:
         io.stderr(`error: --slug must be a file name of lower-case letters, digits, ".", "_" and "-", e.g. ${slugify(options.slug)}\n`);
         setStatus(EXIT_BAD_INPUT);
         return;
+      }
+      if (options.pdf === true) {
+        // Said before any page is written, not after.
+        const problem = (await import('../../reports/pdf.js')).pdfProblem();
+        if (problem !== undefined) {
+          io.stderr(`error: ${problem}\n`);
+          setStatus(EXIT_BAD_INPUT);
+          return;
+        }
       }
       setStatus(await reportCommand(files, { ...options, plugins: trustOf(options) }, io));
     });

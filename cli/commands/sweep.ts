@@ -1,18 +1,18 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { metricTitle } from '../../input/field-labels.js';
-import { outcomesOf, type SweepDocument, sweepDocument, type SweepDocumentPoint, sweepTable } from '../../documents/sweep-document.js';
+import { type SweepDocument, sweepDocument } from '../../documents/sweep-document.js';
+import { SWEEP_LAYOUTS, type SweepLayout, sweepTableOf, valueText } from '../../documents/sweep-tables.js';
+import { type OutputDocument, printDocument } from '../../documents/table-model.js';
 import { labelAxes, type SweepAxis, sweep, sweptMetrics } from '../../analysis/sweep.js';
 import { type Method, METHOD_WORDS, METHODS, methodText } from '../../sim/methods.js';
-import { writeTextFile } from '../../documents/table-files.js';
-import { formatOfFile, formatTable } from '../../documents/tables.js';
 import { InputError, type InputProblem } from '../../input/errors.js';
 import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
-import { groupThousands, headerBlock, markdownTable, percent, provenanceEntries, type TextFlavor } from '../../documents/format.js';
+import { groupThousands, percent, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
+import { checkOut, writeOut } from './table-out.js';
 
 /** `crucible sweep`: a scenario over values of one or two fields, printed one table per metric. */
 
@@ -38,71 +38,6 @@ function unprintableAxisProblems(file: string, axes: readonly SweepAxis[]): Inpu
       seen.add(key);
       return true;
     });
-}
-
-const valueText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
-
-/** "33.19% [32.89%, 33.48%]" as `crucible run` prints a probability; alone at an exact point. */
-function probabilityCell(estimate: number, interval: { low: number; high: number } | null): string {
-  return interval === null ? percent(estimate) : `${percent(estimate)} [${percent(interval.low)}, ${percent(interval.high)}]`;
-}
-
-function meanCell(estimate: number, interval: { low: number; high: number } | null): string {
-  return interval === null ? estimate.toFixed(3) : `${estimate.toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]`;
-}
-
-/** The axes' column headings: each field's title, or its whole label where two titles would read alike. */
-function axisHeadings(document: SweepDocument): string[] {
-  const titles = document.axes.map((axis) => axis.field.title);
-  return document.axes.map((axis) => (titles.filter((title) => title === axis.field.title).length > 1 ? axis.field.label : axis.field.title));
-}
-
-/** How a point was answered, for a sweep whose points differ (some exact, some Monte Carlo). */
-const howText = (point: SweepDocumentPoint): string => (point.trials === null ? 'exact' : `${groupThousands(point.trials)} trials`);
-
-/**
- * One metric's table: a row per point, a column per outcome (each label of a category, a flag's
- * "yes", a count's mean). Labels never seen at any point are left out and named below the table.
- */
-function metricBlock(document: SweepDocument, metric: SweepDocument['metrics'][number], flavor: TextFlavor): string[] {
-  const mixed = new Set(document.points.map((point) => point.method)).size > 1;
-  const perPoint = document.points.map((point) => {
-    const result = point.results.find((candidate) => candidate.metric === metric.name);
-    return result === undefined ? [] : outcomesOf(result, metric);
-  });
-  const labels = [...new Set(perPoint.flatMap((outcomes) => outcomes.map((outcome) => outcome.label ?? '')))];
-  const seen = labels.filter((label) => perPoint.some((outcomes) => outcomes.some((outcome) => (outcome.label ?? '') === label && outcome.estimate > 0)));
-  const never = metric.kind === 'category' ? labels.filter((label) => !seen.includes(label)) : [];
-  const shownLabels = metric.kind === 'category' ? seen : labels;
-  const intervals = document.points.some((point) => point.method !== 'exact') ? ' [95% interval]' : '';
-  const heading = metric.kind === 'count' ? `mean${intervals}` : metric.kind === 'flag' ? `chance${intervals}` : undefined;
-  const header = [...axisHeadings(document), ...shownLabels.map((label) => heading ?? label), ...(mixed ? ['how'] : [])];
-  const rows = document.points.map((point, p) => [
-    ...point.values.map(valueText),
-    ...shownLabels.map((label) => {
-      const outcome = perPoint[p]?.find((candidate) => (candidate.label ?? '') === label);
-      if (outcome === undefined) return '';
-      return outcome.measure === 'mean' ? meanCell(outcome.estimate, outcome.interval) : probabilityCell(outcome.estimate, outcome.interval);
-    }),
-    ...(mixed ? [howText(point)] : []),
-  ]);
-  const align = header.map((_, c) => (c < document.axes.length || (mixed && c === header.length - 1) ? 'l' : 'r') as 'l' | 'r');
-  const title = `${metricTitle(metric)}${metric.kind === 'category' ? ': the chance of each' : ''}  [${metric.name}]`;
-  return [
-    flavor === 'md' ? `#### ${title}` : title,
-    '',
-    markdownTable(header, rows, align),
-    ...(never.length === 0 ? [] : ['', `Never at any point: ${never.map((label) => JSON.stringify(label)).join(', ')}.`]),
-    '',
-  ];
-}
-
-/** A count 0 at every point (no charges, no Torment…): listed once, not as a table of zeros. */
-function alwaysZero(document: SweepDocument, name: string): boolean {
-  return document.points.every((point) => {
-    const result = point.results.find((candidate) => candidate.metric === name);
-    return result?.kind === 'count' && result.distribution.every((entry) => entry.value === 0 || entry.probability === 0);
-  });
 }
 
 /** Header entries that hold at every point (provenance that a swept rule or stat may change per point). */
@@ -134,20 +69,23 @@ function methodEntries(document: SweepDocument): [string, string][] {
   return entries;
 }
 
-/** The whole sweep as text (the terminal) or Markdown (`--out x.md`). */
-export function formatSweep(document: SweepDocument, flavor: TextFlavor = 'text'): string {
+/** The whole sweep as printed (the terminal, .md, .html): how it was run, then its table in `layout`. */
+export function sweepPrintout(document: SweepDocument, layout: SweepLayout = 'points'): OutputDocument {
   const modes = [...new Set(document.points.map((point) => point.mode).filter((mode) => mode !== undefined))];
-  const header = headerBlock(`${document.scenario}: sweep of ${document.axes.map((axis) => axis.field.label).join(' × ')}`, [
-    ['file', document.file],
-    ['ruleset', `${document.ruleset} (engine ${document.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
-    ...commonEntries(document),
-    ...methodEntries(document),
-    ...document.axes.map((axis, i): [string, string] => [i === 0 ? 'swept' : '', `${axis.field.label} (${axis.field.path}): ${axis.values.map(valueText).join(', ')}`]),
-  ], flavor);
-  const zero = document.metrics.filter((metric) => alwaysZero(document, metric.name));
-  const blocks = document.metrics.filter((metric) => !zero.includes(metric)).flatMap((metric) => metricBlock(document, metric, flavor));
-  const footer = zero.length === 0 ? [] : [`Always 0 at every point: ${zero.map((metric) => `${metricTitle(metric)} [${metric.name}]`).join('; ')}.`, ''];
-  return [...header, '', ...blocks, ...footer].join('\n');
+  const title = `${document.scenario}: sweep of ${document.axes.map((axis) => axis.field.label).join(' × ')}`;
+  const table = sweepTableOf(document, layout, title);
+  return {
+    title,
+    entries: [
+      ['file', document.file],
+      ['ruleset', `${document.ruleset} (engine ${document.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
+      ...commonEntries(document),
+      ...methodEntries(document),
+      ...document.axes.map((axis, i): [string, string] => [i === 0 ? 'swept' : '', `${axis.field.label} (${axis.field.path}): ${axis.values.map(valueText).join(', ')}`]),
+    ],
+    tables: [table],
+    data: table,
+  };
 }
 
 interface SweepCommandOptions extends Common {
@@ -156,6 +94,7 @@ interface SweepCommandOptions extends Common {
   readonly precision?: number;
   readonly method: Method;
   readonly report?: string;
+  readonly layout: SweepLayout;
 }
 
 export function registerSweep(program: Command, io: Io): void {
@@ -173,11 +112,13 @@ export function registerSweep(program: Command, io: Io): void {
           .choices([...METHODS])
           .default('auto'),
       )
+      .addOption(new Option('--layout <layout>', 'points: a row per point, a column per outcome (printed a metric at a time); long: a row per point and outcome; wide: two fields as a grid per outcome (rows the first, columns the second)').choices([...SWEEP_LAYOUTS]).default('points'))
       .option('--report <dir>', 'also write an HTML page (a chart per metric with interval bands, tables, provenance) into this folder')
       .option('--json', 'print the sweep as one JSON document (every number at full precision; for `crucible report`)'),
   ).action(async (file: string, options: SweepCommandOptions) => {
     if (options.set.length > 2) throw InputError.at(file, '--set', `sweeps one or two fields, got ${options.set.length}`);
-    if (options.out !== undefined) formatOfFile(options.out);
+    checkOut(options);
+    if (options.layout === 'wide' && options.set.length !== 2) throw InputError.at(file, '--layout', `wide is a grid of two swept fields (rows the first --set, columns the second); this sweep has ${options.set.length === 1 ? 'one' : options.set.length}: use --layout points or long`);
     const unprintable = unprintableAxisProblems(file, options.set);
     if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.
@@ -204,11 +145,9 @@ export function registerSweep(program: Command, io: Io): void {
       ...(asWritten.scenario.description === undefined ? {} : { description: asWritten.scenario.description }),
       ...(options.precision === undefined ? {} : { precision: options.precision }),
     });
-    if (options.out !== undefined) {
-      const format = formatOfFile(options.out);
-      await writeTextFile(options.out, format === 'md' ? formatSweep(document, 'md') : format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : formatTable(sweepTable(document), 'csv'));
-    }
+    const printout = sweepPrintout(document, options.layout);
+    await writeOut(options, printout);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : formatSweep(document));
+    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
   });
 }

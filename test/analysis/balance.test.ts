@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { wholeBalanceDocument } from '../../documents/balance-document.js';
-import { priceListTable } from '../../documents/balance-tables.js';
+import { priceList } from '../../documents/balance-tables.js';
+import { printedRows } from '../../documents/table-model.js';
 import { countCosts } from '../../analysis/count-costs.js';
 import { wholeUnitCosts } from '../../analysis/whole-unit-costs.js';
 import { matchups } from '../../analysis/matchups.js';
@@ -177,7 +178,7 @@ describe('whole units: a round robin at published points', () => {
       else expect(other?.deserved).toBeCloseTo(entry.deserved, 6);
     }
     // The printed list says why each unit without a price has none, whichever unit it ranks first.
-    const rows = priceListTable(wholeBalanceDocument({ roster: 'twin', file: 'twin.yaml' }, costs)).objects() as Record<string, unknown>[];
+    const rows = printedRows(priceList(wholeBalanceDocument({ roster: 'twin', file: 'twin.yaml' }, costs)));
     for (const entry of costs.units) {
       const row = rows.find((candidate) => candidate.Unit === entry.name);
       if (entry.deserved !== undefined || costs.units.every((other) => other.deserved === undefined)) expect(row?.Note ?? '').toBe('');

@@ -27,6 +27,9 @@ const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
 const folder = mkdtemp(path.join(tmpdir(), 'crucible-compare-sweep-'));
 afterAll(async () => rm(await folder, { recursive: true, force: true }));
 
+/** A printed table's line as its cells (columns stand two or more spaces apart). */
+const cellsOf = (line: string | undefined): string[] | undefined => line?.trim().split(/ {2,}/);
+
 async function ok(...args: string[]): Promise<string> {
   const result = await runCli(args);
   expect(result.stderr).toBe('');
@@ -72,12 +75,12 @@ describe('compare', () => {
     expect(text).toContain('  baseline (as written): the scenario as written\n  variant  no-regeneration: the same Ogre without Regeneration');
     expect(text).toContain('sets Regenerating Ogre › ogre: unit (sides[0].groups[0].unit) to "ogre"');
     expect(text).toContain('  method   Monte Carlo (outcomes drawn from exact tables), paired');
-    expect(lines).toContain('| outcome | (as written) | no-regeneration | no-regeneration − (as written) | 95% interval | p | unpaired would need | metric |');
+    expect(cellsOf(lines.find((line) => line.startsWith('outcome ')))).toEqual(['outcome', '(as written)', 'no-regeneration', 'no-regeneration − (as written)', '95% interval', 'p', 'unpaired would need', 'metric']);
     // Without regeneration the Ogre wins less: a negative difference, variant − baseline.
-    const ogre = lines.find((line) => line.startsWith('| Side whose enemies were all vanquished: Regenerating Ogre |'))?.split(' | ');
+    const ogre = cellsOf(lines.find((line) => line.startsWith('Side whose enemies were all vanquished: Regenerating Ogre ')));
     expect(Number(ogre?.[1]?.replace('%', ''))).toBeGreaterThan(Number(ogre?.[2]?.replace('%', '')));
     expect(ogre?.[3]).toMatch(/^-\d+\.\d\d pts$/);
-    expect(text).toContain('| Own models vanquished (Regenerating Ogre) |');
+    expect(lines.some((line) => line.startsWith('Own models vanquished (Regenerating Ogre) '))).toBe(true);
     expect(text).toContain('Never in either (0 in every trial of both): Side whose enemies were all vanquished: none.');
     expect(text).not.toMatch(/B\.modelsLost|rounds/);
   });
@@ -138,7 +141,7 @@ describe('compare: what the designer asked is answered in words', () => {
     for (const variants of [['formed'], ['formed', 'formed-too'], ['renamed']]) {
       const text = await ok('compare', file, '--variant', ...variants, '-n', '3000', '-s', SEED);
       expect(text).not.toMatch(/\d\.\d×/);
-      expect(text).toContain('| same every trial |');
+      expect(text).toMatch(/ {2}same every trial {2}/);
       expect(text).toContain(
         variants[0] === 'renamed'
           ? 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.'
@@ -150,7 +153,7 @@ describe('compare: what the designer asked is answered in words', () => {
     expect(document.sameScenario).toBe(true);
     expect(comparePage(document).sections[0]?.text).toContain('The two are the same scenario (the variant changes nothing the rules read)');
     // A real change keeps the factor, a median over the outcomes whose difference varied.
-    expect(await ok('compare', ATTACK, '--variant', 'singly', '-n', '3000', '-s', SEED)).toMatch(/\n\| Rounds started \|.*\| same every trial \| rounds \|\n[\s\S]*would need \d\.\d× the trials for the same precision \(median over the outcomes whose difference varied\)/);
+    expect(await ok('compare', ATTACK, '--variant', 'singly', '-n', '3000', '-s', SEED)).toMatch(/\nRounds started {2}.* {2}same every trial {2}rounds\n[\s\S]*would need \d\.\d× the trials for the same precision \(median over the outcomes whose difference varied\)/);
   });
 
   it('a bad value a variant sets is named at its field, saying which variant set it', async () => {
@@ -167,29 +170,59 @@ describe('sweep', () => {
     expect(text).toContain('  swept    Regenerating Ogre › ogre: models (sides[0].groups[0].models): 1, 2');
     expect(text).toContain('  trials   3,000 a point');
     expect(text).toContain('Side whose enemies were all vanquished: the chance of each  [winner]');
-    expect(text).toContain('| models | Regenerating Ogre | Sylvan Knights |');
-    expect(text).toContain('| models | mean [95% interval] |');
-    expect(text).toContain('| models | chance [95% interval] |');
-    expect(text).toMatch(/\| 1 \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \|/);
-    expect(text).toMatch(/\| 2 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|/);
-    expect(text).not.toMatch(/\| sides\[|0\.\d{4}\b/);
+    const rows = text.split('\n').map((line) => cellsOf(line));
+    expect(rows).toContainEqual(['models', 'Regenerating Ogre', 'Sylvan Knights']);
+    expect(rows).toContainEqual(['models', 'mean [95% interval]']);
+    expect(rows).toContainEqual(['models', 'chance [95% interval]']);
+    expect(text).toMatch(/^ +1 {2}\d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] {2}\d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\]$/m);
+    expect(text).toMatch(/^ +2 {2}\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m);
+    expect(text).not.toMatch(/^sides\[|0\.\d{4}\b/m);
   });
 
-  it('a single action under auto is exact and says so; --out writes CSV, JSON and Markdown', async () => {
+  it('a single action under auto is exact and says so; --out writes the table as CSV and JSON, the printout as Markdown; --layout long is tidy', async () => {
     const out = await folder;
     const files = ['csv', 'json', 'md'].map((extension) => path.join(out, `sweep.${extension}`));
+    const args = ['sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--metric', 'winner', 'ogre.woundsTaken', '-w', '0'];
     let text = '';
-    for (const file of files) text = await ok('sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--metric', 'winner', 'ogre.woundsTaken', '-w', '0', '--out', file);
+    for (const file of files) text = await ok(...args, '--out', file);
     expect(text).toContain('  method   exact: every outcome enumerated (up to 13 paths a point; no sampling error, no intervals)');
     expect(text).not.toMatch(/seed|trials|\[\d/);
     const [csv, json, md] = await Promise.all(files.map((file) => readFile(file, 'utf8')));
-    expect(csv?.split('\n')[0]).toBe('Shield save,metric,outcome,label,measure,estimate,low,high,trials,method');
-    expect(csv).toMatch(/\n4,winner,"?Side whose enemies were all vanquished: Sylvan Knights"?,Sylvan Knights,probability,0\.\d{10,},,,,exact\n/);
-    const document = sweepDocumentSchema.parse(JSON.parse(json ?? ''));
-    expect(document.points.map((point) => [point.method, point.trials])).toEqual([['exact', null], ['exact', null]]);
+    // A row per point, a column per outcome, its interval's ends beside it (empty: exact), how it was answered.
+    expect(csv?.split('\n')[0]).toBe('shield save,winner: none,winner: none low,winner: none high,winner: Sylvan Knights,winner: Sylvan Knights low,winner: Sylvan Knights high,ogre.woundsTaken mean,ogre.woundsTaken mean low,ogre.woundsTaken mean high,trials,method');
+    expect(csv).toMatch(/\n4,0\.\d{10,},,,0\.\d{10,},,,\d\.\d+,,,,exact\n/);
+    expect(csv?.endsWith('exact\n')).toBe(true);
+    const table = JSON.parse(json ?? '') as { title: string; columns: { name: string }[]; rows: unknown[][] };
+    expect(table.columns.map((column) => column.name)).toEqual(csv?.split('\n')[0]?.split(','));
+    expect(table.rows.map((row) => [row[0], row.at(-2), row.at(-1)])).toEqual([[4, null, 'exact'], [6, null, 'exact']]);
     expect(md).toContain('**Three Sylvan Knights in formation attack an Ogre: sweep of Shield save**');
     expect(md).toContain('- swept: Shield save (rules.shieldSave): 4, 6');
-    expect(md).toContain('#### Wounds taken by ogre  [ogre.woundsTaken]');
+    expect(md).toContain('**Wounds taken by ogre  [ogre.woundsTaken]**');
+    expect(md).toMatch(/^\| shield save \| mean \|$/m);
+    // Long: a row per point and outcome, the terminal printing the same columns.
+    const long = path.join(out, 'long.csv');
+    const printed = await ok(...args, '--layout', 'long', '--out', long);
+    const longCsv = await readFile(long, 'utf8');
+    expect(longCsv.split('\n')[0]).toBe('shield save,metric,outcome,label,measure,estimate,low,high,trials,method');
+    expect(longCsv).toMatch(/\n4,winner,Side whose enemies were all vanquished: Sylvan Knights,Sylvan Knights,probability,0\.\d{10,},,,,exact\n/);
+    expect(cellsOf(printed.split('\n').find((line) => line.startsWith('shield save ')))).toEqual(['shield save', 'metric', 'outcome', 'label', 'measure', 'estimate', 'low', 'high', 'trials', 'method']);
+    // The document is --json's.
+    const document = sweepDocumentSchema.parse(JSON.parse(await ok(...args, '--json')));
+    expect(document.points.map((point) => [point.method, point.trials])).toEqual([['exact', null], ['exact', null]]);
+  });
+
+  it('--layout wide: two fields as a grid per outcome, rows the first field, columns the second; refused with one field', async () => {
+    const out = path.join(await folder, 'grid.csv');
+    const text = await ok('sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--set', 'sides[0].groups[0].models=3,4', '--metric', 'winner', '-w', '0', '--layout', 'wide', '--out', out);
+    expect(text).toContain('Side whose enemies were all vanquished: Sylvan Knights  [winner]: rows shield save, columns models');
+    const csv = (await readFile(out, 'utf8')).split('\n');
+    expect(csv[0]).toBe('shield save,winner: none @ models=3,winner: none @ models=4,winner: Sylvan Knights @ models=3,winner: Sylvan Knights @ models=4');
+    expect(csv.slice(1, 3).map((line) => line.split(',')[0])).toEqual(['4', '6']);
+    expect(csv[1]).toMatch(/^4(,0\.\d+){4}$/);
+    expect(csv).toHaveLength(4);
+    const one = await runCli(['sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--layout', 'wide']);
+    expect(one.status).toBe(2);
+    expect(one.stderr).toContain('--layout: wide is a grid of two swept fields');
   });
 });
 

@@ -50,20 +50,27 @@ describe('crucible matchups', () => {
     expect(run.stdout).toContain('Points fielded: Sylvan Knight 4 × 16 = 64; Goblin 12 × 5 = 60; Ogre 2 × 40 = 80.');
   });
 
-  it('--out .md has its caption and legend; --out .json is the whole result at full precision; --long is one row per seating', async () => {
+  it('--out .md has its caption and legend; --out .json is the table with its columns named; --json is the whole result at full precision; --long is one row per seating', async () => {
     const md = path.join(directory, 'm.md');
     const json = path.join(directory, 'm.json');
     const long = path.join(directory, 'long.csv');
     const common = ['matchups', HEROIC, ...ONLY, '-n', '200', '-w', '0', '--seed', '20261122'];
     expect((await runCli([...common, '--out', md])).status).toBe(0);
-    expect((await runCli([...common, '--out', json])).status).toBe(0);
+    const printed = await runCli([...common, '--out', json]);
+    expect(printed.status).toBe(0);
     expect((await runCli([...common, '--out', long, '--long', '--show', 'win'])).status).toBe(0);
     const text = await readFile(md, 'utf8');
     expect(text).toMatch(/^\*\*Heroic units at about 60 points a side: the row unit's expected score/);
-    expect(text).toMatch(/\|row \\ column\|Sylvan Knight\|Goblin\|Ogre\|/);
+    expect(text).toMatch(/^\| row \\ column \| Sylvan Knight \| Goblin \| Ogre \|$/m);
     expect(text).toContain('200 trials per seating');
     expect(text).toContain('seed 20261122');
-    const document = matchupsDocumentSchema.parse(JSON.parse(await readFile(json, 'utf8')));
+    // The file's table is what the terminal printed: the same rows, the cells as numbers.
+    const table = JSON.parse(await readFile(json, 'utf8')) as { columns: { name: string }[]; rows: unknown[][] };
+    expect(table.columns.map((column) => column.name)).toEqual(['row unit vs column: expected score', 'Sylvan Knight', 'Goblin', 'Ogre']);
+    expect(table.rows.map((row) => row[0])).toEqual(['Sylvan Knight', 'Goblin', 'Ogre']);
+    expect(table.rows[1]?.[2]).toBe(0.5);
+    expect(printed.stdout).toMatch(/^Goblin +\d+% ±\d+ +50% +\d+% ±\d+$/m);
+    const document = matchupsDocumentSchema.parse(JSON.parse((await runCli([...common, '--json'])).stdout));
     expect(document.cells).toHaveLength(9);
     expect(document.trialsPerSeat).toBe(200);
     expect(typeof document.cells[1]?.combined.score.value).toBe('number');
@@ -123,18 +130,18 @@ describe('crucible matchups', () => {
 });
 
 describe('crucible balance', () => {
-  it('one unit against the list as published: its price, curve and opponents; --out .json is the whole document, .csv the price list as numbers', async () => {
+  it('one unit against the list as published: its price, curve and opponents; --json is the whole document, --out .csv the price list as numbers and its curve beside it', async () => {
     const json = path.join(directory, 'b.json');
     const csv = path.join(directory, 'b.csv');
     const args = ['balance', 'orc-barbarian', '--against', HEROIC, '--only', 'orc-barbarian', 'goblin', 'sylvan-knight', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122'];
-    const run = await runCli([...args, '--out', json]);
+    const run = await runCli(args);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('what Orc Barbarian should cost at 60 points a side, the others at their published costs');
     expect(run.stdout).toContain('Orc Barbarian: expected score against the list by models fielded');
     expect(run.stdout).toContain('Orc Barbarian: against each opponent alone');
     // The legend's paragraphs are wrapped for the terminal: read them as one line.
     expect(run.stdout.replace(/\s+/g, ' ')).toMatch(/Verdict: under-costed \(over-costed\) when the published cost lies below \(above\) the interval and the proposal differs from it by more than the tolerance, ±10% of the published cost/);
-    const document = balanceDocumentSchema.parse(JSON.parse(await readFile(json, 'utf8')));
+    const document = balanceDocumentSchema.parse(JSON.parse((await runCli([...args, '--json', '--out', json])).stdout));
     if (document.fielded !== 'by-count') throw new Error('expected a by-count document');
     expect(document.scope).toBe('unit');
     const [unit] = document.units;
@@ -145,8 +152,16 @@ describe('crucible balance', () => {
     expect(unit?.check?.pass).toBe(true);
     expect((await runCli([...args, '--out', csv])).status).toBe(0);
     const lines = (await readFile(csv, 'utf8')).trim().split('\n');
-    expect(cells(lines[0] ?? '')).toEqual(['unit', 'id', 'published', 'proposed', 'low', 'high', 'change %', 'verdict', 'driven by', 'depends on the mix', 'singly: deserved', 'in formation: deserved', 'models at proposed', 'score at published', 'replayed score', 'replay within ±2 points']);
+    expect(cells(lines[0] ?? '')).toEqual(['unit', 'id', 'published', 'proposed', 'proposed low', 'proposed high', 'change %', 'verdict', 'driven by', 'depends on the mix', 'singly: deserved', 'in formation: deserved', 'models at proposed', 'score at published', 'replayed score', 'replay within 2 points']);
     expect(lines).toHaveLength(2);
+    expect(cells(lines[1] ?? '').slice(0, 3)).toEqual(['Orc Barbarian', 'orc-barbarian', String(unit?.published)]);
+    // Beside it, as docs/commands.md names it: the unit's score at each count measured.
+    const curves = (await readFile(path.join(directory, 'b.curves.csv'), 'utf8')).trim().split('\n');
+    expect(cells(curves[0] ?? '')).toEqual(['unit', 'models', 'score against the list at the proposed prices', 'score against the list at the proposed prices low', 'score against the list at the proposed prices high', 'measured']);
+    expect(curves).toHaveLength(1 + (unit?.curve.length ?? 0));
+    // --out .json is that table, its columns described.
+    const table = JSON.parse(await readFile(json, 'utf8')) as { columns: { name: string }[]; rows: unknown[][] };
+    expect(table.columns.map((column) => column.name)).toEqual(cells(lines[0] ?? ''));
   }, 60_000);
 
   it('a price list: every unit, ranked by verdict, checked by replaying it; --tolerance in points; --no-check skips the replay', async () => {

@@ -1,5 +1,5 @@
 import type { PageTable, ReportPage } from '../../reports/page-model.js';
-import { cellText, slugify, tableNumbers } from '../../reports/page-model.js';
+import { cellText, printBlocks, slugify, tableNumbers } from '../../reports/page-model.js';
 import { csvText, download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
@@ -71,32 +71,52 @@ export function DataTable({ table, name, caption }: { table: PageTable; name: st
 }
 
 function TableBody({ table, caption }: { table: PageTable; caption: string }) {
+  const grid = (indices: readonly number[]) => (
+    <table>
+      <thead>
+        <tr>
+          {indices.map((i) => (
+            <th key={i} scope="col">
+              {table.columns[i]}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {table.rows.map((row, r) => (
+          <tr key={r}>
+            {indices.map((i) => {
+              const cell = cellText(row[i] ?? '');
+              return (
+                <td key={i} class={typeof cell === 'number' || /^[−\-+±]?[\d.,]+ ?%?/.test(String(cell)) ? 'num' : undefined}>
+                  {cell}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  // Printed, a wide table comes in blocks of columns, each with the row labels (as the report pages print it).
+  const blocks = printBlocks(table.columns.length);
   return (
     <>
-      <div class="table-wrap" tabIndex={0} aria-label={`${caption} (table)`}>
-        <table>
-          <thead>
-            <tr>
-              {table.columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((row, r) => (
-              <tr key={r}>
-                {row.map(cellText).map((cell, c) => (
-                  <td key={c} class={typeof cell === 'number' || /^[−\-+±]?[\d.,]+ ?%?/.test(String(cell)) ? 'num' : undefined}>
-                    {cell}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <div class={blocks.length === 0 ? 'table-wrap' : 'table-wrap has-print-blocks'} tabIndex={0} aria-label={`${caption} (table)`}>
+        {grid(table.columns.map((_, i) => i))}
       </div>
+      {blocks.length === 0 ? null : (
+        <div class="print-blocks" aria-hidden="true">
+          {blocks.map((block, b) => (
+            <div class="print-block" key={b}>
+              <p class="print-block-caption">
+                Columns {block[0]}–{block.at(-1)} of {table.columns.length - 1} (part {b + 1} of {blocks.length})
+              </p>
+              {grid([0, ...block])}
+            </div>
+          ))}
+        </div>
+      )}
     </>
   );
 }

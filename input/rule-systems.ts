@@ -8,6 +8,7 @@ import type { KernelModule, RuleSystem } from '../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError, type InputProblem } from './errors.js';
 import { BUILT_INS_ONLY, isTrusted, trustAdvice, type TrustedPlugins, UntrustedPluginError } from './plugin-trust.js';
+import { prepareImport } from './typescript-plugins.js';
 
 /**
  * Finding a scenario's rule system: a built-in of engine/rulesets.ts by id, or a plugin — a module
@@ -98,7 +99,9 @@ async function importPlugin(file: string, ruleset: string, location: string): Pr
   };
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(location).href)) as Record<string, unknown>;
+    const url = pathToFileURL(location).href;
+    await prepareImport(url);
+    module = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     // Node's hint when a TypeScript plugin sits outside an ES-module package.
@@ -157,6 +160,7 @@ const kernelModules = new Map<string, KernelModule<unknown, unknown>>();
 export async function loadKernelModule(url: string): Promise<KernelModule<unknown, unknown>> {
   const cached = kernelModules.get(url);
   if (cached !== undefined) return cached;
+  await prepareImport(url);
   const module = (await import(url)) as { compile?: unknown; default?: { compile?: unknown } };
   const compile = typeof module.compile === 'function' ? module.compile : module.default?.compile;
   if (typeof compile !== 'function') throw new Error(`${url.startsWith('file:') ? fileURLToPath(url) : url} does not export \`compile(scenario, refs, method)\``);

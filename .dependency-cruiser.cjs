@@ -48,7 +48,7 @@ module.exports = {
       name: 'through-the-descriptor',
       comment: 'Above the engine, a rule system is reached through its RuleSystem descriptor (engine/rulesets.ts), never by importing its folder.',
       severity: 'error',
-      from: { path: '^(input|statistics|sim|queue|analysis|documents|reports|cli|web)/|^index\\.ts$' },
+      from: { path: '^(input|statistics|sim|queue|analysis|documents|reports|cli|web)/|^(index|plugin|reports)\\.ts$' },
       to: { path: '^engine/(?!dice/)[\\w-]+/' },
     },
     {

@@ -4,8 +4,9 @@
  * numbers, sweep fields, play a roster's matchups, fit point costs, and print tables.
  *
  * @example
- *   import { loadScenarioFile, runScenario } from 'crucible';
- *   const loaded = await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml');
+ *   import path from 'node:path';
+ *   import { BUNDLED_DATA, loadScenarioFile, runScenario } from 'crucible-lab';
+ *   const loaded = await loadScenarioFile(path.join(BUNDLED_DATA, 'heroic/scenarios/sylvan-knights-formation.yaml'));
  *   const result = await runScenario(loaded, { trials: 100_000 });
  *   console.log(result.summary.find((metric) => metric.name === 'winner'));
  *   // A single action has an exact answer (undefined for a chain):
@@ -52,3 +53,12 @@ export { StateLayout } from './engine/state-layout.js';
 export * as dice from './engine/dice/index.js';
 export { RULE_SYSTEMS } from './engine/rulesets.js';
 export { provenanceOf, type RulesProvenance } from './input/provenance.js';
+
+// What the notebooks (notebooks/) use besides the above: the bundled data wherever crucible is
+// installed, words for fields and metrics, matchup outcomes, and the price list's summaries.
+// Report pages and charts are the entry point crucible-lab/reports (reports.ts); writing a rule
+// system, crucible-lab/plugin (plugin.ts).
+export { BUNDLED_DATA, CRUCIBLE_VERSION } from './input/package-info.js';
+export { capitalized, type FieldLabel, metricTitle, words } from './input/field-labels.js';
+export { outcomeOf } from './statistics/outcome.js';
+export { costText, medianIntervalWidth, verdictCounts } from './documents/balance-tables.js';

@@ -7,6 +7,7 @@ import { runInWorker } from './in-worker.js';
 import { formatRate, formatTable, type Measurement, measureThroughput, type ThroughputSettings, verdict } from './measure.js';
 import { measureParallel, measureRss, type ParallelSettings, parallelVerdicts, type RssResult } from './parallel.js';
 import { measureQueue, type QueueSettings, queueVerdicts } from './queue.js';
+import { measureStartup, startupLines } from './startup.js';
 import { measureTables } from './tables.js';
 import { bundledScenarioFiles, issue20Lines, methodsByScenario, profileKernels, profileTable } from './profile.js';
 import { measureWeb, webLines } from './web.js';
@@ -16,7 +17,7 @@ import type { BenchScenario, HeapResult, HeapSample, Implementation } from './wo
  * `npm run bench [-- --quick] [-- --long]`: the heroic, warmaster and battleforge engines against naive implementations,
  * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
  * overhead (bench/parallel.ts), and issue 9's table sampling vs per-die rows and exact answers
- * (bench/tables.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
+ * (bench/tables.ts), and start-up times from source and compiled against a bare node (bench/startup.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
  * median rate and the spread. See bench/README.md.
  */
@@ -106,6 +107,9 @@ async function main(): Promise<void> {
   console.log(
     `each: fresh worker, ${settings.warmupSeconds} s warm-up, ${settings.repetitions} × ~${settings.repetitionSeconds} s; median (spread = (max − min) / median)\n`,
   );
+
+  // First, while nothing of this run's own is in the background: process start-ups are short and easily disturbed.
+  const startup = measureStartup(quick ? 5 : 10, (line) => console.log(line));
 
   const measurements: Measurement[] = [];
   let engineVersion: string | null = null;
@@ -218,6 +222,7 @@ async function main(): Promise<void> {
   for (const line of parallelSummary.lines) console.log(line);
   for (const line of queueSummary.lines) console.log(line);
   for (const line of web) console.log(line);
+  for (const line of startupLines(startup)) console.log(line);
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
   console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
@@ -264,6 +269,7 @@ async function main(): Promise<void> {
     profile,
     methods,
     analysis,
+    startup,
     elapsedSeconds,
   };
   const resultsDirectory = new URL('./results/', import.meta.url);

@@ -1,18 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import packageJson from '../package.json' with { type: 'json' };
 import { escapeUnprintable, InputError } from '../input/errors.js';
 import { installNodePlatform } from '../input/node-platform.js';
+import { CRUCIBLE_VERSION } from '../input/package-info.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
-import { registerAnalysis } from './commands/analyze.js';
-import { registerMerge } from './commands/merge.js';
-import { addTrustHook, pluginOption, type Trusting, trustOf } from './commands/plugins.js';
-import { registerWorker } from './commands/worker.js';
-import { registerReplay } from './commands/replay.js';
-import { registerReport } from './commands/report.js';
-import { registerRun } from './commands/run.js';
-import { registerServe } from './commands/serve.js';
-import { SCHEMA_FILES, schemaCommand } from './commands/schema.js';
-import { validateCommand } from './commands/validate.js';
+import { MissingPackagesError } from './optional-packages.js';
 
 /**
  * The `crucible` command line. Exit status: 0 ok; 2 bad input (a file or an option; also output that
@@ -35,12 +26,67 @@ const processIo: Io = {
   },
 };
 
-const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+/** What a command's registration gets: the output, the environment, and where to put the exit status. */
+interface CommandContext {
+  readonly io: Io;
+  readonly env: NodeJS.ProcessEnv;
+  readonly setStatus: (status: number) => void;
+}
 
-function buildProgram(io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): Command {
+type Register = (program: Command, context: CommandContext) => void;
+
+/**
+ * The commands, in the order `crucible --help` lists them. Each one's module (and what it imports:
+ * zod schemas, arquero, statistics…) is loaded only when that command is chosen, or for the help
+ * that lists them all: `crucible --version` loads none. The analysis commands — compare (two
+ * variants on common random numbers), sweep (fields over values), matchups (a roster against
+ * itself), balance (fitted point costs) — are thin layers over analysis/ whose tables --out writes
+ * as CSV, JSON or Markdown.
+ */
+const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<Register> }[] = [
+  { name: 'run', load: async () => { const { registerRun } = await import('./commands/run.js'); return (program, c) => registerRun(program, c.io, c.env, c.setStatus); } },
+  { name: 'validate', load: async () => { const { registerValidate } = await import('./commands/validate.js'); return (program, c) => registerValidate(program, c.io, c.setStatus); } },
+  { name: 'schema', load: async () => { const { registerSchema } = await import('./commands/schema.js'); return (program, c) => registerSchema(program, c.io, c.setStatus); } },
+  { name: 'merge', load: async () => { const { registerMerge } = await import('./commands/merge.js'); return (program, c) => registerMerge(program, c.io, c.env, c.setStatus); } },
+  { name: 'worker', load: async () => { const { registerWorker } = await import('./commands/worker.js'); return (program, c) => registerWorker(program, c.io, c.env, c.setStatus); } },
+  { name: 'replay', load: async () => (await import('./commands/replay.js')).registerReplay },
+  { name: 'compare', load: async () => { const { registerCompare } = await import('./commands/compare.js'); return (program, c) => registerCompare(program, c.io); } },
+  { name: 'sweep', load: async () => { const { registerSweep } = await import('./commands/sweep.js'); return (program, c) => registerSweep(program, c.io); } },
+  { name: 'matchups', load: async () => { const { registerMatchups } = await import('./commands/matchups.js'); return (program, c) => registerMatchups(program, c.io); } },
+  { name: 'balance', load: async () => { const { registerBalance } = await import('./commands/balance.js'); return (program, c) => registerBalance(program, c.io); } },
+  { name: 'report', load: async () => { const { registerReport } = await import('./commands/report.js'); return (program, c) => registerReport(program, c.io, c.setStatus); } },
+  { name: 'serve', load: async () => { const { registerServe } = await import('./commands/serve.js'); return (program, c) => registerServe(program, c.io, c.setStatus); } },
+];
+
+const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
+
+/**
+ * The commands `argv` needs: the one it names (`crucible run …`, `crucible help run`), none when it
+ * only asks for the version, and all of them otherwise (the help, an unknown command and its
+ * suggestion, no command at all: Commander's messages then name every command as before).
+ */
+export function commandsFor(argv: readonly string[]): readonly string[] {
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  const [first, second] = words;
+  if (first !== undefined && COMMAND_NAMES.has(first)) return [first];
+  if (first === 'help' && second !== undefined && COMMAND_NAMES.has(second)) return [second];
+  if (first === undefined && argv.some((arg) => arg === '-V' || arg === '--version') && !argv.some((arg) => arg === '-h' || arg === '--help')) return [];
+  return COMMANDS.map((command) => command.name);
+}
+
+/** Registers the commands named, in COMMANDS's order, and the hook that resolves their --plugin modules. */
+async function addCommands(program: Command, names: readonly string[], context: CommandContext): Promise<void> {
+  if (names.length === 0) return;
+  const wanted = COMMANDS.filter((command) => names.includes(command.name));
+  const [{ addTrustHook }, ...registers] = await Promise.all([import('./commands/plugins.js'), ...wanted.map((command) => command.load())]);
+  addTrustHook(program, context.env);
+  for (const register of registers) register(program, context);
+}
+
+function buildProgram(io: Io): Command {
   const program = new Command('crucible')
     .description('Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.')
-    .version(packageJson.version, '-V, --version', 'print the crucible version')
+    .version(CRUCIBLE_VERSION, '-V, --version', 'print the crucible version')
     .helpOption('-h, --help', 'show help (also: crucible help <command>)')
     // Commander repeats a refused option value as given: its control characters are shown escaped, never sent to the terminal.
     .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(escapeControlCharacters(text)) })
@@ -62,59 +108,6 @@ disk), 130 interrupted (Ctrl-C; 143: SIGTERM), 1 unexpected error (a bug; CRUCIB
 the stack).`,
     );
 
-  addTrustHook(program, env);
-  registerRun(program, io, env, setStatus);
-
-  pluginOption(program.command('validate'))
-    .description('check scenario and units files without simulating; prints "ok <file>" or every problem found')
-    .argument('<paths...>', `${PATHS_HELP}; files named units.* are checked as units files`)
-    .addHelpText(
-      'after',
-      `
-Each problem is one line: <file>: <field>: <what is wrong>, e.g.
-  scenarios/x.yaml: sides[0].groups[1].models: must be an integer ≥ 1, got -2
-
-Examples:
-  $ crucible validate data/heroic/scenarios
-  $ crucible validate data/heroic/units.yaml my-fight.yaml
-  $ crucible validate examples/homebrew/scenarios --plugin examples/homebrew/index.ts`,
-    )
-    .action(async (paths: string[], options: Trusting) => {
-      setStatus(await validateCommand(paths, io, trustOf(options)));
-    });
-
-  program
-    .command('schema')
-    .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
-    .option('-o, --out <dir>', 'directory to write the schema files into', 'schema')
-    .option('--plugin <module>', "a plugin rule system's module (e.g. ./examples/homebrew/index.ts): write its schemas instead of the built-ins'")
-    .addHelpText(
-      'after',
-      `
-Writes into <dir>:
-${SCHEMA_FILES.map((file) => `  ${file.name.padEnd(36)}${file.title}`).join('\n')}
-The army and faction files' schemas (warmaster-units, battleforge-units, battleforge-index) are
-written with the data, by npm run data:warmaster and npm run data:battleforge.
-
-To use a schema in an editor with the YAML language server (e.g. VS Code's YAML extension), start
-the file with a comment pointing at it, relative to the file:
-  # yaml-language-server: $schema=../../../schema/heroic-scenario.schema.json
-
-Examples:
-  $ crucible schema
-  $ crucible schema --out /tmp/schemas
-  $ crucible schema --plugin ./examples/homebrew/index.ts --out examples/homebrew/schema`,
-    )
-    .action(async (options: { out: string; plugin?: string }) => {
-      setStatus(await schemaCommand(options.out, io, options.plugin));
-    });
-
-  registerMerge(program, io, env, setStatus);
-  registerWorker(program, io, env, setStatus);
-  registerReplay(program);
-  registerAnalysis(program, io);
-  registerReport(program, io, setStatus);
-  registerServe(program, io, setStatus);
   return program;
 }
 
@@ -125,10 +118,12 @@ const escapeControlCharacters = (text: string): string => escapeUnprintable(text
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   installNodePlatform();
   let status = EXIT_OK;
-  const program = buildProgram(io, env, (value) => {
+  const program = buildProgram(io);
+  const setStatus = (value: number): void => {
     status = value;
-  });
+  };
   try {
+    await addCommands(program, commandsFor(argv), { io, env, setStatus });
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
@@ -136,7 +131,7 @@ export async function main(argv: readonly string[], io: Io = processIo, env: Nod
       // Commander has already printed the message (or the help/version, which exit 0).
       return error.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (error instanceof InputError) {
+    if (error instanceof InputError || error instanceof MissingPackagesError) {
       io.stderr(`${error.message}\n`);
       return EXIT_BAD_INPUT;
     }

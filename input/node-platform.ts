@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { KernelModule } from '../engine/rule-system.js';
+import { BUNDLED_DATA } from './package-info.js';
 import { installPlatform, type Platform } from './platform.js';
+import { prepareImport } from './typescript-plugins.js';
 
 /**
  * The platform on Node (input/platform.ts): the file system, rule systems by built-in id or plugin
@@ -15,12 +17,15 @@ export const nodePlatform: Platform = {
   readDirectory: (directory) => readdir(directory, { withFileTypes: true }),
   resolveRuleSystem: async (file, ruleset, trust) => (await import('./rule-systems.js')).resolveRuleSystem(file, ruleset, trust),
   async importKernelModule(_ruleset, location) {
+    // A plugin's kernel written in TypeScript needs tsx, registered on first need (input/typescript-plugins.ts).
+    await prepareImport(location);
     const module = (await import(location)) as { compile?: unknown; default?: { compile?: unknown } };
     const compile = typeof module.compile === 'function' ? module.compile : module.default?.compile;
     if (typeof compile !== 'function') throw new Error(`${location.startsWith('file:') ? fileURLToPath(location) : location} does not export \`compile(scenario, refs, method)\``);
     return { compile: compile as KernelModule<unknown, unknown>['compile'] };
   },
   sha256: (text) => createHash('sha256').update(text).digest('hex'),
+  bundledData: BUNDLED_DATA,
 };
 
 /** Install Node's platform in this thread (an entry point's first step). */

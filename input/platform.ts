@@ -63,6 +63,8 @@ export interface Platform {
   importKernelModule(ruleset: string, location: string): Promise<KernelModule<unknown, unknown>>;
   /** SHA-256 of `text` (as UTF-8), hex: a spec's digest, the units' digest, seeds and ids derived from names. */
   sha256(text: string): string;
+  /** Where crucible's bundled data is (data/: units, armies, factions, scenarios), as this platform's paths name it. */
+  readonly bundledData: string;
 }
 
 let installed: Platform | undefined;

@@ -9,6 +9,7 @@ import { RULE_SYSTEMS } from '../engine/rulesets.js';
 import { InputError, type InputProblem } from './errors.js';
 import type { ResolvedRuleSystem } from './platform.js';
 import { BUILT_INS_ONLY, isTrusted, trustAdvice, type TrustedPlugins, UntrustedPluginError } from './plugin-trust.js';
+import { prepareImport } from './typescript-plugins.js';
 
 /**
  * Finding a scenario's rule system on Node (Node's platform, input/node-platform.ts, imports this on
@@ -84,7 +85,9 @@ async function importPlugin(file: string, ruleset: string, location: string): Pr
   };
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(location).href)) as Record<string, unknown>;
+    const url = pathToFileURL(location).href;
+    await prepareImport(url);
+    module = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     // Node's hint when a TypeScript plugin sits outside an ES-module package.

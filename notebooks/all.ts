@@ -3,7 +3,7 @@
  * Run: npx tsx notebooks/all.ts
  */
 import path from 'node:path';
-import { writeIndex } from '../reports/page.js';
+import { writeIndex } from '../reports.js';
 import { aoeVsFormationSize } from './aoe-vs-formation-size.js';
 import { battleforgePlans } from './battleforge-plans.js';
 import { epicRallyByInitiative } from './epic-rally-by-initiative.js';

@@ -4,15 +4,11 @@
  * to 8 shielded Blackrazor Soldiers, who roll one Shield die per model (rulings §2).
  * Run: npx tsx notebooks/aoe-vs-formation-size.ts
  */
-import { exactScenario } from '../sim/run-scenario.js';
-import { sweep } from '../analysis/sweep.js';
-import { sweepChart } from '../reports/charts.js';
-import { estimateText, exactPercentText, meanText } from '../reports/format.js';
-import { writePage } from '../reports/page.js';
-import { loadScenarioChanged, loadScenarioFile } from '../input/scenario-file.js';
-import { fieldWords, fromRepository, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
+import { exactScenario, loadScenarioChanged, loadScenarioFile, sweep } from '../index.js';
+import { estimateText, exactPercentText, meanText, sweepChart, writePage } from '../reports.js';
+import { bundled, fieldWords, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
 
-const FILE = fromRepository('data/heroic/scenarios/thunderbeak-breath-blackrazors.yaml');
+const FILE = bundled('heroic/scenarios/thunderbeak-breath-blackrazors.yaml');
 const AXES = [{ path: 'sides[1].groups[0].models', values: [3, 4, 5, 6, 7, 8] }] as const;
 const SOLDIERS = 'Blackrazor Soldiers in the formation';
 const LOST = 'B.modelsLost';

@@ -5,16 +5,11 @@
  * to pick is the one whose worst case over the opponent's plans is best (the maximin).
  * Run: npx tsx notebooks/battleforge-plans.ts
  */
-import { capitalized, words } from '../input/field-labels.js';
-import { type Outcome, outcomeOf } from '../statistics/outcome.js';
-import { sweep } from '../analysis/sweep.js';
-import { heatmapChart } from '../reports/charts.js';
-import { estimateText } from '../reports/format.js';
-import { writePage } from '../reports/page.js';
-import { loadScenarioFile } from '../input/scenario-file.js';
-import { fieldWords, fromRepository, optionsOf, reportsDirectory, sampled, sweepProvenance, withPool } from './lib.js';
+import { capitalized, loadScenarioFile, type Outcome, outcomeOf, sweep, words } from '../index.js';
+import { estimateText, heatmapChart, writePage } from '../reports.js';
+import { bundled, fieldWords, optionsOf, reportsDirectory, sampled, sweepProvenance, withPool } from './lib.js';
 
-const FILE = fromRepository('data/battleforge/scenarios/bowmen-hold-vs-orc-charge.yaml');
+const FILE = bundled('battleforge/scenarios/bowmen-hold-vs-orc-charge.yaml');
 const BOWMEN_PLANS = ['shoot-and-hold', 'focus-then-shoot', 'move-and-shoot', 'evade-and-shoot', 'hold-for-overwatch', 'charge-and-fight'];
 const ORC_PLANS = ['charge-and-fight', 'shoot-then-charge', 'hold-for-overwatch'];
 const TRIALS = 20_000;

@@ -5,21 +5,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { sweep } from '../analysis/sweep.js';
-import { sweepChart } from '../reports/charts.js';
-import { estimateText, meanText } from '../reports/format.js';
-import { writePage } from '../reports/page.js';
-import { loadScenarioFile } from '../input/scenario-file.js';
-import { fieldWords, fromRepository, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
+import { loadScenarioFile, sweep } from '../index.js';
+import { estimateText, meanText, sweepChart, writePage } from '../reports.js';
+import { bundled, fieldWords, optionsOf, reportsDirectory, sweepLine, sweepProvenance, withPool } from './lib.js';
 
-const FILE = fromRepository('data/epic/scenarios/guard-company-under-fire.yaml');
+const FILE = bundled('epic/scenarios/guard-company-under-fire.yaml');
 const AXES = [{ path: 'players[0].formations[0].initiative', values: [1, 2, 3, 4, 5, 6] }] as const;
 const INITIATIVE = "The company's Initiative (it rallies on a D6 roll of this or more, after modifiers)";
 
 export async function epicRallyByInitiative(outDirectory = reportsDirectory): Promise<string> {
   const points = await withPool((pool) => sweep(FILE, AXES, { trials: 100_000, executor: pool }));
   const loaded = await loadScenarioFile(FILE);
-  const armies = (parse(readFileSync(fromRepository('data/epic/armies.yaml'), 'utf8')) as { armies: { name: string; initiative: number }[] }).armies;
+  const armies = (parse(readFileSync(bundled('epic/armies.yaml'), 'utf8')) as { armies: { name: string; initiative: number }[] }).armies;
   const broken = sweepLine(points, 'company.brokenAtEnd', 'yes');
   const at = (initiative: number) => {
     const point = broken.find((candidate) => candidate.x === initiative);

@@ -3,15 +3,11 @@
  * Attack Action, one Shield roll for the Ogre) and one by one (each knight's own action and Shield
  * roll), on the same dice (common random numbers). Run: npx tsx notebooks/formations-vs-singly.ts
  */
-import { compareVariants } from '../analysis/compare.js';
-import { exactScenario, runScenario } from '../sim/run-scenario.js';
-import { type DifferenceRow, differenceChart, distributionChart } from '../reports/charts.js';
-import { differenceText, estimateText, exactPercentText, meanText, percentText } from '../reports/format.js';
-import { writePage } from '../reports/page.js';
-import { loadScenarioChanged } from '../input/scenario-file.js';
-import { fromRepository, optionsOf, provenanceOf, reportsDirectory, withPool } from './lib.js';
+import { compareVariants, exactScenario, loadScenarioChanged, runScenario } from '../index.js';
+import { type DifferenceRow, differenceChart, differenceText, distributionChart, estimateText, exactPercentText, meanText, percentText, writePage } from '../reports.js';
+import { bundled, optionsOf, provenanceOf, reportsDirectory, withPool } from './lib.js';
 
-const FILE = fromRepository('data/heroic/scenarios/sylvan-knights-formation.yaml');
+const FILE = bundled('heroic/scenarios/sylvan-knights-formation.yaml');
 const TRIALS = 200_000;
 const FORMATION = 'in formation';
 const SINGLY = 'one by one';

@@ -1,21 +1,21 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fieldLabel } from '../input/field-labels.js';
-import { installNodePlatform } from '../input/node-platform.js';
-import type { ExactScenarioResult, ScenarioResult } from '../sim/run-scenario.js';
-import type { SweepPoint } from '../analysis/sweep.js';
-import type { SweepLinePoint } from '../reports/charts.js';
-import type { LoadedScenario } from '../input/scenario-file.js';
-import { ShardPool } from '../sim/shard-pool.js';
-import type { Provenance } from '../reports/page.js';
+import { BUNDLED_DATA, type ExactScenarioResult, fieldLabel, type LoadedScenario, type ScenarioResult, ShardPool, type SweepPoint } from '../index.js';
+import type { Provenance, SweepLinePoint } from '../reports.js';
 
-// Every notebook imports this module first: it installs the file system and Node's rule-system loader (input/platform.ts).
-installNodePlatform();
+/**
+ * What every notebook shares: where files are, one worker pool, and the notes a report page
+ * carries. The notebooks use crucible's public API only (../index.js and ../reports.js are the
+ * package's entry points crucible-lab and crucible-lab/reports), so each runs as well from an
+ * installed package (notebooks/README.md).
+ */
 
-/** What every notebook shares: where files are, one worker pool, and the notes a report page carries. */
-export const repository = path.join(import.meta.dirname, '..');
-export const reportsDirectory = path.join(repository, 'out');
-export const fromRepository = (file: string): string => path.join(repository, file);
+/** Where the pages go: out/ in the current directory (the repository's, under npm start: outside its source folders). */
+export const reportsDirectory = path.resolve('out');
+/** A bundled data file, `bundled('heroic/scenarios/x.yaml')`, wherever crucible is installed. */
+export const bundled = (file: string): string => path.join(BUNDLED_DATA, file);
+/** A bundled file as pages name it: relative to crucible's folder (data/heroic/…), the same in a clone and an installation. */
+export const shownPath = (file: string): string => path.relative(path.dirname(BUNDLED_DATA), file);
 
 /** Run `work` on one worker pool (one per core), closed afterwards. */
 export async function withPool<T>(work: (pool: ShardPool) => Promise<T>): Promise<T> {
@@ -27,9 +27,9 @@ export async function withPool<T>(work: (pool: ShardPool) => Promise<T>): Promis
   }
 }
 
-/** A result's provenance line: scenario, file (relative to the repository), ruleset, engine, and its seed and trials (or the paths an exact one enumerated). */
+/** A result's provenance line: scenario, file (shownPath), ruleset, engine, and its seed and trials (or the paths an exact one enumerated). */
 export function provenanceOf(result: ScenarioResult | ExactScenarioResult): Provenance {
-  const run = { scenario: result.scenario, file: path.relative(repository, result.file), ruleset: result.ruleset, engineVersion: result.engineVersion };
+  const run = { scenario: result.scenario, file: shownPath(result.file), ruleset: result.ruleset, engineVersion: result.engineVersion };
   return 'paths' in result ? { ...run, exact: { paths: result.paths, errorBound: result.errorBound } } : { ...run, seed: result.seed, trials: result.trials };
 }
 

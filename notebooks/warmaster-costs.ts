@@ -10,22 +10,18 @@
  * The same as `crucible balance --against data/warmaster/rosters/eight-armies.yaml -p 0.03`.
  * Run: npx tsx notebooks/warmaster-costs.ts
  */
-import { wholeBalanceDocument } from '../documents/balance-document.js';
-import { costText, medianIntervalWidth, verdictCounts } from '../documents/balance-tables.js';
-import { loadRoster } from '../input/roster.js';
-import { wholeUnitCosts } from '../analysis/whole-unit-costs.js';
-import { balancePage } from '../reports/balance-page.js';
-import { writePage } from '../reports/page.js';
-import { fromRepository, reportsDirectory, withPool } from './lib.js';
+import { costText, loadRoster, medianIntervalWidth, verdictCounts, wholeBalanceDocument, wholeUnitCosts } from '../index.js';
+import { balancePage, writePage } from '../reports.js';
+import { bundled, reportsDirectory, shownPath, withPool } from './lib.js';
 
-const ROSTER = 'data/warmaster/rosters/eight-armies.yaml';
+const ROSTER = bundled('warmaster/rosters/eight-armies.yaml');
 /** ±3 points on every score: the strengths' noise (±0.01 log-odds) is then far below the units' scatter about the cost line (~1 log-odds), which sizes the intervals. */
 const PRECISION = 0.03;
 
 export async function warmasterCosts(outDirectory = reportsDirectory): Promise<string> {
-  const roster = await loadRoster(fromRepository(ROSTER));
+  const roster = await loadRoster(ROSTER);
   const costs = await withPool((pool) => wholeUnitCosts(roster, { executor: pool, precision: PRECISION }));
-  const document = wholeBalanceDocument({ roster: roster.roster.name, file: ROSTER }, costs);
+  const document = wholeBalanceDocument({ roster: roster.roster.name, file: shownPath(ROSTER) }, costs);
   const page = balancePage(document, { slug: 'warmaster-costs', title: 'Warmaster troop units: a price list over eight armies' });
   const counts = verdictCounts(document);
   const width = medianIntervalWidth(document);

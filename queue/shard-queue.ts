@@ -3,8 +3,8 @@ import os from 'node:os';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
-import packageJson from '../package.json' with { type: 'json' };
 import { InputError } from '../input/errors.js';
+import { CRUCIBLE_VERSION } from '../input/package-info.js';
 import { SECRET_VARIABLE, tagHolds, tagOf } from '../sim/shared-secret.js';
 import { redactedUrl } from './queue-url.js';
 import { histogramProblem } from '../statistics/tally.js';
@@ -20,7 +20,7 @@ import { histogramProblem } from '../statistics/tally.js';
  */
 
 export const QUEUE_NAME = 'crucible-shards';
-export const CRUCIBLE_VERSION: string = packageJson.version;
+export { CRUCIBLE_VERSION };
 /** How long specs and results stay in Redis after their last write: long enough to resume a run after a weekend. */
 export const RESULT_TTL_SECONDS = 7 * 24 * 3600;
 /** Largest kernel spec stored (the largest bundled scenario's is ~60 KB). */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import packageJson from '../package.json' with { type: 'json' };
 import type { MetricSpec } from '../engine/kernel.js';
 import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
@@ -9,6 +8,7 @@ import type { RulesProvenance } from '../input/provenance.js';
 import type { MonteCarloMethod } from './methods.js';
 import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
 import { shardCount, type ShardRanges } from './shards.js';
+import { CRUCIBLE_VERSION } from '../input/package-info.js';
 import { Tally } from '../statistics/tally.js';
 import { describeZodIssues } from '../input/zod-issues.js';
 
@@ -23,7 +23,7 @@ import { describeZodIssues } from '../input/zod-issues.js';
 
 const FORMAT = 'crucible-part';
 /** Parts merge only with parts of the same crucible: another version may shard or count differently. */
-export const CRUCIBLE_VERSION: string = packageJson.version;
+export { CRUCIBLE_VERSION };
 
 /** What a part says about the run, to print it: the header of `crucible run`'s report. */
 export interface PartHeader extends RulesProvenance {

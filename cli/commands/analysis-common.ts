@@ -7,6 +7,7 @@ import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
 import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting } from './plugins.js';
+import { needing, QUEUE_PACKAGES, REPORT_PACKAGES } from '../optional-packages.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
 import { outOptions } from './table-out.js';
 
@@ -50,7 +51,8 @@ export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, no
       throw new InvalidArgumentError((error as Error).message);
     }
   }
-  const pool = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await (await import('../../queue/queue-executor.js')).QueueExecutor.open(options.queue, note, secret);
+  const queue = options.queue;
+  const pool = queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
   try {
     return await work(pool);
   } finally {
@@ -78,6 +80,8 @@ export function progressLine(io: Io, what: string): (done: number, total: number
 
 /** `--report DIR`: the command's JSON document as an HTML page (reports/analysis-pages.ts, loaded only when asked: it pulls in vega). */
 export async function writeReport(document: AnalysisDocument, directory: string, measure?: 'score' | 'win' | 'draw' | 'loss'): Promise<string> {
-  const { writeAnalysisReport } = await import('../../reports/analysis-pages.js');
-  return writeAnalysisReport(document, directory, measure === undefined ? {} : { measure });
+  return needing(REPORT_PACKAGES, async () => {
+    const { writeAnalysisReport } = await import('../../reports/analysis-pages.js');
+    return writeAnalysisReport(document, directory, measure === undefined ? {} : { measure });
+  });
 }

@@ -12,10 +12,11 @@ import { compactDistribution, groupThousands, percent } from '../../documents/fo
 import { methodText, type MonteCarloMethod } from '../../sim/methods.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
+import { needing, REPORT_PACKAGES } from '../optional-packages.js';
 
 /** The report modules load vega and resvg: only `crucible report` pays for that, not every command. */
 const reports = async () => {
-  const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]);
+  const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await needing(REPORT_PACKAGES, () => Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]));
   return { distributionChart, slugify, writePage, writeAnalysisReport };
 };
 

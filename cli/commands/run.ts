@@ -27,6 +27,7 @@ import { runProgressBar } from '../run-progress.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
 import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
+import { needing, QUEUE_PACKAGES } from '../optional-packages.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
 
 export interface RunOptions {
@@ -325,7 +326,7 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
 
 /** A queue coordinator; `CRUCIBLE_TEST_QUEUE_FAST=1` (tests only) checks on its jobs and workers every 0.2 s instead of 2 s. */
 async function openQueue(url: string, io: Io, secret: string | undefined, env: NodeJS.ProcessEnv): Promise<ShardExecutor> {
-  const { QueueExecutor, DEFAULT_LIVENESS } = await import('../../queue/queue-executor.js');
+  const { QueueExecutor, DEFAULT_LIVENESS } = await needing(QUEUE_PACKAGES, () => import('../../queue/queue-executor.js'));
   const liveness = env.CRUCIBLE_TEST_QUEUE_FAST === '1' ? { checkEveryMilliseconds: 200, idleNoticeMilliseconds: 1500, refusedForMilliseconds: 3000 } : DEFAULT_LIVENESS;
   return QueueExecutor.open(url, io.stderr, secret, liveness);
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
 import { RULE_SYSTEMS } from '../../engine/rulesets.js';
@@ -87,4 +88,32 @@ export async function schemaCommand(outDirectory: string, io: Io, plugin?: strin
     io.stdout(`wrote ${file}\n`);
   }
   return EXIT_OK;
+}
+
+export function registerSchema(program: Command, io: Io, setStatus: (status: number) => void): void {
+  program
+    .command('schema')
+    .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
+    .option('-o, --out <dir>', 'directory to write the schema files into', 'schema')
+    .option('--plugin <module>', "a plugin rule system's module (e.g. ./examples/homebrew/index.ts): write its schemas instead of the built-ins'")
+    .addHelpText(
+      'after',
+      `
+Writes into <dir>:
+${SCHEMA_FILES.map((file) => `  ${file.name.padEnd(36)}${file.title}`).join('\n')}
+The army and faction files' schemas (warmaster-units, battleforge-units, battleforge-index) are
+written with the data, by npm run data:warmaster and npm run data:battleforge.
+
+To use a schema in an editor with the YAML language server (e.g. VS Code's YAML extension), start
+the file with a comment pointing at it, relative to the file:
+  # yaml-language-server: $schema=../../../schema/heroic-scenario.schema.json
+
+Examples:
+  $ crucible schema
+  $ crucible schema --out /tmp/schemas
+  $ crucible schema --plugin ./examples/homebrew/index.ts --out examples/homebrew/schema`,
+    )
+    .action(async (options: { out: string; plugin?: string }) => {
+      setStatus(await schemaCommand(options.out, io, options.plugin));
+    });
 }

@@ -1,12 +1,15 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { InlineConfig } from 'vite';
-import { ensureWebBuild, WEB_BUILD, WEB_CONFIG } from '../web-build.js';
+import { InputError } from '../../input/errors.js';
+import { servePage } from '../page-server.js';
+import { ensureWebBuild, hasWebSources, WEB_BUILD, WEB_CONFIG } from '../web-build.js';
 import { EXIT_OK, type Io } from './io.js';
 
 /**
  * `crucible serve`: the workbench (web/) on this machine. By default the built page (dist/web,
- * built first when missing or stale) as a static host would serve it, with a Content-Security-
- * Policy header; `--dev` is Vite's development server, for contributors. Either way the page
+ * built first when missing or stale in a clone; shipped in the published package) as a static host
+ * would serve it, with a Content-Security-Policy header (cli/page-server.ts); `--dev` is Vite's
+ * development server, for contributors in a clone of the repository. Either way the page
  * computes everything itself: the server only hands out files, and listens on the loopback
  * interface unless told otherwise.
  */
@@ -35,15 +38,17 @@ export interface Workbench {
 }
 
 /**
- * Starts the server (the build in dist/web must exist unless `dev`). `overrides` is for tests: a
- * private dependency cache, for instance, merged over the repository's configuration.
+ * Starts the server (the build in dist/web must exist unless `dev`). `overrides` is for tests of
+ * the development server: a private dependency cache, for instance, merged over the repository's
+ * configuration.
  */
 export async function startWorkbench(options: ServeOptions, overrides: InlineConfig = {}): Promise<Workbench> {
+  if (options.dev !== true) return servePage(WEB_BUILD, options);
+  if (!hasWebSources()) throw new InputError([{ file: WEB_CONFIG, path: '--dev', message: 'the development server builds the page from its sources, which only a clone of the repository has: without --dev, crucible serve serves the built page' }]);
   // Vite is loaded here only: every other command's start-up pays nothing for it.
   const vite = await import('vite');
   const listen = { port: options.port, host: options.host, strictPort: false, open: false };
-  const settings = vite.mergeConfig<InlineConfig, InlineConfig>({ configFile: WEB_CONFIG, logLevel: 'warn', server: listen, preview: listen }, overrides);
-  const server = options.dev === true ? await (await vite.createServer(settings)).listen() : await vite.preview(settings);
+  const server = await (await vite.createServer(vite.mergeConfig<InlineConfig, InlineConfig>({ configFile: WEB_CONFIG, logLevel: 'warn', server: listen }, overrides))).listen();
   const url = server.resolvedUrls?.local[0] ?? server.resolvedUrls?.network[0] ?? `http://${options.host}:${options.port}/`;
   return { url, close: async () => server.close() };
 }

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { checkRoster, isRosterData, loadRoster } from '../../input/roster.js';
 import { readDataFile } from '../../input/data-file.js';
 import { InputError } from '../../input/errors.js';
@@ -7,6 +8,7 @@ import { fileSystemData } from '../../input/data-file.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
 import { trustedRuleSystems } from '../../input/rule-systems.js';
 import type { RuleSystem } from '../../engine/rule-system.js';
+import { pluginOption, type Trusting, trustOf } from './plugins.js';
 
 async function isRosterFile(file: string): Promise<boolean> {
   const parsed = await readDataFile(file);
@@ -55,4 +57,26 @@ export async function validateCommand(paths: readonly string[], io: Io, plugins:
     }
   }
   return status;
+}
+
+const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+
+export function registerValidate(program: Command, io: Io, setStatus: (status: number) => void): void {
+  pluginOption(program.command('validate'))
+    .description('check scenario and units files without simulating; prints "ok <file>" or every problem found')
+    .argument('<paths...>', `${PATHS_HELP}; files named units.* are checked as units files`)
+    .addHelpText(
+      'after',
+      `
+Each problem is one line: <file>: <field>: <what is wrong>, e.g.
+  scenarios/x.yaml: sides[0].groups[1].models: must be an integer ≥ 1, got -2
+
+Examples:
+  $ crucible validate data/heroic/scenarios
+  $ crucible validate data/heroic/units.yaml my-fight.yaml
+  $ crucible validate examples/homebrew/scenarios --plugin examples/homebrew/index.ts`,
+    )
+    .action(async (paths: string[], options: Trusting) => {
+      setStatus(await validateCommand(paths, io, trustOf(options)));
+    });
 }

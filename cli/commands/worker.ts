@@ -7,6 +7,7 @@ import { queueUrlProblem, redactedUrl } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { parseWorkers, usefulWorkers } from './options.js';
+import { needing, QUEUE_PACKAGES } from '../optional-packages.js';
 
 /** `crucible worker redis://host:6379`: run shard jobs from the queue until Ctrl-C or SIGTERM. */
 
@@ -41,7 +42,7 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io,
   }
   const threads = usefulWorkers(options.workers, io.stderr);
   // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.
-  const [{ startQueueWorker }, { WORKER_ID }] = await Promise.all([import('../../queue/queue-worker.js'), import('../../queue/shard-queue.js')]);
+  const [{ startQueueWorker }, { WORKER_ID }] = await needing(QUEUE_PACKAGES, () => Promise.all([import('../../queue/queue-worker.js'), import('../../queue/shard-queue.js')]));
   const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr, secret, claimedVersion: env.CRUCIBLE_TEST_WORKER_VERSION });
   io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
   await new Promise<void>((resolve) => {

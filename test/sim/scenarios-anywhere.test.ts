@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_DATA_DIRECTORY } from '../../input/bundled-data.js';
+import { bundledDataDirectory } from '../../input/bundled-data.js';
 import { InputError } from '../../input/errors.js';
 import { provenanceOf } from '../../input/provenance.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
@@ -47,7 +47,7 @@ async function problemsOf(file: string): Promise<string[]> {
 
 describe('a bundled scenario copied out of data/', () => {
   it('is the package root\'s data/ that holds the bundled data', () => {
-    expect(BUNDLED_DATA_DIRECTORY).toBe(path.join(REPOSITORY, 'data'));
+    expect(bundledDataDirectory()).toBe(path.join(REPOSITORY, 'data'));
   });
 
   for (const system of SYSTEMS) {

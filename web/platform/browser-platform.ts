@@ -51,6 +51,8 @@ export const browserPlatform: Platform = {
   },
   // The same hex as Node's createHash('sha256'): a scenario's digests match the CLI's.
   sha256: (text) => bytesToHex(sha256(utf8ToBytes(text))),
+  // The volume holds the bundled data at data/ (web/platform/volume.ts).
+  bundledData: 'data',
 };
 
 /** Install the workbench's platform in this thread (the page's and each worker's first step). */

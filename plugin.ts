@@ -24,3 +24,5 @@ export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricKind, typ
 export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * from './engine/dice/index.js';
+export { runFields, scenarioHeading } from './engine/scenario-base.js';
+export { type DocTable, defineExamples, type ExampleScenario, type FieldPath, type RuleSystemExamples } from './engine/rule-system-examples.js';

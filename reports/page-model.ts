@@ -1,6 +1,9 @@
 import { platform } from '../input/platform.js';
 import type { Chart } from './charts.js';
 
+/** Where report pages go unless --out says otherwise: out/, outside the source folders (here, not in page.ts, so the CLI reads it without loading the drawing packages). */
+export const DEFAULT_REPORT_DIRECTORY = 'out';
+
 /**
  * What a report page is, apart from writing it (reports/page.ts): its sections, provenance and
  * methods, and the slug naming it. Free of Node's file system, so the workbench shows the same

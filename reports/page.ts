@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { writeAtomically } from '../sim/atomic-write.js';
 import { InputError, ROOT_PATH } from '../input/errors.js';
 import { indexHtml, offlineSpec, pageHtml } from './html.js';
-import type { ManifestEntry, ReportPage } from './page-model.js';
+import { DEFAULT_REPORT_DIRECTORY, type ManifestEntry, type ReportPage } from './page-model.js';
 import { renderPng, renderSvg } from './render.js';
 
 export { escapeHtml, pageHtml, provenanceHtml, scriptJson } from './html.js';
@@ -24,7 +24,7 @@ export { type PageSection, type PageTable, type Provenance, type ReportPage, slu
  * as JSON in a <script type="application/json">, with <, > and & written as \u003c… so no string
  * of the data can end the script. Every other string is HTML-escaped.
  */
-export const DEFAULT_REPORT_DIRECTORY = 'out';
+export { DEFAULT_REPORT_DIRECTORY };
 const MANIFEST = 'pages.json';
 
 /** The browser bundles copied into <out>/assets/, in the order the page loads them. */

@@ -33,13 +33,6 @@ function found(printed: Printed | undefined, pattern: RegExp): string {
   return group;
 }
 
-/** The cells of a Markdown table's row whose first cell is `first`. */
-function tableRow(printed: Printed | undefined, first: string): string[] {
-  const line = printed?.stdout.split('\n').find((candidate) => candidate.startsWith(`| ${first} |`));
-  if (line === undefined) throw new Error(`no table row "${first}" in the output`);
-  return line.split('|').slice(1, -1).map((cell) => cell.trim());
-}
-
 /** A plain-text table's rows (after its `---` line, up to a blank line), cut at the columns its dashes mark. */
 function plainTable(lines: readonly string[], header: RegExp): string[][] {
   const at = lines.findIndex((line) => header.test(line));
@@ -51,6 +44,13 @@ function plainTable(lines: readonly string[], header: RegExp): string[][] {
     rows.push(columns.map(([start], c) => line.slice(start, columns[c + 1]?.[0] ?? line.length).trim()));
   }
   return rows;
+}
+
+/** The cells of the terminal table's row (the table under a header starting `outcome`) whose first cell is `first`. */
+function tableRow(printed: Printed | undefined, first: string): string[] {
+  const row = plainTable((printed?.stdout ?? '').split('\n'), /^outcome {2,}/).find((cells) => cells[0] === first);
+  if (row === undefined) throw new Error(`no table row "${first}" in the output`);
+  return row;
 }
 
 const listed = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`);
@@ -179,7 +179,7 @@ export const EXAMPLES: readonly DocExample[] = [
     steps: [
       {
         args: ['compare', scenario('veterans-criticals'), '--variant', 'extra-hits', ...TRUST],
-        excerpt: (lines) => [...lines.slice(0, 2), '…', ...lines.filter((line) => /^\| outcome |^\|:---|\| winner \|$/.test(line)), '…'],
+        excerpt: (lines) => [...lines.slice(0, 2), '…', ...lines.filter((line) => /^outcome {2,}|^-{10,} |  winner$/.test(line)), '…'],
       },
     ],
     claims: [

@@ -35,7 +35,13 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Import cycles hide which module depends on which.', from: { path: SOURCE }, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles hide which module depends on which.',
+      from: { path: SOURCE },
+      to: { circular: true },
+    },
     ...layerRules,
     {
       name: 'rule-systems-apart',
@@ -46,14 +52,16 @@ module.exports = {
     },
     {
       name: 'through-the-descriptor',
-      comment: 'Above the engine, a rule system is reached through its RuleSystem descriptor (engine/rulesets.ts), never by importing its folder.',
+      comment:
+        'Above the engine, a rule system is reached through its RuleSystem descriptor (engine/registry.ts), never by importing its folder.',
       severity: 'error',
       from: { path: '^(input|statistics|sim|queue|analysis|documents|reports|cli|web)/|^(index|plugin|reports)\\.ts$' },
       to: { path: '^engine/(?!dice/)[\\w-]+/' },
     },
     {
       name: 'page-is-portable',
-      comment: 'What the workbench page and its workers import runs in a browser: no Node built-ins; where Node and a browser differ, the platform (input/platform.ts) answers.',
+      comment:
+        'What the workbench page and its workers import runs in a browser: no Node built-ins; where Node and a browser differ, the platform (input/platform.ts) answers.',
       severity: 'error',
       from: { path: '^web/(main\\.tsx|compute/[\\w-]+-worker\\.ts)$' },
       to: { path: NODE_BUILT_INS, reachable: true },
@@ -71,6 +79,10 @@ module.exports = {
     exclude: { path: '^(node_modules|dist|scratch)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+    },
   },
 };

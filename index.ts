@@ -46,12 +46,21 @@ export { summarize, type MetricSummary } from './statistics/summary.js';
 
 // Writing a rule system (docs/plugins.md, examples/homebrew/README.md): the descriptor, the kernel
 // contract, the dice, and the built-ins listed the same way.
-export { type DataFiles, defineRuleSystem, type KernelModule, type LoadResult, type Problem, type RuleSystem, type ScenarioBase, type SchemaFile } from './engine/rule-system.js';
+export {
+  type DataFiles,
+  defineRuleSystem,
+  type KernelModule,
+  type LoadResult,
+  type Problem,
+  type RuleSystem,
+  type ScenarioBase,
+  type SchemaFile,
+} from './engine/rule-system.js';
 export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricSpec, type TraceSink } from './engine/kernel.js';
 export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * as dice from './engine/dice/index.js';
-export { RULE_SYSTEMS } from './engine/rulesets.js';
+export { RULE_SYSTEMS } from './engine/registry.js';
 export { provenanceOf, type RulesProvenance } from './input/provenance.js';
 
 // What the notebooks (notebooks/) use besides the above: the bundled data wherever crucible is

@@ -25,4 +25,10 @@ export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * from './engine/dice/index.js';
 export { runFields, scenarioHeading } from './engine/scenario-base.js';
-export { type DocTable, defineExamples, type ExampleScenario, type FieldPath, type RuleSystemExamples } from './engine/rule-system-examples.js';
+export {
+  type DocTable,
+  defineExamples,
+  type ExampleScenario,
+  type FieldPath,
+  type RuleSystemExamples,
+} from './engine/rule-system-examples.js';

@@ -99,12 +99,23 @@ export interface CompareOptions {
   readonly plugins?: TrustedPlugins;
 }
 
-async function describeVariant(file: string, name: string | undefined, loaded: LoadedScenario, asWritten: LoadedScenario): Promise<ComparedVariant> {
+async function describeVariant(
+  file: string,
+  name: string | undefined,
+  loaded: LoadedScenario,
+  asWritten: LoadedScenario,
+): Promise<ComparedVariant> {
   const provenance = provenanceOf(loaded);
   if (name === undefined) return { name: AS_WRITTEN, asWritten: true, changes: [], ...provenance };
   const declared = (await readScenarioData(file)).variants.find((variant) => variant.name === name);
   const changes = Object.entries(declared?.set ?? {}).map(([path, value]) => ({ field: fieldLabel(asWritten, path), value }));
-  return { name, asWritten: false, ...(declared?.description === undefined ? {} : { description: declared.description }), changes, ...provenance };
+  return {
+    name,
+    asWritten: false,
+    ...(declared?.description === undefined ? {} : { description: declared.description }),
+    changes,
+    ...provenance,
+  };
 }
 
 /** The metric names asked for, checked against those the comparison has (every one, in order, by default). */
@@ -113,13 +124,22 @@ function chosenMetrics(file: string, available: readonly MetricSpec[], asked: re
   if (asked === undefined) return names;
   const unknown = asked.filter((name) => !names.includes(name));
   if (unknown.length > 0) {
-    throw InputError.at(file, '--metric', `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this comparison; its metrics are ${names.join(', ')}`);
+    throw InputError.at(
+      file,
+      '--metric',
+      `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this comparison; its metrics are ${names.join(', ')}`,
+    );
   }
   return names.filter((name) => asked.includes(name));
 }
 
 /** Compare `variantName` with `baselineName` (undefined: the scenario as written) of the scenario in `file`. */
-export async function compareVariants(file: string, baselineName: string | undefined, variantName: string, options: CompareOptions = {}): Promise<ComparisonResult> {
+export async function compareVariants(
+  file: string,
+  baselineName: string | undefined,
+  variantName: string,
+  options: CompareOptions = {},
+): Promise<ComparisonResult> {
   const trust = { plugins: options.plugins };
   const asWritten = await loadScenarioChanged(file, {}, trust);
   const baselineLoaded = baselineName === undefined ? asWritten : await loadScenarioChanged(file, { variant: baselineName }, trust);
@@ -136,7 +156,11 @@ export async function compareVariants(file: string, baselineName: string | undef
   // A misspelt --metric is reported before any trial runs.
   const metrics = chosenMetrics(file, commonMetrics(baselineKernel, variantKernel).metrics, options.metrics);
   const run = paired ? runPaired : runUnpaired;
-  const tally = run(baselineKernel, variantKernel, { seed, trials, ...(onProgress === undefined ? {} : { onProgress: (done: number) => onProgress(done, trials) }) });
+  const tally = run(baselineKernel, variantKernel, {
+    seed,
+    trials,
+    ...(onProgress === undefined ? {} : { onProgress: (done: number) => onProgress(done, trials) }),
+  });
   const outcomes: ComparedOutcome[] = [];
   comparePaired(tally).forEach((channel, c) => {
     const { metric: m, value } = tally.channels[c] as (typeof tally.channels)[number];

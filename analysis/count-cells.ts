@@ -58,7 +58,15 @@ export const flipped = (value: CellValue): CellValue => ({
 });
 
 /** A unit against itself at the same count, over both seatings: exactly ½ (a source builds it once). */
-export const exactHalf = (situations: number): CellValue => ({ score: 0.5, variance: 0, bySituation: Array.from({ length: situations }, () => ({ score: 0.5, variance: 0 })), trials: 0, level: 'fine', key: '', sign: 1 });
+export const exactHalf = (situations: number): CellValue => ({
+  score: 0.5,
+  variance: 0,
+  bySituation: Array.from({ length: situations }, () => ({ score: 0.5, variance: 0 })),
+  trials: 0,
+  level: 'fine',
+  key: '',
+  sign: 1,
+});
 
 /** The cells of one roster's games, measured on an executor. */
 export class RosterCells implements CellSource {
@@ -118,7 +126,9 @@ export class RosterCells implements CellSource {
   async measure(requests: readonly CellRequest[], level: CellLevel): Promise<void> {
     const work = new Map<string, CellRequest>();
     for (const request of requests) {
-      const { u, a, v, b } = this.first(request.u, request.a, request.v, request.b) ? request : { u: request.v, a: request.b, v: request.u, b: request.a };
+      const { u, a, v, b } = this.first(request.u, request.a, request.v, request.b)
+        ? request
+        : { u: request.v, a: request.b, v: request.u, b: request.a };
       if (this.unitOf(u) === this.unitOf(v) && a === b) continue;
       const known = this.stored.get(this.key(u, a, v, b));
       if (known !== undefined && (known.level === 'fine' || level === 'coarse')) continue;

@@ -1,7 +1,17 @@
 import { InputError } from '../input/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type CellLevel, type CellSource, checkSeed, RosterCells } from './count-cells.js';
-import { type CountPriceInput, cornerRequests, measuredCurve, MIXED, type PriceStatus, priceOneUnit, scoreAt, situationPick, solvePrices } from './count-prices.js';
+import {
+  type CountPriceInput,
+  cornerRequests,
+  measuredCurve,
+  MIXED,
+  type PriceStatus,
+  priceOneUnit,
+  scoreAt,
+  situationPick,
+  solvePrices,
+} from './count-prices.js';
 import { type Interval, Z_95 } from '../statistics/intervals.js';
 import { entryOf, type PlayedSituation, rosterEntries, trialsPerSeat } from './matchups.js';
 import type { Estimate } from '../statistics/outcome.js';
@@ -38,7 +48,6 @@ export interface CountCostOptions {
 
 /** A replayed score's allowed distance from ½: 2 points. */
 export const CHECK_TOLERANCE = 0.02;
-
 
 export interface OpponentPrice {
   readonly opponent: string;
@@ -98,29 +107,50 @@ function maxCountFor(budget: number, published: readonly number[]): number {
 }
 
 function statusText(status: PriceStatus, budget: number, maxCount: number): string {
-  return status === 'wins at 1 model' ? `wins at 1 model: worth at least the budget (${budget} points); try a larger --budget` : `loses at ${maxCount} models: worth less than ${(budget / maxCount).toPrecision(2)} points`;
+  return status === 'wins at 1 model'
+    ? `wins at 1 model: worth at least the budget (${budget} points); try a larger --budget`
+    : `loses at ${maxCount} models: worth less than ${(budget / maxCount).toPrecision(2)} points`;
 }
 
 export async function countCosts(given: LoadedRoster, options: CountCostOptions): Promise<CountCosts> {
   const roster = withDataSnapshot(given);
-  if (roster.roster.fielded === 'whole') throw InputError.at(roster.file, 'fielded', 'this roster fields each entry whole (fielded: whole): its costs come from a round robin at published points, not from counts');
+  if (roster.roster.fielded === 'whole')
+    throw InputError.at(
+      roster.file,
+      'fielded',
+      'this roster fields each entry whole (fielded: whole): its costs come from a round robin at published points, not from counts',
+    );
   const entries = rosterEntries(roster, options.only);
   if (options.unit !== undefined && !entries.some((entry) => entry.id === options.unit)) {
     rosterEntries(roster, [options.unit]);
     throw InputError.at(roster.file, 'entries', `${options.unit} is not among the entries priced (--only)`);
   }
-  if (entries.length < 2) throw InputError.at(roster.file, 'entries', 'pricing needs at least 2 entries: a unit is priced against the others');
+  if (entries.length < 2)
+    throw InputError.at(roster.file, 'entries', 'pricing needs at least 2 entries: a unit is priced against the others');
   entries.forEach((entry) => {
     const index = roster.roster.entries.indexOf(entry);
-    if (entry.cost === undefined || !(entry.cost > 0)) throw InputError.at(roster.file, `entries[${index}].cost`, `${entry.id} has no cost above 0: pricing needs every entry's published cost`);
-    if (entry.cost > options.budget) throw InputError.at(roster.file, `entries[${index}].cost`, `${entry.id} costs ${entry.cost}, more than the budget of ${options.budget} points: give a --budget of at least ${entry.cost}`);
+    if (entry.cost === undefined || !(entry.cost > 0))
+      throw InputError.at(
+        roster.file,
+        `entries[${index}].cost`,
+        `${entry.id} has no cost above 0: pricing needs every entry's published cost`,
+      );
+    if (entry.cost > options.budget)
+      throw InputError.at(
+        roster.file,
+        `entries[${index}].cost`,
+        `${entry.id} costs ${entry.cost}, more than the budget of ${options.budget} points: give a --budget of at least ${entry.cost}`,
+      );
   });
   const published = entries.map((entry) => entry.cost as number);
   const precision = options.precision ?? 0.01;
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
   const seed = analysisSeed(roster, options.seed);
   const maxCount = maxCountFor(options.budget, published);
-  const trials: Record<CellLevel, number> = { coarse: trialsPerSeat(Math.min(0.45, precision * 3), 'both'), fine: trialsPerSeat(precision, 'both') };
+  const trials: Record<CellLevel, number> = {
+    coarse: trialsPerSeat(Math.min(0.45, precision * 3), 'both'),
+    fine: trialsPerSeat(precision, 'both'),
+  };
   let runs = 0;
   const counted = () => {
     runs += 1;
@@ -135,8 +165,11 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
   const atPublished = published.map((cost) => Math.min(maxCount, Math.max(1, options.budget / cost)));
   await cells.measure(cornerRequests(atPublished, free, maxCount), 'fine');
   const solution = await solvePrices(cells, input);
-  const stuck = solution.prices.flatMap((price, u) => (free[u] && price.status !== 'priced' ? [`${entries[u]?.id}: ${statusText(price.status, options.budget, maxCount)}`] : []));
-  if (unitIndex === undefined && stuck.length > 0) throw InputError.at(roster.file, 'entries', `no price list can make every unit even at ${options.budget} points: ${stuck.join('; ')}`);
+  const stuck = solution.prices.flatMap((price, u) =>
+    free[u] && price.status !== 'priced' ? [`${entries[u]?.id}: ${statusText(price.status, options.budget, maxCount)}`] : [],
+  );
+  if (unitIndex === undefined && stuck.length > 0)
+    throw InputError.at(roster.file, 'entries', `no price list can make every unit even at ${options.budget} points: ${stuck.join('; ')}`);
   const { kappa } = solution;
 
   const several = roster.situations.length > 1;
@@ -154,7 +187,12 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       ? await Promise.all(
           roster.situations.map(async (situation, s) => {
             const own = await priceOneUnit(cells, input, kappa, u, situationPick(s), 'fine');
-            return { situation: situation.name, share: situation.share, ...(own.status === 'priced' ? { deserved: own.price } : {}), ...(own.interval === undefined ? {} : { interval: own.interval }) };
+            return {
+              situation: situation.name,
+              share: situation.share,
+              ...(own.status === 'priced' ? { deserved: own.price } : {}),
+              ...(own.interval === undefined ? {} : { interval: own.interval }),
+            };
           }),
         )
       : undefined;
@@ -162,19 +200,35 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
       entries.map(async (opponent, v): Promise<OpponentPrice | undefined> => {
         if (v === u) return undefined;
         const alone = await priceOneUnit(cells, input, kappa, u, MIXED, 'coarse', v);
-        return { opponent: opponent.id, name: entryOf(opponent).name, count: kappa[v] as number, status: alone.status, ...(alone.status === 'priced' ? { fairCount: alone.kappa, cost: alone.price } : {}) };
+        return {
+          opponent: opponent.id,
+          name: entryOf(opponent).name,
+          count: kappa[v] as number,
+          status: alone.status,
+          ...(alone.status === 'priced' ? { fairCount: alone.kappa, cost: alone.price } : {}),
+        };
       }),
     );
     const today = scoreAt(cells, maxCount, u, atPublished);
     const replay = replays?.[u];
     const priced = price.status === 'priced';
-    const row = priceRow({ id: entry.id, name, published: published[u] as number }, priced ? price.price : undefined, priced ? (price.interval as Interval | undefined) : undefined, tolerance, situations);
+    const row = priceRow(
+      { id: entry.id, name, published: published[u] as number },
+      priced ? price.price : undefined,
+      priced ? (price.interval as Interval | undefined) : undefined,
+      tolerance,
+      situations,
+    );
     units.push({
       ...row,
       ...(priced ? { count: price.kappa } : { problem: statusText(price.status, options.budget, maxCount) }),
       status: price.status,
       publishedScore: estimate(today.score, today.variance),
-      curve: measuredCurve(cells, maxCount, u, kappa).map((point) => ({ count: point.count, score: estimate(point.score, point.variance), fine: point.fine })),
+      curve: measuredCurve(cells, maxCount, u, kappa).map((point) => ({
+        count: point.count,
+        score: estimate(point.score, point.variance),
+        fine: point.fine,
+      })),
       opponents: opponents.filter((entry): entry is OpponentPrice => entry !== undefined),
       ...(replay === undefined || !priced ? {} : { check: { score: estimate(replay.score, replay.variance), pass: replay.pass } }),
     });
@@ -212,7 +266,12 @@ export async function countCosts(given: LoadedRoster, options: CountCostOptions)
  * wholly beyond, so the replay's noise alone does not call a right price wrong at any precision
  * (without the allowance it did, for one unit in eight at -p 0.05: test/analysis/replay-check.test.ts).
  */
-export async function replayCheck(source: CellSource, kappa: readonly number[], free: readonly boolean[], maxCount: number): Promise<({ readonly score: number; readonly variance: number; readonly pass: boolean } | undefined)[]> {
+export async function replayCheck(
+  source: CellSource,
+  kappa: readonly number[],
+  free: readonly boolean[],
+  maxCount: number,
+): Promise<({ readonly score: number; readonly variance: number; readonly pass: boolean } | undefined)[]> {
   await source.measure(cornerRequests(kappa, free, maxCount), 'fine');
   return kappa.map((_, u) => {
     if (!free[u]) return undefined;
@@ -220,4 +279,3 @@ export async function replayCheck(source: CellSource, kappa: readonly number[], 
     return { score, variance, pass: Math.abs(score - 0.5) - Z_95 * Math.sqrt(variance) <= CHECK_TOLERANCE };
   });
 }
-

@@ -2,7 +2,6 @@ import type { CellLevel, CellRequest, CellSource, CellValue } from './count-cell
 import { Z_95 } from '../statistics/intervals.js';
 import { invertMatrix } from '../statistics/linear-solve.js';
 
-
 /**
  * Prices of units bought by count, from measured games alone (no curve is fitted).
  *
@@ -134,7 +133,10 @@ class Scores {
     const below = this.atCount(u, low, kappa, pick, only);
     if (frac === 0) return below;
     const above = this.atCount(u, low + 1, kappa, pick, only);
-    return { score: (1 - frac) * below.score + frac * above.score, variance: (1 - frac) ** 2 * below.variance + frac * frac * above.variance };
+    return {
+      score: (1 - frac) * below.score + frac * above.score,
+      variance: (1 - frac) ** 2 * below.variance + frac * frac * above.variance,
+    };
   }
 }
 
@@ -143,13 +145,24 @@ class Scores {
  * by galloping out from `start` and bisecting, then interpolated between them. Clamped to [1,
  * maxCount] with its status when ½ is out of reach.
  */
-async function rootFor(scores: Scores, u: number, kappa: readonly number[], level: CellLevel, pick: ScorePick, start: number, only?: number): Promise<{ kappa: number; status: PriceStatus }> {
+async function rootFor(
+  scores: Scores,
+  u: number,
+  kappa: readonly number[],
+  level: CellLevel,
+  pick: ScorePick,
+  start: number,
+  only?: number,
+): Promise<{ kappa: number; status: PriceStatus }> {
   const { maxCount } = scores;
   const known = new Map<number, number>();
   const g = async (a: number): Promise<number> => {
     const cached = known.get(a);
     if (cached !== undefined) return cached;
-    await scores.source.measure(only === undefined ? scores.cellsAt(u, a, kappa) : scores.cellsAt(u, a, kappa).filter((request) => request.v === only), level);
+    await scores.source.measure(
+      only === undefined ? scores.cellsAt(u, a, kappa) : scores.cellsAt(u, a, kappa).filter((request) => request.v === only),
+      level,
+    );
     const value = scores.atCount(u, a, kappa, pick, only).score;
     known.set(a, value);
     return value;
@@ -217,7 +230,8 @@ function levelWeights(changes: readonly number[]): number[] {
 }
 
 /** Each unit's ln(price / published) at κ (its price B / κ). */
-const logChanges = (kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] => kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
+const logChanges = (kappa: readonly number[], input: Pick<CountPriceInput, 'budget' | 'published'>): number[] =>
+  kappa.map((k, u) => Math.log(input.budget / k / (input.published[u] as number)));
 
 /** The level reset of a price list: κ moved so the interquartile mean of ln(price / published) is 0. */
 function rescaled(kappa: readonly number[], input: CountPriceInput): number[] {
@@ -226,12 +240,21 @@ function rescaled(kappa: readonly number[], input: CountPriceInput): number[] {
   return kappa.map((k) => Math.min(input.maxCount, Math.max(1, k * Math.exp(centre))));
 }
 
-async function jacobi(scores: Scores, input: CountPriceInput, start: readonly number[], level: CellLevel): Promise<{ kappa: number[]; status: PriceStatus[]; converged: boolean }> {
+async function jacobi(
+  scores: Scores,
+  input: CountPriceInput,
+  start: readonly number[],
+  level: CellLevel,
+): Promise<{ kappa: number[]; status: PriceStatus[]; converged: boolean }> {
   const list = input.free.every(Boolean);
   let kappa = [...start];
   let status: PriceStatus[] = kappa.map(() => 'priced');
   for (let iteration = 1; iteration <= MAX_JACOBI; iteration++) {
-    const roots = await Promise.all(kappa.map((k, u) => (input.free[u] ? rootFor(scores, u, kappa, level, MIXED, k) : Promise.resolve({ kappa: k, status: 'priced' as PriceStatus }))));
+    const roots = await Promise.all(
+      kappa.map((k, u) =>
+        input.free[u] ? rootFor(scores, u, kappa, level, MIXED, k) : Promise.resolve({ kappa: k, status: 'priced' as PriceStatus }),
+      ),
+    );
     let next = roots.map((root) => root.kappa);
     status = roots.map((root) => root.status);
     if (list) next = rescaled(next, input);
@@ -243,7 +266,10 @@ async function jacobi(scores: Scores, input: CountPriceInput, start: readonly nu
 }
 
 /** A price's interval from ± `half` on its log. */
-const logInterval = (price: number, half: number): { low: number; high: number } => ({ low: price * Math.exp(-half), high: price * Math.exp(half) });
+const logInterval = (price: number, half: number): { low: number; high: number } => ({
+  low: price * Math.exp(-half),
+  high: price * Math.exp(half),
+});
 
 /** Solve for the prices: coarse cells first, then fine ones at the corners of the answer. */
 export async function solvePrices(source: CellSource, input: CountPriceInput): Promise<CountPriceSolution> {
@@ -294,8 +320,10 @@ function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly
           // dS_uv/dκ_u = Σ_b w_b (s(lu+1, b) − s(lu, b)); dS_uv/dκ_v likewise.
           const dKappaU = (a === cu.low + 1 ? 1 : -1) * wb;
           const dKappaV = (b === cv.low + 1 ? 1 : -1) * wa;
-          (jacobian[row] as Float64Array)[u] = ((jacobian[row] as Float64Array)[u] as number) + (dKappaU * cell.score * -(kappa[u] as number)) / m;
-          (jacobian[row] as Float64Array)[v] = ((jacobian[row] as Float64Array)[v] as number) + (dKappaV * cell.score * -(kappa[v] as number)) / m;
+          (jacobian[row] as Float64Array)[u] =
+            ((jacobian[row] as Float64Array)[u] as number) + (dKappaU * cell.score * -(kappa[u] as number)) / m;
+          (jacobian[row] as Float64Array)[v] =
+            ((jacobian[row] as Float64Array)[v] as number) + (dKappaV * cell.score * -(kappa[v] as number)) / m;
           if (wa * wb === 0 || cell.variance === 0) continue;
           // A cell is one measurement whichever side reads it; read from the other side it is 1 − s, so its derivative flips sign.
           const entry = sensitivity.get(cell.key) ?? { variance: cell.variance, rows: new Map<number, number>() };
@@ -329,12 +357,27 @@ function priceCovariance(scores: Scores, input: CountPriceInput, kappa: readonly
 }
 
 /** What u scores against the list at κ, by situation or mixed, and against one opponent. */
-export function scoreAt(source: CellSource, maxCount: number, u: number, kappa: readonly number[], pick: ScorePick = MIXED, only?: number): { score: number; variance: number } {
+export function scoreAt(
+  source: CellSource,
+  maxCount: number,
+  u: number,
+  kappa: readonly number[],
+  pick: ScorePick = MIXED,
+  only?: number,
+): { score: number; variance: number } {
   return new Scores(source, maxCount).atKappa(u, kappa, pick, only);
 }
 
 /** u alone (the others held at κ) in one situation, or against one opponent: its root and the interval from its own cells. */
-export async function priceOneUnit(source: CellSource, input: CountPriceInput, kappa: readonly number[], u: number, pick: ScorePick, level: CellLevel, only?: number): Promise<CountPrice> {
+export async function priceOneUnit(
+  source: CellSource,
+  input: CountPriceInput,
+  kappa: readonly number[],
+  u: number,
+  pick: ScorePick,
+  level: CellLevel,
+  only?: number,
+): Promise<CountPrice> {
   const scores = new Scores(source, input.maxCount);
   const root = await rootFor(scores, u, kappa, level, pick, kappa[u] as number, only);
   const at = [...kappa];
@@ -342,7 +385,13 @@ export async function priceOneUnit(source: CellSource, input: CountPriceInput, k
   const price = input.budget / root.kappa;
   if (root.status !== 'priced') return { kappa: root.kappa, price, status: root.status };
   const { low } = cornerOf(root.kappa, input.maxCount);
-  const cells = (only === undefined ? scores.cellsAt(u, low, at).concat(scores.cellsAt(u, low + 1, at)) : scores.cellsAt(u, low, at).concat(scores.cellsAt(u, low + 1, at)).filter((request) => request.v === only));
+  const cells =
+    only === undefined
+      ? scores.cellsAt(u, low, at).concat(scores.cellsAt(u, low + 1, at))
+      : scores
+          .cellsAt(u, low, at)
+          .concat(scores.cellsAt(u, low + 1, at))
+          .filter((request) => request.v === only);
   await source.measure(cells, level);
   const below = scores.atCount(u, low, at, pick, only);
   const above = scores.atCount(u, low + 1, at, pick, only);
@@ -353,7 +402,12 @@ export async function priceOneUnit(source: CellSource, input: CountPriceInput, k
 }
 
 /** u's measured score at each whole count measured, against the list at κ (for the curve). */
-export function measuredCurve(source: CellSource, maxCount: number, u: number, kappa: readonly number[]): { count: number; score: number; variance: number; fine: boolean }[] {
+export function measuredCurve(
+  source: CellSource,
+  maxCount: number,
+  u: number,
+  kappa: readonly number[],
+): { count: number; score: number; variance: number; fine: boolean }[] {
   const scores = new Scores(source, maxCount);
   const points: { count: number; score: number; variance: number; fine: boolean }[] = [];
   for (let a = 1; a <= maxCount; a++) {
@@ -365,4 +419,3 @@ export function measuredCurve(source: CellSource, maxCount: number, u: number, k
   }
   return points;
 }
-

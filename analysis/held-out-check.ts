@@ -41,7 +41,10 @@ const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `$
  * The check over a round robin's cells, `fitWithout(kept)` fitting strengths (indexed as `entries`)
  * to the cells kept; also each unit's own root mean square miss over its held-out pairings.
  */
-export function heldOutCheck(result: { readonly entries: readonly MatchupEntry[]; readonly cells: readonly MatchupCell[] }, fitWithout: (kept: readonly MatchupCell[]) => DavidsonFit): { check: HeldOutCheck; byUnit: Map<string, number> } {
+export function heldOutCheck(
+  result: { readonly entries: readonly MatchupEntry[]; readonly cells: readonly MatchupCell[] },
+  fitWithout: (kept: readonly MatchupCell[]) => DavidsonFit,
+): { check: HeldOutCheck; byUnit: Map<string, number> } {
   const index = new Map(result.entries.map((entry, i) => [entry.id, i]));
   const pairs = result.cells.filter((cell) => cell.row < cell.column);
   const errors: { row: string; column: string; predicted: number; played: number; variance: number }[] = [];
@@ -52,7 +55,13 @@ export function heldOutCheck(result: { readonly entries: readonly MatchupEntry[]
     const fit = fitWithout(result.cells.filter((cell) => !out.has(pairKey(cell.row, cell.column))));
     for (const cell of held) {
       const predicted = davidsonExpectedScore(fit, index.get(cell.row) as number, index.get(cell.column) as number);
-      errors.push({ row: cell.row, column: cell.column, predicted, played: cell.combined.score.value, variance: scoreVarianceOfMean(cell.combined) });
+      errors.push({
+        row: cell.row,
+        column: cell.column,
+        predicted,
+        played: cell.combined.score.value,
+        variance: scoreVarianceOfMean(cell.combined),
+      });
     }
   }
   const rms = (values: readonly number[]) => Math.sqrt(values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length));

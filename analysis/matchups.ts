@@ -111,7 +111,13 @@ export function rosterEntries(roster: LoadedRoster, only?: readonly string[]): R
       const [near] = closestNames(id, ids, 1);
       return near === undefined ? JSON.stringify(id) : `${JSON.stringify(id)} (did you mean ${JSON.stringify(near)}?)`;
     };
-    throw new InputError([{ file: roster.file, path: '--only', message: `the roster has no entry ${missing.map(hint).join(', ')}; its entries: ${ids.join(', ')}` }]);
+    throw new InputError([
+      {
+        file: roster.file,
+        path: '--only',
+        message: `the roster has no entry ${missing.map(hint).join(', ')}; its entries: ${ids.join(', ')}`,
+      },
+    ]);
   }
   return roster.roster.entries.filter((entry) => only.includes(entry.id));
 }
@@ -151,7 +157,12 @@ function seatingOutcomes(first: Outcome, asSecond: Outcome, seating: Seating, mi
 function mixSituations(cells: readonly SituationCell[], situations: readonly Situation[]): SeatingOutcomes {
   const [only] = cells;
   if (only === undefined) throw new RangeError('no situation played');
-  if (cells.length === 1) return { ...(only.first === undefined ? {} : { first: only.first }), ...(only.second === undefined ? {} : { second: only.second }), combined: only.combined };
+  if (cells.length === 1)
+    return {
+      ...(only.first === undefined ? {} : { first: only.first }),
+      ...(only.second === undefined ? {} : { second: only.second }),
+      combined: only.combined,
+    };
   const shares = situations.map((situation) => situation.share);
   const mix = (pick: (cell: SituationCell) => Outcome | undefined): Outcome | undefined => {
     const outcomes = cells.map(pick);
@@ -159,7 +170,11 @@ function mixSituations(cells: readonly SituationCell[], situations: readonly Sit
   };
   const first = mix((cell) => cell.first);
   const second = mix((cell) => cell.second);
-  return { ...(first === undefined ? {} : { first }), ...(second === undefined ? {} : { second }), combined: mix((cell) => cell.combined) as Outcome };
+  return {
+    ...(first === undefined ? {} : { first }),
+    ...(second === undefined ? {} : { second }),
+    combined: mix((cell) => cell.combined) as Outcome,
+  };
 }
 
 export async function matchups(given: LoadedRoster, options: MatchupOptions = {}): Promise<MatchupsResult> {
@@ -202,7 +217,12 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
         if (first === undefined || asSecond === undefined) throw new Error(`pairing ${row.id} – ${column.id} was not run`);
         return { situation: situation.name, ...seatingOutcomes(first, asSecond, seating, sameGame(seatingOf(roster, row, column, 0))) };
       });
-      return { row: row.id, column: column.id, ...mixSituations(bySituation, situations), ...(situations.length > 1 ? { situations: bySituation } : {}) };
+      return {
+        row: row.id,
+        column: column.id,
+        ...mixSituations(bySituation, situations),
+        ...(situations.length > 1 ? { situations: bySituation } : {}),
+      };
     }),
   );
   const { unitsDigest: _digest, ...rules } = provenance ?? { ruleset: '', engineVersion: '', unitsDigest: '' };

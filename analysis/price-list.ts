@@ -40,17 +40,31 @@ export interface PriceRow {
 }
 
 /** The shared columns of a row from a unit's deserved cost, its interval and its per-situation costs. */
-export function priceRow(unit: { id: string; name: string; published: number }, deserved: number | undefined, interval: Interval | undefined, tolerance: Tolerance, situations?: readonly SituationPrice[]): PriceRow {
+export function priceRow(
+  unit: { id: string; name: string; published: number },
+  deserved: number | undefined,
+  interval: Interval | undefined,
+  tolerance: Tolerance,
+  situations?: readonly SituationPrice[],
+): PriceRow {
   const known = deserved !== undefined && Number.isFinite(deserved) && deserved > 0;
   const verdict = known && interval !== undefined ? priceVerdict(unit.published, deserved, interval, tolerance) : undefined;
-  const priced = (situations ?? []).filter((entry): entry is SituationPrice & { deserved: number } => entry.deserved !== undefined && Number.isFinite(entry.deserved) && entry.deserved > 0);
+  const priced = (situations ?? []).filter(
+    (entry): entry is SituationPrice & { deserved: number } =>
+      entry.deserved !== undefined && Number.isFinite(entry.deserved) && entry.deserved > 0,
+  );
   const several = situations !== undefined && situations.length > 1;
-  const spread = priced.length > 1 ? Math.max(...priced.map((entry) => entry.deserved)) - Math.min(...priced.map((entry) => entry.deserved)) : 0;
+  const spread =
+    priced.length > 1 ? Math.max(...priced.map((entry) => entry.deserved)) - Math.min(...priced.map((entry) => entry.deserved)) : 0;
   // A situation pulls by how much of the games it is and how far beyond the proposal it prices the unit, in the verdict's direction.
   const direction = verdict === 'under-costed' ? 1 : verdict === 'over-costed' ? -1 : 0;
-  const pullOf = (entry: SituationPrice & { deserved: number }) => (known ? entry.share * direction * Math.log(entry.deserved / deserved) : 0);
+  const pullOf = (entry: SituationPrice & { deserved: number }) =>
+    known ? entry.share * direction * Math.log(entry.deserved / deserved) : 0;
   const pulling = priced.filter((entry) => pullOf(entry) > 0);
-  const driver = several && direction !== 0 && pulling.length > 0 ? pulling.reduce((best, entry) => (pullOf(entry) > pullOf(best) ? entry : best)) : undefined;
+  const driver =
+    several && direction !== 0 && pulling.length > 0
+      ? pulling.reduce((best, entry) => (pullOf(entry) > pullOf(best) ? entry : best))
+      : undefined;
   return {
     id: unit.id,
     name: unit.name,

@@ -40,7 +40,8 @@ export function parseTolerance(text: string): Tolerance | undefined {
 }
 
 /** Why `text` is no tolerance, in the CLI's and the workbench's words. */
-export const toleranceProblem = (text: string): string => `The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got ${JSON.stringify(text)}.`;
+export const toleranceProblem = (text: string): string =>
+  `The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got ${JSON.stringify(text)}.`;
 
 /** The tolerance in points for a unit of this published cost. */
 export function tolerancePoints(tolerance: Tolerance, published: number): number {
@@ -49,7 +50,9 @@ export function tolerancePoints(tolerance: Tolerance, published: number): number
 
 /** "±10% of the published cost", "±5 points". */
 export function toleranceText(tolerance: Tolerance): string {
-  return tolerance.kind === 'percent' ? `±${tolerance.value}% of the published cost` : `±${tolerance.value} point${tolerance.value === 1 ? '' : 's'}`;
+  return tolerance.kind === 'percent'
+    ? `±${tolerance.value}% of the published cost`
+    : `±${tolerance.value} point${tolerance.value === 1 ? '' : 's'}`;
 }
 
 export function priceVerdict(published: number, deserved: number, interval: Interval, tolerance: Tolerance): PriceVerdict {

@@ -1,10 +1,19 @@
-import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../engine/registry.js';
 import { InputError } from '../input/errors.js';
 import { runSeed } from '../sim/run-seed.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type LoadedScenario, loadScenarioData } from '../input/scenario-file.js';
 import { type Outcome, outcomeOf } from '../statistics/outcome.js';
-import { type LoadedRoster, loadInSituation, matchupScenario, type RosterEntry, type Seat, type Seated, seatedKey, seatingOf } from '../input/roster.js';
+import {
+  type LoadedRoster,
+  loadInSituation,
+  matchupScenario,
+  type RosterEntry,
+  type Seat,
+  type Seated,
+  seatedKey,
+  seatingOf,
+} from '../input/roster.js';
 import { type MonteCarloRunOptions, runScenario, type ScenarioResult } from '../sim/run-scenario.js';
 import { fieldLabel } from '../input/field-labels.js';
 import type { Situation, SituationChange } from '../input/situations.js';
@@ -21,8 +30,16 @@ import type { Situation, SituationChange } from '../input/situations.js';
 function sidesOf(loaded: LoadedScenario): readonly [string, string] {
   const sides = loaded.system.sides?.(loaded.scenario);
   if (sides === undefined) {
-    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined).map((system) => system.id).join(', ');
-    throw new InputError([{ file: loaded.file, path: 'ruleset', message: `a ${loaded.ruleset} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)` }]);
+    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined)
+      .map((system) => system.id)
+      .join(', ');
+    throw new InputError([
+      {
+        file: loaded.file,
+        path: 'ruleset',
+        message: `a ${loaded.system.id} scenario has no sides to win: matchups need a rule system with two sides (${withSides}, or a plugin declaring sides)`,
+      },
+    ]);
   }
   return sides;
 }
@@ -71,26 +88,54 @@ export interface SeatedGame {
  * Play one seated game. `run.seed` is the analysis's seed: the game's own is derived from it. With
  * `stopAt`, the run stops once the unit's score is within ±stopAt (statistics/score-stop.ts).
  */
-export async function playSeated(roster: LoadedRoster, game: SeatedGame, run: MonteCarloRunOptions & { readonly seed: number }, stopAt?: number): Promise<SeatedPlay> {
+export async function playSeated(
+  roster: LoadedRoster,
+  game: SeatedGame,
+  run: MonteCarloRunOptions & { readonly seed: number },
+  stopAt?: number,
+): Promise<SeatedPlay> {
   const { unit, opponent, seat, situation, counts } = game;
   const seated = seatingOf(roster, unit, opponent, seat, counts);
   let loaded: LoadedScenario;
   let leftOut: readonly string[];
   try {
-    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) => loadScenarioData(at, data, roster.files, { plugins: roster.plugins })));
+    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) =>
+      loadScenarioData(at, data, roster.files, { plugins: roster.plugins }),
+    ));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
     const { file } = matchupScenario(roster, seated.a, seated.b, seated.counts, situation);
     const pairing = `${unit.id} ×${counts?.unit ?? unit.count} against ${opponent.id} ×${counts?.opponent ?? opponent.count}${roster.situations.length > 1 ? ` (${situation.name})` : ''}`;
-    throw new InputError(error.problems.map((problem) => (problem.file === file ? { file: roster.file, path: 'template', message: `${pairing}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` } : problem)));
+    throw new InputError(
+      error.problems.map((problem) =>
+        problem.file === file
+          ? {
+              file: roster.file,
+              path: 'template',
+              message: `${pairing}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`,
+            }
+          : problem,
+      ),
+    );
   }
   const names = sidesOf(loaded);
-  if (names[0] === names[1]) throw new InputError([{ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)` }]);
+  if (names[0] === names[1])
+    throw new InputError([
+      {
+        file: roster.file,
+        path: 'template.sides',
+        message: `both sides are named ${JSON.stringify(names[0])} when ${unit.id} meets ${opponent.id}: the win metric cannot tell them apart (use $A.name and $B.name in the side names)`,
+      },
+    ]);
   const [side, other] = seat === 0 ? names : [names[1], names[0]];
   const { winMetric } = roster.roster;
   const seed = runSeed(run.seed, seatedKey(roster, seated, situation));
-  const result = await runScenario(loaded, { ...run, seed, ...(stopAt === undefined ? {} : { scoreStop: { winMetric, side, other, halfWidth: stopAt } }) });
+  const result = await runScenario(loaded, {
+    ...run,
+    seed,
+    ...(stopAt === undefined ? {} : { scoreStop: { winMetric, side, other, halfWidth: stopAt } }),
+  });
   return { outcome: { ...outcomeOf(result, loaded, winMetric, side, other), seed }, result, loaded, leftOut, seated };
 }
 
@@ -152,7 +197,10 @@ export class LeftOutTally {
       changes: situation.changes,
       leftOut: situation.changes.flatMap((change) => {
         const known = this.byChange.get(`${situation.name}\u0000${change.path}`);
-        const entries = [...(known?.entries.entries() ?? [])].filter(([, count]) => count.runs > 0).map(([id, count]) => ({ id, ...count })).sort((x, y) => (x.id < y.id ? -1 : 1));
+        const entries = [...(known?.entries.entries() ?? [])]
+          .filter(([, count]) => count.runs > 0)
+          .map(([id, count]) => ({ id, ...count }))
+          .sort((x, y) => (x.id < y.id ? -1 : 1));
         return known?.field === undefined || entries.length === 0 ? [] : [{ change: change.path, field: known.field, entries }];
       }),
     }));

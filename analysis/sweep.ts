@@ -54,7 +54,12 @@ export async function labelAxes(file: string, axes: readonly SweepAxis[], plugin
 }
 
 /** The scenario at one point; a problem it has names the point ("… (at sides[1].groups[0].models = 1)"). */
-async function loadPoint(file: string, axes: readonly SweepAxis[], values: readonly unknown[], plugins: TrustedPlugins | undefined): Promise<LoadedScenario> {
+async function loadPoint(
+  file: string,
+  axes: readonly SweepAxis[],
+  values: readonly unknown[],
+  plugins: TrustedPlugins | undefined,
+): Promise<LoadedScenario> {
   const fields = axes.map((axis, i) => [axis.path, values[i]] as const);
   try {
     return await loadScenarioChanged(file, { fields }, { plugins });
@@ -71,7 +76,9 @@ export async function sweep(file: string, axes: readonly SweepAxis[], options: S
     throw InputError.at(file, '--method', 'exact enumerates every outcome: --trials and --precision are for Monte Carlo (--method mc)');
   }
   // Every point is loaded and checked, and the metrics asked for found, before any point runs.
-  const settled = await Promise.allSettled(combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values, options.plugins) })));
+  const settled = await Promise.allSettled(
+    combinations(axes).map(async (values) => ({ values, loaded: await loadPoint(file, axes, values, options.plugins) })),
+  );
   const failed = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
   if (failed.some((reason) => !(reason instanceof InputError))) throw failed.find((reason) => !(reason instanceof InputError));
   if (failed.length > 0) throw new InputError(failed.flatMap((reason) => (reason as InputError).problems));
@@ -91,7 +98,11 @@ export async function sweep(file: string, axes: readonly SweepAxis[], options: S
     }).catch((error: unknown) => {
       if (!(error instanceof TooManyPathsError)) throw error;
       const at = values.map((value) => JSON.stringify(value)).join(', ');
-      throw InputError.at(loaded.file, '--method', `at ${at}, a trial of "${loaded.scenario.name}" has too many paths to enumerate (over ${error.budget.paths} paths or ${error.budget.draws} draws); sweep it by Monte Carlo with --method mc`);
+      throw InputError.at(
+        loaded.file,
+        '--method',
+        `at ${at}, a trial of "${loaded.scenario.name}" has too many paths to enumerate (over ${error.budget.paths} paths or ${error.budget.draws} draws); sweep it by Monte Carlo with --method mc`,
+      );
     });
     points.push(result.method === 'exact' ? { values, method: result.method, result } : { values, method: result.method, result });
     options.onPoint?.(points.length, all.length);
@@ -104,7 +115,11 @@ function chosenMetrics(file: string, names: readonly string[], asked: readonly s
   if (asked === undefined) return [...names];
   const unknown = asked.filter((name) => !names.includes(name));
   if (unknown.length > 0) {
-    throw InputError.at(file, '--metric', `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this sweep; its metrics are ${names.join(', ')}`);
+    throw InputError.at(
+      file,
+      '--metric',
+      `no metric ${unknown.map((name) => JSON.stringify(name)).join(', ')} in this sweep; its metrics are ${names.join(', ')}`,
+    );
   }
   return names.filter((name) => asked.includes(name));
 }

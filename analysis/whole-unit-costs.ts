@@ -68,8 +68,15 @@ const MIN_WHOLE_UNITS = 6;
  * situations: its probabilities times Kish's effective number of games, 1 / Σ(wᵢ²/nᵢ) — the number
  * of games a single sample as precise as the weighted mix would have.
  */
-function countsOf(outcome: Outcome, shares?: readonly number[], trials?: readonly number[]): { wins: number; draws: number; losses: number } {
-  const games = shares === undefined || trials === undefined ? outcome.trials : 1 / shares.reduce((sum, share, i) => sum + (share * share) / (trials[i] as number), 0);
+function countsOf(
+  outcome: Outcome,
+  shares?: readonly number[],
+  trials?: readonly number[],
+): { wins: number; draws: number; losses: number } {
+  const games =
+    shares === undefined || trials === undefined
+      ? outcome.trials
+      : 1 / shares.reduce((sum, share, i) => sum + (share * share) / (trials[i] as number), 0);
   const exact = shares === undefined;
   const count = (p: number) => (exact ? Math.round(p * games) : p * games);
   return { wins: count(outcome.win.value), draws: count(outcome.draw.value), losses: count(outcome.loss.value) };
@@ -78,7 +85,11 @@ function countsOf(outcome: Outcome, shares?: readonly number[], trials?: readonl
 type Cell = MatchupsResult['cells'][number];
 
 /** Each ordered run once — the row seated first against the column — as counts; mirrors (a unit against itself) carry no information. */
-function pairingsOf(cells: readonly Cell[], index: ReadonlyMap<string, number>, pick: (cell: Cell) => { outcome: Outcome | undefined; shares?: readonly number[]; trials?: readonly number[] }): PairingCounts[] {
+function pairingsOf(
+  cells: readonly Cell[],
+  index: ReadonlyMap<string, number>,
+  pick: (cell: Cell) => { outcome: Outcome | undefined; shares?: readonly number[]; trials?: readonly number[] },
+): PairingCounts[] {
   return cells.flatMap((cell) => {
     const { outcome, shares, trials } = pick(cell);
     if (cell.row === cell.column || outcome === undefined) return [];
@@ -91,16 +102,25 @@ function fitOrExplain(roster: LoadedRoster, units: number, pairings: readonly Pa
   try {
     return fitDavidson(units, pairings, { seatAdvantage: true });
   } catch (error) {
-    if (error instanceof RangeError) throw new InputError([{ file: roster.file, path: 'entries', message: `the round robin${what} cannot be fitted: ${error.message}` }]);
+    if (error instanceof RangeError)
+      throw new InputError([{ file: roster.file, path: 'entries', message: `the round robin${what} cannot be fitted: ${error.message}` }]);
     throw error;
   }
 }
 
 function regressOrExplain(roster: LoadedRoster, result: MatchupsResult, fit: DavidsonFit): PointsRegression {
   try {
-    return regressStrengthOnPoints(result.entries.map((entry, i) => ({ id: entry.id, points: entry.points ?? 0, strength: fit.strength[i] ?? 0, standardError: fit.standardError[i] ?? 0 })));
+    return regressStrengthOnPoints(
+      result.entries.map((entry, i) => ({
+        id: entry.id,
+        points: entry.points ?? 0,
+        strength: fit.strength[i] ?? 0,
+        standardError: fit.standardError[i] ?? 0,
+      })),
+    );
   } catch (error) {
-    if (error instanceof RangeError) throw new InputError([{ file: roster.file, path: 'entries', message: `strength cannot be set against points: ${error.message}` }]);
+    if (error instanceof RangeError)
+      throw new InputError([{ file: roster.file, path: 'entries', message: `strength cannot be set against points: ${error.message}` }]);
     throw error;
   }
 }
@@ -111,7 +131,8 @@ const lineOf = (regression: PointsRegression, situation?: string): WholeLine => 
 };
 
 /** Can a price be read off the line for this unit: does its interval bound it at all? */
-const priced = (unit: UnitPrice | undefined): unit is UnitPrice => unit !== undefined && Number.isFinite(unit.deservedCost) && unit.deservedInterval.high < Infinity;
+const priced = (unit: UnitPrice | undefined): unit is UnitPrice =>
+  unit !== undefined && Number.isFinite(unit.deservedCost) && unit.deservedInterval.high < Infinity;
 
 const situationPrice = (situation: { name: string; share: number }, unit: UnitPrice | undefined): SituationPrice => ({
   situation: situation.name,
@@ -120,36 +141,73 @@ const situationPrice = (situation: { name: string; share: number }, unit: UnitPr
 });
 
 /** Why a unit has no price, in words (each unit is priced by the line through the others: statistics/points-regression.ts). */
-const NO_PRICE = "no price: the cost line through the other units is not determined (its slope could be 0, given the noise and their scatter about it) — add units, or costs further apart";
+const NO_PRICE =
+  'no price: the cost line through the other units is not determined (its slope could be 0, given the noise and their scatter about it) — add units, or costs further apart';
 
 export async function wholeUnitCosts(roster: LoadedRoster, options: WholeUnitOptions = {}): Promise<WholeUnitCosts> {
-  const entries = options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));
-  const missing = entries.flatMap((entry, index) => (entry.cost === undefined ? [{ file: roster.file, path: `entries[${index}].cost`, message: `${entry.id} has no cost: pricing needs every entry's published points` }] : []));
+  const entries =
+    options.only === undefined ? roster.roster.entries : roster.roster.entries.filter((entry) => options.only?.includes(entry.id));
+  const missing = entries.flatMap((entry, index) =>
+    entry.cost === undefined
+      ? [
+          {
+            file: roster.file,
+            path: `entries[${index}].cost`,
+            message: `${entry.id} has no cost: pricing needs every entry's published points`,
+          },
+        ]
+      : [],
+  );
   if (missing.length > 0) throw new InputError(missing);
   // Refused before the round robin is played, not after (the cost line needs both: statistics/points-regression.ts).
   const costs = new Set(entries.map((entry) => entry.cost)).size;
-  if (entries.length < MIN_WHOLE_UNITS || costs < 3) throw new InputError([{ file: roster.file, path: 'entries', message: `pricing whole units from a round robin needs at least ${MIN_WHOLE_UNITS} entries at 3 or more different points (each is priced by a line through the others), found ${entries.length} at ${costs}` }]);
+  if (entries.length < MIN_WHOLE_UNITS || costs < 3)
+    throw new InputError([
+      {
+        file: roster.file,
+        path: 'entries',
+        message: `pricing whole units from a round robin needs at least ${MIN_WHOLE_UNITS} entries at 3 or more different points (each is priced by a line through the others), found ${entries.length} at ${costs}`,
+      },
+    ]);
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
   const result = await matchups(roster, { ...options, seating: 'both' });
   const index = new Map(result.entries.map((entry, i) => [entry.id, i]));
   const shares = roster.situations.map((situation) => situation.share);
   const several = roster.situations.length > 1;
   // The mix: each ordered run's first-seat outcome over the situations, as Kish's effective games.
-  const mixed = (cell: Cell) => (several ? { outcome: cell.first, shares, trials: (cell.situations ?? []).map((entry) => entry.first?.trials ?? 1) } : { outcome: cell.first });
+  const mixed = (cell: Cell) =>
+    several
+      ? { outcome: cell.first, shares, trials: (cell.situations ?? []).map((entry) => entry.first?.trials ?? 1) }
+      : { outcome: cell.first };
   const fit = fitOrExplain(roster, result.entries.length, pairingsOf(result.cells, index, mixed), '');
   const regression = regressOrExplain(roster, result, fit);
   const bySituation = several
     ? roster.situations.map((situation, s) => {
-        const own = (cell: Cell): { outcome: Outcome | undefined } => ({ outcome: (cell.situations?.[s] as SeatingOutcomes | undefined)?.first });
-        const situationFit = fitOrExplain(roster, result.entries.length, pairingsOf(result.cells, index, own), ` in situation ${JSON.stringify(situation.name)}`);
+        const own = (cell: Cell): { outcome: Outcome | undefined } => ({
+          outcome: (cell.situations?.[s] as SeatingOutcomes | undefined)?.first,
+        });
+        const situationFit = fitOrExplain(
+          roster,
+          result.entries.length,
+          pairingsOf(result.cells, index, own),
+          ` in situation ${JSON.stringify(situation.name)}`,
+        );
         return { situation, regression: regressOrExplain(roster, result, situationFit) };
       })
     : [];
-  const { check, byUnit } = heldOutCheck(result, (kept) => fitOrExplain(roster, result.entries.length, pairingsOf(kept, index, mixed), ' without some pairings (held-out check)'));
+  const { check, byUnit } = heldOutCheck(result, (kept) =>
+    fitOrExplain(roster, result.entries.length, pairingsOf(kept, index, mixed), ' without some pairings (held-out check)'),
+  );
   const units = regression.units.map((unit, i): WholeUnitPrice => {
     const entry = result.entries[i];
     const situations = several ? bySituation.map(({ situation, regression: own }) => situationPrice(situation, own.units[i])) : undefined;
-    const row = priceRow({ id: unit.id, name: entry?.name ?? unit.id, published: unit.points }, priced(unit) ? unit.deservedCost : undefined, priced(unit) ? unit.deservedInterval : undefined, tolerance, situations);
+    const row = priceRow(
+      { id: unit.id, name: entry?.name ?? unit.id, published: unit.points },
+      priced(unit) ? unit.deservedCost : undefined,
+      priced(unit) ? unit.deservedInterval : undefined,
+      tolerance,
+      situations,
+    );
     return {
       ...row,
       ...(priced(unit) ? {} : { problem: NO_PRICE }),

@@ -24,14 +24,24 @@ export async function measureAnalysis(workers: number, quick: boolean): Promise<
   const roster = await loadRoster(path.join(repository, 'data/heroic/rosters/twenty.yaml'));
   const pool = new ShardPool(workers);
   const started = performance.now();
-  let result;
+  let result: Awaited<ReturnType<typeof matchups>>;
   try {
-    result = await matchups(roster, { executor: pool, precision: 0.01, seed: 1, ...(quick ? { only: roster.roster.entries.slice(0, 8).map((entry) => entry.id) } : {}) });
+    result = await matchups(roster, {
+      executor: pool,
+      precision: 0.01,
+      seed: 1,
+      ...(quick ? { only: roster.roster.entries.slice(0, 8).map((entry) => entry.id) } : {}),
+    });
   } finally {
     await pool.close(false);
   }
   const matrixSeconds = (performance.now() - started) / 1000;
-  const comparison = await compareVariants(path.join(repository, 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml'), undefined, 'least-damaged', { trials: quick ? 20_000 : 100_000 });
+  const comparison = await compareVariants(
+    path.join(repository, 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml'),
+    undefined,
+    'least-damaged',
+    { trials: quick ? 20_000 : 100_000 },
+  );
   const outcome = 'winner=Regenerating Ogre';
   const channel = comparison.outcomes.find((entry) => entry.metric === 'winner' && entry.label === 'Regenerating Ogre');
   return {

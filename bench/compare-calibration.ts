@@ -130,8 +130,12 @@ try {
   const split = await kernel(nullFile, 'split');
   const started = performance.now();
   console.log(`seeds ${FIRST_SEED}…${FIRST_SEED + SEEDS - 1}; null: ${NULL_TRIALS} trials a seed, coverage: ${COVERAGE_TRIALS}`);
-  console.log(`null, variant draws more  (single → split), p < 0.05 on A.woundsDealt: ${percentOf(falsePositiveRate(single, split, 'A.woundsDealt'))}`);
-  console.log(`null, variant draws fewer (split → single), p < 0.05 on A.woundsDealt: ${percentOf(falsePositiveRate(split, single, 'A.woundsDealt'))}`);
+  console.log(
+    `null, variant draws more  (single → split), p < 0.05 on A.woundsDealt: ${percentOf(falsePositiveRate(single, split, 'A.woundsDealt'))}`,
+  );
+  console.log(
+    `null, variant draws fewer (split → single), p < 0.05 on A.woundsDealt: ${percentOf(falsePositiveRate(split, single, 'A.woundsDealt'))}`,
+  );
   const formation = await kernel(SYLVAN);
   const singly = await kernel(SYLVAN, 'singly');
   const wounds = exactMean(formation, 'A.woundsDealt') - exactMean(singly, 'A.woundsDealt');
@@ -140,9 +144,13 @@ try {
     ['A.woundsDealt', wounds],
     ['ogre.vanquished', vanquished],
   ]);
-  console.log(`coverage, sylvan formation → singly, exact differences ${wounds.toFixed(6)} wounds, ${vanquished.toFixed(6)} P(vanquished):`);
+  console.log(
+    `coverage, sylvan formation → singly, exact differences ${wounds.toFixed(6)} wounds, ${vanquished.toFixed(6)} P(vanquished):`,
+  );
   console.log(`  A.woundsDealt: ${percentOf(coveredWounds ?? 0)}; ogre.vanquished: ${percentOf(coveredVanquished ?? 0)}`);
-  console.log(`lag-1 autocorrelation of the differences of A.woundsDealt (200,000 trials): ${lagOneAutocorrelation(formation, singly, 'A.woundsDealt', 200_000).toFixed(4)}`);
+  console.log(
+    `lag-1 autocorrelation of the differences of A.woundsDealt (200,000 trials): ${lagOneAutocorrelation(formation, singly, 'A.woundsDealt', 200_000).toFixed(4)}`,
+  );
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 } finally {
   await rm(folder, { recursive: true, force: true });

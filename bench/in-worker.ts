@@ -24,4 +24,3 @@ export function runInWorker(job: BenchJob): Promise<BenchResult> {
     });
   });
 }
-

@@ -63,7 +63,9 @@ export function summarise(samples: readonly number[]): RateSummary {
   const med = median(samples);
   const min = Math.min(...samples);
   const max = Math.max(...samples);
-  return samples.length === 0 ? { median: 0, min: 0, max: 0, spread: 0, samples } : { median: med, min, max, spread: med > 0 ? (max - min) / med : 0, samples };
+  return samples.length === 0
+    ? { median: 0, min: 0, max: 0, spread: 0, samples }
+    : { median: med, min, max, spread: med > 0 ? (max - min) / med : 0, samples };
 }
 
 export function formatRate(perSecond: number): string {
@@ -77,5 +79,7 @@ export const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 /** Rows of cells as columns: the first left-aligned, the rest right-aligned. */
 export function formatTable(rows: readonly (readonly string[])[]): string[] {
   const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('   '));
+  return rows.map((row) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('   '),
+  );
 }

@@ -68,7 +68,14 @@ class MeteredExecutor implements ShardExecutor {
 
 export const engagementPlan = (trials: number) => {
   const kernel = compileBenchScenario(SCENARIO);
-  const spec = serializeKernelSpec({ ruleset: heroic.id, version: heroic.version, scenario: benchScenarios[SCENARIO], refs: { units: benchUnits }, method: 'dice', kernelModule: heroic.kernelModule });
+  const spec = serializeKernelSpec({
+    ruleset: heroic.id,
+    version: heroic.version,
+    scenario: benchScenarios[SCENARIO],
+    refs: { units: benchUnits },
+    method: 'dice',
+    kernelModule: heroic.kernelModule,
+  });
   return { spec, metrics: kernel.metrics, seed: SEED, trials };
 };
 
@@ -88,7 +95,17 @@ async function rawRate(threads: number, shards: number): Promise<number> {
   const perThread = Math.floor(shards / threads);
   const results = (await Promise.all(
     Array.from({ length: threads }, (_, thread) =>
-      runInWorker({ kind: 'shards', scenario: SCENARIO, seed: SEED, first: thread, stride: threads, count: perThread, warmupShards: 8, barrier, parties: threads }),
+      runInWorker({
+        kind: 'shards',
+        scenario: SCENARIO,
+        seed: SEED,
+        first: thread,
+        stride: threads,
+        count: perThread,
+        warmupShards: 8,
+        barrier,
+        parties: threads,
+      }),
     ),
   )) as ShardsResult[];
   const trials = results.reduce((total, result) => total + result.trials, 0);

@@ -166,7 +166,18 @@ async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
   for (let r = 0; r < job.repetitions; r++) for (const k of [0, 1] as const) samples[k].push(stretch(k, job.repetitionSeconds));
   // The fastest stretch of each: on 2 shared cores another process only ever slows a stretch down
   // (one slowed stretch moved a median by 14% in a full bench run).
-  return { kernel: 'scenario', ...(job.file === undefined ? {} : { file: job.file }), method: 'tables', metrics: width, callsPerTrial: 0, whole: Math.min(...samples[0]), wholeDice: Math.min(...samples[1]), trial: 0, tally: 0, dice: 0 };
+  return {
+    kernel: 'scenario',
+    ...(job.file === undefined ? {} : { file: job.file }),
+    method: 'tables',
+    metrics: width,
+    callsPerTrial: 0,
+    whole: Math.min(...samples[0]),
+    wholeDice: Math.min(...samples[1]),
+    trial: 0,
+    tally: 0,
+    dice: 0,
+  };
 }
 
 async function profile(job: ProfileJob): Promise<ProfileResult> {
@@ -243,11 +254,24 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
     }
   };
   // One unit = one recorded trial's calls: a replay of all of them counts TRIALS units.
-  const diceCost = timePer((units) => {
-    for (let u = 0; u < units; u += TRIALS) replay();
-  }, TRIALS, job);
+  const diceCost = timePer(
+    (units) => {
+      for (let u = 0; u < units; u += TRIALS) replay();
+    },
+    TRIALS,
+    job,
+  );
   if (sink === 0.5) console.log(sink);
-  return { kernel: job.kernel, method: job.method, metrics: width, callsPerTrial: kinds.length / TRIALS, whole, trial, tally: tallyCost, dice: diceCost };
+  return {
+    kernel: job.kernel,
+    method: job.method,
+    metrics: width,
+    callsPerTrial: kinds.length / TRIALS,
+    whole,
+    trial,
+    tally: tallyCost,
+    dice: diceCost,
+  };
 }
 
 parentPort?.postMessage(await profile(workerData as ProfileJob));

@@ -45,10 +45,20 @@ export async function profileKernels(quick: boolean, log: (line: string) => void
  * warm-up of each (tables are built on first use and must not count), so their ratio compares one
  * process at one moment: timed in separate fresh workers, the same code differed by up to 1.8×.
  */
-export async function methodsByScenario(files: readonly string[], quick: boolean, log: (line: string) => void): Promise<{ file: string; tables: number; dice: number }[]> {
+export async function methodsByScenario(
+  files: readonly string[],
+  quick: boolean,
+  log: (line: string) => void,
+): Promise<{ file: string; tables: number; dice: number }[]> {
   const found: { file: string; tables: number; dice: number }[] = [];
   for (const file of files) {
-    const both = await profileInWorker({ kernel: 'scenario', file, method: 'tables', repetitionSeconds: quick ? 0.1 : 0.2, repetitions: quick ? 3 : 5 });
+    const both = await profileInWorker({
+      kernel: 'scenario',
+      file,
+      method: 'tables',
+      repetitionSeconds: quick ? 0.1 : 0.2,
+      repetitions: quick ? 3 : 5,
+    });
     found.push({ file, tables: 1e9 / both.whole, dice: 1e9 / (both.wholeDice ?? Number.NaN) });
     log(`timed ${file}`);
   }
@@ -59,7 +69,9 @@ const ns = (value: number): string => (value < 10 ? value.toFixed(1) : value.toF
 const share = (part: number, whole: number): string => `${Math.round((part / whole) * 100)}%`;
 
 export function profileTable(results: readonly ProfileResult[]): string[] {
-  const rows = [['kernel', 'method', 'trials/s', 'whole ns', 'dice ns', 'rules+state+row ns', 'tally ns', 'calls/trial', 'metrics', 'whole ÷ dice']];
+  const rows = [
+    ['kernel', 'method', 'trials/s', 'whole ns', 'dice ns', 'rules+state+row ns', 'tally ns', 'calls/trial', 'metrics', 'whole ÷ dice'],
+  ];
   for (const result of results) {
     const rest = Math.max(0, result.trial - result.dice);
     rows.push([
@@ -87,7 +99,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--scenarios')) {
     const rates = await methodsByScenario(bundledScenarioFiles(), quick, (line) => console.log(line));
     const rows = [['scenario', 'mc (tables) trials/s', 'mc-dice trials/s', 'mc ÷ mc-dice']];
-    for (const rate of rates) rows.push([rate.file, `${(rate.tables / 1e6).toFixed(2)} M`, `${(rate.dice / 1e6).toFixed(2)} M`, `${(rate.tables / rate.dice).toFixed(2)}×`]);
+    for (const rate of rates)
+      rows.push([
+        rate.file,
+        `${(rate.tables / 1e6).toFixed(2)} M`,
+        `${(rate.dice / 1e6).toFixed(2)} M`,
+        `${(rate.tables / rate.dice).toFixed(2)}×`,
+      ]);
     console.log('');
     for (const line of formatTable(rows)) console.log(line);
   }
@@ -106,12 +124,17 @@ export const ISSUE_20_TARGETS = {
   wholeOverDice: 3,
 } as const;
 
-export function issue20Lines(profile: readonly ProfileResult[], scenarios: readonly { file: string; tables: number; dice: number }[], pass: (ok: boolean) => string): string[] {
+export function issue20Lines(
+  profile: readonly ProfileResult[],
+  scenarios: readonly { file: string; tables: number; dice: number }[],
+  pass: (ok: boolean) => string,
+): string[] {
   const rate = (kernel: ProfiledKernel, method: DrawMethod): number => {
     const found = profile.find((result) => result.kernel === kernel && result.method === method);
     return found === undefined ? 0 : 1e9 / found.whole;
   };
-  const line = (label: string, value: number, target: number): string => `  ${label}: ${(value / 1e6).toFixed(2)} M/s   target ≥ ${target / 1e6} M: ${pass(value >= target)}`;
+  const line = (label: string, value: number, target: number): string =>
+    `  ${label}: ${(value / 1e6).toFixed(2)} M/s   target ≥ ${target / 1e6} M: ${pass(value >= target)}`;
   const tablesProfiles = profile.filter((result) => result.method === 'tables');
   const worstRatio = Math.max(...tablesProfiles.map((result) => result.whole / result.dice));
   // Two timings of 0.3 s apart differ by a few percent on this machine: within 5% counts as a tie.

@@ -54,7 +54,9 @@ export async function measureQueue(settings: QueueSettings, log: (line: string) 
       const seed = 2000 + repetition;
       local.push(await timed(pool, seed));
       queued.push(await timed(queue, seed));
-      log(`  queue: ${settings.shards} shards, local pool of 2 ${(local.at(-1) ?? 0).toFixed(0)} trials/s, 2 workers through Redis ${(queued.at(-1) ?? 0).toFixed(0)} trials/s`);
+      log(
+        `  queue: ${settings.shards} shards, local pool of 2 ${(local.at(-1) ?? 0).toFixed(0)} trials/s, 2 workers through Redis ${(queued.at(-1) ?? 0).toFixed(0)} trials/s`,
+      );
     }
 
     // Merge rate: results of every shard of a run already stored (as a resumed or a 1,000-worker run finds them).
@@ -65,7 +67,8 @@ export async function measureQueue(settings: QueueSettings, log: (line: string) 
     const stored = encodeResult(one.tally.cells, SHARD_TRIALS, 'bench:0');
     for (let start = 0; start < settings.mergeShards; start += 1000) {
       const batch = client.pipeline();
-      for (let shard = start; shard < Math.min(settings.mergeShards, start + 1000); shard++) batch.hset(key, resultField(shard, SHARD_TRIALS), stored);
+      for (let shard = start; shard < Math.min(settings.mergeShards, start + 1000); shard++)
+        batch.hset(key, resultField(shard, SHARD_TRIALS), stored);
       await batch.exec();
     }
     client.disconnect();
@@ -80,10 +83,15 @@ export async function measureQueue(settings: QueueSettings, log: (line: string) 
     await queue.close(true);
     await pool.close(true);
     // Stopped before their Redis goes: a worker left without it would wait for it.
-    await Promise.all(workers.map((worker) => new Promise((resolve) => {
-      worker.once('exit', resolve);
-      worker.kill('SIGTERM');
-    })));
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise((resolve) => {
+            worker.once('exit', resolve);
+            worker.kill('SIGTERM');
+          }),
+      ),
+    );
     await redis.stop();
   }
 }
@@ -95,7 +103,11 @@ export function queueVerdicts(result: QueueResult): { lines: string[]; targets: 
   const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
   const targets: Record<string, Target> = {
     queueOverhead: { target: TARGET_QUEUE_OVERHEAD, value: overhead, pass: overhead <= TARGET_QUEUE_OVERHEAD },
-    mergeShardsPerSecond: { target: TARGET_MERGE_SHARDS_PER_SECOND, value: result.mergeShardsPerSecond, pass: result.mergeShardsPerSecond >= TARGET_MERGE_SHARDS_PER_SECOND },
+    mergeShardsPerSecond: {
+      target: TARGET_MERGE_SHARDS_PER_SECOND,
+      value: result.mergeShardsPerSecond,
+      pass: result.mergeShardsPerSecond >= TARGET_MERGE_SHARDS_PER_SECOND,
+    },
   };
   const rate = (value: number): string => `${(value / 1e6).toFixed(2)} M/s`;
   return {

@@ -37,19 +37,48 @@ const troops = readdirSync(armiesFolder)
     const army = name.slice(0, -'.yaml'.length);
     const list = parse(readFileSync(path.join(armiesFolder, name), 'utf8')) as { units: ArmyUnit[] };
     return list.units
-      .filter((unit) => unit.kind === 'troop' && (unit.unitSize ?? 3) === 3 && typeof unit.hits === 'number' && ['infantry', 'cavalry', 'chariot', 'monster'].includes(unit.type ?? ''))
-      .map((unit) => ({ id: `${army}/${unit.id}`, name: `${unit.name ?? unit.id} (${army})`, ...(unit.points === undefined ? {} : { cost: unit.points }) }));
+      .filter(
+        (unit) =>
+          unit.kind === 'troop' &&
+          (unit.unitSize ?? 3) === 3 &&
+          typeof unit.hits === 'number' &&
+          ['infantry', 'cavalry', 'chariot', 'monster'].includes(unit.type ?? ''),
+      )
+      .map((unit) => ({
+        id: `${army}/${unit.id}`,
+        name: `${unit.name ?? unit.id} (${army})`,
+        ...(unit.points === undefined ? {} : { cost: unit.points }),
+      }));
   });
-if (!Number.isInteger(units) || units < 2 || units > troops.length) throw new Error(`units must be a whole number from 2 to ${troops.length} (the troop units of three stands in the bundled lists)`);
+if (!Number.isInteger(units) || units < 2 || units > troops.length)
+  throw new Error(`units must be a whole number from 2 to ${troops.length} (the troop units of three stands in the bundled lists)`);
 const step = troops.length / units;
 const entries = Array.from({ length: units }, (_, i) => troops[Math.floor(i * step)]);
 
-const template = parse(readFileSync(path.join(root, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { template: Record<string, unknown> };
+const template = parse(readFileSync(path.join(root, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
+  template: Record<string, unknown>;
+};
 const folder = mkdtempSync(path.join(tmpdir(), 'crucible-round-robin-'));
 const rosterFile = path.join(folder, `warmaster-${units}.yaml`);
-writeFileSync(rosterFile, stringify({ name: `${units} Warmaster troop units`, fielded: 'whole', template: { ...template.template, armies: armiesFolder }, entries }));
+writeFileSync(
+  rosterFile,
+  stringify({
+    name: `${units} Warmaster troop units`,
+    fielded: 'whole',
+    template: { ...template.template, armies: armiesFolder },
+    entries,
+  }),
+);
 
-const command = [path.join(root, 'bin/crucible.js'), 'matchups', rosterFile, '-p', precision, '--json', ...(adaptive ? ['--adaptive'] : [])];
+const command = [
+  path.join(root, 'bin/crucible.js'),
+  'matchups',
+  rosterFile,
+  '-p',
+  precision,
+  '--json',
+  ...(adaptive ? ['--adaptive'] : []),
+];
 const timed = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...command], { encoding: 'utf8', maxBuffer: 2 ** 31 });
 const usedTime = timed.error === undefined;
 const run = usedTime ? timed : spawnSync(process.execPath, command, { encoding: 'utf8', maxBuffer: 2 ** 31 });

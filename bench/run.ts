@@ -131,13 +131,20 @@ async function main(): Promise<void> {
 
   const diceRow = (await measureThroughput('pooled', 'dice', settings)).measurement;
   const diceFloor = diceRow.trialsPerSecond;
-  console.log(`  measured pooled      dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`);
+  console.log(
+    `  measured pooled      dice   ${formatRate(diceFloor.median).padStart(9)} attacks/s (spread ${(diceFloor.spread * 100).toFixed(1)}%)`,
+  );
   // Issue 9: the same rows drawn from tables, beside these per-die ones; and exact answers.
-  const tables = await measureTables(settings, quick, {
-    attack: diceRow,
-    pooledTrial: findMeasurement(measurements, 'pooled', 'engine'),
-    warmaster: findMeasurement(measurements, 'warmaster', 'engine'),
-  }, (line) => console.log(line));
+  const tables = await measureTables(
+    settings,
+    quick,
+    {
+      attack: diceRow,
+      pooledTrial: findMeasurement(measurements, 'pooled', 'engine'),
+      warmaster: findMeasurement(measurements, 'warmaster', 'engine'),
+    },
+    (line) => console.log(line),
+  );
 
   console.log(`  heap: ${settings.heapTrials.toLocaleString('en')} engagement trials…`);
   const heapResult = (await runInWorker({
@@ -160,7 +167,9 @@ async function main(): Promise<void> {
 
   const ratios: Record<BenchScenario, number> = { pooled: 0, engagement: 0, warmaster: 0, battleforge: 0 };
   // "best" is the fastest repetition: on a busy machine the least disturbed one.
-  const rows: string[][] = [['scenario (engine: per die)', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive']];
+  const rows: string[][] = [
+    ['scenario (engine: per die)', 'engine trials/s', 'best', 'spread', 'naive trials/s', 'best', 'spread', 'engine/naive'],
+  ];
   for (const scenario of SCENARIOS) {
     const engine = findMeasurement(measurements, scenario, 'engine').trialsPerSecond;
     const naive = findMeasurement(measurements, scenario, 'naive').trialsPerSecond;
@@ -186,11 +195,31 @@ async function main(): Promise<void> {
   const battleforgeEngine = findMeasurement(measurements, 'battleforge', 'engine').trialsPerSecond.median;
   const battleforgeNaive = findMeasurement(measurements, 'battleforge', 'naive').trialsPerSecond.median;
   const targets = {
-    warmasterEngagementsPerSecond: { target: TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND, value: warmasterEngine, pass: warmasterEngine >= TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND },
-    warmasterOverNaive: { target: TARGET_WARMASTER_OVER_NAIVE, value: ratios.warmaster, pass: ratios.warmaster >= TARGET_WARMASTER_OVER_NAIVE },
-    battleforgeDuelsPerSecond: { target: TARGET_BATTLEFORGE_DUELS_PER_SECOND, value: battleforgeEngine, pass: battleforgeEngine >= TARGET_BATTLEFORGE_DUELS_PER_SECOND },
-    battleforgeOverNaive: { target: TARGET_BATTLEFORGE_OVER_NAIVE, value: ratios.battleforge, pass: ratios.battleforge >= TARGET_BATTLEFORGE_OVER_NAIVE },
-    pooledAttacksPerSecond: { target: TARGET_POOLED_ATTACKS_PER_SECOND, value: pooledAttacksPerSecond, pass: pooledAttacksPerSecond >= TARGET_POOLED_ATTACKS_PER_SECOND },
+    warmasterEngagementsPerSecond: {
+      target: TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND,
+      value: warmasterEngine,
+      pass: warmasterEngine >= TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND,
+    },
+    warmasterOverNaive: {
+      target: TARGET_WARMASTER_OVER_NAIVE,
+      value: ratios.warmaster,
+      pass: ratios.warmaster >= TARGET_WARMASTER_OVER_NAIVE,
+    },
+    battleforgeDuelsPerSecond: {
+      target: TARGET_BATTLEFORGE_DUELS_PER_SECOND,
+      value: battleforgeEngine,
+      pass: battleforgeEngine >= TARGET_BATTLEFORGE_DUELS_PER_SECOND,
+    },
+    battleforgeOverNaive: {
+      target: TARGET_BATTLEFORGE_OVER_NAIVE,
+      value: ratios.battleforge,
+      pass: ratios.battleforge >= TARGET_BATTLEFORGE_OVER_NAIVE,
+    },
+    pooledAttacksPerSecond: {
+      target: TARGET_POOLED_ATTACKS_PER_SECOND,
+      value: pooledAttacksPerSecond,
+      pass: pooledAttacksPerSecond >= TARGET_POOLED_ATTACKS_PER_SECOND,
+    },
     engineOverNaive: { target: TARGET_ENGINE_OVER_NAIVE, value: slowestRatio, pass: slowestRatio >= TARGET_ENGINE_OVER_NAIVE },
     heapGrowthBytes: { target: TARGET_HEAP_GROWTH_BYTES, value: heap.growthBytes, pass: heap.growthBytes <= TARGET_HEAP_GROWTH_BYTES },
     ...parallelSummary.targets,
@@ -198,9 +227,15 @@ async function main(): Promise<void> {
     ...tables.targets,
   };
   console.log('');
-  console.log(`pooled 12-die attacks/s (per die, trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`);
-  console.log(`  dice alone, per die (12 dice as 2 packed draws scored by look-up + Shield die, into a histogram; no rules or tally): ${formatRate(diceFloor.median)} attacks/s`);
-  console.log(`engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`);
+  console.log(
+    `pooled 12-die attacks/s (per die, trial + tally): ${formatRate(pooledAttacksPerSecond)}   target ≥ ${formatRate(TARGET_POOLED_ATTACKS_PER_SECOND)}: ${verdict(targets.pooledAttacksPerSecond.pass)}`,
+  );
+  console.log(
+    `  dice alone, per die (12 dice as 2 packed draws scored by look-up + Shield die, into a histogram; no rules or tally): ${formatRate(diceFloor.median)} attacks/s`,
+  );
+  console.log(
+    `engine/naive (lowest of both scenarios): ${slowestRatio.toFixed(1)}×   target ≥ ${TARGET_ENGINE_OVER_NAIVE}×: ${verdict(targets.engineOverNaive.pass)}`,
+  );
   console.log(
     `warmaster engagements/s (per die; 3 knights charge 3 orc warriors, to the end, trial + tally): ${formatRate(warmasterEngine)}   target ≥ ${formatRate(TARGET_WARMASTER_ENGAGEMENTS_PER_SECOND)}: ${verdict(targets.warmasterEngagementsPerSecond.pass)}`,
   );
@@ -225,7 +260,9 @@ async function main(): Promise<void> {
   for (const line of startupLines(startup)) console.log(line);
   // Issue 6: Epic four-turn chains; issue 7: the 20 × 20 matchup matrix and what pairing saves.
   const epic = await measureEpic(quick);
-  console.log(`epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`);
+  console.log(
+    `epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`,
+  );
   // Issue 20: where a trial's time goes, and its targets.
   const profile = await profileKernels(quick, () => {});
   const methods = await methodsByScenario(bundledScenarioFiles(), quick, () => {});
@@ -236,11 +273,15 @@ async function main(): Promise<void> {
   console.log(
     `heroic matchup matrix (${Math.round(Math.sqrt(analysis.matrixPairings))} × ${Math.round(Math.sqrt(analysis.matrixPairings))}, ±1 point, 2 workers): ${analysis.matrixSeconds.toFixed(1)} s, ${analysis.matrixTrials.toLocaleString('en')} trials   target (20 × 20) < 60 s: ${quick ? 'n/a (quick: 8 × 8)' : verdict(analysis.matrixSeconds < 60)}`,
   );
-  console.log(`paired comparison (knights vs regenerating ogre, allocation reading, ${analysis.pairedOutcome}): an unpaired one needs ${analysis.pairedFactor.toFixed(1)}× the trials   target ≥ 5×: ${verdict(analysis.pairedFactor >= 5)}`);
+  console.log(
+    `paired comparison (knights vs regenerating ogre, allocation reading, ${analysis.pairedOutcome}): an unpaired one needs ${analysis.pairedFactor.toFixed(1)}× the trials   target ≥ 5×: ${verdict(analysis.pairedFactor >= 5)}`,
+  );
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
-  console.log(`\nengine ${engineVersion ?? '?'} · warmaster engine ${warmasterEngineVersion ?? '?'} · battleforge engine ${battleforgeEngineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`);
+  console.log(
+    `\nengine ${engineVersion ?? '?'} · warmaster engine ${warmasterEngineVersion ?? '?'} · battleforge engine ${battleforgeEngineVersion ?? '?'} · bench took ${elapsedSeconds.toFixed(1)} s · load average ${loadAfter.toFixed(2)} at the end`,
+  );
 
   const report = {
     date,
@@ -260,7 +301,13 @@ async function main(): Promise<void> {
     battleforgeDuelsPerSecond: { engine: battleforgeEngine, naive: battleforgeNaive, ratio: ratios.battleforge },
     diceOnlyAttacksPerSecond: diceFloor.median,
     tables: { rows: tables.rows, ratios: tables.ratios, exact: tables.exact, exactBudget: tables.exactBudget },
-    heap: { scenario: 'engagement', trials: settings.heapTrials, seconds: heapResult.seconds, warmupSeconds: heapResult.warmupSeconds, ...heap },
+    heap: {
+      scenario: 'engagement',
+      trials: settings.heapTrials,
+      seconds: heapResult.seconds,
+      warmupSeconds: heapResult.warmupSeconds,
+      ...heap,
+    },
     parallel,
     ...(rss === undefined ? {} : { rss }),
     long,

@@ -59,7 +59,11 @@ function timeOnce(command: StartupCommand): number {
 export function measureStartup(repetitions: number, log: (line: string) => void): StartupResult {
   log('  start-up: building dist/lib (scripts/build-lib.mjs)…');
   const buildStart = performance.now();
-  const build = spawnSync(process.execPath, ['scripts/build-lib.mjs'], { cwd: REPOSITORY, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const build = spawnSync(process.execPath, ['scripts/build-lib.mjs'], {
+    cwd: REPOSITORY,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (build.status !== 0) throw new Error(`scripts/build-lib.mjs failed: ${build.stderr}`);
   const buildSeconds = (performance.now() - buildStart) / 1000;
   // The first start of each reads its files from disk and fills tsx's cache: not what a user waits for after that.
@@ -79,7 +83,9 @@ export function measureStartup(repetitions: number, log: (line: string) => void)
 export function startupLines(result: StartupResult): string[] {
   const lines = [`start-up (wall time, ${result.repetitions} runs each, in turns; dist/lib built in ${result.buildSeconds.toFixed(1)} s):`];
   for (const timing of result.timings)
-    lines.push(`  ${timing.name.padEnd(28)} median ${timing.medianMs.toFixed(0).padStart(5)} ms   best ${timing.bestMs.toFixed(0).padStart(5)} ms   ${timing.overBareNode.toFixed(1).padStart(5)}× bare node`);
+    lines.push(
+      `  ${timing.name.padEnd(28)} median ${timing.medianMs.toFixed(0).padStart(5)} ms   best ${timing.bestMs.toFixed(0).padStart(5)} ms   ${timing.overBareNode.toFixed(1).padStart(5)}× bare node`,
+    );
   return lines;
 }
 

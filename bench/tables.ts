@@ -1,5 +1,13 @@
 import { runInWorker } from './in-worker.js';
-import { formatRate, formatTable, type Measurement, measureThroughput, type RateSummary, type ThroughputSettings, verdict } from './measure.js';
+import {
+  formatRate,
+  formatTable,
+  type Measurement,
+  measureThroughput,
+  type RateSummary,
+  type ThroughputSettings,
+  verdict,
+} from './measure.js';
 import { EXACT_BUDGET, type ExactBudget } from '../sim/exact.js';
 import { EXACT_ATTACKERS, type ExactResult } from './table-rows.js';
 
@@ -61,7 +69,12 @@ export interface TablesBench {
 }
 
 /** Runs the table rows and the exact rows (logging each as it is measured) and reports them. */
-export async function measureTables(settings: ThroughputSettings, quick: boolean, perDie: PerDieRows, log: (line: string) => void): Promise<TablesBench> {
+export async function measureTables(
+  settings: ThroughputSettings,
+  quick: boolean,
+  perDie: PerDieRows,
+  log: (line: string) => void,
+): Promise<TablesBench> {
   const measured = async (scenario: 'pooled' | 'warmaster', implementation: 'engine' | 'table', label: string): Promise<Measurement> => {
     const { measurement } = await measureThroughput(scenario, implementation, settings, 'tables');
     const rate = measurement.trialsPerSecond;
@@ -77,8 +90,15 @@ export async function measureTables(settings: ThroughputSettings, quick: boolean
   for (const attackers of EXACT_ATTACKERS) {
     // One fresh worker per pool size, so each first call is truly cold. The JIT takes ~10–15 calls
     // to settle, hence untimed warm-up calls before the timed ones (odd, for a plain median).
-    const result = (await runInWorker({ kind: 'exact', attackers, warmupCalls: quick ? 15 : 30, repetitions: quick ? 21 : 51 })) as ExactResult;
-    log(`  measured exact ${String(result.dice).padStart(2)} dice  first ${result.firstMs.toFixed(2)} ms, fresh kernel ${result.freshKernelMs.toFixed(2)} ms, ${result.paths} paths`);
+    const result = (await runInWorker({
+      kind: 'exact',
+      attackers,
+      warmupCalls: quick ? 15 : 30,
+      repetitions: quick ? 21 : 51,
+    })) as ExactResult;
+    log(
+      `  measured exact ${String(result.dice).padStart(2)} dice  first ${result.firstMs.toFixed(2)} ms, fresh kernel ${result.freshKernelMs.toFixed(2)} ms, ${result.paths} paths`,
+    );
     exact.push(result);
   }
 
@@ -91,8 +111,16 @@ export async function measureTables(settings: ThroughputSettings, quick: boolean
   const slowestFirst = Math.max(...exact.map((e) => e.firstMs));
   const slowestFresh = Math.max(...exact.map((e) => e.freshKernelMs));
   const targets = {
-    tableAttacksPerSecond: { target: TARGET_TABLE_ATTACKS_PER_SECOND, value: rate(attackTable), pass: rate(attackTable) >= TARGET_TABLE_ATTACKS_PER_SECOND },
-    warmasterTablesEngagementsPerSecond: { target: TARGET_WARMASTER_TABLES_PER_SECOND, value: rate(warmasterTables), pass: rate(warmasterTables) >= TARGET_WARMASTER_TABLES_PER_SECOND },
+    tableAttacksPerSecond: {
+      target: TARGET_TABLE_ATTACKS_PER_SECOND,
+      value: rate(attackTable),
+      pass: rate(attackTable) >= TARGET_TABLE_ATTACKS_PER_SECOND,
+    },
+    warmasterTablesEngagementsPerSecond: {
+      target: TARGET_WARMASTER_TABLES_PER_SECOND,
+      value: rate(warmasterTables),
+      pass: rate(warmasterTables) >= TARGET_WARMASTER_TABLES_PER_SECOND,
+    },
     exactFirstCallMs: { target: TARGET_EXACT_MS, value: slowestFirst, pass: slowestFirst < TARGET_EXACT_MS },
     exactFreshKernelMs: { target: TARGET_EXACT_MS, value: slowestFresh, pass: slowestFresh < TARGET_EXACT_MS },
   };
@@ -100,7 +128,16 @@ export async function measureTables(settings: ThroughputSettings, quick: boolean
   const spread = (s: RateSummary): string => `${(s.spread * 100).toFixed(1)}%`;
   const pair = (name: string, tables: Measurement, dice: Measurement, ratio: number): string[] => {
     const [t, d] = [tables.trialsPerSecond, dice.trialsPerSecond];
-    return [name, formatRate(t.median), formatRate(t.max), spread(t), formatRate(d.median), formatRate(d.max), spread(d), `${ratio.toFixed(1)}×`];
+    return [
+      name,
+      formatRate(t.median),
+      formatRate(t.max),
+      spread(t),
+      formatRate(d.median),
+      formatRate(d.max),
+      spread(d),
+      `${ratio.toFixed(1)}×`,
+    ];
   };
   const lines: string[] = [
     'issue 9: outcomes drawn from exact tables vs rolled die by die (one core, /s; ratio = tables median / per-die median)',
@@ -116,13 +153,28 @@ export async function measureTables(settings: ThroughputSettings, quick: boolean
     `exact single-action answers (exactDistributions under --method exact's budget, ≤ ${EXACT_BUDGET.paths.toLocaleString('en')} paths and ${EXACT_BUDGET.draws.toLocaleString('en')} draws; N knights × ATK 3 attack 10 shielded models, DEF 4, MIGHT 2):`,
     ...formatTable([
       ['dice', 'paths', 'first call', 'fresh kernel', 'reused kernel', 'compile', 'mean Wounds'],
-      ...exact.map((e) => [String(e.dice), String(e.paths), ms(e.firstMs), ms(e.freshKernelMs), ms(e.reusedKernelMs), ms(e.compileMs), e.meanWounds.toFixed(4)]),
+      ...exact.map((e) => [
+        String(e.dice),
+        String(e.paths),
+        ms(e.firstMs),
+        ms(e.freshKernelMs),
+        ms(e.reusedKernelMs),
+        ms(e.compileMs),
+        e.meanWounds.toFixed(4),
+      ]),
     ]).map((line) => `  ${line}`),
     `  first call (fresh worker, cold JIT, tables built in the call), slowest: ${ms(slowestFirst)}   target < ${TARGET_EXACT_MS} ms: ${verdict(targets.exactFirstCallMs.pass)}`,
     `  fresh kernel (median, tables built again in each call), slowest: ${ms(slowestFresh)}   target < ${TARGET_EXACT_MS} ms: ${verdict(targets.exactFreshKernelMs.pass)}`,
   ];
   return {
-    rows: { attackTable, attackPerDie: perDie.attack, pooledTrialTables, pooledTrialDice: perDie.pooledTrial, warmasterTables, warmasterDice: perDie.warmaster },
+    rows: {
+      attackTable,
+      attackPerDie: perDie.attack,
+      pooledTrialTables,
+      pooledTrialDice: perDie.pooledTrial,
+      warmasterTables,
+      warmasterDice: perDie.warmaster,
+    },
     ratios,
     exact,
     exactBudget: EXACT_BUDGET,

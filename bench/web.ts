@@ -46,9 +46,25 @@ export async function measureWeb(repetitions: number, log: (line: string) => voi
       buildBytes += (await stat(file)).size;
       buildGzipBytes += gzipSync(await readFile(file)).length;
     }
-    const server = await preview({ configFile: WEB_CONFIG, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
+    const server = await preview({
+      configFile: WEB_CONFIG,
+      logLevel: 'error',
+      build: { outDir },
+      preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false },
+    });
     const origin = server.resolvedUrls?.local[0] ?? '';
-    const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     const exactLink = await encodeSetup({ file: EXACT, text: await readFile(EXACT, 'utf8'), view: 'odds', method: 'auto' });
     const exactMilliseconds: number[] = [];
     const monteCarloMilliseconds: number[] = [];
@@ -101,7 +117,9 @@ export async function measureWeb(repetitions: number, log: (line: string) => voi
       await browser.close();
       await server.close();
     }
-    log(`workbench: a first visit loads ${(firstLoadBytes / 1e6).toFixed(2)} MB (${(firstLoadGzipBytes / 1e6).toFixed(2)} MB gzipped) before its first result, of a ${(buildBytes / 1e6).toFixed(2)} MB build (${(buildGzipBytes / 1e6).toFixed(2)} MB gzipped)`);
+    log(
+      `workbench: a first visit loads ${(firstLoadBytes / 1e6).toFixed(2)} MB (${(firstLoadGzipBytes / 1e6).toFixed(2)} MB gzipped) before its first result, of a ${(buildBytes / 1e6).toFixed(2)} MB build (${(buildGzipBytes / 1e6).toFixed(2)} MB gzipped)`,
+    );
     return { firstLoadBytes, firstLoadGzipBytes, buildBytes, buildGzipBytes, exactMilliseconds, monteCarloMilliseconds };
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -112,7 +112,10 @@ type Batch = (trials: number, seed: number) => number;
 function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | null } {
   if (job.scenario === 'warmaster') {
     if (job.implementation === 'naive') {
-      return { batch: (trials, seed) => runNaiveWarmaster(warmasterBenchScenario, warmasterBenchUnits, seed, trials).trials, engineVersion: null };
+      return {
+        batch: (trials, seed) => runNaiveWarmaster(warmasterBenchScenario, warmasterBenchUnits, seed, trials).trials,
+        engineVersion: null,
+      };
     }
     if (job.implementation === 'dice' || job.implementation === 'table') throw new Error('no dice-only measurement of warmaster');
     const warmasterKernel = compileWarmasterBench(job.method);
@@ -120,13 +123,19 @@ function batchFor(job: ThroughputJob): { batch: Batch; engineVersion: string | n
   }
   if (job.scenario === 'battleforge') {
     if (job.implementation === 'naive') {
-      return { batch: (trials, seed) => runNaiveBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, seed, trials).trials, engineVersion: null };
+      return {
+        batch: (trials, seed) => runNaiveBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, seed, trials).trials,
+        engineVersion: null,
+      };
     }
     if (job.implementation === 'dice' || job.implementation === 'table') throw new Error('no dice-only measurement of battleforge');
     // Per die only: the issue-9 rows do not measure battleforge's tables.
     if (job.method !== 'dice') throw new Error('battleforge is benched per die only');
     const battleforgeKernel = compileBattleforgeBench();
-    return { batch: (trials, seed) => runTrials(battleforgeKernel, { seed, trials }).trials, engineVersion: battleforgeKernel.engineVersion };
+    return {
+      batch: (trials, seed) => runTrials(battleforgeKernel, { seed, trials }).trials,
+      engineVersion: battleforgeKernel.engineVersion,
+    };
   }
   const scenario = job.scenario;
   if (job.implementation === 'dice' || job.implementation === 'table') {
@@ -241,5 +250,11 @@ function measureShards(job: ShardsJob): ShardsResult {
 
 const job = workerData as BenchJob;
 const result: BenchResult =
-  job.kind === 'throughput' ? measureThroughput(job) : job.kind === 'heap' ? measureHeap(job) : job.kind === 'exact' ? measureExact(job) : measureShards(job);
+  job.kind === 'throughput'
+    ? measureThroughput(job)
+    : job.kind === 'heap'
+      ? measureHeap(job)
+      : job.kind === 'exact'
+        ? measureExact(job)
+        : measureShards(job);
 parentPort?.postMessage(result);

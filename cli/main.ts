@@ -44,18 +44,84 @@ type Register = (program: Command, context: CommandContext) => void;
  * as CSV, JSON or Markdown.
  */
 const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<Register> }[] = [
-  { name: 'run', load: async () => { const { registerRun } = await import('./commands/run.js'); return (program, c) => registerRun(program, c.io, c.env, c.setStatus); } },
-  { name: 'validate', load: async () => { const { registerValidate } = await import('./commands/validate.js'); return (program, c) => registerValidate(program, c.io, c.setStatus); } },
-  { name: 'schema', load: async () => { const { registerSchema } = await import('./commands/schema.js'); return (program, c) => registerSchema(program, c.io, c.setStatus); } },
-  { name: 'merge', load: async () => { const { registerMerge } = await import('./commands/merge.js'); return (program, c) => registerMerge(program, c.io, c.env, c.setStatus); } },
-  { name: 'worker', load: async () => { const { registerWorker } = await import('./commands/worker.js'); return (program, c) => registerWorker(program, c.io, c.env, c.setStatus); } },
+  {
+    name: 'run',
+    load: async () => {
+      const { registerRun } = await import('./commands/run.js');
+      return (program, c) => registerRun(program, c.io, c.env, c.setStatus);
+    },
+  },
+  {
+    name: 'validate',
+    load: async () => {
+      const { registerValidate } = await import('./commands/validate.js');
+      return (program, c) => registerValidate(program, c.io, c.setStatus);
+    },
+  },
+  {
+    name: 'schema',
+    load: async () => {
+      const { registerSchema } = await import('./commands/schema.js');
+      return (program, c) => registerSchema(program, c.io, c.setStatus);
+    },
+  },
+  {
+    name: 'merge',
+    load: async () => {
+      const { registerMerge } = await import('./commands/merge.js');
+      return (program, c) => registerMerge(program, c.io, c.env, c.setStatus);
+    },
+  },
+  {
+    name: 'worker',
+    load: async () => {
+      const { registerWorker } = await import('./commands/worker.js');
+      return (program, c) => registerWorker(program, c.io, c.env, c.setStatus);
+    },
+  },
   { name: 'replay', load: async () => (await import('./commands/replay.js')).registerReplay },
-  { name: 'compare', load: async () => { const { registerCompare } = await import('./commands/compare.js'); return (program, c) => registerCompare(program, c.io); } },
-  { name: 'sweep', load: async () => { const { registerSweep } = await import('./commands/sweep.js'); return (program, c) => registerSweep(program, c.io); } },
-  { name: 'matchups', load: async () => { const { registerMatchups } = await import('./commands/matchups.js'); return (program, c) => registerMatchups(program, c.io); } },
-  { name: 'balance', load: async () => { const { registerBalance } = await import('./commands/balance.js'); return (program, c) => registerBalance(program, c.io); } },
-  { name: 'report', load: async () => { const { registerReport } = await import('./commands/report.js'); return (program, c) => registerReport(program, c.io, c.setStatus); } },
-  { name: 'serve', load: async () => { const { registerServe } = await import('./commands/serve.js'); return (program, c) => registerServe(program, c.io, c.setStatus); } },
+  {
+    name: 'compare',
+    load: async () => {
+      const { registerCompare } = await import('./commands/compare.js');
+      return (program, c) => registerCompare(program, c.io);
+    },
+  },
+  {
+    name: 'sweep',
+    load: async () => {
+      const { registerSweep } = await import('./commands/sweep.js');
+      return (program, c) => registerSweep(program, c.io);
+    },
+  },
+  {
+    name: 'matchups',
+    load: async () => {
+      const { registerMatchups } = await import('./commands/matchups.js');
+      return (program, c) => registerMatchups(program, c.io);
+    },
+  },
+  {
+    name: 'balance',
+    load: async () => {
+      const { registerBalance } = await import('./commands/balance.js');
+      return (program, c) => registerBalance(program, c.io);
+    },
+  },
+  {
+    name: 'report',
+    load: async () => {
+      const { registerReport } = await import('./commands/report.js');
+      return (program, c) => registerReport(program, c.io, c.setStatus);
+    },
+  },
+  {
+    name: 'serve',
+    load: async () => {
+      const { registerServe } = await import('./commands/serve.js');
+      return (program, c) => registerServe(program, c.io, c.setStatus);
+    },
+  },
 ];
 
 const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
@@ -70,7 +136,12 @@ export function commandsFor(argv: readonly string[]): readonly string[] {
   const [first, second] = words;
   if (first !== undefined && COMMAND_NAMES.has(first)) return [first];
   if (first === 'help' && second !== undefined && COMMAND_NAMES.has(second)) return [second];
-  if (first === undefined && argv.some((arg) => arg === '-V' || arg === '--version') && !argv.some((arg) => arg === '-h' || arg === '--help')) return [];
+  if (
+    first === undefined &&
+    argv.some((arg) => arg === '-V' || arg === '--version') &&
+    !argv.some((arg) => arg === '-h' || arg === '--help')
+  )
+    return [];
   return COMMANDS.map((command) => command.name);
 }
 
@@ -85,7 +156,9 @@ async function addCommands(program: Command, names: readonly string[], context: 
 
 function buildProgram(io: Io): Command {
   const program = new Command('crucible')
-    .description('Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.')
+    .description(
+      'Monte Carlo balance lab for tabletop wargame rules: simulate scenario files, report outcome statistics with 95% intervals.',
+    )
     .version(CRUCIBLE_VERSION, '-V, --version', 'print the crucible version')
     .helpOption('-h, --help', 'show help (also: crucible help <command>)')
     // Commander repeats a refused option value as given: its control characters are shown escaped, never sent to the terminal.
@@ -138,7 +211,10 @@ export async function main(argv: readonly string[], io: Io = processIo, env: Nod
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`crucible: unexpected error: ${message}\n`);
     if (env.CRUCIBLE_DEBUG === '1' && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
-    else io.stderr('This is a bug in crucible. Please report it with the command and files used; set CRUCIBLE_DEBUG=1 to print the stack trace.\n');
+    else
+      io.stderr(
+        'This is a bug in crucible. Please report it with the command and files used; set CRUCIBLE_DEBUG=1 to print the stack trace.\n',
+      );
     return EXIT_UNEXPECTED;
   }
 }

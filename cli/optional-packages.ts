@@ -11,7 +11,10 @@ export interface OptionalPackages {
   readonly names: readonly string[];
 }
 
-export const REPORT_PACKAGES: OptionalPackages = { purpose: 'report pages (charts drawn to SVG and PNG)', names: ['vega', 'vega-lite', 'vega-embed', '@resvg/resvg-js', '@expo-google-fonts/inter'] };
+export const REPORT_PACKAGES: OptionalPackages = {
+  purpose: 'report pages (charts drawn to SVG and PNG)',
+  names: ['vega', 'vega-lite', 'vega-embed', '@resvg/resvg-js', '@expo-google-fonts/inter'],
+};
 export const QUEUE_PACKAGES: OptionalPackages = { purpose: 'the Redis queue', names: ['bullmq', 'ioredis'] };
 
 export class MissingPackagesError extends Error {
@@ -33,6 +36,8 @@ export async function needing<T>(packages: OptionalPackages, work: () => Promise
   } catch (error) {
     const missing = missingName(error, packages.names);
     if (missing === undefined) throw error;
-    throw new MissingPackagesError(`crucible: ${packages.purpose} need the packages ${packages.names.join(', ')}; ${missing} is not installed: npm install ${packages.names.join(' ')}`);
+    throw new MissingPackagesError(
+      `crucible: ${packages.purpose} need the packages ${packages.names.join(', ')}; ${missing} is not installed: npm install ${packages.names.join(' ')}`,
+    );
   }
 }

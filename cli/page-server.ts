@@ -45,7 +45,8 @@ export interface PageServer {
 export async function builtPagePolicy(directory: string): Promise<string> {
   const page = path.join(directory, 'index.html');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(await readFile(page, 'utf8'))?.[1];
-  if (policy === undefined) throw new Error(`${page}: no <meta http-equiv="Content-Security-Policy" content="…">: the served page would have no policy`);
+  if (policy === undefined)
+    throw new Error(`${page}: no <meta http-equiv="Content-Security-Policy" content="…">: the served page would have no policy`);
   return policy;
 }
 
@@ -84,7 +85,10 @@ function answer(root: string, policy: string): (request: IncomingMessage, respon
       return;
     }
     const { size } = await stat(file);
-    response.writeHead(200, { 'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': size });
+    response.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': size,
+    });
     if (request.method === 'HEAD') {
       response.end();
       return;
@@ -108,7 +112,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 /** The address a browser on this machine opens: a wildcard host is reached through localhost. */
 function localUrl(host: string, port: number): string {
-  const name = host === '' || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const name =
+    host === '' || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return `http://${name}:${port}/`;
 }
 

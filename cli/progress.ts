@@ -36,7 +36,8 @@ export function formatDuration(seconds: number): string {
 
 const RATE_WINDOW_SECONDS = 10;
 
-const compact = (value: number): string => (value >= 1e6 ? `${(value / 1e6).toFixed(value >= 1e8 ? 0 : 1)}M` : groupThousands(Math.round(value)));
+const compact = (value: number): string =>
+  value >= 1e6 ? `${(value / 1e6).toFixed(value >= 1e8 ? 0 : 1)}M` : groupThousands(Math.round(value));
 
 export function createProgressBar(stream: NodeJS.WritableStream, label: string): ProgressDisplay {
   const bar = new SingleBar({
@@ -63,7 +64,13 @@ export function createProgressBar(stream: NodeJS.WritableStream, label: string):
   };
   return {
     begin({ trialsDone, trialsPlanned, note }) {
-      draw(trialsDone, trialsPlanned, { done: compact(trialsDone), planned: compact(trialsPlanned), rate: '?', left: '?', note: note ?? '' });
+      draw(trialsDone, trialsPlanned, {
+        done: compact(trialsDone),
+        planned: compact(trialsPlanned),
+        rate: '?',
+        left: '?',
+        note: note ?? '',
+      });
     },
     update({ trialsDone, trialsPlanned, note }) {
       const now = performance.now() / 1000;
@@ -72,7 +79,13 @@ export function createProgressBar(stream: NodeJS.WritableStream, label: string):
       const oldest = samples[0] ?? { seconds: now, trials: trialsDone };
       const rate = now > oldest.seconds ? (trialsDone - oldest.trials) / (now - oldest.seconds) : 0;
       const left = rate > 0 ? (trialsPlanned - trialsDone) / rate : Number.NaN;
-      draw(trialsDone, trialsPlanned, { done: compact(trialsDone), planned: compact(trialsPlanned), rate: rate > 0 ? compact(rate) : '?', left: formatDuration(left), note: note ?? '' });
+      draw(trialsDone, trialsPlanned, {
+        done: compact(trialsDone),
+        planned: compact(trialsPlanned),
+        rate: rate > 0 ? compact(rate) : '?',
+        left: formatDuration(left),
+        note: note ?? '',
+      });
     },
     stop() {
       if (state === 'drawn') bar.stop();

@@ -18,7 +18,12 @@ export interface RunProgressBar {
   stop(): void;
 }
 
-export function runProgressBar(stream: NodeJS.WritableStream, file: string, precision: { readonly target: number; readonly maxTrials: number } | undefined, executor: ShardExecutor): RunProgressBar {
+export function runProgressBar(
+  stream: NodeJS.WritableStream,
+  file: string,
+  precision: { readonly target: number; readonly maxTrials: number } | undefined,
+  executor: ShardExecutor,
+): RunProgressBar {
   const bar = createProgressBar(stream, path.basename(file));
   return {
     begin: (trialsPlanned) => bar.begin({ trialsDone: 0, trialsPlanned }),

@@ -27,7 +27,14 @@ export async function ensureWebBuild(report: (text: string) => void = () => unde
   const start = performance.now();
   if (!hasWebSources()) {
     if (existsSync(path.join(WEB_BUILD, 'index.html'))) return { built: false, seconds: (performance.now() - start) / 1000 };
-    throw new InputError([{ file: WEB_BUILD, path: ROOT_PATH, message: 'the workbench page is not in this installation, nor its sources to build it from (npm run build:web in a clone of the repository makes it)' }]);
+    throw new InputError([
+      {
+        file: WEB_BUILD,
+        path: ROOT_PATH,
+        message:
+          'the workbench page is not in this installation, nor its sources to build it from (npm run build:web in a clone of the repository makes it)',
+      },
+    ]);
   }
   if (await buildIsFresh(WEB_BUILD, PACKAGE_ROOT)) return { built: false, seconds: (performance.now() - start) / 1000 };
   report('building the workbench page (dist/web)…\n');

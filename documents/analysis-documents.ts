@@ -3,7 +3,7 @@ import { type CompareDocument, compareDocumentSchema } from './compare-document.
 import { type MatchupsDocument, matchupsDocumentSchema } from './matchups-document.js';
 import { type SweepDocument, sweepDocumentSchema } from './sweep-document.js';
 import { parseWith } from '../input/data-file.js';
-import type { InputProblem } from '../input/errors.js';
+import type { Problem } from '../input/errors.js';
 
 /**
  * The analysis commands' self-describing JSON (`matchups`, `compare`, `sweep`, `balance` with
@@ -20,7 +20,7 @@ export function isAnalysisKind(kind: unknown): kind is AnalysisKind {
 }
 
 /** A document of `kind` checked against its schema: the document, or every problem (paths inside the item). */
-export function parseAnalysisDocument(file: string, kind: AnalysisKind, item: unknown): { value?: AnalysisDocument; problems: InputProblem[] } {
+export function parseAnalysisDocument(file: string, kind: AnalysisKind, item: unknown): { value?: AnalysisDocument; problems: Problem[] } {
   switch (kind) {
     case 'matchups':
       return parseWith(matchupsDocumentSchema, file, item);

@@ -17,7 +17,12 @@ const estimate = z.object({ value: z.number(), interval });
 /** A cost's interval: `high` null when the data bound it only from below. */
 const costInterval = z.object({ low: z.number(), high: z.number().nullable() });
 const tolerance = z.object({ kind: z.enum(['percent', 'points']), value: z.number().min(0) });
-const situationPrice = z.object({ situation: z.string(), share: z.number().positive().max(1), deserved: z.number().optional(), interval: costInterval.optional() });
+const situationPrice = z.object({
+  situation: z.string(),
+  share: z.number().positive().max(1),
+  deserved: z.number().optional(),
+  interval: costInterval.optional(),
+});
 
 /** The columns every price row has (analysis/price-list.ts). */
 const priceRow = {
@@ -40,7 +45,16 @@ const countUnit = z.object({
   status: z.enum(['priced', 'wins at 1 model', 'loses at the maximum']),
   publishedScore: estimate.optional(),
   curve: z.array(z.object({ count: z.number().int().min(1), score: estimate, fine: z.boolean() })),
-  opponents: z.array(z.object({ opponent: z.string(), name: z.string(), count: z.number(), fairCount: z.number().optional(), cost: z.number().optional(), status: z.enum(['priced', 'wins at 1 model', 'loses at the maximum']) })),
+  opponents: z.array(
+    z.object({
+      opponent: z.string(),
+      name: z.string(),
+      count: z.number(),
+      fairCount: z.number().optional(),
+      cost: z.number().optional(),
+      status: z.enum(['priced', 'wins at 1 model', 'loses at the maximum']),
+    }),
+  ),
   check: z.object({ score: estimate, pass: z.boolean() }).optional(),
 });
 
@@ -87,7 +101,9 @@ const byCountSchema = z.object({
   check: z.object({ seed: z.number().int().min(0), passed: z.boolean(), misses: z.array(z.string()) }).optional(),
   trials: z.number().int().min(0),
   runs: z.number().int().min(0),
-  runsBy: z.array(z.object({ purpose: z.enum(['search', 'answer', 'check']), runs: z.number().int().min(1), trials: z.number().int().min(1) })),
+  runsBy: z.array(
+    z.object({ purpose: z.enum(['search', 'answer', 'check']), runs: z.number().int().min(1), trials: z.number().int().min(1) }),
+  ),
   converged: z.boolean(),
 });
 

@@ -39,15 +39,30 @@ export async function balance(roster: LoadedRoster, options: BalanceOptions = {}
   if (unit !== undefined && !roster.roster.entries.some((entry) => entry.id === unit)) {
     const ids = roster.roster.entries.map((entry) => entry.id);
     const [near] = closestNames(unit, ids, 1);
-    throw InputError.at(roster.file, 'entries', `no entry ${JSON.stringify(unit)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; a unit is named by its id: ${ids.join(', ')}`);
+    throw InputError.at(
+      roster.file,
+      'entries',
+      `no entry ${JSON.stringify(unit)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; a unit is named by its id: ${ids.join(', ')}`,
+    );
   }
   const precision = shared.precision ?? 0.01;
   if (roster.roster.fielded === 'whole') {
-    const full = wholeBalanceDocument(head, await wholeUnitCosts(roster, { ...shared, precision, ...(onRun === undefined ? {} : { onRun }) }));
+    const full = wholeBalanceDocument(
+      head,
+      await wholeUnitCosts(roster, { ...shared, precision, ...(onRun === undefined ? {} : { onRun }) }),
+    );
     // One unit asked for: the round robin is the whole roster's, the list that unit's row.
     return unit === undefined ? full : { ...full, units: full.units.filter((entry) => entry.id === unit) };
   }
-  if (budget === undefined) throw InputError.at(roster.file, '--budget', 'give --budget <points>: the points each side spends (this roster fields units by count)');
-  const costs = await countCosts(roster, { ...shared, precision, budget, ...(check === undefined ? {} : { check }), ...(unit === undefined ? {} : { unit }), onRun: (runs) => onRun?.(runs, 0) });
+  if (budget === undefined)
+    throw InputError.at(roster.file, '--budget', 'give --budget <points>: the points each side spends (this roster fields units by count)');
+  const costs = await countCosts(roster, {
+    ...shared,
+    precision,
+    budget,
+    ...(check === undefined ? {} : { check }),
+    ...(unit === undefined ? {} : { unit }),
+    onRun: (runs) => onRun?.(runs, 0),
+  });
   return countBalanceDocument(head, costs);
 }

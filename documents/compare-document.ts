@@ -13,7 +13,6 @@ import { METHOD_WORDS, MONTE_CARLO_METHODS } from '../sim/methods.js';
  */
 const interval = intervalSchema;
 
-
 const variantSchema = z.object({
   name: z.string().describe('the variant\'s name, or "(as written)" for the scenario without changes'),
   asWritten: z.boolean(),
@@ -22,9 +21,12 @@ const variantSchema = z.object({
   ruleset: z.string(),
   engineVersion: z.string(),
   mode: z.string().optional(),
-  rulesChanged: z.record(z.string(), z.unknown()).optional().describe('rule constants set to other than the text\'s value'),
+  rulesChanged: z.record(z.string(), z.unknown()).optional().describe("rule constants set to other than the text's value"),
   unitsDigest: z.string().describe('SHA-256 of the unit profiles the kernel read'),
-  bundledData: z.record(z.string(), z.string()).optional().describe("data fields read from crucible's bundled data, their default leading nowhere beside the scenario: field → path"),
+  bundledData: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("data fields read from crucible's bundled data, their default leading nowhere beside the scenario: field → path"),
   plugin: pluginSchema.optional(),
 });
 
@@ -35,7 +37,7 @@ const estimateSchema = z.object({
 });
 
 const outcomeSchema = z.object({
-  metric: z.string().describe('the metric\'s name (what --metric takes)'),
+  metric: z.string().describe("the metric's name (what --metric takes)"),
   kind: z.enum(['count', 'category', 'flag']),
   description: z.string().describe("the metric's description"),
   title: z.string().describe('the outcome in words'),
@@ -48,11 +50,19 @@ const outcomeSchema = z.object({
     .object({
       estimate: z.number(),
       standardError: z.number().min(0),
-      interval: z.object({ low: z.number().nullable(), high: z.number().nullable() }).describe('95% t interval; null bounds: unbounded (a single trial)'),
+      interval: z
+        .object({ low: z.number().nullable(), high: z.number().nullable() })
+        .describe('95% t interval; null bounds: unbounded (a single trial)'),
       pValue: z.number().min(0).max(1).describe('two-sided paired t test of no difference'),
     })
     .describe('variant − baseline, paired trial by trial'),
-  unpairedTrialsFactor: z.number().min(0).nullable().describe('how many times more trials independent dice would need for the same precision; null: infinitely many (pairing removed all the noise)'),
+  unpairedTrialsFactor: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe(
+      'how many times more trials independent dice would need for the same precision; null: infinitely many (pairing removed all the noise)',
+    ),
   neverSeen: z.boolean().describe('0 in every trial of both variants'),
 });
 
@@ -66,15 +76,22 @@ export const compareDocumentSchema = z.object({
   method: z.enum(MONTE_CARLO_METHODS).describe(MONTE_CARLO_METHODS.map((method) => `${method}: ${METHOD_WORDS[method]}`).join('; ')),
   seed: z.number().int().min(0),
   trials: z.number().int().min(1),
-  paired: z.boolean().describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),
-  sameScenario: z.boolean().optional().describe('true: the variants are one scenario once their changes are made (the variant changes nothing the rules read), so every result is identical'),
+  paired: z
+    .boolean()
+    .describe('true: trial t of both variants starts from the same dice, the baseline drawing exactly as `crucible run` does'),
+  sameScenario: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the variants are one scenario once their changes are made (the variant changes nothing the rules read), so every result is identical',
+    ),
   pairingVersion: z
     .number()
     .int()
     .min(1)
     .optional()
     .describe(
-      'how the two variants drew their random numbers: 2 = every trial\'s numbers are its own (paired, the variant rereads the baseline\'s numbers of the trial and draws any more from streams of its own); absent in documents written before it (1: the variant\'s extra numbers were those the next baseline trial read), whose results for the same seed can differ',
+      "how the two variants drew their random numbers: 2 = every trial's numbers are its own (paired, the variant rereads the baseline's numbers of the trial and draws any more from streams of its own); absent in documents written before it (1: the variant's extra numbers were those the next baseline trial read), whose results for the same seed can differ",
     ),
   baseline: variantSchema,
   variant: variantSchema,
@@ -97,7 +114,11 @@ function variantJson(variant: ComparedVariant): z.input<typeof variantSchema> {
 }
 
 function outcomeJson(outcome: ComparedOutcome): z.input<typeof outcomeSchema> {
-  const estimate = (side: ComparedOutcome['baseline']) => ({ estimate: side.mean, variance: side.variance, interval: { ...side.interval } });
+  const estimate = (side: ComparedOutcome['baseline']) => ({
+    estimate: side.mean,
+    variance: side.variance,
+    interval: { ...side.interval },
+  });
   const { difference } = outcome;
   return {
     metric: outcome.metric,
@@ -143,6 +164,8 @@ export function compareDocument(result: ComparisonResult): CompareDocument {
 }
 
 /** Said when the variant changes nothing the rules read. */
-export const SAME_SCENARIO_TEXT = 'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
+export const SAME_SCENARIO_TEXT =
+  'The two are the same scenario (the variant changes nothing the rules read): their results are identical in every trial.';
 /** Said when the two gave the same result in every trial on every outcome. */
-export const IDENTICAL_TEXT = 'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.';
+export const IDENTICAL_TEXT =
+  'The two variants gave identical results in every trial, on every outcome compared: nothing tells them apart.';

@@ -50,8 +50,14 @@ function unpairedText(outcome: ComparedOutcome): string {
 function neverSeen(result: ComparisonResult): string {
   const byMetric = new Map<string, string[]>();
   for (const outcome of result.outcomes.filter((candidate) => candidate.neverSeen)) {
-    const title = outcome.kind === 'category' ? metricTitle({ name: outcome.metric, kind: outcome.kind, description: outcome.description }) : outcome.title;
-    byMetric.set(title, [...(byMetric.get(title) ?? []), ...(outcome.kind === 'category' && outcome.label !== undefined ? [outcome.label] : [])]);
+    const title =
+      outcome.kind === 'category'
+        ? metricTitle({ name: outcome.metric, kind: outcome.kind, description: outcome.description })
+        : outcome.title;
+    byMetric.set(title, [
+      ...(byMetric.get(title) ?? []),
+      ...(outcome.kind === 'category' && outcome.label !== undefined ? [outcome.label] : []),
+    ]);
   }
   return [...byMetric].map(([title, labels]) => (labels.length === 0 ? title : `${title}: ${labels.join(', ')}`)).join('; ');
 }
@@ -61,16 +67,46 @@ export function comparisonTable(result: ComparisonResult, title: string): DataTa
   const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
   const columns: Column[] = [
     { name: 'outcome', description: 'the outcome in words' },
-    { name: 'baseline', align: 'right', heading: result.baseline.name, description: `the probability or mean with ${result.baseline.name}`, bounds: true },
-    { name: 'variant', align: 'right', heading: result.variant.name, description: `the probability or mean with ${result.variant.name}`, bounds: true },
-    { name: 'difference', align: 'right', heading: differenceHeading(result), description: 'variant - baseline, paired trial by trial (probabilities as fractions: 0.01 is a percentage point)', bounds: true, boundsHeading: '95% interval' },
+    {
+      name: 'baseline',
+      align: 'right',
+      heading: result.baseline.name,
+      description: `the probability or mean with ${result.baseline.name}`,
+      bounds: true,
+    },
+    {
+      name: 'variant',
+      align: 'right',
+      heading: result.variant.name,
+      description: `the probability or mean with ${result.variant.name}`,
+      bounds: true,
+    },
+    {
+      name: 'difference',
+      align: 'right',
+      heading: differenceHeading(result),
+      description: 'variant - baseline, paired trial by trial (probabilities as fractions: 0.01 is a percentage point)',
+      bounds: true,
+      boundsHeading: '95% interval',
+    },
     { name: 'p', align: 'right', description: 'two-sided paired t test of no difference' },
-    { name: 'unpaired trials factor', align: 'right', heading: 'unpaired would need', description: 'how many times the trials independent dice would need for the same precision (empty: infinitely many, or nothing varied)' },
+    {
+      name: 'unpaired trials factor',
+      align: 'right',
+      heading: 'unpaired would need',
+      description:
+        'how many times the trials independent dice would need for the same precision (empty: infinitely many, or nothing varied)',
+    },
     { name: 'metric', description: 'the metric (what --metric takes)' },
     { name: 'label', only: 'data', description: 'a category\'s label, or "yes" for a flag' },
     { name: 'measure', only: 'data', description: 'probability or mean' },
   ];
-  const side = (outcome: ComparedOutcome, estimate: ComparedOutcome['baseline']): Cell => ({ value: estimate.mean, text: shown(outcome, estimate.mean), low: estimate.interval.low, high: estimate.interval.high });
+  const side = (outcome: ComparedOutcome, estimate: ComparedOutcome['baseline']): Cell => ({
+    value: estimate.mean,
+    text: shown(outcome, estimate.mean),
+    low: estimate.interval.low,
+    high: estimate.interval.high,
+  });
   const rows = result.outcomes
     .filter((outcome) => !outcome.neverSeen)
     .map((outcome): Cell[] => {

@@ -23,7 +23,6 @@ export interface RunReport extends RulesProvenance {
   readonly metrics: readonly MetricSummary[];
 }
 
-
 /** The outcome of a `--precision` run. */
 export interface PrecisionReport {
   /** ε: every reported probability's 95% interval was to end within ±target of it. */
@@ -99,7 +98,8 @@ export function compactDistribution(summary: MetricSummary): string {
   while (high > low && between(high, last.value) < TAIL) high--;
   high = Math.min(high, low + DISTRIBUTION_COLUMNS - 1);
   // A folded tail is named by the values it holds: one value by itself ("0: 0.1%", not "≤8: 0.1%").
-  const valuesIn = (from: number, to: number): number[] => seen.filter((entry) => entry.value >= from && entry.value <= to && entry.probability > 0).map((entry) => entry.value);
+  const valuesIn = (from: number, to: number): number[] =>
+    seen.filter((entry) => entry.value >= from && entry.value <= to && entry.probability > 0).map((entry) => entry.value);
   const columns: string[] = [];
   if (low > first.value) {
     const held = valuesIn(first.value, low - 1);
@@ -127,12 +127,24 @@ function metricRows(summary: MetricSummary, exact: boolean): Row[] {
       const fold = summary.distribution.length > CATEGORY_ROWS;
       const shown = fold ? summary.distribution.filter((entry) => entry.probability > 0) : summary.distribution;
       const never = fold ? summary.distribution.filter((entry) => !(entry.probability > 0)) : [];
-      const rows = shown.map((entry, i): Row => [i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), percentInterval(entry.interval)]);
+      const rows = shown.map(
+        (entry, i): Row => [
+          i === 0 ? summary.name : '',
+          entry.label ?? String(entry.value),
+          percent(entry.probability),
+          percentInterval(entry.interval),
+        ],
+      );
       const first = never[0];
       if (first !== undefined) {
         const names = never.map((entry) => entry.label ?? String(entry.value)).join(', ');
         const each = percentInterval(first.interval);
-        rows.push([rows.length === 0 ? summary.name : '', never.length === 1 ? names : `${never.length} others`, percent(0), never.length === 1 ? each : `${each === '' ? '' : `${each} `}each: ${names}`]);
+        rows.push([
+          rows.length === 0 ? summary.name : '',
+          never.length === 1 ? names : `${never.length} others`,
+          percent(0),
+          never.length === 1 ? each : `${each === '' ? '' : `${each} `}each: ${names}`,
+        ]);
       }
       return rows;
     }
@@ -145,7 +157,12 @@ function metricRows(summary: MetricSummary, exact: boolean): Row[] {
       const only = summary.distribution.length === 1 ? summary.distribution[0] : undefined;
       if (only !== undefined) return [[summary.name, 'always', String(only.value), '']];
       return [
-        [summary.name, 'mean', fixed(summary.mean, 3), `${exact ? '' : `${meanIntervalText(summary.meanInterval)}  `}sd ${fixed(summary.sd, 3)}`],
+        [
+          summary.name,
+          'mean',
+          fixed(summary.mean, 3),
+          `${exact ? '' : `${meanIntervalText(summary.meanInterval)}  `}sd ${fixed(summary.sd, 3)}`,
+        ],
         ['', 'P(=v)', '', compactDistribution(summary)],
       ];
     }
@@ -196,16 +213,33 @@ export function formatRunReport(report: RunReport): string {
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
     ...provenanceLines(report, '  '),
     ...(report.exact === undefined
-      ? [`  method   ${methodText(monteCarloOf(report.method))}`, `  seed     ${report.seed}`, `  trials   ${groupThousands(report.trials)}`]
-      : [`  method   exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`]),
+      ? [
+          `  method   ${methodText(monteCarloOf(report.method))}`,
+          `  seed     ${report.seed}`,
+          `  trials   ${groupThousands(report.trials)}`,
+        ]
+      : [
+          `  method   exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`,
+        ]),
     ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
     '',
   ];
   const rows: Row[] = [report.exact === undefined ? ['metric', 'value', 'estimate', '95% interval'] : ['metric', 'value', 'exact', '']];
   // Counts that were 0 in every trial (no charges, no Torment…) would fill the table with zeros.
-  const alwaysZero = report.metrics.filter((summary) => summary.kind === 'count' && summary.distribution.length === 1 && summary.distribution[0]?.value === 0);
+  const alwaysZero = report.metrics.filter(
+    (summary) => summary.kind === 'count' && summary.distribution.length === 1 && summary.distribution[0]?.value === 0,
+  );
   for (const summary of report.metrics) if (!alwaysZero.includes(summary)) rows.push(...metricRows(summary, report.exact !== undefined));
-  const footer = alwaysZero.length > 0 ? ['', ...wrap('always 0: ', alwaysZero.map((summary) => summary.name))] : [];
+  const footer =
+    alwaysZero.length > 0
+      ? [
+          '',
+          ...wrap(
+            'always 0: ',
+            alwaysZero.map((summary) => summary.name),
+          ),
+        ]
+      : [];
   return `${[...header, ...table(rows), ...footer].join('\n')}\n`;
 }
 

@@ -1,10 +1,24 @@
 import type { MatchupCell, MatchupsResult, Seating } from '../analysis/matchups.js';
 
 /** What the tables read of a matchups result (a result, or its JSON document read back). */
-export type MatchupsView = Pick<MatchupsResult, 'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'> & {
+export type MatchupsView = Pick<
+  MatchupsResult,
+  'roster' | 'entries' | 'cells' | 'precision' | 'seating' | 'trialsPerSeat' | 'seed' | 'engineVersion'
+> & {
   readonly adaptive?: true | undefined;
   readonly trialsInAll?: number | undefined;
-  readonly situations?: readonly { readonly name: string; readonly share: number; readonly changes: readonly { readonly path: string; readonly value?: unknown }[]; readonly leftOut: readonly { readonly change: string; readonly field: string; readonly entries: readonly { readonly id: string; readonly runs: number; readonly of: number }[] }[] }[] | undefined;
+  readonly situations?:
+    | readonly {
+        readonly name: string;
+        readonly share: number;
+        readonly changes: readonly { readonly path: string; readonly value?: unknown }[];
+        readonly leftOut: readonly {
+          readonly change: string;
+          readonly field: string;
+          readonly entries: readonly { readonly id: string; readonly runs: number; readonly of: number }[];
+        }[];
+      }[]
+    | undefined;
 };
 
 /** Runs a matchups result played: one per ordered pair of entries and situation. */
@@ -18,7 +32,13 @@ export function situationsText(result: Pick<MatchupsView, 'situations' | 'entrie
   if (situations.length < 2) return '';
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
   // Changes that read alike (a formation on either side) are said once.
-  const leftOut = [...new Set(situations.flatMap((situation) => situation.leftOut.map((entry) => `in “${situation.name}”, ${leftOutText(situation, entry, nameOf)}`)))];
+  const leftOut = [
+    ...new Set(
+      situations.flatMap((situation) =>
+        situation.leftOut.map((entry) => `in “${situation.name}”, ${leftOutText(situation, entry, nameOf)}`),
+      ),
+    ),
+  ];
   return `Situations (their shares of the games): ${situations.map((situation) => `${situation.name} ${Math.round(situation.share * 100)}%`).join(', ')}; each cell is their mix.${leftOut.length === 0 ? '' : ` ${capitalised(leftOut.join('; '))}.`}`;
 }
 
@@ -31,12 +51,27 @@ type PlayedView = NonNullable<MatchupsView['situations']>[number];
  * Knight in 22 of its 160 games (it cannot at some counts)": names, not ids; the change in words,
  * not its path. Those games play the rest of the situation.
  */
-export function leftOutText(situation: PlayedView, entry: PlayedView['leftOut'][number], nameOf: ReadonlyMap<string, string>, most = Infinity): string {
+export function leftOutText(
+  situation: PlayedView,
+  entry: PlayedView['leftOut'][number],
+  nameOf: ReadonlyMap<string, string>,
+  most = Infinity,
+): string {
   const value = situation.changes.find((change) => change.path === entry.change)?.value;
-  const list = (names: readonly string[]) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? ''));
+  const list = (names: readonly string[]) =>
+    names.length > most
+      ? `${names.slice(0, most).join(', ')} and ${names.length - most} more`
+      : names.length > 1
+        ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+        : (names[0] ?? '');
   const always = entry.entries.filter((count) => count.runs === count.of).map((count) => nameOf.get(count.id) ?? count.id);
-  const sometimes = entry.entries.filter((count) => count.runs < count.of).map((count) => `${nameOf.get(count.id) ?? count.id} in ${count.runs} of its ${count.of} games`);
-  const parts = [...(always.length === 0 ? [] : [`${list(always)}, which cannot take it`]), ...(sometimes.length === 0 ? [] : [`${list(sometimes)} (it cannot at some counts)`])];
+  const sometimes = entry.entries
+    .filter((count) => count.runs < count.of)
+    .map((count) => `${nameOf.get(count.id) ?? count.id} in ${count.runs} of its ${count.of} games`);
+  const parts = [
+    ...(always.length === 0 ? [] : [`${list(always)}, which cannot take it`]),
+    ...(sometimes.length === 0 ? [] : [`${list(sometimes)} (it cannot at some counts)`]),
+  ];
   return `${changeWords(entry.field, value)} was left out for ${parts.join(', and for ')}: those games play the rest of the situation`;
 }
 
@@ -104,8 +139,14 @@ export function matchupTable(result: MatchupsView, measure: Measure, layout: Mat
 function matrixTable(result: MatchupsView, measure: Measure): DataTable {
   const decimals = probabilityDecimals(result.precision);
   const columns: Column[] = [
-    { name: `row unit vs column: ${MEASURE_NAMES[measure]}`, heading: 'row \\ column', description: `the row unit; each other column is its ${MEASURE_WORDS[measure]} against that column's unit` },
-    ...result.entries.map((entry): Column => ({ name: entry.name, description: `the row unit's ${MEASURE_WORDS[measure]} against ${entry.name}` })),
+    {
+      name: `row unit vs column: ${MEASURE_NAMES[measure]}`,
+      heading: 'row \\ column',
+      description: `the row unit; each other column is its ${MEASURE_WORDS[measure]} against that column's unit`,
+    },
+    ...result.entries.map(
+      (entry): Column => ({ name: entry.name, description: `the row unit's ${MEASURE_WORDS[measure]} against ${entry.name}` }),
+    ),
   ];
   const rows = result.entries.map((row): Cell[] => [
     row.name,
@@ -113,7 +154,12 @@ function matrixTable(result: MatchupsView, measure: Measure): DataTable {
       const cell = cellOf(result, row.id, column.id);
       if (cell === undefined) return null;
       const estimate = cell.combined[measure];
-      return { value: roundTo(estimate.value, decimals), text: estimateText(estimate, result.precision), low: estimate.interval.low, high: estimate.interval.high };
+      return {
+        value: roundTo(estimate.value, decimals),
+        text: estimateText(estimate, result.precision),
+        low: estimate.interval.low,
+        high: estimate.interval.high,
+      };
     }),
   ]);
   return { title: matchupCaption(result, measure), columns, rows, notes: [matchupLegend(result, measure)] };
@@ -130,7 +176,10 @@ export function estimateText(estimate: Estimate, precision: number): string {
 /** Long form: one row per pairing and seating (and the combined row), every measure with the score's interval. */
 function longTable(result: MatchupsView, measure: Measure): DataTable {
   const decimals = probabilityDecimals(result.precision);
-  const probability = (value: number): Shown => ({ value: Number(value.toFixed(decimals)), text: `${(value * 100).toFixed(decimals - 2)}%` });
+  const probability = (value: number): Shown => ({
+    value: Number(value.toFixed(decimals)),
+    text: `${(value * 100).toFixed(decimals - 2)}%`,
+  });
   const nameOf = new Map(result.entries.map((entry) => [entry.id, entry.name]));
   const several = (result.situations?.length ?? 1) > 1;
   const columns: Column[] = [
@@ -173,7 +222,12 @@ function longTable(result: MatchupsView, measure: Measure): DataTable {
     }
     if (several && result.seating === 'both') push(cell, 'all (mix)', 'both (mean)', cell.combined);
   }
-  return { title: `${result.roster}: every pairing and seating, win/draw/loss and expected score`, columns, rows, notes: [matchupLegend(result, measure, true)] };
+  return {
+    title: `${result.roster}: every pairing and seating, win/draw/loss and expected score`,
+    columns,
+    rows,
+    notes: [matchupLegend(result, measure, true)],
+  };
 }
 
 function thousands(value: number): string {
@@ -187,7 +241,15 @@ export function matchupCaption(result: MatchupsView, measure: Measure): string {
 
 /** The legend: what a cell means, seating, trials, seed, engine, and the points each entry fields. */
 export function matchupLegend(result: MatchupsView, measure: Measure, long = false): string {
-  const points = result.entries.map((entry) => (entry.cost === undefined ? `${entry.name} ×${entry.count}` : entry.count === 1 ? `${entry.name} ${thousands(entry.cost)}` : `${entry.name} ${entry.count} × ${entry.cost} = ${thousands(entry.points ?? 0)}`)).join('; ');
+  const points = result.entries
+    .map((entry) =>
+      entry.cost === undefined
+        ? `${entry.name} ×${entry.count}`
+        : entry.count === 1
+          ? `${entry.name} ${thousands(entry.cost)}`
+          : `${entry.name} ${entry.count} × ${entry.cost} = ${thousands(entry.points ?? 0)}`,
+    )
+    .join('; ');
   return [
     long
       ? `Each row: the unit's P(win), P(draw), P(loss) and expected score against the opponent, with the score's 95% interval, in one seating (the unit in the template's first or second side) or both (${SEATING_WORDS.both}).`

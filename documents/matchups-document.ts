@@ -5,14 +5,28 @@ import { SEATINGS } from '../analysis/matchups.js';
 
 const estimate = z.object({ value: z.number().min(0).max(1), interval: intervalSchema });
 /** statistics/outcome.ts Outcome, as a document holds it. */
-const outcomeSchema = z.object({ trials: z.number().int().min(1), win: estimate, draw: estimate, loss: estimate, score: estimate, scoreVariance: z.number().min(0), seed: z.number().int().min(0).optional() });
+const outcomeSchema = z.object({
+  trials: z.number().int().min(1),
+  win: estimate,
+  draw: estimate,
+  loss: estimate,
+  score: estimate,
+  scoreVariance: z.number().min(0),
+  seed: z.number().int().min(0).optional(),
+});
 
 export const playedSituationSchema = z.object({
   name: z.string(),
   share: z.number().positive().max(1),
   description: z.string().optional(),
   changes: z.array(z.object({ path: z.string(), value: z.unknown() })),
-  leftOut: z.array(z.object({ change: z.string(), field: z.string(), entries: z.array(z.object({ id: z.string(), runs: z.number().int().min(1), of: z.number().int().min(1) })) })),
+  leftOut: z.array(
+    z.object({
+      change: z.string(),
+      field: z.string(),
+      entries: z.array(z.object({ id: z.string(), runs: z.number().int().min(1), of: z.number().int().min(1) })),
+    }),
+  ),
 });
 
 /**
@@ -36,7 +50,17 @@ export const matchupsDocumentSchema = z.object({
   precision: z.number().positive(),
   adaptive: z.literal(true).optional(),
   trialsInAll: z.number().int().min(0).optional(),
-  entries: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int().min(1), cost: z.number().min(0).optional(), points: z.number().min(0).optional() })).min(1),
+  entries: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        count: z.number().int().min(1),
+        cost: z.number().min(0).optional(),
+        points: z.number().min(0).optional(),
+      }),
+    )
+    .min(1),
   cells: z
     .array(
       z.object({
@@ -45,7 +69,11 @@ export const matchupsDocumentSchema = z.object({
         first: outcomeSchema.optional(),
         second: outcomeSchema.optional(),
         combined: outcomeSchema,
-        situations: z.array(z.object({ situation: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema })).optional(),
+        situations: z
+          .array(
+            z.object({ situation: z.string(), first: outcomeSchema.optional(), second: outcomeSchema.optional(), combined: outcomeSchema }),
+          )
+          .optional(),
       }),
     )
     .min(1),

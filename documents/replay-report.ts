@@ -28,7 +28,7 @@ export interface ReplayOptions {
 export interface Replay {
   readonly file: string;
   readonly scenario: string;
-  /** The scenario's mode where its ruleset has one (heroic, Battle Forge). */
+  /** The scenario's mode where its rule system has one (heroic, Battle Forge). */
   readonly mode?: string;
   readonly ruleset: string;
   readonly scenarioTrials: number;
@@ -42,7 +42,8 @@ export interface Replay {
 }
 
 export async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
-  if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
+  if (isUnitsFileName(file))
+    throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
   const loaded = await loadScenarioFile(file, { plugins: options.plugins });
   const { scenario, system } = loaded;
   const seed = options.seed ?? scenario.seed;
@@ -52,8 +53,23 @@ export async function replayFile(file: string, options: ReplayOptions): Promise<
   const replayed = replayTrial(kernel, seed, trial);
   const mode = system.mode?.(scenario);
   // A rule system without a trace still replays: the trial's metrics are shown.
-  const eventLines = system.formatTrace === undefined ? [`(the ${loaded.ruleset} rule system has no event trace: the trial's metrics follow)`] : system.formatTrace(replayed.events);
-  return { file, scenario: scenario.name, scenarioTrials: scenario.trials, method, ...(mode === undefined ? {} : { mode }), ruleset: kernel.ruleset, engineVersion: kernel.engineVersion, metrics: kernel.metrics, replayed, eventLines, provenance: provenanceOf(loaded) };
+  const eventLines =
+    system.formatTrace === undefined
+      ? [`(the ${loaded.system.id} rule system has no event trace: the trial's metrics follow)`]
+      : system.formatTrace(replayed.events);
+  return {
+    file,
+    scenario: scenario.name,
+    scenarioTrials: scenario.trials,
+    method,
+    ...(mode === undefined ? {} : { mode }),
+    ruleset: kernel.ruleset,
+    engineVersion: kernel.engineVersion,
+    metrics: kernel.metrics,
+    replayed,
+    eventLines,
+    provenance: provenanceOf(loaded),
+  };
 }
 
 /** A metric's value as text: the label of a category or flag, else the number. */
@@ -70,7 +86,7 @@ export function formatReplay(replay: Replay): string {
     `  file     ${replay.file}`,
     `  ruleset  ${replay.ruleset} (engine ${replay.engineVersion})${replay.mode === undefined ? '' : `, mode ${replay.mode}`}`,
     ...provenanceLines(replay.provenance, '  '),
-    `  method   ${replay.method === 'mc' ? 'mc (each action\'s total drawn from its table: no faces; --method mc-dice shows them)' : 'mc-dice (every die rolled)'}`,
+    `  method   ${replay.method === 'mc' ? "mc (each action's total drawn from its table: no faces; --method mc-dice shows them)" : 'mc-dice (every die rolled)'}`,
     `  seed     ${replayed.seed}`,
     `  trial    ${replayed.trial} (trial ${replayed.trialInShard} of shard ${replayed.shard}${beyond})`,
     '',
@@ -89,7 +105,12 @@ export function replayJson(replay: Replay): Record<string, unknown> {
   return {
     scenario: replay.scenario,
     file: replay.file,
-    ...provenanceJson({ ...replay.provenance, ruleset: replay.ruleset, engineVersion: replay.engineVersion, ...(replay.mode === undefined ? {} : { mode: replay.mode }) }),
+    ...provenanceJson({
+      ...replay.provenance,
+      ruleset: replay.ruleset,
+      engineVersion: replay.engineVersion,
+      ...(replay.mode === undefined ? {} : { mode: replay.mode }),
+    }),
     method: replay.method,
     seed: replayed.seed,
     trial: replayed.trial,
@@ -97,4 +118,3 @@ export function replayJson(replay: Replay): Record<string, unknown> {
     metrics: Object.fromEntries(replay.metrics.map((metric, m) => [metric.name, replayed.row[m] ?? 0])),
   };
 }
-

@@ -36,7 +36,9 @@ export function monteCarloReport(loaded: LoadedScenario, run: MonteCarloRun, wor
     seed: run.seed,
     trials: run.tally.trials,
     workers,
-    ...(precision === undefined || widths === undefined ? {} : { precision: { ...precision, widestHalfWidth: widths.widest, halfWidths: widths.byMetric } }),
+    ...(precision === undefined || widths === undefined
+      ? {}
+      : { precision: { ...precision, widestHalfWidth: widths.widest, halfWidths: widths.byMetric } }),
     metrics: run.summary ?? summarize(run.tally),
   };
 }

@@ -13,19 +13,52 @@ export function runTable(report: RunReport): DataTable {
     { name: 'metric', description: 'the metric (what --metric takes)' },
     { name: 'outcome', description: 'a category\'s label, "yes" for a flag, "mean" or "value v" for a count' },
     { name: 'measure', description: 'probability or mean' },
-    { name: 'estimate', heading: exact ? 'exact' : 'estimate', description: exact ? 'exact: every outcome enumerated' : 'Monte Carlo estimate', bounds: true, ...(exact ? {} : { boundsHeading: '95% interval' }), align: 'right' },
+    {
+      name: 'estimate',
+      heading: exact ? 'exact' : 'estimate',
+      description: exact ? 'exact: every outcome enumerated' : 'Monte Carlo estimate',
+      bounds: true,
+      ...(exact ? {} : { boundsHeading: '95% interval' }),
+      align: 'right',
+    },
   ];
-  const interval = (low: number, high: number, text: (value: number) => string) => (exact ? { low: null, high: null, boundsText: '' } : { low, high, boundsText: `[${text(low)}, ${text(high)}]` });
-  const probability = (value: number, low: number, high: number): Cell => ({ value, text: percent(value), ...interval(low, high, (end) => percent(end)) });
+  const interval = (low: number, high: number, text: (value: number) => string) =>
+    exact ? { low: null, high: null, boundsText: '' } : { low, high, boundsText: `[${text(low)}, ${text(high)}]` };
+  const probability = (value: number, low: number, high: number): Cell => ({
+    value,
+    text: percent(value),
+    ...interval(low, high, (end) => percent(end)),
+  });
   const rows: Cell[][] = [];
   for (const summary of report.metrics) {
     if (summary.kind === 'count') {
-      rows.push([summary.name, 'mean', 'mean', { value: summary.mean, text: summary.mean.toFixed(3), ...interval(summary.meanInterval.low, summary.meanInterval.high, (end) => end.toFixed(3)) }]);
-      for (const entry of summary.distribution) rows.push([summary.name, `value ${entry.value}`, 'probability', probability(entry.probability, entry.interval.low, entry.interval.high)]);
+      rows.push([
+        summary.name,
+        'mean',
+        'mean',
+        {
+          value: summary.mean,
+          text: summary.mean.toFixed(3),
+          ...interval(summary.meanInterval.low, summary.meanInterval.high, (end) => end.toFixed(3)),
+        },
+      ]);
+      for (const entry of summary.distribution)
+        rows.push([
+          summary.name,
+          `value ${entry.value}`,
+          'probability',
+          probability(entry.probability, entry.interval.low, entry.interval.high),
+        ]);
       continue;
     }
     const shown = summary.kind === 'flag' ? summary.distribution.filter((entry) => entry.value === 1) : summary.distribution;
-    for (const entry of shown) rows.push([summary.name, entry.label ?? String(entry.value), 'probability', probability(entry.probability, entry.interval.low, entry.interval.high)]);
+    for (const entry of shown)
+      rows.push([
+        summary.name,
+        entry.label ?? String(entry.value),
+        'probability',
+        probability(entry.probability, entry.interval.low, entry.interval.high),
+      ]);
   }
   return { title: report.scenario, columns, rows };
 }

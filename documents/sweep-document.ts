@@ -18,7 +18,6 @@ import { tableOf } from './tables.js';
  */
 const interval = intervalSchema;
 
-
 const entrySchema = z.object({
   value: z.number().int().min(0),
   label: z.string().optional().describe('a category\'s label, or "no"/"yes" for a flag'),
@@ -47,7 +46,10 @@ const pointSchema = z.object({
   method: z.enum(ANSWER_METHODS),
   seed: z.number().int().min(0).nullable().describe('null at an exact point'),
   trials: z.number().int().min(1).nullable().describe('null at an exact point (nothing was sampled)'),
-  exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).nullable().describe('paths enumerated and the bound on every probability\'s error; null for Monte Carlo'),
+  exact: z
+    .object({ paths: z.number().int().min(1), errorBound: z.number().min(0) })
+    .nullable()
+    .describe("paths enumerated and the bound on every probability's error; null for Monte Carlo"),
   mode: z.string().optional(),
   rulesChanged: z.record(z.string(), z.unknown()).optional().describe("rule constants set to other than the text's value at this point"),
   unitsDigest: z.string().describe('SHA-256 of the unit profiles the kernel read at this point'),
@@ -63,9 +65,26 @@ export const sweepDocumentSchema = z.object({
   engineVersion: z.string(),
   plugin: pluginSchema.optional(),
   method: z.enum(METHODS).describe('as asked; each point says how it was answered'),
-  precision: z.number().positive().nullable().describe('Monte Carlo points ran until every probability was within ±precision; null: a fixed number of trials'),
-  axes: z.array(z.object({ field: fieldSchema, values: z.array(z.unknown()) })).min(1).max(2),
-  metrics: z.array(z.object({ name: z.string(), kind: z.enum(['count', 'category', 'flag']), description: z.string(), title: z.string(), labels: z.array(z.string()).optional() })).describe('the metrics reported, in order'),
+  precision: z
+    .number()
+    .positive()
+    .nullable()
+    .describe('Monte Carlo points ran until every probability was within ±precision; null: a fixed number of trials'),
+  axes: z
+    .array(z.object({ field: fieldSchema, values: z.array(z.unknown()) }))
+    .min(1)
+    .max(2),
+  metrics: z
+    .array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['count', 'category', 'flag']),
+        description: z.string(),
+        title: z.string(),
+        labels: z.array(z.string()).optional(),
+      }),
+    )
+    .describe('the metrics reported, in order'),
   points: z.array(pointSchema).min(1),
 });
 export type SweepDocument = z.output<typeof sweepDocumentSchema>;
@@ -85,7 +104,14 @@ function entryJson(entry: ValueProbability, exact: boolean): z.input<typeof entr
 function resultJson(summary: MetricSummary, exact: boolean): z.input<typeof metricResultSchema> {
   const distribution = summary.distribution.map((entry) => entryJson(entry, exact));
   if (summary.kind !== 'count') return { metric: summary.name, kind: summary.kind, distribution };
-  return { metric: summary.name, kind: 'count', mean: summary.mean, sd: summary.sd, meanInterval: exact ? null : { ...summary.meanInterval }, distribution };
+  return {
+    metric: summary.name,
+    kind: 'count',
+    mean: summary.mean,
+    sd: summary.sd,
+    meanInterval: exact ? null : { ...summary.meanInterval },
+    distribution,
+  };
 }
 
 function pointJson(point: SweepPoint, metrics: readonly string[]): z.input<typeof pointSchema> {
@@ -123,7 +149,17 @@ export function sweepDocument(input: SweepDocumentInput): SweepDocument {
   for (const point of input.points) for (const spec of point.result.metrics) if (!specs.has(spec.name)) specs.set(spec.name, spec);
   const metrics = input.metrics.flatMap((name) => {
     const spec = specs.get(name);
-    return spec === undefined ? [] : [{ name, kind: spec.kind, description: spec.description, title: metricTitle(spec), ...(spec.labels === undefined ? {} : { labels: [...spec.labels] }) }];
+    return spec === undefined
+      ? []
+      : [
+          {
+            name,
+            kind: spec.kind,
+            description: spec.description,
+            title: metricTitle(spec),
+            ...(spec.labels === undefined ? {} : { labels: [...spec.labels] }),
+          },
+        ];
   });
   return sweepDocumentSchema.parse({
     kind: 'sweep',
@@ -155,7 +191,8 @@ export interface SweptOutcome {
 
 /** A metric's outcomes: a count's mean, a flag's "yes", each label of a category. */
 export function outcomesOf(result: SweepMetricResult, metric: Pick<MetricSpec, 'name' | 'kind' | 'description'>): SweptOutcome[] {
-  if (result.kind === 'count') return [{ title: metricTitle(metric), label: null, measure: 'mean', estimate: result.mean, interval: result.meanInterval }];
+  if (result.kind === 'count')
+    return [{ title: metricTitle(metric), label: null, measure: 'mean', estimate: result.mean, interval: result.meanInterval }];
   const shown = result.kind === 'flag' ? result.distribution.filter((entry) => entry.value === 1) : result.distribution;
   return shown.map((entry) => {
     const label = entry.label ?? String(entry.value);

@@ -20,7 +20,7 @@ export type SweepLayout = (typeof SWEEP_LAYOUTS)[number];
 
 type Metric = SweepDocument['metrics'][number];
 
-export const valueText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
+export const valueText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
 
 /** A swept value as a cell: a number stays a number. */
 const valueCell = (value: unknown): Cell => (typeof value === 'number' || typeof value === 'boolean' ? value : valueText(value));
@@ -34,7 +34,8 @@ function meanText(estimate: number, interval: { low: number; high: number } | nu
   return interval === null ? estimate.toFixed(3) : `${estimate.toFixed(3)} [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]`;
 }
 
-const outcomeText = (outcome: SweptOutcome): string => (outcome.measure === 'mean' ? meanText(outcome.estimate, outcome.interval) : probabilityText(outcome.estimate, outcome.interval));
+const outcomeText = (outcome: SweptOutcome): string =>
+  outcome.measure === 'mean' ? meanText(outcome.estimate, outcome.interval) : probabilityText(outcome.estimate, outcome.interval);
 
 function outcomeCell(outcome: SweptOutcome | undefined): Cell {
   if (outcome === undefined) return null;
@@ -44,19 +45,27 @@ function outcomeCell(outcome: SweptOutcome | undefined): Cell {
 /** The axes' column headings: each field's title, or its whole label where two titles would read alike. */
 export function axisHeadings(document: SweepDocument): string[] {
   const titles = document.axes.map((axis) => axis.field.title);
-  return document.axes.map((axis) => (titles.filter((title) => title === axis.field.title).length > 1 ? axis.field.label : axis.field.title));
+  return document.axes.map((axis) =>
+    titles.filter((title) => title === axis.field.title).length > 1 ? axis.field.label : axis.field.title,
+  );
 }
 
 /** The axes' names in CSV and JSON: each field's title, or its path where two titles would read alike. */
 export function axisNames(document: SweepDocument): string[] {
   const titles = document.axes.map((axis) => axis.field.title);
-  return document.axes.map((axis) => (titles.filter((title) => title === axis.field.title).length > 1 ? axis.field.path : axis.field.title));
+  return document.axes.map((axis) =>
+    titles.filter((title) => title === axis.field.title).length > 1 ? axis.field.path : axis.field.title,
+  );
 }
 
 function axisColumns(document: SweepDocument): Column[] {
   const headings = axisHeadings(document);
   const names = axisNames(document);
-  return document.axes.map((axis, i) => ({ name: names[i] ?? axis.field.path, heading: headings[i] ?? axis.field.label, description: `${axis.field.label} (${axis.field.path})` }));
+  return document.axes.map((axis, i) => ({
+    name: names[i] ?? axis.field.path,
+    heading: headings[i] ?? axis.field.label,
+    description: `${axis.field.label} (${axis.field.path})`,
+  }));
 }
 
 /** How a point was answered, for a sweep whose points differ (some exact, some Monte Carlo). */
@@ -90,18 +99,26 @@ function shownMetrics(document: SweepDocument): { shown: Shown[]; zero: Metric[]
         return result === undefined ? [] : outcomesOf(result, metric);
       });
       const labels = [...new Set(perPoint.flatMap((outcomes) => outcomes.map((outcome) => outcome.label ?? '')))];
-      const seen = labels.filter((label) => perPoint.some((outcomes) => outcomes.some((outcome) => (outcome.label ?? '') === label && outcome.estimate > 0)));
-      return metric.kind === 'category' ? { metric, perPoint, labels: seen, never: labels.filter((label) => !seen.includes(label)) } : { metric, perPoint, labels, never: [] };
+      const seen = labels.filter((label) =>
+        perPoint.some((outcomes) => outcomes.some((outcome) => (outcome.label ?? '') === label && outcome.estimate > 0)),
+      );
+      return metric.kind === 'category'
+        ? { metric, perPoint, labels: seen, never: labels.filter((label) => !seen.includes(label)) }
+        : { metric, perPoint, labels, never: [] };
     });
   return { shown, zero };
 }
 
-const blockTitle = (metric: Metric): string => `${metricTitle(metric)}${metric.kind === 'category' ? ': the chance of each' : ''}  [${metric.name}]`;
-const neverNote = (never: readonly string[]): string[] => (never.length === 0 ? [] : [`Never at any point: ${never.map((label) => JSON.stringify(label)).join(', ')}.`]);
-const zeroNote = (zero: readonly Metric[]): string[] => (zero.length === 0 ? [] : [`Always 0 at every point: ${zero.map((metric) => `${metricTitle(metric)} [${metric.name}]`).join('; ')}.`]);
+const blockTitle = (metric: Metric): string =>
+  `${metricTitle(metric)}${metric.kind === 'category' ? ': the chance of each' : ''}  [${metric.name}]`;
+const neverNote = (never: readonly string[]): string[] =>
+  never.length === 0 ? [] : [`Never at any point: ${never.map((label) => JSON.stringify(label)).join(', ')}.`];
+const zeroNote = (zero: readonly Metric[]): string[] =>
+  zero.length === 0 ? [] : [`Always 0 at every point: ${zero.map((metric) => `${metricTitle(metric)} [${metric.name}]`).join('; ')}.`];
 
 /** An outcome's column name in CSV: the metric's name, and the label of a category. */
-const outcomeName = (metric: Metric, label: string): string => (metric.kind === 'category' ? `${metric.name}: ${label}` : metric.kind === 'count' ? `${metric.name} mean` : metric.name);
+const outcomeName = (metric: Metric, label: string): string =>
+  metric.kind === 'category' ? `${metric.name}: ${label}` : metric.kind === 'count' ? `${metric.name} mean` : metric.name;
 
 export function sweepTableOf(document: SweepDocument, layout: SweepLayout, title: string): DataTable {
   if (layout === 'long') return longTable(document, title);
@@ -120,7 +137,13 @@ function pointsTable(document: SweepDocument, title: string): DataTable {
     const indices: number[] = [];
     for (const label of labels) {
       indices.push(columns.length);
-      columns.push({ name: outcomeName(metric, label), heading: heading ?? label, description: perPoint.flat().find((outcome) => (outcome.label ?? '') === label)?.title ?? metric.description, bounds: true, align: 'right' });
+      columns.push({
+        name: outcomeName(metric, label),
+        heading: heading ?? label,
+        description: perPoint.flat().find((outcome) => (outcome.label ?? '') === label)?.title ?? metric.description,
+        bounds: true,
+        align: 'right',
+      });
       readers.push((p) => outcomeCell(perPoint[p]?.find((outcome) => (outcome.label ?? '') === label)));
     }
     blocks.push({ title: blockTitle(metric), columns: indices, notes: neverNote(never) });
@@ -131,8 +154,14 @@ function pointsTable(document: SweepDocument, title: string): DataTable {
     columns.push({ name: 'how', only: 'print' });
     readers.push((p) => (document.points[p] === undefined ? null : howText(document.points[p] as SweepDocumentPoint)));
   }
-  columns.push({ name: 'trials', only: 'data', description: 'trials run at the point (empty: answered exactly)' }, { name: 'method', only: 'data', description: 'exact, mc or mc-dice' });
-  readers.push((p) => document.points[p]?.trials ?? null, (p) => document.points[p]?.method ?? null);
+  columns.push(
+    { name: 'trials', only: 'data', description: 'trials run at the point (empty: answered exactly)' },
+    { name: 'method', only: 'data', description: 'exact, mc or mc-dice' },
+  );
+  readers.push(
+    (p) => document.points[p]?.trials ?? null,
+    (p) => document.points[p]?.method ?? null,
+  );
   return {
     title,
     columns,
@@ -161,8 +190,20 @@ function longTable(document: SweepDocument, title: string): DataTable {
       const metric = document.metrics.find((candidate) => candidate.name === result.metric);
       if (metric === undefined) continue;
       for (const outcome of outcomesOf(result, metric)) {
-        const number = (value: number | undefined): Cell => (value === undefined ? null : { value, text: outcome.measure === 'mean' ? value.toFixed(3) : percent(value) });
-        rows.push([...point.values.map(valueCell), result.metric, outcome.title, outcome.label, outcome.measure, number(outcome.estimate), number(outcome.interval?.low), number(outcome.interval?.high), point.trials, point.method]);
+        const number = (value: number | undefined): Cell =>
+          value === undefined ? null : { value, text: outcome.measure === 'mean' ? value.toFixed(3) : percent(value) };
+        rows.push([
+          ...point.values.map(valueCell),
+          result.metric,
+          outcome.title,
+          outcome.label,
+          outcome.measure,
+          number(outcome.estimate),
+          number(outcome.interval?.low),
+          number(outcome.interval?.high),
+          point.trials,
+          point.method,
+        ]);
       }
     }
   }
@@ -176,8 +217,15 @@ function gridTable(document: SweepDocument, title: string): DataTable {
   const [rowHeading = '', columnHeading = ''] = axisHeadings(document);
   const [rowName = '', columnName = ''] = axisNames(document);
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-  const pointAt = (row: unknown, column: unknown): number => document.points.findIndex((point) => same(point.values[0], row) && same(point.values[1], column));
-  const columns: Column[] = [{ name: rowName, heading: rowHeading, description: `${rowAxis.field.label} (${rowAxis.field.path}); the columns are values of ${columnAxis.field.label} (${columnAxis.field.path})` }];
+  const pointAt = (row: unknown, column: unknown): number =>
+    document.points.findIndex((point) => same(point.values[0], row) && same(point.values[1], column));
+  const columns: Column[] = [
+    {
+      name: rowName,
+      heading: rowHeading,
+      description: `${rowAxis.field.label} (${rowAxis.field.path}); the columns are values of ${columnAxis.field.label} (${columnAxis.field.path})`,
+    },
+  ];
   const readers: ((row: unknown) => Cell)[] = [(row) => valueCell(row)];
   const blocks: ColumnBlock[] = [];
   for (const { metric, perPoint, labels, never } of shown) {
@@ -185,11 +233,19 @@ function gridTable(document: SweepDocument, title: string): DataTable {
       const indices: number[] = [];
       for (const value of columnAxis.values) {
         indices.push(columns.length);
-        columns.push({ name: `${outcomeName(metric, label)} @ ${columnName}=${valueText(value)}`, heading: valueText(value), align: 'right' });
+        columns.push({
+          name: `${outcomeName(metric, label)} @ ${columnName}=${valueText(value)}`,
+          heading: valueText(value),
+          align: 'right',
+        });
         readers.push((row) => outcomeCell(perPoint[pointAt(row, value)]?.find((outcome) => (outcome.label ?? '') === label)));
       }
       const outcome = perPoint.flat().find((candidate) => (candidate.label ?? '') === label);
-      blocks.push({ title: `${outcome?.title ?? metricTitle(metric)}${outcome?.measure === 'mean' ? ' (mean)' : ''}  [${metric.name}]: rows ${rowHeading}, columns ${columnHeading}`, columns: indices, notes: label === labels.at(-1) ? neverNote(never) : [] });
+      blocks.push({
+        title: `${outcome?.title ?? metricTitle(metric)}${outcome?.measure === 'mean' ? ' (mean)' : ''}  [${metric.name}]: rows ${rowHeading}, columns ${columnHeading}`,
+        columns: indices,
+        notes: label === labels.at(-1) ? neverNote(never) : [],
+      });
     }
   }
   return {

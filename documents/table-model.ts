@@ -79,7 +79,12 @@ export function printColumns(table: DataTable, indices?: readonly number[]): Pri
     const cells = table.rows.map((row) => row[index] ?? null);
     // A column of plain numbers is right-aligned; one whose cells print otherwise ("62% ±3") reads as text.
     const numeric = column.align === 'right' || cells.every((cell) => typeof cell === 'number' || textOf(cell) === '');
-    const own: PrintColumn = { heading: column.heading ?? column.name, cells: cells.map(textOf), raw: cells.map((cell) => (typeof cell === 'number' ? cell : textOf(cell))), numeric };
+    const own: PrintColumn = {
+      heading: column.heading ?? column.name,
+      cells: cells.map(textOf),
+      raw: cells.map((cell) => (typeof cell === 'number' ? cell : textOf(cell))),
+      numeric,
+    };
     if (column.boundsHeading === undefined) return [own];
     const bounds = cells.map((cell) => (isShown(cell) ? (cell.boundsText ?? '') : ''));
     return [own, { heading: column.boundsHeading, cells: bounds, raw: bounds, numeric: column.align === 'right' }];
@@ -100,7 +105,10 @@ export function dataColumns(table: DataTable): { names: string[]; rows: Scalar[]
     if (column.bounds === true) {
       for (const end of ['low', 'high'] as const) {
         names.push(`${column.name} ${end}`);
-        described.push({ name: `${column.name} ${end}`, description: `the 95% interval's ${end} end of ${column.name} (empty where there is none)` });
+        described.push({
+          name: `${column.name} ${end}`,
+          description: `the 95% interval's ${end} end of ${column.name} (empty where there is none)`,
+        });
         readers.push((row) => {
           const shown = cell(row);
           return isShown(shown) ? (shown[end] ?? null) : null;
@@ -147,7 +155,11 @@ export function markdownGrid(columns: readonly PrintColumn[]): string {
 export function printedParts(table: DataTable): { title: string; columns: PrintColumn[]; notes: readonly string[] }[] {
   if (table.blocks === undefined) return [{ title: table.title, columns: printColumns(table), notes: table.notes ?? [] }];
   const keys = Array.from({ length: table.blocks.keys }, (_, i) => i);
-  return table.blocks.list.map((block) => ({ title: block.title, columns: printColumns(table, [...keys, ...block.columns]), notes: block.notes ?? [] }));
+  return table.blocks.list.map((block) => ({
+    title: block.title,
+    columns: printColumns(table, [...keys, ...block.columns]),
+    notes: block.notes ?? [],
+  }));
 }
 
 /** Plain text for a terminal, or Markdown for a file (`--out x.md`). */
@@ -237,11 +249,17 @@ export function printDocument(document: OutputDocument, flavor: Flavor): string 
   const lines = [md ? `**${document.title}**` : document.title];
   // The lead (a verdict) stands apart from the lines under it; a lead of indented lines (matchups' file line) does not.
   const lead = document.lead ?? [];
-  if (lead.length > 0) lines.push(...(md ? ['', ...lead] : lead), ...(!md && !lead.every((line) => line.startsWith(' ')) && (document.entries ?? []).length > 0 ? [''] : []));
+  if (lead.length > 0)
+    lines.push(
+      ...(md ? ['', ...lead] : lead),
+      ...(!md && !lead.every((line) => line.startsWith(' ')) && (document.entries ?? []).length > 0 ? [''] : []),
+    );
   const entries = document.entries ?? [];
   if (entries.length > 0) {
     if (md) lines.push('');
-    lines.push(...entries.map(([key, value]) => (md ? (key === '' ? `  - ${value}` : `- ${key}: ${value}`) : `  ${key.padEnd(8)} ${value}`)));
+    lines.push(
+      ...entries.map(([key, value]) => (md ? (key === '' ? `  - ${value}` : `- ${key}: ${value}`) : `  ${key.padEnd(8)} ${value}`)),
+    );
   }
   lines.push('');
   for (const text of document.before ?? []) lines.push(paragraph(text), '');

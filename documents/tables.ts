@@ -31,7 +31,12 @@ export function tableOf(rows: readonly Record<string, unknown>[]): ColumnTable {
  * A square matrix for printing: one row per `rows` value, one column per `columns` value, each
  * cell `cell(row, column)` (empty where missing).
  */
-export function matrixTable(rowLabel: string, rows: readonly string[], columns: readonly string[], cell: (row: string, column: string) => string | undefined): ColumnTable {
+export function matrixTable(
+  rowLabel: string,
+  rows: readonly string[],
+  columns: readonly string[],
+  cell: (row: string, column: string) => string | undefined,
+): ColumnTable {
   return aq.from(
     rows.map((row) => {
       const record: Record<string, string> = { [rowLabel]: row };
@@ -58,8 +63,11 @@ export function formatOfFile(file: string): TableFormat {
   const extension = path.extname(file).toLowerCase().slice(1);
   const format = extension === 'markdown' ? 'md' : extension === 'htm' ? 'html' : extension;
   if (!(TABLE_FORMATS as readonly string[]).includes(format)) {
-    throw InputError.at(file, '--out', `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json, .md or .html`);
+    throw InputError.at(
+      file,
+      '--out',
+      `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json, .md or .html`,
+    );
   }
   return format as TableFormat;
 }
-

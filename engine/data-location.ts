@@ -30,12 +30,17 @@ export const folderExists =
   async (directory: string): Promise<boolean> =>
     (await files.list(directory)) !== undefined;
 
-
 /**
  * The path `field` leads to from `file` (the scenario), or the bundled data of `ruleSystem` when the
  * field is at its default and nothing is beside the scenario; a problem when neither is there.
  */
-export async function locateData(files: DataFiles, file: string, ruleSystem: string, field: DataField, exists: (path: string) => Promise<boolean>): Promise<DataLocation> {
+export async function locateData(
+  files: DataFiles,
+  file: string,
+  ruleSystem: string,
+  field: DataField,
+  exists: (path: string) => Promise<boolean>,
+): Promise<DataLocation> {
   const tried = files.resolve(file, field.value);
   if (await exists(tried)) return { path: tried };
   const bundled = files.bundled(ruleSystem, field.defaultValue);

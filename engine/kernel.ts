@@ -25,7 +25,7 @@ export interface MetricSpec {
   readonly labels?: readonly string[];
 }
 
-/** Receives a kernel's trace events, in the order they happen; each ruleset defines its events. */
+/** Receives a kernel's trace events, in the order they happen; each rule system defines its events. */
 export interface TraceSink<TraceEvent = unknown> {
   event(event: TraceEvent): void;
 }

@@ -8,8 +8,16 @@ import type { ValidationIssue } from './validation.js';
  */
 const MAX_ISSUES = 5;
 
-export function parsedRefs<Schema extends z.ZodType>(schema: Schema, refs: unknown): { value: z.output<Schema> } | { issues: ValidationIssue[] } {
+export function parsedRefs<Schema extends z.ZodType>(
+  schema: Schema,
+  refs: unknown,
+): { value: z.output<Schema> } | { issues: ValidationIssue[] } {
   const parsed = schema.safeParse(refs);
   if (parsed.success) return { value: parsed.data };
-  return { issues: parsed.error.issues.slice(0, MAX_ISSUES).map((issue) => ({ path: ['refs', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))], message: issue.message })) };
+  return {
+    issues: parsed.error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+      path: ['refs', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
+      message: issue.message,
+    })),
+  };
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
  * `examples.ts` exports (by default) one of these — sample scenarios for the suites every rule
  * system passes (the kernel contract, the loading fuzz, unreadable inputs, the workbench's field
  * choices: test/) and the field tables of its README (scripts/docs-tables.ts). Those find it
- * through the registry, as engine/<id>/examples.ts for each entry of engine/rulesets.ts, so a new
+ * through the registry, as engine/<id>/examples.ts for each entry of engine/registry.ts, so a new
  * rule system is checked by all of them and documented with nothing added anywhere else.
  *
  * Data only (file names, field names and paths, the schemas its tables show): no test code, and

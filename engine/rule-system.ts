@@ -5,7 +5,7 @@ import type { ValidationIssue } from './validation.js';
 
 /**
  * What a rule system is to the rest of crucible: one descriptor, exported by its folder's index.ts
- * (or by a user's plugin module) and reached only through the list in engine/rulesets.ts (plugins
+ * (or by a user's plugin module) and reached only through the list in engine/registry.ts (plugins
  * join when a scenario names them). sim/, analysis/, cli/ and reports/ know a rule system by this
  * interface alone, so the four built-ins use exactly the API a plugin uses. The engine stays pure:
  * every file a rule system reads comes through the `DataFiles` it is handed.
@@ -34,7 +34,12 @@ export interface DataFiles {
   /** Read a file and check it against `schema`: its value, or every problem found, field by field. */
   readChecked<Schema extends z.ZodType>(file: string, schema: Schema): Promise<{ value?: z.output<Schema>; problems: Problem[] }>;
   /** Check data already read (e.g. a unit defined inline in a scenario) against `schema`. */
-  check<Schema extends z.ZodType>(file: string, schema: Schema, data: unknown, at?: readonly (string | number)[]): { value?: z.output<Schema>; problems: Problem[] };
+  check<Schema extends z.ZodType>(
+    file: string,
+    schema: Schema,
+    data: unknown,
+    at?: readonly (string | number)[],
+  ): { value?: z.output<Schema>; problems: Problem[] };
   /** Whether anything (a file, a folder) is at `file`. */
   exists(file: string): Promise<boolean>;
   /** The names in `directory`, sorted; undefined when it cannot be read. */
@@ -142,6 +147,8 @@ export interface Choice {
 export type FieldChoices = Readonly<Record<string, readonly Choice[]>>;
 
 /** Identity, for type inference: `export default defineRuleSystem({ … })` checks the descriptor against its own types. */
-export function defineRuleSystem<Scenario extends ScenarioBase, Refs, Event>(system: RuleSystem<Scenario, Refs, Event>): RuleSystem<Scenario, Refs, Event> {
+export function defineRuleSystem<Scenario extends ScenarioBase, Refs, Event>(
+  system: RuleSystem<Scenario, Refs, Event>,
+): RuleSystem<Scenario, Refs, Event> {
   return system;
 }

@@ -19,4 +19,5 @@ export const MAX_REPLAY_TRIAL = 1e15 - 1;
 export const seedField = () => z.number().int().min(0).max(MAX_SEED).default(1).describe('random seed (crucible run --seed overrides it)');
 
 /** A scenario's `trials` field; `noun` names what one trial simulates ("fights", "games"). */
-export const trialsField = (noun: string) => z.number().int().min(1).max(MAX_TRIALS).default(100000).describe(`number of simulated ${noun} (crucible run --trials overrides it)`);
+export const trialsField = (noun: string) =>
+  z.number().int().min(1).max(MAX_TRIALS).default(100000).describe(`number of simulated ${noun} (crucible run --trials overrides it)`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { seedField, trialsField } from './run-limits.js';
 
 /**
- * The fields every scenario has, whatever its rule system — ruleset, name, description, seed and
+ * The fields every scenario has, whatever its rule system — ruleset (the file key), name, description, seed and
  * trials — defined once, with their limits (run-limits.ts). Each rule system's scenario schema
  * spreads them into its own strict object: `...scenarioHeading(id)` first, `...runFields(noun)`
  * where its format puts the size of a run. Spread rather than `.extend`: each format keeps its
@@ -11,12 +11,12 @@ import { seedField, trialsField } from './run-limits.js';
  */
 
 /** What `ruleset:` says, in a built-in's format. */
-export const RULESET_DESCRIPTION = 'the rule system: it decides the rest of the format';
+export const RULE_SYSTEM_FIELD_DESCRIPTION = 'the rule system: it decides the rest of the format';
 
 /** A scenario's opening fields: `ruleset` (the rule system's id), `name` and `description`. */
-export function scenarioHeading<const Id extends string>(id: Id, rulesetDescription: string = RULESET_DESCRIPTION) {
+export function scenarioHeading<const Id extends string>(id: Id, idDescription: string = RULE_SYSTEM_FIELD_DESCRIPTION) {
   return {
-    ruleset: z.literal(id).describe(rulesetDescription),
+    ruleset: z.literal(id).describe(idDescription),
     name: z.string().min(1).describe('shown in every result'),
     description: z.string().optional().describe('the question the scenario answers'),
   };

@@ -10,7 +10,8 @@ import { platform } from './platform.js';
 export const bundledDataDirectory = (): string => platform().bundledData;
 
 /** `reference` as a bundled scenario of `ruleSystem` reads it, from data/<ruleSystem>/scenarios/ (DataFiles.bundled). */
-export const bundledDataPath = (ruleSystem: string, reference: string): string => path.join(bundledDataDirectory(), ruleSystem, 'scenarios', reference);
+export const bundledDataPath = (ruleSystem: string, reference: string): string =>
+  path.join(bundledDataDirectory(), ruleSystem, 'scenarios', reference);
 
 /** A bundled path as results record it, the same on every machine: `data/warmaster/armies`. */
 export const bundledDataLabel = (file: string): string => ['data', ...path.relative(bundledDataDirectory(), file).split('/')].join('/');

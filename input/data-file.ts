@@ -1,9 +1,23 @@
 import path from 'pathe';
-import { Composer, CST, type Document, isAlias, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, Parser, YAMLParseError } from 'yaml';
+import {
+  Composer,
+  CST,
+  type Document,
+  isAlias,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  type Node,
+  Parser,
+  YAMLParseError,
+} from 'yaml';
 import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { bundledDataPath } from './bundled-data.js';
-import { formatPath, type InputProblem, ROOT_PATH, unprintableProblems } from './errors.js';
+import { formatPath, type Problem, ROOT_PATH, unprintableProblems } from './errors.js';
 import { platform } from './platform.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -18,7 +32,7 @@ export { unprintableProblems } from './errors.js';
 
 export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
 
-export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: InputProblem[] };
+export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly problems: Problem[] };
 
 /**
  * The largest scenario, units or army file read: the largest bundled one is ~50 KB; 2 MB keeps any
@@ -29,7 +43,10 @@ export const MAX_DATA_FILE_BYTES = 2 * 1024 * 1024;
 
 /** A file too large to read, or not a regular file (a FIFO would block for good, a device never end). */
 class UnreadableFile extends Error {
-  constructor(readonly code: 'ENOTREG' | 'EFBIG', message: string) {
+  constructor(
+    readonly code: 'ENOTREG' | 'EFBIG',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -40,8 +57,16 @@ class UnreadableFile extends Error {
  */
 export async function readInputText(file: string, maxBytes: number): Promise<string> {
   const info = await platform().stat(file);
-  if (!info.isFile()) throw new UnreadableFile('ENOTREG', info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files');
-  if (info.size > maxBytes) throw new UnreadableFile('EFBIG', `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`);
+  if (!info.isFile())
+    throw new UnreadableFile(
+      'ENOTREG',
+      info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files',
+    );
+  if (info.size > maxBytes)
+    throw new UnreadableFile(
+      'EFBIG',
+      `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`,
+    );
   return platform().readText(file);
 }
 
@@ -68,7 +93,8 @@ const LARGEST_FILE_KEPT = 256 * 1024;
 function remembered(file: string, text: string, parse: () => Parsed): Parsed {
   if (text.length > LARGEST_FILE_KEPT) return parse();
   const known = parsedFiles.get(file);
-  if (known !== undefined && known.text === text) return known.parsed.ok ? { ok: true, data: structuredClone(known.parsed.data) } : known.parsed;
+  if (known !== undefined && known.text === text)
+    return known.parsed.ok ? { ok: true, data: structuredClone(known.parsed.data) } : known.parsed;
   const parsed = parse();
   parsedFiles.delete(file);
   parsedFiles.set(file, { text, parsed });
@@ -103,7 +129,8 @@ function jsonTooDeepAt(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character (\" does not end the string)
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character (\" does not end the string)
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -115,7 +142,7 @@ function jsonTooDeepAt(text: string): number | undefined {
 }
 
 /** The problem of a JSON text nested too deeply, at its line and column; undefined if it is not. */
-export function jsonNestingProblem(file: string, text: string): InputProblem | undefined {
+export function jsonNestingProblem(file: string, text: string): Problem | undefined {
   const at = jsonTooDeepAt(text);
   return at === undefined ? undefined : { file, path: lineAndColumn(text, at), message: `invalid JSON: ${TOO_DEEP}` };
 }
@@ -195,10 +222,13 @@ const TOO_MANY_ANCHORS = `more than ${MAX_YAML_ANCHORS_AND_ALIASES.toLocaleStrin
 
 const COLLECTION_TOKENS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection']);
 
-type YamlRead = { readonly document: Document.Parsed; readonly lines: LineCounter } | { readonly refused: { readonly at: number; readonly message: string }; readonly lines: LineCounter };
+type YamlRead =
+  | { readonly document: Document.Parsed; readonly lines: LineCounter }
+  | { readonly refused: { readonly at: number; readonly message: string }; readonly lines: LineCounter };
 
 /** A lexeme that starts a scalar or an alias (a plain or block scalar comes after the SCALAR marker). */
-const startsValue = (lexeme: string): boolean => lexeme === CST.SCALAR || lexeme.startsWith('"') || lexeme.startsWith("'") || lexeme.startsWith('*');
+const startsValue = (lexeme: string): boolean =>
+  lexeme === CST.SCALAR || lexeme.startsWith('"') || lexeme.startsWith("'") || lexeme.startsWith('*');
 
 /**
  * yaml's parseDocument, with the parser fed one lexeme at a time (the way the library documents),
@@ -223,7 +253,8 @@ function readYaml(text: string): YamlRead {
       if (!scalarText) {
         // Scalars are some of the values the document holds (collections and aliases' repeats come on top): a safe early refusal.
         if (startsValue(lexeme) && ++scalars > MAX_DATA_VALUES) refused = { at: start, message: TOO_MANY_VALUES };
-        if ((lexeme.startsWith('&') || lexeme.startsWith('*')) && ++anchors > MAX_YAML_ANCHORS_AND_ALIASES) refused = { at: start, message: TOO_MANY_ANCHORS };
+        if ((lexeme.startsWith('&') || lexeme.startsWith('*')) && ++anchors > MAX_YAML_ANCHORS_AND_ALIASES)
+          refused = { at: start, message: TOO_MANY_ANCHORS };
       }
       if (refused === undefined) yield* parser.next(lexeme);
       // The stack also holds the document and a scalar being read: count its collections only when it is that long.
@@ -241,7 +272,13 @@ function readYaml(text: string): YamlRead {
   for (const next of composer.compose(tokens(), true, text.length)) {
     if (document === undefined) document = next;
     else {
-      document.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      document.errors.push(
+        new YAMLParseError(
+          [next.range[0], next.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
       break;
     }
   }
@@ -258,8 +295,8 @@ function readYaml(text: string): YamlRead {
  * one map of anchors here), an alias inside its own anchor (it would repeat for ever), and the text
  * aliases repeat. Each problem with its line and column; the walk stops at the first limit passed.
  */
-function structureProblems(file: string, document: Document.Parsed, where: (node: Node) => string): InputProblem[] {
-  const problems: InputProblem[] = [];
+function structureProblems(file: string, document: Document.Parsed, where: (node: Node) => string): Problem[] {
+  const problems: Problem[] = [];
   let stopped = false;
   const stop = (node: Node, message: string): void => {
     problems.push({ file, path: where(node), message: `invalid YAML: ${message}` });
@@ -279,10 +316,12 @@ function structureProblems(file: string, document: Document.Parsed, where: (node
       // An alias with no anchor before it: the yaml library names it when the document is read.
       if (target === undefined) return;
       const inside = held.get(target);
-      if (inside === undefined) return stop(node, `the alias *${node.source} sits inside its own anchor &${node.source}: it would repeat itself for ever`);
+      if (inside === undefined)
+        return stop(node, `the alias *${node.source} sits inside its own anchor &${node.source}: it would repeat itself for ever`);
       values += inside.values;
       repeated += (target.range === undefined || target.range === null ? 0 : target.range[1] - target.range[0]) + inside.repeated;
-      if (repeated > MAX_ALIASED_CHARACTERS) return stop(node, `its aliases repeat more than ${MAX_ALIASED_CHARACTERS / 2 ** 20} MB of text`);
+      if (repeated > MAX_ALIASED_CHARACTERS)
+        return stop(node, `its aliases repeat more than ${MAX_ALIASED_CHARACTERS / 2 ** 20} MB of text`);
       if (values > MAX_DATA_VALUES) stop(node, TOO_MANY_VALUES);
       return;
     }
@@ -295,7 +334,8 @@ function structureProblems(file: string, document: Document.Parsed, where: (node
       const seen = new Set<string>();
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : isAlias(pair.key) ? `*${pair.key.source}` : undefined;
-        if (key !== undefined && seen.has(key) && isNode(pair.key)) problems.push({ file, path: where(pair.key), message: `invalid YAML: Map keys must be unique (${JSON.stringify(key)} again)` });
+        if (key !== undefined && seen.has(key) && isNode(pair.key))
+          problems.push({ file, path: where(pair.key), message: `invalid YAML: Map keys must be unique (${JSON.stringify(key)} again)` });
         if (key !== undefined) seen.add(key);
         walk(pair.key);
         walk(pair.value);
@@ -329,21 +369,27 @@ function parseYaml(file: string, text: string): Parsed {
     const { line, col } = read.lines.linePos(offset);
     return `line ${line}, column ${col}`;
   };
-  if ('refused' in read) return { ok: false, problems: [{ file, path: at(read.refused.at), message: `invalid YAML: ${read.refused.message}` }] };
+  if ('refused' in read)
+    return { ok: false, problems: [{ file, path: at(read.refused.at), message: `invalid YAML: ${read.refused.message}` }] };
   const { document } = read;
   if (document.errors.length > 0) {
-    const problems = document.errors.map((error): InputProblem => {
+    const problems = document.errors.map((error): Problem => {
       const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
       return { file, path: at(error.pos[0]), message: `invalid YAML: ${what}` };
     });
     const key = unquotedBracketKey(text, document.errors[0]?.pos[0] ?? 0);
     const first = problems[0];
-    if (key !== undefined && first !== undefined) problems[0] = { ...first, message: `${first.message} (inside { }, a key with brackets must be quoted: "${key}": …)` };
+    if (key !== undefined && first !== undefined)
+      problems[0] = { ...first, message: `${first.message} (inside { }, a key with brackets must be quoted: "${key}": …)` };
     // One syntax slip makes the parser report dozens of follow-on errors: show the first few.
     const shown = problems.slice(0, MAX_YAML_ERRORS);
     const hidden = problems.length - shown.length;
     const next = problems[MAX_YAML_ERRORS];
-    if (next !== undefined) shown.push({ ...next, message: `invalid YAML: ${hidden} more error${hidden === 1 ? '' : 's'} from here on, probably caused by the first` });
+    if (next !== undefined)
+      shown.push({
+        ...next,
+        message: `invalid YAML: ${hidden} more error${hidden === 1 ? '' : 's'} from here on, probably caused by the first`,
+      });
     return { ok: false, problems: shown };
   }
   const structure = structureProblems(file, document, (node) => at(node.range?.[0]));
@@ -362,11 +408,22 @@ function parseYaml(file: string, text: string): Parsed {
  * zod-parse `data`, turning every issue into a problem of `file`; `at`: where `data` sits in the
  * file. `showValues` false: problems say what kind of value is wrong ("got text"), not the value.
  */
-export function parseWith<Schema extends z.ZodType>(schema: Schema, file: string, data: unknown, at: readonly PropertyKey[] = [], showValues = true): { value?: z.output<Schema>; problems: InputProblem[] } {
-  if (at.length === 0 && (data === null || data === undefined)) return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
+export function parseWith<Schema extends z.ZodType>(
+  schema: Schema,
+  file: string,
+  data: unknown,
+  at: readonly PropertyKey[] = [],
+  showValues = true,
+): { value?: z.output<Schema>; problems: Problem[] } {
+  if (at.length === 0 && (data === null || data === undefined))
+    return { problems: [{ file, path: ROOT_PATH, message: 'the file is empty' }] };
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data, problems: [] };
-  const problems = describeZodIssues(result.error.issues, data, schema, showValues).map((issue) => ({ file, path: formatPath([...at, ...issue.path]), message: issue.message }));
+  const problems = describeZodIssues(result.error.issues, data, schema, showValues).map((issue) => ({
+    file,
+    path: formatPath([...at, ...issue.path]),
+    message: issue.message,
+  }));
   return { problems };
 }
 

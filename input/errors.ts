@@ -3,13 +3,10 @@
  * `<file>: <path>: <what is wrong>`, so a user (or an editor's problem matcher) can jump to it.
  * The CLI prints the message without a stack trace and exits with status 2.
  */
-export interface InputProblem {
-  /** The file at fault, as the user named it (or as derived from a name they gave). */
-  readonly file: string;
-  /** Where inside the file, e.g. `sides[0].groups[1].unit`, `line 3, column 5`, or `(root)`. */
-  readonly path: string;
-  readonly message: string;
-}
+import type { Problem } from '../engine/rule-system.js';
+
+/** The one type of a problem with a user's input (engine/rule-system.ts): `<file>: <path>: <message>`. */
+export type { Problem };
 
 export const ROOT_PATH = '(root)';
 
@@ -38,7 +35,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * user-supplied text are escaped rather than printed, and so are the other control characters and
  * the bidirectional overrides (a name read from a checkpoint or a part may hold an escape sequence).
  */
-export function formatProblem(problem: InputProblem): string {
+export function formatProblem(problem: Problem): string {
   const oneLine = (text: string): string => escapeUnprintable(text.replace(/\r?\n/g, '\\n').replace(/\r/g, '\\r'));
   return `${oneLine(problem.file)}: ${oneLine(problem.path || ROOT_PATH)}: ${oneLine(problem.message)}`;
 }
@@ -51,10 +48,10 @@ export function formatProblem(problem: InputProblem): string {
 export const MAX_PROBLEMS_PER_FILE = 100;
 
 /** `problems` with at most MAX_PROBLEMS_PER_FILE of each file, the rest counted in one closing line per file. */
-export function boundedProblems(problems: readonly InputProblem[]): readonly InputProblem[] {
+export function boundedProblems(problems: readonly Problem[]): readonly Problem[] {
   if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
   const shown = new Map<string, number>();
-  const kept: InputProblem[] = [];
+  const kept: Problem[] = [];
   for (const problem of problems) {
     const count = (shown.get(problem.file) ?? 0) + 1;
     shown.set(problem.file, count);
@@ -62,7 +59,12 @@ export function boundedProblems(problems: readonly InputProblem[]): readonly Inp
   }
   for (const [file, count] of shown) {
     const more = count - MAX_PROBLEMS_PER_FILE;
-    if (more > 0) kept.push({ file, path: ROOT_PATH, message: `… and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} (only the first ${MAX_PROBLEMS_PER_FILE} of a file are listed)` });
+    if (more > 0)
+      kept.push({
+        file,
+        path: ROOT_PATH,
+        message: `… and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} (only the first ${MAX_PROBLEMS_PER_FILE} of a file are listed)`,
+      });
   }
   return kept;
 }
@@ -70,9 +72,9 @@ export function boundedProblems(problems: readonly InputProblem[]): readonly Inp
 export class InputError extends Error {
   override readonly name = 'InputError';
   /** At most MAX_PROBLEMS_PER_FILE per file, then one line counting the rest (boundedProblems). */
-  readonly problems: readonly InputProblem[];
+  readonly problems: readonly Problem[];
 
-  constructor(problems: readonly InputProblem[]) {
+  constructor(problems: readonly Problem[]) {
     if (problems.length === 0) throw new RangeError('an InputError needs at least one problem');
     const bounded = boundedProblems(problems);
     super(bounded.map(formatProblem).join('\n'));
@@ -86,12 +88,12 @@ export class InputError extends Error {
 
   /** The file of the first problem (most errors concern a single file). */
   get file(): string {
-    return (this.problems[0] as InputProblem).file;
+    return (this.problems[0] as Problem).file;
   }
 
   /** The path of the first problem. */
   get path(): string {
-    return (this.problems[0] as InputProblem).path;
+    return (this.problems[0] as Problem).path;
   }
 }
 
@@ -107,7 +109,8 @@ const UNPRINTABLE = new RegExp(UNPRINTABLE_CHARACTERS);
 const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE_CHARACTERS, 'g');
 
 /** `text` with every UNPRINTABLE character as a \u escape (a name from a part or checkpoint printed safely). */
-export const escapeUnprintable = (text: string): string => text.replace(EVERY_UNPRINTABLE, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+export const escapeUnprintable = (text: string): string =>
+  text.replace(EVERY_UNPRINTABLE, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 /**
  * The one rule for line breaks: names and ids are one line — every mapping key, and the value of
  * every field called `name`, `id` or `label` or ending in `Name`, `Id` or `Label` (a side's name
@@ -124,8 +127,10 @@ const codePoint = (character: string): string => `U+${(character.codePointAt(0) 
 /** What is wrong with the string `value` of the field `field`, if anything. */
 function stringProblem(value: string, field: string | undefined): string | undefined {
   const found = UNPRINTABLE.exec(value)?.[0];
-  if (found !== undefined) return `holds the control character ${codePoint(found)}: names and texts may not move the cursor, recolour or reorder what is printed`;
-  if (field !== undefined && NAME_FIELD.test(field) && value.includes('\n')) return 'holds a line break: names and ids are one line (only texts such as a description may span lines)';
+  if (found !== undefined)
+    return `holds the control character ${codePoint(found)}: names and texts may not move the cursor, recolour or reorder what is printed`;
+  if (field !== undefined && NAME_FIELD.test(field) && value.includes('\n'))
+    return 'holds a line break: names and ids are one line (only texts such as a description may span lines)';
   return undefined;
 }
 
@@ -145,10 +150,11 @@ interface Frame {
  * fields called `__proto__`, in the file's order. A loop over a stack of the open mappings and lists, not recursion, so any
  * depth is safe; `field`: the field `data` is the value of, when it is one (a `--set` value).
  */
-export function unprintableProblems(file: string, data: unknown, field?: string): InputProblem[] {
-  const problems: InputProblem[] = [];
+export function unprintableProblems(file: string, data: unknown, field?: string): Problem[] {
+  const problems: Problem[] = [];
   const frames: Frame[] = [];
-  const segments = (): PropertyKey[] => frames.map((frame) => (frame.keys === undefined ? frame.index : (frame.keys[frame.index] as string)));
+  const segments = (): PropertyKey[] =>
+    frames.map((frame) => (frame.keys === undefined ? frame.index : (frame.keys[frame.index] as string)));
   const here = (): string => formatPath(segments());
   const enter = (value: unknown, name: string | undefined): void => {
     if (typeof value === 'string') {
@@ -157,9 +163,15 @@ export function unprintableProblems(file: string, data: unknown, field?: string)
     } else if (value !== null && typeof value === 'object') {
       const keys = Array.isArray(value) ? undefined : Object.keys(value);
       for (const key of keys ?? []) {
-        if (UNPRINTABLE_IN_NAME.test(key)) problems.push({ file, path: here(), message: `a field name holds a control character or a line break (${JSON.stringify(key)})` });
+        if (UNPRINTABLE_IN_NAME.test(key))
+          problems.push({ file, path: here(), message: `a field name holds a control character or a line break (${JSON.stringify(key)})` });
         // JSON.parse and YAML keep it as a field, but the checks and merges that follow drop it without a word.
-        else if (key === '__proto__') problems.push({ file, path: formatPath([...segments(), key]), message: 'a field may not be called __proto__ (it would be ignored without a word): rename or remove it' });
+        else if (key === '__proto__')
+          problems.push({
+            file,
+            path: formatPath([...segments(), key]),
+            message: 'a field may not be called __proto__ (it would be ignored without a word): rename or remove it',
+          });
       }
       frames.push({ node: value, keys, length: keys === undefined ? (value as unknown[]).length : keys.length, index: -1, field: name });
     }
@@ -173,7 +185,10 @@ export function unprintableProblems(file: string, data: unknown, field?: string)
       continue;
     }
     const key = frame.keys?.[frame.index];
-    enter(key === undefined ? (frame.node as readonly unknown[])[frame.index] : (frame.node as Readonly<Record<string, unknown>>)[key], key ?? frame.field);
+    enter(
+      key === undefined ? (frame.node as readonly unknown[])[frame.index] : (frame.node as Readonly<Record<string, unknown>>)[key],
+      key ?? frame.field,
+    );
   }
   return problems.slice(0, MAX_UNPRINTABLE_PROBLEMS);
 }

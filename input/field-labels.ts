@@ -34,7 +34,14 @@ type Schema = z.ZodType;
 function unwrap(schema: Schema): Schema {
   let inner = schema;
   for (;;) {
-    if (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault || inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodReadonly) inner = inner.unwrap() as Schema;
+    if (
+      inner instanceof z.ZodDefault ||
+      inner instanceof z.ZodPrefault ||
+      inner instanceof z.ZodOptional ||
+      inner instanceof z.ZodNullable ||
+      inner instanceof z.ZodReadonly
+    )
+      inner = inner.unwrap() as Schema;
     else if (inner instanceof z.ZodPipe) inner = inner.in as Schema;
     else if (inner instanceof z.ZodLazy) inner = inner.unwrap() as Schema;
     else return inner;
@@ -48,7 +55,13 @@ function describedBy(schema: Schema | undefined): string | undefined {
     if (current.description !== undefined) return current.description;
     const inner = unwrap(current);
     if (inner === current) return undefined;
-    current = current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable ? (current.unwrap() as Schema) : inner;
+    current =
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault ||
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable
+        ? (current.unwrap() as Schema)
+        : inner;
   }
   return undefined;
 }
@@ -74,7 +87,8 @@ function isNamedField(schema: Schema | undefined, key: string | number): boolean
   if (schema === undefined || typeof key === 'number') return false;
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject) return key in inner.shape;
-  if (inner instanceof z.ZodUnion || inner instanceof z.ZodDiscriminatedUnion) return (inner.options as readonly Schema[]).some((option) => isNamedField(option, key));
+  if (inner instanceof z.ZodUnion || inner instanceof z.ZodDiscriminatedUnion)
+    return (inner.options as readonly Schema[]).some((option) => isNamedField(option, key));
   return false;
 }
 
@@ -98,10 +112,11 @@ function dataFieldDescription(schemas: readonly Schema[], key: string): string |
     }
     if (inner instanceof z.ZodArray) return search(inner.element as Schema, depth + 1);
     if (inner instanceof z.ZodRecord) return search(inner.valueType as Schema, depth + 1);
-    if (inner instanceof z.ZodUnion) for (const option of inner.options as readonly Schema[]) {
-      const found = search(option, depth + 1);
-      if (found !== undefined) return found;
-    }
+    if (inner instanceof z.ZodUnion)
+      for (const option of inner.options as readonly Schema[]) {
+        const found = search(option, depth + 1);
+        if (found !== undefined) return found;
+      }
     return undefined;
   };
   for (const schema of schemas) {
@@ -186,7 +201,8 @@ export function fieldLabel(loaded: LoadedScenario, path: string): FieldLabel {
     if (i === steps.length - 1) return;
     const next = steps[i + 1] as string | number;
     const named = isNamedField(schema, step);
-    const child: unknown = Array.isArray(data) && typeof step === 'number' ? data[step] : isRecord(data) && typeof step === 'string' ? data[step] : undefined;
+    const child: unknown =
+      Array.isArray(data) && typeof step === 'number' ? data[step] : isRecord(data) && typeof step === 'string' ? data[step] : undefined;
     if (typeof step === 'number') {
       const name = elementName(child, loaded.refs, owners);
       owners.push(name ?? `${words(String(steps[i - 1] ?? 'item'))} ${step + 1}`);
@@ -201,7 +217,14 @@ export function fieldLabel(loaded: LoadedScenario, path: string): FieldLabel {
     data = child;
   });
   const own = typeof last === 'string' && isNamedField(schema, last) ? describedBy(childOf(schema, last)) : undefined;
-  const description = own ?? (typeof last === 'string' ? dataFieldDescription((loaded.system.dataSchemas ?? []).map((file) => file.schema), last) : undefined);
+  const description =
+    own ??
+    (typeof last === 'string'
+      ? dataFieldDescription(
+          (loaded.system.dataSchemas ?? []).map((file) => file.schema),
+          last,
+        )
+      : undefined);
   const term = description === undefined ? undefined : TERM.exec(description)?.[1];
   const title = term ?? (typeof last === 'number' ? `item ${last + 1}` : words(last));
   const owner = owners.length === 0 ? undefined : owners.join(OWNER_SEPARATOR);

@@ -21,7 +21,10 @@ export const nodePlatform: Platform = {
     await prepareImport(location);
     const module = (await import(location)) as { compile?: unknown; default?: { compile?: unknown } };
     const compile = typeof module.compile === 'function' ? module.compile : module.default?.compile;
-    if (typeof compile !== 'function') throw new Error(`${location.startsWith('file:') ? fileURLToPath(location) : location} does not export \`compile(scenario, refs, method)\``);
+    if (typeof compile !== 'function')
+      throw new Error(
+        `${location.startsWith('file:') ? fileURLToPath(location) : location} does not export \`compile(scenario, refs, method)\``,
+      );
     return { compile: compile as KernelModule<unknown, unknown>['compile'] };
   },
   sha256: (text) => createHash('sha256').update(text).digest('hex'),

@@ -15,16 +15,20 @@ function wholeNumber(text: string, min: number, max: number, what: string): numb
   return value;
 }
 
-export const trialsFromText = (text: string): number => wholeNumber(text, 1, MAX_TRIALS, 'Trials must be a whole number from 1 to 1e12 (e.g. 100000, 100_000 or 1e6)');
+export const trialsFromText = (text: string): number =>
+  wholeNumber(text, 1, MAX_TRIALS, 'Trials must be a whole number from 1 to 1e12 (e.g. 100000, 100_000 or 1e6)');
 
 /** Which trial of a run, counted from 0 (crucible replay --trial). */
-export const trialIndexFromText = (text: string): number => wholeNumber(text, 0, MAX_REPLAY_TRIAL, `The trial must be a whole number from 0 (the first trial) to ${MAX_REPLAY_TRIAL}`);
+export const trialIndexFromText = (text: string): number =>
+  wholeNumber(text, 0, MAX_REPLAY_TRIAL, `The trial must be a whole number from 0 (the first trial) to ${MAX_REPLAY_TRIAL}`);
 
-export const seedFromText = (text: string): number => wholeNumber(text, 0, MAX_SEED, `The seed must be a whole number from 0 to ${MAX_SEED}`);
+export const seedFromText = (text: string): number =>
+  wholeNumber(text, 0, MAX_SEED, `The seed must be a whole number from 0 to ${MAX_SEED}`);
 
 /** Worker threads: 0 runs on the main thread; more than 256 is surely a typo. */
 export const MAX_WORKERS = 256;
-export const workersFromText = (text: string): number => wholeNumber(text, 0, MAX_WORKERS, `Workers must be a whole number from 0 (run on the main thread) to ${MAX_WORKERS}`);
+export const workersFromText = (text: string): number =>
+  wholeNumber(text, 0, MAX_WORKERS, `Workers must be a whole number from 0 (run on the main thread) to ${MAX_WORKERS}`);
 
 /**
  * A precision: the largest allowed distance from a probability to either end of its 95%
@@ -36,7 +40,9 @@ export function precisionFromText(text: string): number {
   const trimmed = text.trim();
   const value = /^(\d+(\.\d*)?|\.\d+)(e-?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!(value >= MIN_PRECISION && value < 0.5)) {
-    throw new RangeError(`The precision must be a probability from ${MIN_PRECISION} to below 0.5, e.g. 0.001 for ±0.1 percentage point, got ${JSON.stringify(text)}.`);
+    throw new RangeError(
+      `The precision must be a probability from ${MIN_PRECISION} to below 0.5, e.g. 0.001 for ±0.1 percentage point, got ${JSON.stringify(text)}.`,
+    );
   }
   return value;
 }

@@ -16,7 +16,8 @@ function packageAbove(file: string): { readonly root: string; readonly version: 
     try {
       text = readFileSync(path.join(directory, 'package.json'), 'utf8');
     } catch {
-      if (path.dirname(directory) === directory) throw new Error(`no package.json above ${file}: crucible's files are not where they belong`);
+      if (path.dirname(directory) === directory)
+        throw new Error(`no package.json above ${file}: crucible's files are not where they belong`);
     }
     if (text !== undefined) return { root: directory, version: (JSON.parse(text) as { version: string }).version };
   }

@@ -76,7 +76,10 @@ export function installPlatform(platform: Platform): void {
 
 /** The platform this thread's entry point installed. */
 export function platform(): Platform {
-  if (installed === undefined) throw new Error('no platform installed in this thread: an entry point calls installPlatform (input/platform.ts) before loading scenarios or kernels');
+  if (installed === undefined)
+    throw new Error(
+      'no platform installed in this thread: an entry point calls installPlatform (input/platform.ts) before loading scenarios or kernels',
+    );
   return installed;
 }
 
@@ -94,4 +97,5 @@ export async function loadKernelModule(ruleset: string, location: string): Promi
 }
 
 /** The kernel module of rule system `ruleset` at `location` if this thread has loaded it already. */
-export const loadedKernelModule = (ruleset: string, location: string): KernelModule<unknown, unknown> | undefined => kernelModules.get(kernelKey(ruleset, location));
+export const loadedKernelModule = (ruleset: string, location: string): KernelModule<unknown, unknown> | undefined =>
+  kernelModules.get(kernelKey(ruleset, location));

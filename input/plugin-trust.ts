@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseWith, readDataFile } from './data-file.js';
-import { InputError, type InputProblem } from './errors.js';
+import { InputError, type Problem } from './errors.js';
 import type { TrustedPlugins } from './platform.js';
 
 /**
@@ -56,9 +56,14 @@ const isPathLike = (module: string, base: string): boolean => namesPath(module) 
  * Trust `modules` (paths relative to `base`, or package names resolved from there). `source` and
  * `field` say where they were given, for the error when one does not exist.
  */
-export function trustPlugins(modules: readonly string[], base: string = process.cwd(), source = '--plugin', field?: (index: number) => string): TrustedPlugins {
+export function trustPlugins(
+  modules: readonly string[],
+  base: string = process.cwd(),
+  source = '--plugin',
+  field?: (index: number) => string,
+): TrustedPlugins {
   const files = new Set<string>();
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   modules.forEach((module, index) => {
     // `--plugin: ./x.ts: no such file …`; in a config, `plugins[0]: "./x.ts": no such file …`.
     const at = field?.(index) ?? module;
@@ -103,7 +108,10 @@ const configSchema = z.strictObject({
 /** The plugins listed in a config file (YAML or JSON: `plugins: [./rules/my-game.ts]`), paths relative to it. */
 export async function readConfigTrust(file: string): Promise<TrustedPlugins> {
   const parsed = await readDataFile(file);
-  if (!parsed.ok) throw new InputError(parsed.problems.map((problem) => ({ ...problem, message: `${problem.message} (the config file $${CONFIG_VARIABLE} names)` })));
+  if (!parsed.ok)
+    throw new InputError(
+      parsed.problems.map((problem) => ({ ...problem, message: `${problem.message} (the config file $${CONFIG_VARIABLE} names)` })),
+    );
   const { value, problems } = parseWith(configSchema, file, parsed.data);
   if (value === undefined) throw new InputError(problems);
   return trustPlugins(value.plugins, path.dirname(path.resolve(file)), file, (index) => `plugins[${index}]`);

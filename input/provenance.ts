@@ -42,12 +42,14 @@ export function provenanceOf(loaded: LoadedScenario): RulesProvenance {
   const mode = loaded.system.mode?.(loaded.scenario);
   const changed = rulesChanged(loaded);
   return {
-    ruleset: loaded.ruleset,
+    ruleset: loaded.system.id,
     engineVersion: loaded.system.version,
     ...(mode === undefined ? {} : { mode }),
     ...(Object.keys(changed).length === 0 ? {} : { rulesChanged: changed }),
     unitsDigest: platform().sha256(json(loaded.refs)),
-    ...(loaded.bundled === undefined ? {} : { bundledData: Object.fromEntries(loaded.bundled.map((data) => [data.field, bundledDataLabel(data.path)])) }),
+    ...(loaded.bundled === undefined
+      ? {}
+      : { bundledData: Object.fromEntries(loaded.bundled.map((data) => [data.field, bundledDataLabel(data.path)])) }),
     ...(loaded.plugin === undefined ? {} : { plugin: loaded.plugin }),
   };
 }
@@ -69,12 +71,16 @@ export function provenanceJson(provenance: RulesProvenance): RulesProvenance {
 export function provenanceLines(provenance: RulesProvenance, indent: string): string[] {
   const lines: string[] = [];
   if (provenance.plugin !== undefined) {
-    lines.push(`${indent}plugin   ${provenance.plugin.module} (${provenance.plugin.id} ${provenance.plugin.version}, code sha256 ${provenance.plugin.codeHash.slice(0, 12)})`);
+    lines.push(
+      `${indent}plugin   ${provenance.plugin.module} (${provenance.plugin.id} ${provenance.plugin.version}, code sha256 ${provenance.plugin.codeHash.slice(0, 12)})`,
+    );
   }
   const changed = Object.entries(provenance.rulesChanged ?? {});
-  if (changed.length > 0) lines.push(`${indent}rules    changed from the text: ${changed.map(([name, value]) => `${name} ${json(value)}`).join(', ')}`);
+  if (changed.length > 0)
+    lines.push(`${indent}rules    changed from the text: ${changed.map(([name, value]) => `${name} ${json(value)}`).join(', ')}`);
   lines.push(`${indent}units    sha256 ${provenance.unitsDigest.slice(0, 12)} (the profiles used)`);
   const bundled = Object.entries(provenance.bundledData ?? {});
-  for (const [field, label] of bundled) lines.push(`${indent}data     crucible's bundled ${label}, for ${field} (its default finds nothing beside the scenario)`);
+  for (const [field, label] of bundled)
+    lines.push(`${indent}data     crucible's bundled ${label}, for ${field} (its default finds nothing beside the scenario)`);
   return lines;
 }

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { parseWith, readDataFile } from './data-file.js';
 import { snapshotDataFiles } from './data-snapshot.js';
-import { InputError, type InputProblem, withinField } from './errors.js';
+import { InputError, type Problem, withinField } from './errors.js';
 import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
 import type { TrustedPlugins } from './platform.js';
 
 /**
  * A roster: the units a matchup matrix or a balance search sets against each other, and the
- * scenario template they fight in. The template is a scenario of any ruleset with two `sides`,
+ * scenario template they fight in. The template is a scenario of any rule system with two `sides`,
  * written with placeholders — `$A` and `$B` (the two entries' units, also inside longer text),
  * `$A.count` and `$B.count` (their model, stand or unit counts), `$A.name`, `$B.name` — filled in
  * for each pair. `$A` belongs in one side and `$B` in the other (checked); which side each is on
@@ -20,7 +20,7 @@ import type { TrustedPlugins } from './platform.js';
 
 const id = z.string().min(1);
 export const rosterEntrySchema = z.strictObject({
-  id: id.describe('the entry\'s id in tables, and what $A / $B become unless `unit` is given'),
+  id: id.describe("the entry's id in tables, and what $A / $B become unless `unit` is given"),
   unit: id.optional().describe('what $A / $B become, when several entries field the same unit (e.g. at different counts)'),
   name: z.string().min(1).optional().describe('shown in tables (default: the id)'),
   count: z.number().int().min(1).default(1).describe('what $A.count / $B.count become'),
@@ -36,12 +36,20 @@ export const rosterSchema = z.strictObject({
     .min(1)
     .max(64)
     .optional()
-    .describe('the fights the units meet, each a change of the template with a weight (default: the template alone); matchups and balance play every pairing in each and weigh the results'),
-  winMetric: z.string().min(1).default('winner').describe("the category metric whose labels are the sides' names (a side's name: it won; anything else: a draw)"),
+    .describe(
+      'the fights the units meet, each a change of the template with a weight (default: the template alone); matchups and balance play every pairing in each and weigh the results',
+    ),
+  winMetric: z
+    .string()
+    .min(1)
+    .default('winner')
+    .describe("the category metric whose labels are the sides' names (a side's name: it won; anything else: a draw)"),
   fielded: z
     .enum(['by-count', 'whole'])
     .default('by-count')
-    .describe("by-count: balance fields as many models (stands…) of a unit as the budget buys; whole: each entry is fielded entire, as its army list has it, and balance fits costs from a round robin at published points (Warmaster units)"),
+    .describe(
+      'by-count: balance fields as many models (stands…) of a unit as the budget buys; whole: each entry is fielded entire, as its army list has it, and balance fits costs from a round robin at published points (Warmaster units)',
+    ),
   entries: z.array(rosterEntrySchema).min(1),
 });
 export type RosterEntry = z.output<typeof rosterEntrySchema>;
@@ -79,18 +87,35 @@ function mentions(node: unknown, slot: 'A' | 'B'): boolean {
 }
 
 /** Which seat the template gives `$A`: it must be in exactly one side, and `$B` in the other. */
-function seatOfA(file: string, template: Record<string, unknown>): { seat?: Seat; problems: InputProblem[] } {
+function seatOfA(file: string, template: Record<string, unknown>): { seat?: Seat; problems: Problem[] } {
   const sides = template.sides;
-  if (!Array.isArray(sides) || sides.length !== 2) return { problems: [{ file, path: 'template.sides', message: 'a roster template needs exactly two sides, one with $A and one with $B' }] };
+  if (!Array.isArray(sides) || sides.length !== 2)
+    return {
+      problems: [{ file, path: 'template.sides', message: 'a roster template needs exactly two sides, one with $A and one with $B' }],
+    };
   const where = (slot: 'A' | 'B') => sides.flatMap((side, index) => (mentions(side, slot) ? [index] : []));
   const a = where('A');
   const b = where('B');
-  const problems: InputProblem[] = [];
-  for (const [slot, seats] of [['A', a], ['B', b]] as const) {
-    if (seats.length !== 1) problems.push({ file, path: 'template.sides', message: seats.length === 0 ? `no side fields $${slot}: one side must hold $${slot} (its unit), the other $${slot === 'A' ? 'B' : 'A'}` : `both sides use $${slot}: $A's unit belongs in one side and $B's in the other` });
+  const problems: Problem[] = [];
+  for (const [slot, seats] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
+    if (seats.length !== 1)
+      problems.push({
+        file,
+        path: 'template.sides',
+        message:
+          seats.length === 0
+            ? `no side fields $${slot}: one side must hold $${slot} (its unit), the other $${slot === 'A' ? 'B' : 'A'}`
+            : `both sides use $${slot}: $A's unit belongs in one side and $B's in the other`,
+      });
   }
   if (problems.length > 0) return { problems };
-  if (a[0] === b[0]) return { problems: [{ file, path: `template.sides[${a[0]}]`, message: 'this side holds both $A and $B: each belongs in its own side' }] };
+  if (a[0] === b[0])
+    return {
+      problems: [{ file, path: `template.sides[${a[0]}]`, message: 'this side holds both $A and $B: each belongs in its own side' }],
+    };
   return { seat: a[0] === 0 ? 0 : 1, problems };
 }
 
@@ -126,7 +151,8 @@ function placeholder(text: string, a: RosterEntry, b: RosterEntry, counts: { a: 
 function fill(node: unknown, a: RosterEntry, b: RosterEntry, counts: { a: number; b: number }): unknown {
   if (typeof node === 'string') return node.includes('$') ? placeholder(node, a, b, counts) : node;
   if (Array.isArray(node)) return node.map((item) => fill(item, a, b, counts));
-  if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, fill(value, a, b, counts)]));
+  if (node !== null && typeof node === 'object')
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, fill(value, a, b, counts)]));
   return node;
 }
 
@@ -136,15 +162,32 @@ function fill(node: unknown, a: RosterEntry, b: RosterEntry, counts: { a: number
  * be treated as coming from (relative paths in the template, such as a units file, are relative to
  * the roster file).
  */
-export function matchupScenario(roster: LoadedRoster, a: RosterEntry, b: RosterEntry, counts?: { a: number; b: number }, situation?: Situation, leftOut?: ReadonlySet<string>): { file: string; data: unknown } {
-  const template = situation === undefined || situation.changes.length === 0 ? roster.roster.template : situationTemplate(roster.roster.template, situation.changes, leftOut);
+export function matchupScenario(
+  roster: LoadedRoster,
+  a: RosterEntry,
+  b: RosterEntry,
+  counts?: { a: number; b: number },
+  situation?: Situation,
+  leftOut?: ReadonlySet<string>,
+): { file: string; data: unknown } {
+  const template =
+    situation === undefined || situation.changes.length === 0
+      ? roster.roster.template
+      : situationTemplate(roster.roster.template, situation.changes, leftOut);
   const data = fill(template, a, b, counts ?? { a: a.count, b: b.count });
   const where = roster.situations.length > 1 && situation !== undefined ? `.${slug(situation.name)}` : '';
-  const file = path.join(path.dirname(roster.file), `${path.basename(roster.file, path.extname(roster.file))}${where}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`);
+  const file = path.join(
+    path.dirname(roster.file),
+    `${path.basename(roster.file, path.extname(roster.file))}${where}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`,
+  );
   return { file, data };
 }
 
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'situation';
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'situation';
 
 /** Who sits where in a pairing as played: side A's entry and count, side B's. */
 export interface Seated {
@@ -154,11 +197,19 @@ export interface Seated {
 }
 
 /** A pairing as played: `unit` in `seat` and `opponent` in the other (counts default to the entries'). */
-export function seatingOf(roster: LoadedRoster, unit: RosterEntry, opponent: RosterEntry, seat: Seat, counts?: { unit: number; opponent: number }): Seated {
+export function seatingOf(
+  roster: LoadedRoster,
+  unit: RosterEntry,
+  opponent: RosterEntry,
+  seat: Seat,
+  counts?: { unit: number; opponent: number },
+): Seated {
   const unitIsA = seat === roster.seatOfA;
   const unitCount = counts?.unit ?? unit.count;
   const opponentCount = counts?.opponent ?? opponent.count;
-  return unitIsA ? { a: unit, b: opponent, counts: { a: unitCount, b: opponentCount } } : { a: opponent, b: unit, counts: { a: opponentCount, b: unitCount } };
+  return unitIsA
+    ? { a: unit, b: opponent, counts: { a: unitCount, b: opponentCount } }
+    : { a: opponent, b: unit, counts: { a: opponentCount, b: unitCount } };
 }
 
 /**
@@ -191,7 +242,12 @@ export type ScenarioLoader<Loaded> = (file: string, data: unknown) => Promise<Lo
  * them): they are left out, and listed. Any other problem is the template's or an entry's, and is
  * thrown as it is.
  */
-export async function loadInSituation<Loaded>(roster: LoadedRoster, seated: Seated, situation: Situation, load: ScenarioLoader<Loaded>): Promise<{ loaded: Loaded; file: string; leftOut: string[] }> {
+export async function loadInSituation<Loaded>(
+  roster: LoadedRoster,
+  seated: Seated,
+  situation: Situation,
+  load: ScenarioLoader<Loaded>,
+): Promise<{ loaded: Loaded; file: string; leftOut: string[] }> {
   const leftOut = new Set<string>();
   for (;;) {
     const { file, data } = matchupScenario(roster, seated.a, seated.b, seated.counts, situation, leftOut);
@@ -199,7 +255,11 @@ export async function loadInSituation<Loaded>(roster: LoadedRoster, seated: Seat
       return { loaded: await load(file, data), file, leftOut: [...leftOut] };
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      const refused = refusedChanges(error.problems.filter((problem) => problem.file === file), situation.changes, leftOut);
+      const refused = refusedChanges(
+        error.problems.filter((problem) => problem.file === file),
+        situation.changes,
+        leftOut,
+      );
       if (refused.length === 0) throw error;
       for (const change of refused) leftOut.add(change);
     }
@@ -218,50 +278,71 @@ type SidesLoader = ScenarioLoader<{ system: { sides?: (scenario: never) => reado
 export async function checkRoster(roster: LoadedRoster, load: SidesLoader): Promise<void> {
   const [first] = roster.roster.entries;
   if (first === undefined) return;
-  const byEntry: InputProblem[][] = [];
+  const byEntry: Problem[][] = [];
   for (const [index, entry] of roster.roster.entries.entries()) {
-    const problems: InputProblem[] = [];
+    const problems: Problem[] = [];
     byEntry.push(problems);
-    for (const [a, b] of [[entry, first], [first, entry]] as const) {
+    for (const [a, b] of [
+      [entry, first],
+      [first, entry],
+    ] as const) {
       const { file, data } = matchupScenario(roster, a, b);
       try {
         const loaded = await load(file, data);
         const names = loaded.system.sides?.(loaded.scenario as never);
-        if (names !== undefined && names[0] === names[1] && a !== b) problems.push({ file: roster.file, path: 'template.sides', message: `both sides are named ${JSON.stringify(names[0])} when ${a.id} meets ${b.id}: use $A.name and $B.name in the side names` });
+        if (names !== undefined && names[0] === names[1] && a !== b)
+          problems.push({
+            file: roster.file,
+            path: 'template.sides',
+            message: `both sides are named ${JSON.stringify(names[0])} when ${a.id} meets ${b.id}: use $A.name and $B.name in the side names`,
+          });
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         // The template's problems, said of the entry that caused them.
-        problems.push(...error.problems.map((problem) => ({ file: roster.file, path: `entries[${index}]`, message: `${entry.id} in the template: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}` })));
+        problems.push(
+          ...error.problems.map((problem) => ({
+            file: roster.file,
+            path: `entries[${index}]`,
+            message: `${entry.id} in the template: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`,
+          })),
+        );
       }
       if (a === b) break;
     }
   }
   // A problem every entry has is the template's: said once.
-  const text = (problem: InputProblem) => problem.message.slice(problem.message.indexOf(' in the template: ') + ' in the template: '.length);
-  const everywhere = new Set((byEntry[0] ?? []).map(text).filter((message) => byEntry.every((problems) => problems.some((problem) => text(problem) === message))));
+  const text = (problem: Problem) => problem.message.slice(problem.message.indexOf(' in the template: ') + ' in the template: '.length);
+  const everywhere = new Set(
+    (byEntry[0] ?? []).map(text).filter((message) => byEntry.every((problems) => problems.some((problem) => text(problem) === message))),
+  );
   const problems = [
     ...[...everywhere].map((message) => ({ file: roster.file, path: 'template', message })),
     ...byEntry.flat().filter((problem) => !everywhere.has(text(problem))),
   ];
   if (problems.length === 0) problems.push(...(await situationProblems(roster, first, load)));
-  if (problems.length > 0) throw new InputError([...new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem])).values()]);
+  if (problems.length > 0)
+    throw new InputError([...new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem])).values()]);
 }
 
 /** Each situation's changes, tried with every entry against the first in both seats: a change none of them takes is an error, with the reason the first gave. */
-async function situationProblems(roster: LoadedRoster, first: RosterEntry, load: SidesLoader): Promise<InputProblem[]> {
-  const problems: InputProblem[] = [];
+async function situationProblems(roster: LoadedRoster, first: RosterEntry, load: SidesLoader): Promise<Problem[]> {
+  const problems: Problem[] = [];
   for (const [index, situation] of roster.situations.entries()) {
     if (situation.changes.length === 0) continue;
     const taken = new Set<string>();
     const reasons = new Map<string, string>();
     for (const entry of roster.roster.entries) {
-      for (const [a, b] of [[entry, first], [first, entry]] as const) {
+      for (const [a, b] of [
+        [entry, first],
+        [first, entry],
+      ] as const) {
         const seated: Seated = { a, b, counts: { a: a.count, b: b.count } };
         const tried = await loadInSituation(roster, seated, situation, async (file, data) => {
           try {
             return await load(file, data);
           } catch (error) {
-            if (error instanceof InputError) for (const problem of error.problems) if (!reasons.has(problem.path)) reasons.set(problem.path, problem.message);
+            if (error instanceof InputError)
+              for (const problem of error.problems) if (!reasons.has(problem.path)) reasons.set(problem.path, problem.message);
             throw error;
           }
         });
@@ -273,7 +354,11 @@ async function situationProblems(roster: LoadedRoster, first: RosterEntry, load:
     for (const change of situation.changes) {
       if (taken.has(change.path)) continue;
       const reason = [...reasons.entries()].find(([at]) => withinField(at, change.path));
-      problems.push({ file: roster.file, path: `situations[${index}].set`, message: `no entry can take ${change.path} = ${JSON.stringify(change.value)}${reason === undefined ? '' : `: ${reason[0]}: ${reason[1]}`}` });
+      problems.push({
+        file: roster.file,
+        path: `situations[${index}].set`,
+        message: `no entry can take ${change.path} = ${JSON.stringify(change.value)}${reason === undefined ? '' : `: ${reason[0]}: ${reason[1]}`}`,
+      });
     }
   }
   return problems;

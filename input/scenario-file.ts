@@ -1,8 +1,8 @@
 import path from 'pathe';
 import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../engine/registry.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH, withinField } from './errors.js';
+import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
@@ -11,14 +11,12 @@ export { SCENARIO_EXTENSIONS } from './data-file.js';
 
 /**
  * Reading scenario files from disk, for any rule system: the file, its `variants`, the rule system
- * it names (engine/rulesets.ts, or a plugin module), that system's schema, then its loader for
+ * it names (engine/registry.ts, or a plugin module), that system's schema, then its loader for
  * what the scenario refers to. Every problem a user can cause — a missing file, broken YAML, a
  * wrong field, a unit id that does not exist — ends as an InputError naming the file and the
  * field, and listing every problem found, so one run shows everything to fix.
  */
 export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Refs = unknown> {
-  /** The rule system's id. */
-  readonly ruleset: string;
   readonly system: RuleSystem<Scenario, Refs>;
   /** Set when the rule system is a plugin: its module, version and code hash. */
   readonly plugin?: PluginInfo;
@@ -58,7 +56,9 @@ export async function checkDataFile(file: string, plugins: readonly RuleSystem[]
   if (closest === undefined) return;
   // Problems every format finds alike (broken YAML) need no word on which one was meant.
   const alike = found.every(({ problems }) => JSON.stringify(problems) === JSON.stringify(closest.problems));
-  const read = alike ? '' : ` (checked as a ${closest.system.id} data file: the closest to it of the formats named like it, ${systems.map((system) => system.id).join(', ')})`;
+  const read = alike
+    ? ''
+    : ` (checked as a ${closest.system.id} data file: the closest to it of the formats named like it, ${systems.map((system) => system.id).join(', ')})`;
   throw new InputError(closest.problems.map((problem) => ({ ...problem, message: `${problem.message}${read}` })));
 }
 
@@ -68,7 +68,7 @@ export interface LoadOptions {
 }
 
 /**
- * Load a scenario file of any ruleset and what it refers to (a units file, army lists), and check
+ * Load a scenario file of any rule system and what it refers to (a units file, army lists), and check
  * them completely. Throws an InputError listing every problem found.
  */
 export async function loadScenarioFile(file: string, options: LoadOptions = {}): Promise<LoadedScenario> {
@@ -76,9 +76,14 @@ export async function loadScenarioFile(file: string, options: LoadOptions = {}):
 }
 
 /** `loadScenarioFile` for a caller that needs one rule system's scenario (another is an InputError). */
-export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(file: string, system: RuleSystem<Scenario, Refs>, options: LoadOptions = {}): Promise<LoadedScenario<Scenario, Refs>> {
+export async function loadScenarioFileOf<Scenario extends ScenarioBase, Refs>(
+  file: string,
+  system: RuleSystem<Scenario, Refs>,
+  options: LoadOptions = {},
+): Promise<LoadedScenario<Scenario, Refs>> {
   const loaded = await loadScenarioFile(file, options);
-  if (loaded.system !== (system as RuleSystem)) throw new InputError([{ file, path: 'ruleset', message: `expected a ${system.id} scenario, not ${loaded.ruleset}` }]);
+  if (loaded.system !== (system as RuleSystem))
+    throw new InputError([{ file, path: 'ruleset', message: `expected a ${system.id} scenario, not ${loaded.system.id}` }]);
   return loaded as unknown as LoadedScenario<Scenario, Refs>;
 }
 
@@ -93,10 +98,17 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !('variants' in data)) return { data, variants: [] };
   const { variants: raw, ...rest } = data as Record<string, unknown>;
   const { value, problems } = parseWith(variantsSchema, file, raw);
-  if (value === undefined) throw new InputError(problems.map((problem) => ({ ...problem, path: problem.path === ROOT_PATH ? 'variants' : `variants${problem.path.startsWith('[') ? '' : '.'}${problem.path}` })));
+  if (value === undefined)
+    throw new InputError(
+      problems.map((problem) => ({
+        ...problem,
+        path: problem.path === ROOT_PATH ? 'variants' : `variants${problem.path.startsWith('[') ? '' : '.'}${problem.path}`,
+      })),
+    );
   const names = new Set<string>();
   value.forEach((variant, v) => {
-    if (names.has(variant.name)) problems.push({ file, path: `variants[${v}].name`, message: `duplicate variant name ${JSON.stringify(variant.name)}` });
+    if (names.has(variant.name))
+      problems.push({ file, path: `variants[${v}].name`, message: `duplicate variant name ${JSON.stringify(variant.name)}` });
     names.add(variant.name);
   });
   if (problems.length > 0) throw new InputError(problems);
@@ -107,9 +119,15 @@ export async function readScenarioData(file: string): Promise<{ data: unknown; v
  * Load scenario data (already read from `file`, maybe changed): find its rule system and check it
  * all. `files`: where its data files are read (an analysis passes one snapshot for all its loads, input/data-snapshot.ts).
  */
-export async function loadScenarioData(file: string, data: unknown, files: DataFiles = fileSystemData, options: LoadOptions = {}): Promise<LoadedScenario> {
+export async function loadScenarioData(
+  file: string,
+  data: unknown,
+  files: DataFiles = fileSystemData,
+  options: LoadOptions = {},
+): Promise<LoadedScenario> {
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
-  if (typeof data !== 'object' || Array.isArray(data)) throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
   const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
@@ -117,27 +135,56 @@ export async function loadScenarioData(file: string, data: unknown, files: DataF
   if (scenario === undefined) throw new InputError(problems);
   // A plugin's schema may define these fields itself: they must still be what every scenario's are (engine/scenario-base.ts).
   if (!scenarioBaseSchema.safeParse(scenario).success) {
-    throw new InputError([{ file, path: 'ruleset', message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers within their limits, with defaults): spread scenarioHeading and runFields of engine/scenario-base.ts into it` }]);
+    throw new InputError([
+      {
+        file,
+        path: 'ruleset',
+        message: `rule system ${system.id}: its scenarioSchema must give every scenario a name (text), seed and trials (numbers within their limits, with defaults): spread scenarioHeading and runFields of engine/scenario-base.ts into it`,
+      },
+    ]);
   }
   const result = await system.load(scenario as unknown as ScenarioBase, file, files);
-  if (result.problems.length > 0 || result.refs === undefined) throw new InputError(result.problems.length > 0 ? [...result.problems] : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }]);
+  if (result.problems.length > 0 || result.refs === undefined)
+    throw new InputError(
+      result.problems.length > 0
+        ? [...result.problems]
+        : [{ file, path: ROOT_PATH, message: `the ${system.id} rule system loaded nothing` }],
+    );
   // Its kernel module too, so a kernel can be compiled from the loaded scenario at once (sim/kernel-spec.ts).
   await loadKernelModule(system.id, system.kernelModule);
   const bundled = result.bundled !== undefined && result.bundled.length > 0 ? { bundled: result.bundled } : {};
-  return { ruleset: system.id, system, ...(plugin === undefined ? {} : { plugin }), file, inputs: result.inputs, ...bundled, scenario: scenario as unknown as ScenarioBase, refs: result.refs };
+  return {
+    system,
+    ...(plugin === undefined ? {} : { plugin }),
+    file,
+    inputs: result.inputs,
+    ...bundled,
+    scenario: scenario as unknown as ScenarioBase,
+    refs: result.refs,
+  };
 }
 
 /**
  * A scenario with fields changed (`--set`) or a named variant applied: the changes are made on the
  * file's data, which is then checked as a whole, so a bad value reads as a bad field of the file.
  */
-export async function loadScenarioChanged(file: string, change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] }, options: LoadOptions = {}): Promise<LoadedScenario> {
+export async function loadScenarioChanged(
+  file: string,
+  change: { readonly variant?: string; readonly fields?: readonly (readonly [string, unknown])[] },
+  options: LoadOptions = {},
+): Promise<LoadedScenario> {
   const { data, variants } = await readScenarioData(file);
   const index = change.variant === undefined ? -1 : variants.findIndex((entry) => entry.name === change.variant);
   const variant = variants[index];
   if (change.variant !== undefined && variant === undefined) {
     const known = variants.map((entry) => JSON.stringify(entry.name)).join(', ');
-    throw new InputError([{ file, path: 'variants', message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})` }]);
+    throw new InputError([
+      {
+        file,
+        path: 'variants',
+        message: `no variant named ${JSON.stringify(change.variant)} (${known === '' ? 'the file declares none' : `declared: ${known}`})`,
+      },
+    ]);
   }
   const fields: (readonly [string, unknown])[] = [...Object.entries(variant?.set ?? {}), ...(change.fields ?? [])];
   const patched = applyFields(file, data, fields, variant === undefined ? ROOT_PATH : `variants[${index}].set`);
@@ -151,7 +198,7 @@ export async function loadScenarioChanged(file: string, change: { readonly varia
 }
 
 /** A problem in a field the variant sets (or inside it) says so: the file as written has another value there. */
-function setByVariant(problem: InputProblem, variant: Variant): InputProblem {
+function setByVariant(problem: Problem, variant: Variant): Problem {
   const sets = Object.keys(variant.set).some((path) => {
     const steps = parseFieldPath(path);
     const field = steps === undefined ? path : formatPath(steps);
@@ -166,7 +213,7 @@ function setByVariant(problem: InputProblem, variant: Variant): InputProblem {
  */
 export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   for (const given of paths) {
     let isDirectory: boolean;
     try {

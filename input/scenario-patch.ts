@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unprintableProblems } from './data-file.js';
-import { formatPath, ROOT_PATH, type InputProblem } from './errors.js';
+import { formatPath, ROOT_PATH, type Problem } from './errors.js';
 
 /**
  * Changing a scenario by field path, before it is parsed and checked: what `--set` (sweeps) and a
@@ -25,7 +25,8 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 
 export function setField(data: Json, path: string, value: Json): { data: Json } | { problem: string } {
   const steps = parseFieldPath(path);
-  if (steps === undefined || steps.length === 0) return { problem: `${JSON.stringify(path)} is not a field path (e.g. sides[0].units[1].charging)` };
+  if (steps === undefined || steps.length === 0)
+    return { problem: `${JSON.stringify(path)} is not a field path (e.g. sides[0].units[1].charging)` };
   const forbidden = steps.find((step) => typeof step === 'string' && PROTOTYPE_KEYS.has(step));
   if (forbidden !== undefined) return { problem: `${path}: ${JSON.stringify(forbidden)} is not a field a scenario can have` };
   const copy = structuredClone(data);
@@ -34,7 +35,14 @@ export function setField(data: Json, path: string, value: Json): { data: Json } 
     const step = steps[i] as string | number;
     const isMapping = node !== null && typeof node === 'object' && !Array.isArray(node);
     // Own fields only: nothing inherited is ever followed.
-    let next = typeof step === 'number' ? (Array.isArray(node) ? node[step] : undefined) : isMapping && Object.hasOwn(node as object, step) ? (node as Record<string, Json>)[step] : undefined;
+    let next =
+      typeof step === 'number'
+        ? Array.isArray(node)
+          ? node[step]
+          : undefined
+        : isMapping && Object.hasOwn(node as object, step)
+          ? (node as Record<string, Json>)[step]
+          : undefined;
     // A missing object on the way (e.g. `options`, left to its defaults) is created; a missing list element is not.
     if (next === undefined && isMapping && typeof step === 'string' && typeof steps[i + 1] === 'string') {
       next = {};
@@ -79,7 +87,7 @@ export type Variant = z.output<typeof variantSchema>;
  * reaches the terminal raw. A value's problem is named at the field (`sides[0].name`); a path's at
  * `where`, without echoing the path.
  */
-export function unprintableFieldProblems(file: string, path: string, value: Json, where = ROOT_PATH): InputProblem[] {
+export function unprintableFieldProblems(file: string, path: string, value: Json, where = ROOT_PATH): Problem[] {
   const inPath = unprintableProblems(file, path)[0];
   if (inPath !== undefined) return [{ file, path: where, message: `a field path ${inPath.message}` }];
   const steps = parseFieldPath(path);
@@ -93,9 +101,14 @@ export function unprintableFieldProblems(file: string, path: string, value: Json
 }
 
 /** Apply a list of (path, value) changes; every problem is named against `file`. */
-export function applyFields(file: string, data: Json, fields: readonly (readonly [string, Json])[], where = ROOT_PATH): { data: Json; problems: InputProblem[] } {
+export function applyFields(
+  file: string,
+  data: Json,
+  fields: readonly (readonly [string, Json])[],
+  where = ROOT_PATH,
+): { data: Json; problems: Problem[] } {
   let current = data;
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   for (const [path, value] of fields) {
     const unprintable = unprintableFieldProblems(file, path, value, where);
     if (unprintable.length > 0) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatPath, type InputProblem, withinField } from './errors.js';
+import { formatPath, type Problem, withinField } from './errors.js';
 import { parseFieldPath, setField } from './scenario-patch.js';
 
 /**
@@ -18,12 +18,19 @@ import { parseFieldPath, setField } from './scenario-patch.js';
 
 export const situationSchema = z.strictObject({
   name: z.string().min(1).describe('shown in every table of the situation, e.g. "charging in the open"'),
-  weight: z.number().positive().max(1e6).default(1).describe('its share of the games, relative to the other situations (normalised): how often the units meet this fight'),
+  weight: z
+    .number()
+    .positive()
+    .max(1e6)
+    .default(1)
+    .describe('its share of the games, relative to the other situations (normalised): how often the units meet this fight'),
   description: z.string().optional(),
   set: z
     .record(z.string().min(1), z.unknown())
     .default({})
-    .describe('changes to the template: field path → value (e.g. { "sides[1].units[0].position": "defended" }); $A, $B and the other placeholders may appear in values'),
+    .describe(
+      'changes to the template: field path → value (e.g. { "sides[1].units[0].position": "defended" }); $A, $B and the other placeholders may appear in values',
+    ),
 });
 export type SituationInput = z.output<typeof situationSchema>;
 
@@ -48,13 +55,22 @@ const AS_WRITTEN_SITUATION = 'the template';
  * The roster's situations, checked against its template: every changed path must exist there
  * (a typo fails at once, before any run). Without `situations`, the template alone.
  */
-export function rosterSituations(file: string, template: Record<string, unknown>, given: readonly SituationInput[] | undefined): { situations: Situation[]; problems: InputProblem[] } {
+export function rosterSituations(
+  file: string,
+  template: Record<string, unknown>,
+  given: readonly SituationInput[] | undefined,
+): { situations: Situation[]; problems: Problem[] } {
   if (given === undefined) return { situations: [{ name: AS_WRITTEN_SITUATION, share: 1, changes: [] }], problems: [] };
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   const total = given.reduce((sum, situation) => sum + situation.weight, 0);
   const names = new Set<string>();
   const situations = given.map((situation, index): Situation => {
-    if (names.has(situation.name)) problems.push({ file, path: `situations[${index}].name`, message: `two situations are named ${JSON.stringify(situation.name)}: each needs its own name` });
+    if (names.has(situation.name))
+      problems.push({
+        file,
+        path: `situations[${index}].name`,
+        message: `two situations are named ${JSON.stringify(situation.name)}: each needs its own name`,
+      });
     names.add(situation.name);
     const changes: SituationChange[] = [];
     for (const [path, value] of Object.entries(situation.set)) {
@@ -68,13 +84,22 @@ export function rosterSituations(file: string, template: Record<string, unknown>
       if ('problem' in applied) problems.push({ file, path: where, message: `${applied.problem} (the path is read in the template)` });
       else changes.push({ path: formatPath(steps), value });
     }
-    return { name: situation.name, share: situation.weight / total, ...(situation.description === undefined ? {} : { description: situation.description }), changes };
+    return {
+      name: situation.name,
+      share: situation.weight / total,
+      ...(situation.description === undefined ? {} : { description: situation.description }),
+      changes,
+    };
   });
   return { situations, problems };
 }
 
 /** The template with a situation's changes made (those in `leftOut` skipped). */
-export function situationTemplate(template: Record<string, unknown>, changes: readonly SituationChange[], leftOut: ReadonlySet<string> = new Set()): Record<string, unknown> {
+export function situationTemplate(
+  template: Record<string, unknown>,
+  changes: readonly SituationChange[],
+  leftOut: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   let data: unknown = template;
   for (const change of changes) {
     if (leftOut.has(change.path)) continue;
@@ -89,8 +114,10 @@ export function situationTemplate(template: Record<string, unknown>, changes: re
  * The changes a scenario's problems blame (those still made): the ones a pairing cannot take. Empty
  * when no problem concerns a change — then the problems are the template's or the entries' own.
  */
-export function refusedChanges(problems: readonly InputProblem[], changes: readonly SituationChange[], leftOut: ReadonlySet<string>): string[] {
-  return changes.filter((change) => !leftOut.has(change.path) && problems.some((problem) => withinField(problem.path, change.path))).map((change) => change.path);
+export function refusedChanges(problems: readonly Problem[], changes: readonly SituationChange[], leftOut: ReadonlySet<string>): string[] {
+  return changes
+    .filter((change) => !leftOut.has(change.path) && problems.some((problem) => withinField(problem.path, change.path)))
+    .map((change) => change.path);
 }
 
 /** A change in words, for what a situation left out: "position defended", "shoots at chargers", "a new set-up of the unit". */

@@ -17,7 +17,9 @@ async function registerTsx(): Promise<void> {
   try {
     tsx = await import('tsx/esm/api');
   } catch {
-    throw new Error('a plugin written in TypeScript needs the tsx package to load: install it beside crucible (npm install tsx), or compile the plugin to JavaScript');
+    throw new Error(
+      'a plugin written in TypeScript needs the tsx package to load: install it beside crucible (npm install tsx), or compile the plugin to JavaScript',
+    );
   }
   tsx.register();
 }

@@ -28,7 +28,8 @@ function schemaAt(root: z.ZodType, path: readonly PropertyKey[], raw: unknown = 
     schema = fieldSchema(schema, key, value);
     if (schema === undefined) return undefined;
     schema = unwrap(schema);
-    value = value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : MISSING;
+    value =
+      value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : MISSING;
   }
   return schema;
 }
@@ -40,7 +41,8 @@ function fieldSchema(parent: z.ZodType | undefined, key: PropertyKey, value: unk
 }
 
 function childSchema(schema: z.ZodType | undefined, key: PropertyKey): z.ZodType | undefined {
-  if (schema instanceof z.ZodObject && typeof key === 'string') return Object.hasOwn(schema.shape, key) ? (schema.shape as Record<string, z.ZodType>)[key] : undefined;
+  if (schema instanceof z.ZodObject && typeof key === 'string')
+    return Object.hasOwn(schema.shape, key) ? (schema.shape as Record<string, z.ZodType>)[key] : undefined;
   if (schema instanceof z.ZodArray && typeof key === 'number') return schema.element as z.ZodType;
   if (schema instanceof z.ZodRecord && typeof key === 'string') return schema.valueType as z.ZodType;
   return undefined;
@@ -53,11 +55,15 @@ function childSchema(schema: z.ZodType | undefined, key: PropertyKey): z.ZodType
 function objectOptions(schema: z.ZodType | undefined, value: unknown): z.ZodObject[] {
   if (schema instanceof z.ZodObject) return [schema];
   if (!(schema instanceof z.ZodUnion)) return [];
-  const options = (schema.options as readonly z.ZodType[]).map(unwrap).filter((option): option is z.ZodObject => option instanceof z.ZodObject);
+  const options = (schema.options as readonly z.ZodType[])
+    .map(unwrap)
+    .filter((option): option is z.ZodObject => option instanceof z.ZodObject);
   if (schema instanceof z.ZodDiscriminatedUnion && value !== null && typeof value === 'object') {
     const discriminator = String(schema.def.discriminator);
     const tag = Object.hasOwn(value, discriminator) ? (value as Record<string, unknown>)[discriminator] : undefined;
-    const picked = options.filter((option) => (option.shape as Record<string, z.ZodType | undefined>)[discriminator]?.safeParse(tag).success === true);
+    const picked = options.filter(
+      (option) => (option.shape as Record<string, z.ZodType | undefined>)[discriminator]?.safeParse(tag).success === true,
+    );
     if (picked.length > 0) return picked;
   }
   return options;
@@ -71,14 +77,18 @@ function descriptionAt(root: z.ZodType, path: readonly PropertyKey[], raw: unkno
   let schema = fieldSchema(schemaAt(root, parent, raw), key, valueAt(raw, parent));
   while (schema !== undefined) {
     if (schema.description !== undefined) return schema.description;
-    schema = schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : undefined;
+    schema =
+      schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional
+        ? (schema.unwrap() as z.ZodType)
+        : undefined;
   }
   return undefined;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let inner = schema;
-  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault || inner instanceof z.ZodOptional)
+    inner = inner.unwrap() as z.ZodType;
   return inner;
 }
 
@@ -120,8 +130,14 @@ const plural = (count: number, noun: string): string => `${count} ${noun}${count
 /** What a number field accepts, e.g. "an integer from 1 to 1000" or "a number ≥ 0". */
 function numberRange(schema: z.ZodNumber): string {
   const kind = schema.isInt ? 'an integer' : 'a number';
-  const min = schema.minValue !== null && Number.isFinite(schema.minValue) && Math.abs(schema.minValue) < Number.MAX_SAFE_INTEGER ? schema.minValue : undefined;
-  const max = schema.maxValue !== null && Number.isFinite(schema.maxValue) && Math.abs(schema.maxValue) < Number.MAX_SAFE_INTEGER ? schema.maxValue : undefined;
+  const min =
+    schema.minValue !== null && Number.isFinite(schema.minValue) && Math.abs(schema.minValue) < Number.MAX_SAFE_INTEGER
+      ? schema.minValue
+      : undefined;
+  const max =
+    schema.maxValue !== null && Number.isFinite(schema.maxValue) && Math.abs(schema.maxValue) < Number.MAX_SAFE_INTEGER
+      ? schema.maxValue
+      : undefined;
   if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
   if (min !== undefined) return `${kind} ≥ ${min}`;
   if (max !== undefined) return `${kind} ≤ ${max}`;
@@ -135,7 +151,9 @@ function expectation(schema: z.ZodType | undefined, expected: string): string {
   if (schema instanceof z.ZodLiteral) return [...schema.values].map((value) => JSON.stringify(value)).join(' or ');
   if (schema instanceof z.ZodObject) {
     const fields = Object.entries(schema.shape as Record<string, z.ZodType>);
-    const required = fields.filter(([, field]) => !(field instanceof z.ZodDefault || field instanceof z.ZodPrefault || field instanceof z.ZodOptional)).map(([name]) => name);
+    const required = fields
+      .filter(([, field]) => !(field instanceof z.ZodDefault || field instanceof z.ZodPrefault || field instanceof z.ZodOptional))
+      .map(([name]) => name);
     return `a mapping of fields (${required.join(', ')}${required.length < fields.length ? ', …' : ''})`;
   }
   const words: Record<string, string> = {
@@ -183,7 +201,12 @@ function unknownFieldMessages(issue: Issue & { code: 'unrecognized_keys' }, raw:
   const known = [...new Set(objectOptions(owner, valueAt(raw, issue.path)).flatMap((option) => Object.keys(option.shape)))];
   return issue.keys.map((key) => {
     const close = key.length <= LONGEST_KEY_MATCHED ? closestNames(key, known, 1) : [];
-    const hint = close.length > 0 ? `did you mean ${JSON.stringify(close[0])}?` : known.length > 0 ? `known fields: ${known.join(', ')}` : 'no field is known here';
+    const hint =
+      close.length > 0
+        ? `did you mean ${JSON.stringify(close[0])}?`
+        : known.length > 0
+          ? `known fields: ${known.join(', ')}`
+          : 'no field is known here';
     return { path: [...issue.path, key], message: `unknown field ${describeValue(key)} (${hint})` };
   });
 }
@@ -244,7 +267,8 @@ export function describeZodIssues(issues: readonly Issue[], raw: unknown, root: 
       const listed = issue.keys.slice(0, Math.max(0, MAX_PROBLEMS_PER_FILE - described.length));
       // One at a time: spreading 200,000 keys into push() overflows the stack.
       for (const message of unknownFieldMessages({ ...issue, keys: listed }, raw, root)) described.push(message);
-      for (const key of issue.keys.slice(listed.length)) described.push({ path: [...issue.path, key], message: `unknown field ${describeValue(key)}` });
+      for (const key of issue.keys.slice(listed.length))
+        described.push({ path: [...issue.path, key], message: `unknown field ${describeValue(key)}` });
       continue;
     }
     if (issue.code !== 'invalid_type' && typeErrorPaths.has(pathKey(issue.path))) continue;

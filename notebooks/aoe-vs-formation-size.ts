@@ -21,28 +21,47 @@ export async function aoeVsFormationSize(outDirectory = reportsDirectory): Promi
   const broken = sweepLine(points, BROKEN, 'yes');
   // One breath is a single action: each point also has its exact answer, beside the simulated one.
   const exact = await Promise.all(
-    points.map(async (point) => exactScenario(await loadScenarioChanged(FILE, { fields: AXES.map((axis, i) => [axis.path, point.values[i]] as const) }))?.summary),
+    points.map(
+      async (point) =>
+        exactScenario(await loadScenarioChanged(FILE, { fields: AXES.map((axis, i) => [axis.path, point.values[i]] as const) }))?.summary,
+    ),
   );
   const exactOf = (index: number, metric: string) => exact[index]?.find((summary) => summary.name === metric);
   const exactBroken = (index: number) => exactOf(index, BROKEN)?.distribution.find((entry) => entry.value === 1)?.probability ?? 0;
   const [first, last] = [lost[0], lost.at(-1)];
-  const trend = first === undefined || last === undefined ? '' : `${last.estimate < first.estimate ? 'fall' : 'grow'} as the formation grows: ${meanText(first.estimate, first)} of 3 soldiers, ${meanText(last.estimate, last)} of 8, on average`;
+  const trend =
+    first === undefined || last === undefined
+      ? ''
+      : `${last.estimate < first.estimate ? 'fall' : 'grow'} as the formation grows: ${meanText(first.estimate, first)} of 3 soldiers, ${meanText(last.estimate, last)} of 8, on average`;
   const swept = `${fieldWords(loaded, AXES[0].path)} from 3 to 8`;
   return writePage(
     {
       slug: 'aoe-vs-formation-size',
       title: 'A breath attack against formations, by formation size',
-      question: 'How many Blackrazor Soldiers does one Thunder Breath vanquish, and how often does it break their formation, as the formation grows from 3 to 8?',
+      question:
+        'How many Blackrazor Soldiers does one Thunder Breath vanquish, and how often does it break their formation, as the formation grows from 3 to 8?',
       sections: [
         {
           heading: 'Soldiers vanquished',
           text: `The breath's 5 dice are one pooled Attack Action against the formation, and every soldier adds a Shield die to it (rulings §2), so losses ${trend}.`,
-          chart: sweepChart(lost, { id: 'aoe-models-lost', title: 'Soldiers vanquished by one breath', xTitle: SOLDIERS, yTitle: 'Soldiers vanquished (average)', probability: false }),
+          chart: sweepChart(lost, {
+            id: 'aoe-models-lost',
+            title: 'Soldiers vanquished by one breath',
+            xTitle: SOLDIERS,
+            yTitle: 'Soldiers vanquished (average)',
+            probability: false,
+          }),
         },
         {
           heading: 'Formation broken',
           text: 'A formation breaks when it falls below 3 models.',
-          chart: sweepChart(broken, { id: 'aoe-formation-broken', title: 'Chance the breath breaks the formation', xTitle: SOLDIERS, yTitle: 'Chance the formation breaks', probability: true }),
+          chart: sweepChart(broken, {
+            id: 'aoe-formation-broken',
+            title: 'Chance the breath breaks the formation',
+            xTitle: SOLDIERS,
+            yTitle: 'Chance the formation breaks',
+            probability: true,
+          }),
         },
         {
           heading: 'Table',

@@ -44,7 +44,11 @@ export async function battleforgePlans(outDirectory = reportsDirectory): Promise
   ] as const;
   const points = await withPool((pool) => sweep(FILE, axes, { trials: TRIALS, executor: pool }));
   const loaded = await loadScenarioFile(FILE);
-  const pairings: Pairing[] = points.map((point) => ({ bowmen: String(point.values[0]), orcs: String(point.values[1]), outcome: outcomeOf(sampled(point), loaded, 'winner', BOWMEN, ORCS) }));
+  const pairings: Pairing[] = points.map((point) => ({
+    bowmen: String(point.values[0]),
+    orcs: String(point.values[1]),
+    outcome: outcomeOf(sampled(point), loaded, 'winner', BOWMEN, ORCS),
+  }));
 
   // The Bowmen's maximin: the plan whose worst case over the Orc plans is best.
   const worst = BOWMEN_PLANS.map((plan) => worstCase(pairings, plan));
@@ -53,12 +57,21 @@ export async function battleforgePlans(outDirectory = reportsDirectory): Promise
   const answer = worstCase(pairings, maximin?.bowmen ?? '');
   const orcMinimax = ORC_PLANS.map((plan) => bestAgainst(pairings, plan)).sort((a, b) => a.outcome.score.value - b.outcome.score.value)[0];
   // Two Orc plans that give the same games against every Bowmen plan (same dice, same choices) are one plan here.
-  const identical = (a: string, b: string) => BOWMEN_PLANS.every((plan) => {
-    const [x, y] = [a, b].map((orcs) => pairings.find((pairing) => pairing.bowmen === plan && pairing.orcs === orcs)?.outcome);
-    return x !== undefined && y !== undefined && x.win.value === y.win.value && x.draw.value === y.draw.value;
-  });
-  const twinNote = ORC_PLANS.flatMap((plan, i) => ORC_PLANS.slice(i + 1).filter((other) => identical(plan, other)).map((other) => `${planName(other)} gives exactly the same games as ${planName(plan)}: these Orc Warriors carry no missile weapon, so it has nothing to shoot with and charges the same way, on the same dice.`));
-  const clear = maximin !== undefined && runnerUp !== undefined && maximin.outcome.score.interval.low > runnerUp.outcome.score.interval.high;
+  const identical = (a: string, b: string) =>
+    BOWMEN_PLANS.every((plan) => {
+      const [x, y] = [a, b].map((orcs) => pairings.find((pairing) => pairing.bowmen === plan && pairing.orcs === orcs)?.outcome);
+      return x !== undefined && y !== undefined && x.win.value === y.win.value && x.draw.value === y.draw.value;
+    });
+  const twinNote = ORC_PLANS.flatMap((plan, i) =>
+    ORC_PLANS.slice(i + 1)
+      .filter((other) => identical(plan, other))
+      .map(
+        (other) =>
+          `${planName(other)} gives exactly the same games as ${planName(plan)}: these Orc Warriors carry no missile weapon, so it has nothing to shoot with and charges the same way, on the same dice.`,
+      ),
+  );
+  const clear =
+    maximin !== undefined && runnerUp !== undefined && maximin.outcome.score.interval.low > runnerUp.outcome.score.interval.high;
   const headline =
     maximin === undefined || runnerUp === undefined || orcMinimax === undefined
       ? ''
@@ -69,16 +82,21 @@ export async function battleforgePlans(outDirectory = reportsDirectory): Promise
               : `${planName(runnerUp.bowmen)} comes within the noise of it (worst case ${estimateText(runnerUp.outcome.score)}): either will do.`),
           [
             `The Orcs' best plan is ${planName(orcMinimax.orcs)}: the Bowmen's best reply to it, ${planName(orcMinimax.bowmen)}, scores ${estimateText(orcMinimax.outcome.score)}, no more than against any other Orc plan.`,
-            answer.orcs === orcMinimax.orcs ? '' : ` Against ${planName(maximin.bowmen)} in particular, their best answer is ${planName(answer.orcs)} (${estimateText(answer.outcome.score)}).`,
+            answer.orcs === orcMinimax.orcs
+              ? ''
+              : ` Against ${planName(maximin.bowmen)} in particular, their best answer is ${planName(answer.orcs)} (${estimateText(answer.outcome.score)}).`,
             // The same cell is the Bowmen's maximin and the Orcs' minimax: a saddle point.
-            answer.orcs === orcMinimax.orcs && orcMinimax.bowmen === maximin.bowmen ? ` So ${planName(maximin.bowmen)} against ${planName(orcMinimax.orcs)} is a stable pair: neither side does better by changing plan alone.` : '',
+            answer.orcs === orcMinimax.orcs && orcMinimax.bowmen === maximin.bowmen
+              ? ` So ${planName(maximin.bowmen)} against ${planName(orcMinimax.orcs)} is a stable pair: neither side does better by changing plan alone.`
+              : '',
           ].join(''),
           ...twinNote,
-          "Expected score = P(win) + ½ P(draw): a side wins when the other has no unit left that is neither destroyed nor broken after six rounds; anything else is a draw. 50% is an even game. Hover a cell for win, draw and loss.",
+          'Expected score = P(win) + ½ P(draw): a side wins when the other has no unit left that is neither destroyed nor broken after six rounds; anything else is a draw. 50% is an even game. Hover a cell for win, draw and loss.',
         ].join('\n\n');
   const rows = BOWMEN_PLANS.map(planName);
   const columns = ORC_PLANS.map(planName);
-  const outcomeOfPair = (bowmen: string, orcs: string) => pairings.find((pairing) => pairing.bowmen === bowmen && pairing.orcs === orcs)?.outcome;
+  const outcomeOfPair = (bowmen: string, orcs: string) =>
+    pairings.find((pairing) => pairing.bowmen === bowmen && pairing.orcs === orcs)?.outcome;
   return writePage(
     {
       slug: 'battleforge-plans',
@@ -90,7 +108,14 @@ export async function battleforgePlans(outDirectory = reportsDirectory): Promise
           text: headline,
           chart: heatmapChart(
             pairings.map((pairing) => ({ row: planName(pairing.bowmen), column: planName(pairing.orcs), combined: pairing.outcome })),
-            { id: 'battleforge-plans-heatmap', title: "The Bowmen's expected score by plan", rowTitle: 'Bowmen plan', columnTitle: 'Orc plan', rows, columns },
+            {
+              id: 'battleforge-plans-heatmap',
+              title: "The Bowmen's expected score by plan",
+              rowTitle: 'Bowmen plan',
+              columnTitle: 'Orc plan',
+              rows,
+              columns,
+            },
           ),
           table: {
             columns: ['Bowmen plan', ...columns.map((name) => `against ${name}`), 'worst case'],
@@ -109,11 +134,21 @@ export async function battleforgePlans(outDirectory = reportsDirectory): Promise
           text: 'The same games, each end counted: a draw is six rounds with both sides still standing.',
           table: {
             columns: ['Bowmen plan', 'Orc plan', 'win', 'draw', 'loss', 'expected score'],
-            rows: pairings.map((pairing) => [planName(pairing.bowmen), planName(pairing.orcs), estimateText(pairing.outcome.win), estimateText(pairing.outcome.draw), estimateText(pairing.outcome.loss), estimateText(pairing.outcome.score)]),
+            rows: pairings.map((pairing) => [
+              planName(pairing.bowmen),
+              planName(pairing.orcs),
+              estimateText(pairing.outcome.win),
+              estimateText(pairing.outcome.draw),
+              estimateText(pairing.outcome.loss),
+              estimateText(pairing.outcome.score),
+            ]),
           },
         },
       ],
-      provenance: sweepProvenance(points, `each of the ${points.length} pairings of a Bowmen plan (${fieldWords(loaded, 'sides[0].plan')}) and an Orc plan (${fieldWords(loaded, 'sides[1].plan')})`),
+      provenance: sweepProvenance(
+        points,
+        `each of the ${points.length} pairings of a Bowmen plan (${fieldWords(loaded, 'sides[0].plan')}) and an Orc plan (${fieldWords(loaded, 'sides[1].plan')})`,
+      ),
       methods: [
         `Each of the ${pairings.length} pairings: the scenario with the two sides' plans set (sides[0].plan, sides[1].plan), ${TRIALS.toLocaleString('en-US')} trials, the same seed.`,
         'Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson\'s at the effective number of trials its variance allows. "62% ±1" is the estimate and the wider side of its interval in points.',

@@ -33,15 +33,47 @@ export async function epicRallyByInitiative(outDirectory = reportsDirectory): Pr
         {
           heading: 'Still Broken after four turns',
           text: `From ${at(1)} at Initiative 1+ to ${at(6)} at 6+. The armies' own Initiatives: ${armies.map((army) => `${army.name} (${army.initiative}+) ${at(army.initiative)}`).join('; ')}.`,
-          chart: sweepChart(broken, { id: 'epic-broken-at-end', title: 'Chance the company is still Broken after turn 4', xTitle: INITIATIVE, yTitle: 'Chance still Broken after turn 4', probability: true, xLabelSuffix: '+' }),
+          chart: sweepChart(broken, {
+            id: 'epic-broken-at-end',
+            title: 'Chance the company is still Broken after turn 4',
+            xTitle: INITIATIVE,
+            yTitle: 'Chance still Broken after turn 4',
+            probability: true,
+            xLabelSuffix: '+',
+          }),
         },
-        { heading: 'Rallies passed', chart: sweepChart(rallies, { id: 'epic-rallies', title: 'Rally tests passed in four turns', xTitle: INITIATIVE, yTitle: 'Rally tests passed (average)', probability: false, xLabelSuffix: '+' }) },
-        { heading: 'Units lost', chart: sweepChart(lost, { id: 'epic-units-lost', title: 'Units lost in four turns', xTitle: INITIATIVE, yTitle: 'Units lost (average)', probability: false, xLabelSuffix: '+' }) },
+        {
+          heading: 'Rallies passed',
+          chart: sweepChart(rallies, {
+            id: 'epic-rallies',
+            title: 'Rally tests passed in four turns',
+            xTitle: INITIATIVE,
+            yTitle: 'Rally tests passed (average)',
+            probability: false,
+            xLabelSuffix: '+',
+          }),
+        },
+        {
+          heading: 'Units lost',
+          chart: sweepChart(lost, {
+            id: 'epic-units-lost',
+            title: 'Units lost in four turns',
+            xTitle: INITIATIVE,
+            yTitle: 'Units lost (average)',
+            probability: false,
+            xLabelSuffix: '+',
+          }),
+        },
         {
           heading: 'Table',
           table: {
             columns: ['Initiative', 'still Broken after turn 4', 'rally tests passed (average)', 'units lost (average)'],
-            rows: points.map((point, i) => [`${String(point.values[0])}+`, broken[i] === undefined ? '' : estimateText({ value: broken[i].estimate, interval: broken[i] }), rallies[i] === undefined ? '' : meanText(rallies[i].estimate, rallies[i]), lost[i] === undefined ? '' : meanText(lost[i].estimate, lost[i])]),
+            rows: points.map((point, i) => [
+              `${String(point.values[0])}+`,
+              broken[i] === undefined ? '' : estimateText({ value: broken[i].estimate, interval: broken[i] }),
+              rallies[i] === undefined ? '' : meanText(rallies[i].estimate, rallies[i]),
+              lost[i] === undefined ? '' : meanText(lost[i].estimate, lost[i]),
+            ]),
           },
         },
       ],

@@ -1,6 +1,14 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { BUNDLED_DATA, type ExactScenarioResult, fieldLabel, type LoadedScenario, type ScenarioResult, ShardPool, type SweepPoint } from '../index.js';
+import {
+  BUNDLED_DATA,
+  type ExactScenarioResult,
+  fieldLabel,
+  type LoadedScenario,
+  type ScenarioResult,
+  ShardPool,
+  type SweepPoint,
+} from '../index.js';
 import type { Provenance, SweepLinePoint } from '../reports.js';
 
 /**
@@ -27,15 +35,18 @@ export async function withPool<T>(work: (pool: ShardPool) => Promise<T>): Promis
   }
 }
 
-/** A result's provenance line: scenario, file (shownPath), ruleset, engine, and its seed and trials (or the paths an exact one enumerated). */
+/** A result's provenance line: scenario, file (shownPath), rule system, engine, and its seed and trials (or the paths an exact one enumerated). */
 export function provenanceOf(result: ScenarioResult | ExactScenarioResult): Provenance {
   const run = { scenario: result.scenario, file: shownPath(result.file), ruleset: result.ruleset, engineVersion: result.engineVersion };
-  return 'paths' in result ? { ...run, exact: { paths: result.paths, errorBound: result.errorBound } } : { ...run, seed: result.seed, trials: result.trials };
+  return 'paths' in result
+    ? { ...run, exact: { paths: result.paths, errorBound: result.errorBound } }
+    : { ...run, seed: result.seed, trials: result.trials };
 }
 
 /** A sweep point's Monte Carlo result (the notebooks ask for trials, so no point is answered exactly). */
 export function sampled(point: SweepPoint): ScenarioResult {
-  if (point.method === 'exact') throw new Error(`the point ${JSON.stringify(point.values)} was answered exactly; the notebook expects Monte Carlo`);
+  if (point.method === 'exact')
+    throw new Error(`the point ${JSON.stringify(point.values)} was answered exactly; the notebook expects Monte Carlo`);
   return point.result;
 }
 
@@ -43,7 +54,11 @@ export function sampled(point: SweepPoint): ScenarioResult {
 export function optionsOf(loaded: LoadedScenario): string[] {
   const options = (loaded.scenario as { options?: Record<string, unknown> }).options ?? {};
   const pairs = Object.entries(options).map(([name, value]) => `${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  return pairs.length === 0 ? [] : [`Readings in force (${loaded.ruleset} options, engine/${loaded.ruleset}/README.md; rulings in docs/rulings.md): ${pairs.join('; ')}.`];
+  return pairs.length === 0
+    ? []
+    : [
+        `Readings in force (${loaded.system.id} options, engine/${loaded.system.id}/README.md; rulings in docs/rulings.md): ${pairs.join('; ')}.`,
+      ];
 }
 
 /**
@@ -54,7 +69,8 @@ export function sweepLine(points: readonly SweepPoint[], metric: string, value: 
   return points.map((point) => {
     const summary = point.result.summary.find((candidate) => candidate.name === metric);
     if (summary === undefined) throw new RangeError(`the sweep has no metric ${JSON.stringify(metric)}`);
-    const entry = value === 'mean' ? undefined : summary.distribution.find((candidate) => (candidate.label ?? String(candidate.value)) === value);
+    const entry =
+      value === 'mean' ? undefined : summary.distribution.find((candidate) => (candidate.label ?? String(candidate.value)) === value);
     if (value !== 'mean' && entry === undefined) throw new RangeError(`${metric} has no value ${JSON.stringify(value)}`);
     const [x, series] = point.values;
     return {

@@ -30,15 +30,21 @@ export async function warmasterCosts(outDirectory = reportsDirectory): Promise<s
   const [most, least] = [dearest[0], dearest.at(-1)];
   const finding = [
     `Of ${document.units.length} units, ${counts['under-costed']} are under-costed and ${counts['over-costed']} over-costed by more than the tolerance, ${counts.uncertain} uncertain and ${counts.fair} fair. The median interval spans ${width?.toFixed(0) ?? '—'}% of the proposed cost: the list's cost line is known well enough to act on where a unit is far off it.`,
-    most === undefined || least === undefined ? '' : `The largest changes: ${most.name} ${most.published} → ${costText(most.deserved ?? Number.NaN)}, ${least.name} ${least.published} → ${costText(least.deserved ?? Number.NaN)}.`,
+    most === undefined || least === undefined
+      ? ''
+      : `The largest changes: ${most.name} ${most.published} → ${costText(most.deserved ?? Number.NaN)}, ${least.name} ${least.published} → ${costText(least.deserved ?? Number.NaN)}.`,
     `Read these as prices for the fights played here, one unit against one: solid infantry gains most (${infantry} units under-costed, nearly all of them infantry or monsters), fast cavalry and flyers lose most. Points also pay for what a one-on-one charge does not test — speed, manoeuvre, shooting at range, support of other units — so a unit far off this list may be priced for those; the "By situation" table shows how much each fight moves a unit's price, and the model check how far a pairing strays from what the strengths predict.`,
   ].filter((paragraph) => paragraph !== '');
   return writePage(
     {
       ...page,
-      question: 'What should the troop units of the Empire, Orcs, Dwarfs, High Elves, Bretonnia, Chaos, Skaven and Vampire Counts cost, fighting one another unit against unit?',
+      question:
+        'What should the troop units of the Empire, Orcs, Dwarfs, High Elves, Bretonnia, Chaos, Skaven and Vampire Counts cost, fighting one another unit against unit?',
       sections: [{ heading: 'What the round robin says', text: finding.join('\n\n') }, ...page.sections],
-      methods: [...page.methods, "Warmaster rulings §12–18 (engine/warmaster/README.md). Each pairing: the first side's unit charges the front of the second's, three stands in contact, both pursuing whenever allowed, fought to its end; played with each unit charging and being charged, in each of the roster's situations."],
+      methods: [
+        ...page.methods,
+        "Warmaster rulings §12–18 (engine/warmaster/README.md). Each pairing: the first side's unit charges the front of the second's, three stands in contact, both pursuing whenever allowed, fought to its end; played with each unit charging and being charged, in each of the roster's situations.",
+      ],
     },
     outDirectory,
   );

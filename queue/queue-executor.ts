@@ -103,7 +103,12 @@ export class QueueExecutor implements ShardExecutor {
   private readonly watch: WorkerWatch;
 
   /** A coordinator on the Redis at `url`, checked reachable first (an InputError naming the URL otherwise). */
-  static async open(url: string, note: (text: string) => void = () => {}, secret?: string, liveness: Liveness = DEFAULT_LIVENESS): Promise<QueueExecutor> {
+  static async open(
+    url: string,
+    note: (text: string) => void = () => {},
+    secret?: string,
+    liveness: Liveness = DEFAULT_LIVENESS,
+  ): Promise<QueueExecutor> {
     await reachable(url);
     const executor = new QueueExecutor(url, note, secret, liveness);
     await executor.ready;
@@ -223,7 +228,12 @@ export class QueueExecutor implements ShardExecutor {
     const field = resultField(job.shard, job.trials);
     const text = await this.connection.hget(resultsKey(job.run), field);
     if (text === null) return undefined;
-    const decoded = decodeResult(text, metrics, job.trials, this.secret === undefined ? undefined : { secret: this.secret, where: resultWhere(job.run, field) });
+    const decoded = decodeResult(
+      text,
+      metrics,
+      job.trials,
+      this.secret === undefined ? undefined : { secret: this.secret, where: resultWhere(job.run, field) },
+    );
     if (typeof decoded === 'string') {
       // Refused, not merged; deleted so that the retry's result can be stored.
       await this.connection.hdel(resultsKey(job.run), field);
@@ -245,7 +255,8 @@ export class QueueExecutor implements ShardExecutor {
     if (this.closed) return Promise.reject(new Error('the queue is closed'));
     if (this.unusableReason !== undefined) return Promise.reject(new QueueUnusableError(this.unusableReason));
     // A job's result is stored under its shard and trials for any coordinator to reuse: a shard cut short by its own tally would not be that shard.
-    if (task.stop !== undefined) return Promise.reject(new Error('a shard that stops at its own precision runs on this machine only, not through a queue'));
+    if (task.stop !== undefined)
+      return Promise.reject(new Error('a shard that stops at its own precision runs on this machine only, not through a queue'));
     return new Promise<ShardResult>((resolve, reject) => {
       this.pending.push({ task, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());
@@ -261,7 +272,14 @@ export class QueueExecutor implements ShardExecutor {
     };
     for (const entry of tasks) {
       const last = group.at(-1)?.task;
-      const joins = last !== undefined && group.length < SHARDS_PER_JOB && entry.task.shard === last.shard + 1 && entry.task.trials === last.trials && entry.task.attempt === last.attempt && entry.task.specDigest === last.specDigest && entry.task.seed === last.seed;
+      const joins =
+        last !== undefined &&
+        group.length < SHARDS_PER_JOB &&
+        entry.task.shard === last.shard + 1 &&
+        entry.task.trials === last.trials &&
+        entry.task.attempt === last.attempt &&
+        entry.task.specDigest === last.specDigest &&
+        entry.task.seed === last.seed;
       if (!joins) send();
       group.push(entry);
     }
@@ -294,14 +312,24 @@ export class QueueExecutor implements ShardExecutor {
       const first = (group[0] as Pending).task;
       await this.ready;
       const { metrics, requires } = await this.specInfo(first);
-      const base: ShardJob = { run: runKeyOf(first.specDigest, first.seed), specDigest: first.specDigest, seed: first.seed, shard: first.shard, count: 1, trials: first.trials, requires };
+      const base: ShardJob = {
+        run: runKeyOf(first.specDigest, first.seed),
+        specDigest: first.specDigest,
+        seed: first.seed,
+        shard: first.shard,
+        count: 1,
+        trials: first.trials,
+        requires,
+      };
       const missing = await answer(group, base, metrics);
       await this.runJobs(missing, base, first, metrics, answer, settled);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const redis = redisProblem(this.url, message);
       if (redis !== undefined) this.giveUp(redis);
-      for (const entry of group) if (!settled.has(entry)) entry.reject(redis === undefined ? (error instanceof Error ? error : new Error(message)) : new QueueUnusableError(redis));
+      for (const entry of group)
+        if (!settled.has(entry))
+          entry.reject(redis === undefined ? (error instanceof Error ? error : new Error(message)) : new QueueUnusableError(redis));
     }
   }
 
@@ -347,13 +375,19 @@ export class QueueExecutor implements ShardExecutor {
         const unanswered = await answer(entries, job, metrics);
         if (unanswered.length === 0) return;
         if (requeues < MAX_REQUEUES && !this.closed) {
-          this.note(`crucible: shards ${(unanswered[0] as Pending).task.shard}–${(unanswered.at(-1) as Pending).task.shard}: ${ending === 'lost' ? 'the job is no longer in Redis' : 'the job completed but its results are no longer in Redis'} (flushed, restarted or evicting?); queued again\n`);
+          this.note(
+            `crucible: shards ${(unanswered[0] as Pending).task.shard}–${(unanswered.at(-1) as Pending).task.shard}: ${ending === 'lost' ? 'the job is no longer in Redis' : 'the job completed but its results are no longer in Redis'} (flushed, restarted or evicting?); queued again\n`,
+          );
           await this.runJobs(unanswered, base, first, metrics, answer, settled, requeues + 1);
           return;
         }
         for (const entry of unanswered) {
           settled.add(entry);
-          entry.reject(new Error(`shard ${entry.task.shard}: its job ${ending === 'lost' ? 'was lost' : 'completed'} ${requeues + 1} times and no result was stored`));
+          entry.reject(
+            new Error(
+              `shard ${entry.task.shard}: its job ${ending === 'lost' ? 'was lost' : 'completed'} ${requeues + 1} times and no result was stored`,
+            ),
+          );
         }
       }),
     );

@@ -26,7 +26,8 @@ export class QueueUnusableError extends Error {
 
 /** A Redis refusal that no retry mends, in words; undefined for any other error. */
 export function redisProblem(url: string, message: string): string | undefined {
-  if (/\bOOM\b.*maxmemory/.test(message)) return `the Redis at ${redactedUrl(url)} is out of memory (maxmemory reached, and nothing its policy may evict frees enough): give it more memory, or a maxmemory-policy such as allkeys-lru`;
+  if (/\bOOM\b.*maxmemory/.test(message))
+    return `the Redis at ${redactedUrl(url)} is out of memory (maxmemory reached, and nothing its policy may evict frees enough): give it more memory, or a maxmemory-policy such as allkeys-lru`;
   return undefined;
 }
 

@@ -63,7 +63,11 @@ export interface RunningQueueWorker {
 }
 
 /** The kernel module this worker compiles a spec's rule system with, and why not if it cannot. */
-function localSystem(job: ShardJob, plugins: readonly ResolvedRuleSystem[], crucible: string | undefined): ResolvedRuleSystem['system'] | string {
+function localSystem(
+  job: ShardJob,
+  plugins: readonly ResolvedRuleSystem[],
+  crucible: string | undefined,
+): ResolvedRuleSystem['system'] | string {
   const { requires } = job;
   const builtIn = requires.plugin === undefined ? builtInRuleSystem(requires.ruleset) : undefined;
   const plugin = requires.plugin === undefined ? undefined : plugins.find((entry) => entry.plugin?.id === requires.plugin?.id);
@@ -73,7 +77,8 @@ function localSystem(job: ShardJob, plugins: readonly ResolvedRuleSystem[], cruc
     ...(system === undefined ? {} : { rulesetVersion: system.version }),
     ...(plugin?.plugin === undefined ? {} : { pluginCodeHash: plugin.plugin.codeHash }),
   });
-  if (problem !== undefined || system === undefined) return `worker ${WORKER_ID} refuses shard ${job.shard}: ${problem ?? 'no such rule system'}`;
+  if (problem !== undefined || system === undefined)
+    return `worker ${WORKER_ID} refuses shard ${job.shard}: ${problem ?? 'no such rule system'}`;
   return system;
 }
 
@@ -87,7 +92,12 @@ function specProblem(text: string, job: ShardJob, system: ResolvedRuleSystem['sy
   const digest = specDigestProblem(text, job.specDigest);
   if (digest !== undefined) return digest;
   const spec = JSON.parse(text) as Partial<KernelSpec>;
-  if (spec.ruleset !== job.requires.ruleset || spec.version !== job.requires.rulesetVersion || spec.codeHash !== job.requires.plugin?.codeHash) return 'the stored spec is of another rule system than the job requires';
+  if (
+    spec.ruleset !== job.requires.ruleset ||
+    spec.version !== job.requires.rulesetVersion ||
+    spec.codeHash !== job.requires.plugin?.codeHash
+  )
+    return 'the stored spec is of another rule system than the job requires';
   const parsed = system.scenarioSchema.safeParse(spec.scenario);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -95,7 +105,8 @@ function specProblem(text: string, job: ShardJob, system: ResolvedRuleSystem['sy
   }
   // What it refers to (profiles, armies), as the loader checks them: the bounds that keep a trial's tables and memory small.
   const refsIssue = system.checkRefs?.(parsed.data as unknown as ScenarioBase, spec.refs)[0];
-  if (refsIssue !== undefined) return `the stored spec's ${refsIssue.path[0] === 'refs' ? 'refs' : 'scenario'} are not valid: ${refsIssue.path.join('.') || '(root)'}: ${refsIssue.message}`;
+  if (refsIssue !== undefined)
+    return `the stored spec's ${refsIssue.path[0] === 'refs' ? 'refs' : 'scenario'} are not valid: ${refsIssue.path.join('.') || '(root)'}: ${refsIssue.message}`;
   return undefined;
 }
 
@@ -112,7 +123,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     const cached = specs.get(job.specDigest);
     if (cached !== undefined) return cached;
     const text = await connection.get(specKey(job.specDigest));
-    if (text === null) throw new UnrecoverableError(`worker ${WORKER_ID}: the inputs of shard ${job.shard} (spec ${job.specDigest.slice(0, 12)}…) are not in Redis (expired?)`);
+    if (text === null)
+      throw new UnrecoverableError(
+        `worker ${WORKER_ID}: the inputs of shard ${job.shard} (spec ${job.specDigest.slice(0, 12)}…) are not in Redis (expired?)`,
+      );
     const problem = specProblem(text, job, system);
     if (problem !== undefined) {
       options.log(`crucible worker ${WORKER_ID} refuses shard ${job.shard}: ${problem}\n`);
@@ -142,8 +156,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   async function refuse(job: Job, shardJob: ShardJob, reason: string, token: string | undefined): Promise<never> {
     options.log(`${reason}\n`);
     refusals++;
-    if (job.attemptsStarted > MOST_REFUSALS_OF_A_JOB) throw new UnrecoverableError(`${reason} (refused ${job.attemptsStarted} times: no worker can run it)`);
-    await connection.multi().hset(refusalsKey(shardJob.specDigest), WORKER_ID, `${Date.now()} ${reason}`).expire(refusalsKey(shardJob.specDigest), REFUSAL_TTL_SECONDS).exec();
+    if (job.attemptsStarted > MOST_REFUSALS_OF_A_JOB)
+      throw new UnrecoverableError(`${reason} (refused ${job.attemptsStarted} times: no worker can run it)`);
+    await connection
+      .multi()
+      .hset(refusalsKey(shardJob.specDigest), WORKER_ID, `${Date.now()} ${reason}`)
+      .expire(refusalsKey(shardJob.specDigest), REFUSAL_TTL_SECONDS)
+      .exec();
     await job.moveToDelayed(Date.now() + 100, token);
     if (!paused) {
       paused = true;
@@ -172,7 +191,11 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       const specJson = await localSpec(shardJob, system);
       // The job's shards run side by side on the pool; each is stored as soon as all are done, first writer winning.
       const shards = Array.from({ length: shardJob.count }, (_, i) => shardJob.shard + i);
-      const results = await Promise.all(shards.map((shard) => pool.run({ specJson, specDigest: shardJob.specDigest, seed: shardJob.seed, shard, trials: shardJob.trials, attempt: 1 })));
+      const results = await Promise.all(
+        shards.map((shard) =>
+          pool.run({ specJson, specDigest: shardJob.specDigest, seed: shardJob.seed, shard, trials: shardJob.trials, attempt: 1 }),
+        ),
+      );
       const key = resultsKey(shardJob.run);
       const store = connection.multi();
       results.forEach((result, i) => {

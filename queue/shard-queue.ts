@@ -60,7 +60,8 @@ export type ShardJob = z.output<typeof shardJobSchema>;
 export type ShardJobInput = z.input<typeof shardJobSchema>;
 
 /** What a job's tag covers: every field but the tag, in a fixed order. */
-export const jobTagText = (job: Omit<ShardJob, 'tag'>): string => JSON.stringify(['job', job.run, job.specDigest, job.seed, job.shard, job.count, job.trials, job.requires]);
+export const jobTagText = (job: Omit<ShardJob, 'tag'>): string =>
+  JSON.stringify(['job', job.run, job.specDigest, job.seed, job.shard, job.count, job.trials, job.requires]);
 
 /** The job with its tag under `secret`, or as it is without one. */
 export function signedJob(job: ShardJob, secret: string | undefined): ShardJob {
@@ -72,7 +73,9 @@ export function signedJob(job: ShardJob, secret: string | undefined): ShardJob {
 export function jobTagProblem(job: ShardJob, secret: string | undefined): string | undefined {
   if (secret === undefined) return job.tag === undefined ? undefined : `the job is signed and this worker has no ${SECRET_VARIABLE}`;
   if (job.tag === undefined) return `the job is not signed and this worker has ${SECRET_VARIABLE} set`;
-  return tagHolds(jobTagText(job), job.tag, secret) ? undefined : `the job's tag does not hold under this worker's ${SECRET_VARIABLE} (another secret, or a forged job)`;
+  return tagHolds(jobTagText(job), job.tag, secret)
+    ? undefined
+    : `the job's tag does not hold under this worker's ${SECRET_VARIABLE} (another secret, or a forged job)`;
 }
 
 /** Why a stored spec is not the one named by `digest`, or undefined when it is. */
@@ -95,7 +98,8 @@ export const refusalsKey = (specDigest: string): string => `crucible:refusals:${
 export const REFUSAL_TTL_SECONDS = 120;
 
 /** The key of a run's results: crucible's version, the inputs (spec digest, which covers the method) and the seed. */
-export const runKeyOf = (specDigest: string, seed: number): string => createHash('sha256').update(`${CRUCIBLE_VERSION}\0${specDigest}\0${seed}`).digest('hex');
+export const runKeyOf = (specDigest: string, seed: number): string =>
+  createHash('sha256').update(`${CRUCIBLE_VERSION}\0${specDigest}\0${seed}`).digest('hex');
 
 export const specKey = (digest: string): string => `crucible:spec:${digest}`;
 export const resultsKey = (run: string): string => `crucible:results:${run}`;
@@ -117,10 +121,16 @@ export interface StoredResult {
 }
 
 /** A result's tag covers its run, shard field, trials, cells and worker: it cannot be moved to another shard or run. */
-const resultTagText = (where: string, trials: number, cells: string, worker: string): string => JSON.stringify(['result', where, trials, cells, worker]);
+const resultTagText = (where: string, trials: number, cells: string, worker: string): string =>
+  JSON.stringify(['result', where, trials, cells, worker]);
 
 /** `where`: the run and field it is stored under (resultWhere), which the tag binds it to. */
-export function encodeResult(cells: Float64Array, trials: number, worker: string, signing?: { readonly secret: string; readonly where: string }): string {
+export function encodeResult(
+  cells: Float64Array,
+  trials: number,
+  worker: string,
+  signing?: { readonly secret: string; readonly where: string },
+): string {
   const text = Buffer.from(cells.buffer, cells.byteOffset, cells.byteLength).toString('base64');
   const tag = signing === undefined ? {} : { tag: tagOf(resultTagText(signing.where, trials, text, worker), signing.secret) };
   return JSON.stringify({ trials, cells: text, worker, ...tag } satisfies StoredResult);
@@ -129,13 +139,23 @@ export function encodeResult(cells: Float64Array, trials: number, worker: string
 /** What a result's tag binds it to: its run and field. */
 export const resultWhere = (run: string, field: string): string => `${run}/${field}`;
 
-const storedSchema = z.strictObject({ trials: count, cells: z.string().max(64 * 1024 * 1024), worker: z.string().max(300), tag: hex64.optional() });
+const storedSchema = z.strictObject({
+  trials: count,
+  cells: z.string().max(64 * 1024 * 1024),
+  worker: z.string().max(300),
+  tag: hex64.optional(),
+});
 
 /**
  * A stored result, checked: its shape, its trial count, its cell count, and every metric's
  * histogram holding exactly its trials (integers ≥ 0). A string naming the problem otherwise.
  */
-export function decodeResult(text: string, metrics: readonly MetricSpec[], trials: number, signing?: { readonly secret: string; readonly where: string }): { readonly cells: Float64Array; readonly worker: string } | string {
+export function decodeResult(
+  text: string,
+  metrics: readonly MetricSpec[],
+  trials: number,
+  signing?: { readonly secret: string; readonly where: string },
+): { readonly cells: Float64Array; readonly worker: string } | string {
   let parsed: z.output<typeof storedSchema>;
   try {
     const result = storedSchema.safeParse(JSON.parse(text));
@@ -146,12 +166,14 @@ export function decodeResult(text: string, metrics: readonly MetricSpec[], trial
   }
   if (signing !== undefined) {
     if (parsed.tag === undefined) return `it has no tag (${SECRET_VARIABLE} is set)`;
-    if (!tagHolds(resultTagText(signing.where, parsed.trials, parsed.cells, parsed.worker), parsed.tag, signing.secret)) return `its tag does not hold under ${SECRET_VARIABLE}`;
+    if (!tagHolds(resultTagText(signing.where, parsed.trials, parsed.cells, parsed.worker), parsed.tag, signing.secret))
+      return `its tag does not hold under ${SECRET_VARIABLE}`;
   }
   if (parsed.trials !== trials) return `holds ${parsed.trials} trials, the shard has ${trials}`;
   const bytes = Buffer.from(parsed.cells, 'base64');
   const expected = metrics.reduce((total, metric) => total + metric.max + 1, 0);
-  if (bytes.length !== expected * Float64Array.BYTES_PER_ELEMENT) return `holds ${bytes.length / Float64Array.BYTES_PER_ELEMENT} cells, this scenario's tally has ${expected}`;
+  if (bytes.length !== expected * Float64Array.BYTES_PER_ELEMENT)
+    return `holds ${bytes.length / Float64Array.BYTES_PER_ELEMENT} cells, this scenario's tally has ${expected}`;
   const cells = new Float64Array(expected);
   for (let c = 0; c < expected; c++) cells[c] = bytes.readDoubleLE(c * Float64Array.BYTES_PER_ELEMENT);
   const problem = histogramProblem(cells, metrics, trials);
@@ -159,7 +181,10 @@ export function decodeResult(text: string, metrics: readonly MetricSpec[], trial
 }
 
 /** Why this process cannot run a shard of `requires`, in words, or undefined when it can. */
-export function requirementProblem(requires: RunRequirements, local: { readonly rulesetVersion?: string; readonly pluginCodeHash?: string; readonly crucible?: string }): string | undefined {
+export function requirementProblem(
+  requires: RunRequirements,
+  local: { readonly rulesetVersion?: string; readonly pluginCodeHash?: string; readonly crucible?: string },
+): string | undefined {
   const crucible = local.crucible ?? CRUCIBLE_VERSION;
   if (requires.crucible !== crucible) return `its crucible is ${crucible}, the run's is ${requires.crucible}`;
   if (local.rulesetVersion === undefined) {
@@ -167,7 +192,8 @@ export function requirementProblem(requires: RunRequirements, local: { readonly 
       ? `it has no rule system "${requires.ruleset}"`
       : `it has no plugin "${requires.plugin.id}" (start it with --plugin <the plugin's module>)`;
   }
-  if (local.rulesetVersion !== requires.rulesetVersion) return `its ${requires.ruleset} is version ${local.rulesetVersion}, the run's is ${requires.rulesetVersion}`;
+  if (local.rulesetVersion !== requires.rulesetVersion)
+    return `its ${requires.ruleset} is version ${local.rulesetVersion}, the run's is ${requires.rulesetVersion}`;
   if (requires.plugin !== undefined && local.pluginCodeHash !== requires.plugin.codeHash) {
     return `its plugin ${requires.plugin.id} code (sha256 ${(local.pluginCodeHash ?? '').slice(0, 12)}…) differs from the run's (sha256 ${requires.plugin.codeHash.slice(0, 12)}…)`;
   }
@@ -203,4 +229,3 @@ export async function reachable(url: string): Promise<void> {
     probe.disconnect();
   }
 }
-

@@ -6,7 +6,13 @@ import { matchupsPage } from './matchups-page.js';
 import { DEFAULT_REPORT_DIRECTORY, type ReportPage, writePage } from './page.js';
 import { sweepPage } from './sweep-page.js';
 
-export { ANALYSIS_KINDS, type AnalysisDocument, type AnalysisKind, isAnalysisKind, parseAnalysisDocument } from '../documents/analysis-documents.js';
+export {
+  ANALYSIS_KINDS,
+  type AnalysisDocument,
+  type AnalysisKind,
+  isAnalysisKind,
+  parseAnalysisDocument,
+} from '../documents/analysis-documents.js';
 
 /**
  * Report pages from the analysis commands' self-describing JSON (`matchups`, `compare`, `sweep`,
@@ -35,6 +41,10 @@ export function analysisPage(document: AnalysisDocument, options: AnalysisPageOp
 }
 
 /** Writes the document's page into `outDirectory` (its charts, the assets, the index) and returns the page's path. */
-export async function writeAnalysisReport(document: AnalysisDocument, outDirectory: string = DEFAULT_REPORT_DIRECTORY, options: AnalysisPageOptions = {}): Promise<string> {
+export async function writeAnalysisReport(
+  document: AnalysisDocument,
+  outDirectory: string = DEFAULT_REPORT_DIRECTORY,
+  options: AnalysisPageOptions = {},
+): Promise<string> {
   return writePage(analysisPage(document, options), outDirectory);
 }

@@ -1,5 +1,17 @@
 import type { BalanceDocument, CountBalanceDocument, WholeBalanceDocument } from '../documents/balance-document.js';
-import { checkFinding, costRange, costText, curveTable, publishedRange, medianIntervalWidth, opponentTable, priceList, priceListLegend, situationTable, verdictCounts } from '../documents/balance-tables.js';
+import {
+  checkFinding,
+  costRange,
+  costText,
+  curveTable,
+  publishedRange,
+  medianIntervalWidth,
+  opponentTable,
+  priceList,
+  priceListLegend,
+  situationTable,
+  verdictCounts,
+} from '../documents/balance-tables.js';
 import { leftOutText, runsOf } from '../documents/matchup-tables.js';
 import { toleranceText } from '../analysis/price-verdict.js';
 import { balanceCurveChart, type CostPoint, costScatterChart } from './charts.js';
@@ -27,7 +39,10 @@ export interface BalancePageOptions {
 /** A table of documents/balance-tables.ts as a page table (the columns and texts the terminal prints). */
 function pageTable(table: DataTable): PageTable {
   const columns = printColumns(table);
-  return { columns: columns.map((column) => column.heading), rows: (columns[0]?.raw ?? []).map((_, r) => columns.map((column) => column.raw[r] ?? '')) };
+  return {
+    columns: columns.map((column) => column.heading),
+    rows: (columns[0]?.raw ?? []).map((_, r) => columns.map((column) => column.raw[r] ?? '')),
+  };
 }
 
 /** The page's "how to read this" line, for a reader who is not a statistician. */
@@ -64,13 +79,31 @@ function priceListSection(document: BalanceDocument, slug: string): PageSection 
   const points: CostPoint[] = document.units.flatMap((unit) =>
     unit.deserved === undefined || unit.interval === undefined || unit.verdict === undefined
       ? []
-      : [{ id: unit.id, name: unit.name, published: unit.published, fitted: unit.deserved, low: unit.interval.low, high: unit.interval.high ?? Infinity, verdict: unit.verdict }],
+      : [
+          {
+            id: unit.id,
+            name: unit.name,
+            published: unit.published,
+            fitted: unit.deserved,
+            low: unit.interval.low,
+            high: unit.interval.high ?? Infinity,
+            verdict: unit.verdict,
+          },
+        ],
   );
   return {
     heading: 'The price list',
     text: summary(document),
     // One unit has nothing to set its price beside: the table says it all.
-    chart: points.length < 2 ? undefined : costScatterChart(points, { id: `${slug}-cost-scatter`, xTitle: `Published cost (${unitWord(document)})`, yTitle: `Proposed cost (${unitWord(document)})`, rangeText: rangeTextFor(document) }),
+    chart:
+      points.length < 2
+        ? undefined
+        : costScatterChart(points, {
+            id: `${slug}-cost-scatter`,
+            xTitle: `Published cost (${unitWord(document)})`,
+            yTitle: `Proposed cost (${unitWord(document)})`,
+            rangeText: rangeTextFor(document),
+          }),
     table: pageTable(priceList(document)),
   };
 }
@@ -91,7 +124,9 @@ function situationSection(document: BalanceDocument): PageSection | undefined {
     text: [
       'Every pairing was played in each situation, and the price list weighs them by their shares:',
       ...described,
-      sensitive.length === 0 ? 'No unit\'s deserved cost moves by more than twice the tolerance from one situation to another: the list does not hang on the mix.' : `Depends on the mix (deserved costs more than twice the tolerance apart between situations): ${sensitive.join(', ')}. Their right price depends on how often each situation happens in play.`,
+      sensitive.length === 0
+        ? "No unit's deserved cost moves by more than twice the tolerance from one situation to another: the list does not hang on the mix."
+        : `Depends on the mix (deserved costs more than twice the tolerance apart between situations): ${sensitive.join(', ')}. Their right price depends on how often each situation happens in play.`,
     ].join('\n\n'),
     table: pageTable(situationTable(document)),
   };
@@ -112,10 +147,19 @@ function unitSections(document: CountBalanceDocument, slug: string): PageSection
   return document.units.flatMap((unit, i) => {
     const counts = unit.curve.map((point) => point.count);
     const logX = counts.length > 1 && Math.max(...counts) / Math.min(...counts) > 8;
-    const fair = unit.count === undefined || unit.deserved === undefined ? undefined : { x: unit.count, label: `even: ${unit.count.toFixed(2)} models (${costText(unit.deserved)} points each)` };
+    const fair =
+      unit.count === undefined || unit.deserved === undefined
+        ? undefined
+        : { x: unit.count, label: `even: ${unit.count.toFixed(2)} models (${costText(unit.deserved)} points each)` };
     const chart = balanceCurveChart(
       {
-        points: unit.curve.map((point) => ({ x: point.count, score: point.score.value, low: point.score.interval.low, high: point.score.interval.high, note: `${point.count} × ${pointsText(unit.published)} = ${pointsText(point.count * unit.published)} points at the published cost${point.fine ? '' : ' (coarse, while searching)'}` })),
+        points: unit.curve.map((point) => ({
+          x: point.count,
+          score: point.score.value,
+          low: point.score.interval.low,
+          high: point.score.interval.high,
+          note: `${point.count} × ${pointsText(unit.published)} = ${pointsText(point.count * unit.published)} points at the published cost${point.fine ? '' : ' (coarse, while searching)'}`,
+        })),
         xTitle: `Models of ${unit.name} fielded${logX ? ' (log scale)' : ''}`,
         xNote: `each opponent fields ${pointsText(document.budget)} points at its published cost, on average`,
         integerX: true,
@@ -126,8 +170,17 @@ function unitSections(document: CountBalanceDocument, slug: string): PageSection
       { id: `${slug}-curve-${i + 1}`, title: `${unit.name}: expected score against the list by models fielded` },
     );
     return [
-      { heading: `${unit.name}: score by models fielded`, text: `Points joined by a line: no curve is fitted. Between two whole counts the score is exactly the line (a side that fields 3.6 models on average fields 4 in 60% of games and 3 in 40%).`, chart, table: pageTable(curveTable(document, unit.id)) },
-      { heading: `${unit.name}: against each opponent alone`, text: `The models it needs for an even game against each opponent alone, and the price that makes that many equal points; "wins at 1 model" or "loses at" the most measured when no count is even. These searches run at the coarse precision (±${(Math.min(0.45, 3 * document.precision) * 100).toFixed(0)} points).`, table: pageTable(opponentTable(document, unit.id)) },
+      {
+        heading: `${unit.name}: score by models fielded`,
+        text: `Points joined by a line: no curve is fitted. Between two whole counts the score is exactly the line (a side that fields 3.6 models on average fields 4 in 60% of games and 3 in 40%).`,
+        chart,
+        table: pageTable(curveTable(document, unit.id)),
+      },
+      {
+        heading: `${unit.name}: against each opponent alone`,
+        text: `The models it needs for an even game against each opponent alone, and the price that makes that many equal points; "wins at 1 model" or "loses at" the most measured when no count is even. These searches run at the coarse precision (±${(Math.min(0.45, 3 * document.precision) * 100).toFixed(0)} points).`,
+        table: pageTable(opponentTable(document, unit.id)),
+      },
     ];
   });
 }
@@ -135,7 +188,12 @@ function unitSections(document: CountBalanceDocument, slug: string): PageSection
 function wholeCheckSection(document: WholeBalanceDocument): PageSection {
   const { heldOut } = document;
   const name = (id: string) => document.matchups.entries.find((entry) => entry.id === id)?.name ?? id;
-  const worst = heldOut.worst.map((pairing) => `${name(pairing.row)} against ${name(pairing.column)}: predicted ${(pairing.predicted * 100).toFixed(0)}%, played ${(pairing.played * 100).toFixed(0)}%`).join('; ');
+  const worst = heldOut.worst
+    .map(
+      (pairing) =>
+        `${name(pairing.row)} against ${name(pairing.column)}: predicted ${(pairing.predicted * 100).toFixed(0)}%, played ${(pairing.played * 100).toFixed(0)}%`,
+    )
+    .join('; ');
   return {
     heading: 'The check: pairings held out of the fit',
     text: `A new price changes no game of units fielded whole, so the model is checked instead. Each pairing's expected score was predicted from strengths fitted without it (${heldOut.folds} folds) and compared with the score it played: off by ±${(heldOut.rmsError * 100).toFixed(1)} points (root mean square over ${countText(heldOut.pairings)} pairings), where the simulation noise alone would give ±${(heldOut.rmsNoise * 100).toFixed(1)}. ${heldOut.rmsError > 3 * heldOut.rmsNoise ? 'The difference is the model\'s: strengths do not capture every matchup (one unit may counter another whatever their strengths); the "Model error" column says for whom most.' : 'The strengths capture the matchups to within noise.'} Worst: ${worst}.`,
@@ -154,14 +212,35 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
     sections.push(...unitSections(document, slug));
   } else {
     sections.push(wholeCheckSection(document));
-    sections.push(...matchupSections(document.matchups, { ...(options.measure === undefined ? {} : { measure: options.measure }) }, `${slug}-heatmap`).map((section) => ({ ...section, heading: `Round robin: ${section.heading.charAt(0).toLowerCase()}${section.heading.slice(1)}` })));
+    sections.push(
+      ...matchupSections(
+        document.matchups,
+        { ...(options.measure === undefined ? {} : { measure: options.measure }) },
+        `${slug}-heatmap`,
+      ).map((section) => ({ ...section, heading: `Round robin: ${section.heading.charAt(0).toLowerCase()}${section.heading.slice(1)}` })),
+    );
   }
   const provenance: Provenance[] =
     document.fielded === 'whole'
-      ? [{ scenario: `${document.roster} (its template, once per ordered pairing and situation)`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.matchups.seed, trials: document.matchups.trialsPerSeat, runs: runsOf(document.matchups) }]
+      ? [
+          {
+            scenario: `${document.roster} (its template, once per ordered pairing and situation)`,
+            file: document.file,
+            ruleset: document.ruleset,
+            engineVersion: document.engineVersion,
+            seed: document.matchups.seed,
+            trials: document.matchups.trialsPerSeat,
+            runs: runsOf(document.matchups),
+          },
+        ]
       : document.runsBy.map((entry) => ({
           scenario: `${document.roster} (its template, at each pair of counts measured)`,
-          variant: entry.purpose === 'search' ? 'the search: coarse runs' : entry.purpose === 'answer' ? 'the answer: fine runs where the prices lie' : 'the check: the proposed prices replayed',
+          variant:
+            entry.purpose === 'search'
+              ? 'the search: coarse runs'
+              : entry.purpose === 'answer'
+                ? 'the answer: fine runs where the prices lie'
+                : 'the check: the proposed prices replayed',
           file: document.file,
           ruleset: document.ruleset,
           engineVersion: document.engineVersion,
@@ -171,9 +250,13 @@ export function balancePage(document: BalanceDocument, options: BalancePageOptio
         }));
   return {
     slug,
-    title: options.title ?? (one === undefined ? `${document.roster}: a price list` : `${one.name}: what it should cost in ${document.roster}`),
+    title:
+      options.title ?? (one === undefined ? `${document.roster}: a price list` : `${one.name}: what it should cost in ${document.roster}`),
     howToRead: BALANCE_HOW_TO_READ,
-    question: one === undefined ? `What should each unit of “${document.roster}” cost, and which published costs are off?` : `What should ${one.name} cost against “${document.roster}” as published?`,
+    question:
+      one === undefined
+        ? `What should each unit of “${document.roster}” cost, and which published costs are off?`
+        : `What should ${one.name} cost against “${document.roster}” as published?`,
     sections,
     provenance,
     methods: [

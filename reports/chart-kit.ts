@@ -48,7 +48,15 @@ const CONFIG: Spec = {
   background: 'white',
   padding: 12,
   title: { fontSize: 16, subtitleFontSize: 12, subtitleColor: '#4b5563', anchor: 'start', offset: 12 },
-  axis: { labelFontSize: 11, titleFontSize: 12, labelColor: '#374151', titleColor: INK, gridColor: '#e5e7eb', titlePadding: 8, labelLimit: TEXT_LIMIT },
+  axis: {
+    labelFontSize: 11,
+    titleFontSize: 12,
+    labelColor: '#374151',
+    titleColor: INK,
+    gridColor: '#e5e7eb',
+    titlePadding: 8,
+    labelLimit: TEXT_LIMIT,
+  },
   legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: TEXT_LIMIT, titleLimit: TEXT_LIMIT },
   view: { stroke: null },
 };
@@ -56,7 +64,11 @@ const CONFIG: Spec = {
 const FILE_SAFE = /^[A-Za-z0-9._-]+$/;
 
 function slug(text: string): string {
-  const full = text.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const full = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (full.length <= 60) return full;
   // Cut at a word, and end with a hash of the whole: two long titles sharing a start keep apart.
   const cut = full.slice(0, 52);
@@ -72,7 +84,8 @@ function slug(text: string): string {
 function expressionSafe(value: unknown): unknown {
   if (typeof value === 'string') return /[\u2028\u2029]/.test(value) ? value.replace(/[\u2028\u2029]/g, ' ') : value;
   if (Array.isArray(value)) return value.map(expressionSafe);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [expressionSafe(key) as string, expressionSafe(item)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [expressionSafe(key) as string, expressionSafe(item)]));
   return value;
 }
 
@@ -83,7 +96,13 @@ function chartId(kind: string, title: string, id: string | undefined): string {
 }
 
 /** A whole chart: title, subtitle lines, schema, shared config and the body (data, marks, encodings). */
-export function chart(kind: string, options: ChartOptions, defaultTitle: string, defaultSubtitle: string | readonly string[], body: Spec): Chart {
+export function chart(
+  kind: string,
+  options: ChartOptions,
+  defaultTitle: string,
+  defaultSubtitle: string | readonly string[],
+  body: Spec,
+): Chart {
   const title = options.title ?? defaultTitle;
   const given = options.subtitle ?? defaultSubtitle;
   const lines = (typeof given === 'string' ? [given] : [...given]).filter((line) => line !== '');
@@ -119,7 +138,9 @@ export function tooltip(field: string, title: string, format?: string): Spec {
 
 /** The 95% interval as a rule from `low` to `high` along y (or x, when horizontal). */
 export function intervalRule(position: Spec, horizontal = false, extra: Spec = {}): Spec {
-  const along = horizontal ? { x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } } : { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } };
+  const along = horizontal
+    ? { x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } }
+    : { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } };
   return { mark: { type: 'rule', color: INK, strokeWidth: 1.5 }, encoding: { ...position, ...along, ...extra } };
 }
 
@@ -137,7 +158,10 @@ export function referenceLine(channel: 'x' | 'y', value: number, label?: string)
   if (label === undefined) return [rule];
   const text: Spec = {
     data: { values: [{ at: value, label }] },
-    mark: channel === 'y' ? { type: 'text', align: 'right', baseline: 'bottom', dy: -3, x: 'width', color: '#4b5563' } : { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -4, y: 'height', color: '#4b5563' },
+    mark:
+      channel === 'y'
+        ? { type: 'text', align: 'right', baseline: 'bottom', dy: -3, x: 'width', color: '#4b5563' }
+        : { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -4, y: 'height', color: '#4b5563' },
     encoding: { [channel]: { field: 'at', type: 'quantitative' }, text: { field: 'label', type: 'nominal' } },
   };
   return [rule, text];

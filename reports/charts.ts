@@ -22,8 +22,23 @@ import {
 import { countText, differenceText, estimateText, meanText, percentText } from './format.js';
 
 export { CHART_FONT, type Chart, type ChartOptions, VEGA_LITE_SCHEMA } from './chart-kit.js';
-export { HEATMAP_MEASURES, heatmapChart, type HeatmapCell, type HeatmapMeasure, type HeatmapOptions, type OutcomeEstimates } from './heatmap.js';
-export { balanceCurveChart, type BalanceCurve, type BalanceCurvePoint, costScatterChart, type CostPoint, type CostScatterOptions, type CostVerdict } from './cost-charts.js';
+export {
+  HEATMAP_MEASURES,
+  heatmapChart,
+  type HeatmapCell,
+  type HeatmapMeasure,
+  type HeatmapOptions,
+  type OutcomeEstimates,
+} from './heatmap.js';
+export {
+  balanceCurveChart,
+  type BalanceCurve,
+  type BalanceCurvePoint,
+  costScatterChart,
+  type CostPoint,
+  type CostScatterOptions,
+  type CostVerdict,
+} from './cost-charts.js';
 
 /**
  * The report's charts as Vega-Lite specs (v6), one builder per kind of question: an outcome's
@@ -62,15 +77,28 @@ export function distributionChart(summary: MetricSummary, options: DistributionC
     text: percent(entry.probability),
     ...(exact ? {} : { ...intervalFields(entry.interval), range: `${percent(entry.interval.low)} – ${percent(entry.interval.high)}` }),
   }));
-  const x = { field: 'outcome', type: 'ordinal', sort: inOrder(values, 'outcome'), title: options.xTitle ?? metricTitle(summary), axis: { labelAngle: 0 } };
+  const x = {
+    field: 'outcome',
+    type: 'ordinal',
+    sort: inOrder(values, 'outcome'),
+    title: options.xTitle ?? metricTitle(summary),
+    axis: { labelAngle: 0 },
+  };
   const tips = [tooltip('outcome', 'Outcome'), tooltip('text', 'Chance'), ...(exact ? [] : [tooltip('range', '95% interval')])];
-  const layers: Spec[] = [{ mark: { type: 'bar', color: BLUE, opacity: 0.85 }, encoding: { x, y: quantity('probability', 'Chance', true), tooltip: tips } }];
+  const layers: Spec[] = [
+    { mark: { type: 'bar', color: BLUE, opacity: 0.85 }, encoding: { x, y: quantity('probability', 'Chance', true), tooltip: tips } },
+  ];
   if (!exact) layers.push(intervalRule({ x }));
   if (values.length <= 12) {
     // The label sits above the interval, or above the bar when there is none.
-    layers.push({ mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: 11, color: INK }, encoding: { x, y: { field: exact ? 'probability' : 'high', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } } });
+    layers.push({
+      mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: 11, color: INK },
+      encoding: { x, y: { field: exact ? 'probability' : 'high', type: 'quantitative' }, text: { field: 'text', type: 'nominal' } },
+    });
   }
-  const subtitle = exact ? 'Chance of each value: exact probabilities (every outcome enumerated)' : `Chance of each value, with 95% intervals; ${countText(summary.trials)} trials`;
+  const subtitle = exact
+    ? 'Chance of each value: exact probabilities (every outcome enumerated)'
+    : `Chance of each value, with 95% intervals; ${countText(summary.trials)} trials`;
   return chart('distribution', options, `${summary.name}: how often each outcome happens`, subtitle, {
     width: WIDTH,
     height: HEIGHT,
@@ -90,11 +118,19 @@ export function atLeastChart(summary: MetricSummary, options: DistributionChartO
     text: percent(entry.probability),
     ...(exact ? {} : { ...intervalFields(entry.interval), range: `${percent(entry.interval.low)} – ${percent(entry.interval.high)}` }),
   }));
-  const x = { field: 'n', type: 'quantitative', title: `${options.xTitle ?? metricTitle(summary)}: at least N`, axis: { tickMinStep: 1, format: 'd' }, scale: { nice: false } };
+  const x = {
+    field: 'n',
+    type: 'quantitative',
+    title: `${options.xTitle ?? metricTitle(summary)}: at least N`,
+    axis: { tickMinStep: 1, format: 'd' },
+    scale: { nice: false },
+  };
   const y = quantity('probability', 'Chance of N or more', true, { scale: { domain: [0, 1] } });
   const tips = [tooltip('n', 'N'), tooltip('text', 'Chance of N or more'), ...(exact ? [] : [tooltip('range', '95% interval')])];
   const line: Spec = { mark: { type: 'line', color: BLUE, point: { color: BLUE } }, encoding: { x, y, tooltip: tips } };
-  const subtitle = exact ? `Each point is P(${summary.name} ≥ N): exact probabilities (every outcome enumerated)` : `Each point is P(${summary.name} ≥ N), the band its 95% interval; ${countText(summary.trials)} trials`;
+  const subtitle = exact
+    ? `Each point is P(${summary.name} ≥ N): exact probabilities (every outcome enumerated)`
+    : `Each point is P(${summary.name} ≥ N), the band its 95% interval; ${countText(summary.trials)} trials`;
   return chart('at-least', options, `${summary.name}: chance of N or more`, subtitle, {
     width: WIDTH,
     height: HEIGHT,
@@ -165,12 +201,38 @@ export function differenceChart(rows: readonly DifferenceRow[], options: Differe
   const labelLines = Math.max(1, ...values.map((row) => String(row.outcome).split('\n').length));
   const panel = (kind: 'chance' | 'mean'): Spec => {
     // Long outcome names are wrapped (in the data) at spaces; the label shows each line.
-    const y = { field: 'outcome', type: 'nominal', sort: inOrder(values, 'outcome'), title: null, axis: { labelLimit: LABEL_LINE * LABEL_CHARACTER_WIDTH, labelExpr: "split(datum.label, '\\n')" } };
-    const title = kind === 'chance' ? `Change in chance, ${options.variant} − ${options.baseline} (percentage points)` : `Change in the average, ${options.variant} − ${options.baseline}`;
+    const y = {
+      field: 'outcome',
+      type: 'nominal',
+      sort: inOrder(values, 'outcome'),
+      title: null,
+      axis: { labelLimit: LABEL_LINE * LABEL_CHARACTER_WIDTH, labelExpr: "split(datum.label, '\\n')" },
+    };
+    const title =
+      kind === 'chance'
+        ? `Change in chance, ${options.variant} − ${options.baseline} (percentage points)`
+        : `Change in the average, ${options.variant} − ${options.baseline}`;
     // A sign on every tick but 0 (the expression reads only the tick's number).
-    const x = { field: 'difference', type: 'quantitative', title, axis: { labelExpr: "datum.value === 0 ? '0' : format(datum.value, '+.3~g')" } };
-    const tips = [tooltip('outcome', 'Outcome'), tooltip('baselineText', options.baseline), tooltip('variantText', options.variant), tooltip('differenceText', 'Difference, 95% interval'), ...(rows.some((row) => row.pValue !== undefined) ? [tooltip('pText', 'p-value')] : [])];
-    const color = { field: 'verdict', type: 'nominal', title: null, scale: { domain: ['interval excludes 0', 'interval includes 0'], range: [BLUE, '#94a3b8'] }, legend: { orient: 'bottom' } };
+    const x = {
+      field: 'difference',
+      type: 'quantitative',
+      title,
+      axis: { labelExpr: "datum.value === 0 ? '0' : format(datum.value, '+.3~g')" },
+    };
+    const tips = [
+      tooltip('outcome', 'Outcome'),
+      tooltip('baselineText', options.baseline),
+      tooltip('variantText', options.variant),
+      tooltip('differenceText', 'Difference, 95% interval'),
+      ...(rows.some((row) => row.pValue !== undefined) ? [tooltip('pText', 'p-value')] : []),
+    ];
+    const color = {
+      field: 'verdict',
+      type: 'nominal',
+      title: null,
+      scale: { domain: ['interval excludes 0', 'interval includes 0'], range: [BLUE, '#94a3b8'] },
+      legend: { orient: 'bottom' },
+    };
     return {
       width: WIDTH - 120,
       height: { step: Math.max(28, 13 * labelLines + 10) },
@@ -185,7 +247,10 @@ export function differenceChart(rows: readonly DifferenceRow[], options: Differe
   const kinds = (['chance', 'mean'] as const).filter((kind) => rows.some((row) => row.kind === kind));
   const panels = kinds.length === 0 ? [panel('chance')] : kinds.map(panel);
   const body: Spec = panels.length === 1 ? { ...panels[0] } : { vconcat: panels, resolve: { scale: { color: 'shared' } } };
-  const lines = [`Each point: ${options.variant} minus ${options.baseline}, with its 95% interval (right of 0: more ${options.variant})`, options.trialsNote ?? ''];
+  const lines = [
+    `Each point: ${options.variant} minus ${options.baseline}, with its 95% interval (right of 0: more ${options.variant})`,
+    options.trialsNote ?? '',
+  ];
   return chart('difference', options, `${options.variant} against ${options.baseline}`, lines, { data: { values }, ...body });
 }
 
@@ -222,14 +287,25 @@ export function sweepChart(points: readonly SweepLinePoint[], options: SweepChar
     series: point.series ?? null,
     estimate: point.estimate,
     ...intervalFields({ low: point.low, high: point.high }),
-    text: options.probability ? estimateText({ value: point.estimate, interval: { low: point.low, high: point.high } }) : meanText(point.estimate, { low: point.low, high: point.high }),
+    text: options.probability
+      ? estimateText({ value: point.estimate, interval: { low: point.low, high: point.high } })
+      : meanText(point.estimate, { low: point.low, high: point.high }),
     trials: point.trials ?? null,
   }));
   const integerX = numericX && points.every((point) => Number.isInteger(point.x));
   // The suffix is the caller's constant, quoted as a string literal; the expression reads only the tick's number.
-  const suffix = options.xLabelSuffix === undefined ? {} : { labelExpr: `format(datum.value, '${integerX ? 'd' : '~g'}') + ${JSON.stringify(options.xLabelSuffix)}` };
+  const suffix =
+    options.xLabelSuffix === undefined
+      ? {}
+      : { labelExpr: `format(datum.value, '${integerX ? 'd' : '~g'}') + ${JSON.stringify(options.xLabelSuffix)}` };
   const x = numericX
-    ? { field: 'x', type: 'quantitative', title: options.xTitle, scale: { zero: false }, axis: { ...(integerX ? { tickMinStep: 1, format: 'd' } : {}), ...suffix } }
+    ? {
+        field: 'x',
+        type: 'quantitative',
+        title: options.xTitle,
+        scale: { zero: false },
+        axis: { ...(integerX ? { tickMinStep: 1, format: 'd' } : {}), ...suffix },
+      }
     : { field: 'x', type: 'ordinal', sort: inOrder(values, 'x'), title: options.xTitle, axis: { labelAngle: 0 } };
   // Averages from 0 too: an axis cut at 2.3 makes a small change look large.
   // Averages from 0 too: an axis cut at 2.3 makes a small change look large. A long axis title would
@@ -241,16 +317,38 @@ export function sweepChart(points: readonly SweepLinePoint[], options: SweepChar
     scale: options.probability ? { domain: [0, 1] } : { zero: true },
     axis: { titleLimit: HEIGHT, ...(options.probability ? { format: PERCENT_AXIS } : {}) },
   };
-  const color = several ? { field: 'series', type: 'nominal', title: options.seriesTitle ?? null, sort: inOrder(values, 'series'), legend: { orient: 'bottom', direction: 'horizontal', titleLimit: WIDTH, labelLimit: 240 } } : undefined;
-  const tips = [tooltip('x', options.xTitle), ...(several ? [tooltip('series', options.seriesTitle ?? 'Line')] : []), tooltip('text', `${options.probability ? 'Chance' : 'Average'}, 95% interval`), ...(points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : [])];
-  const line = { mark: { type: 'line', point: true, ...(color === undefined ? { color: BLUE } : {}) }, encoding: { x, y, ...(color === undefined ? {} : { color }), tooltip: tips } };
+  const color = several
+    ? {
+        field: 'series',
+        type: 'nominal',
+        title: options.seriesTitle ?? null,
+        sort: inOrder(values, 'series'),
+        legend: { orient: 'bottom', direction: 'horizontal', titleLimit: WIDTH, labelLimit: 240 },
+      }
+    : undefined;
+  const tips = [
+    tooltip('x', options.xTitle),
+    ...(several ? [tooltip('series', options.seriesTitle ?? 'Line')] : []),
+    tooltip('text', `${options.probability ? 'Chance' : 'Average'}, 95% interval`),
+    ...(points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : []),
+  ];
+  const line = {
+    mark: { type: 'line', point: true, ...(color === undefined ? { color: BLUE } : {}) },
+    encoding: { x, y, ...(color === undefined ? {} : { color }), tooltip: tips },
+  };
   const trials = [...new Set(points.map((point) => point.trials).filter((count) => count !== undefined))];
   const trialsText = trials.length === 1 ? `; ${countText(trials[0] ?? 0)} trials a point` : '';
-  return chart('sweep', options, `${options.yTitle} against ${options.xTitle}`, `${options.probability ? 'Chance' : 'Average'} with its 95% interval band${trialsText}`, {
-    width: WIDTH,
-    height: HEIGHT,
-    data: { values },
-    // The line first: the legend takes its symbols from the first layer (the band's would be pale swatches).
-    layer: [line, intervalBand(x, color)],
-  });
+  return chart(
+    'sweep',
+    options,
+    `${options.yTitle} against ${options.xTitle}`,
+    `${options.probability ? 'Chance' : 'Average'} with its 95% interval band${trialsText}`,
+    {
+      width: WIDTH,
+      height: HEIGHT,
+      data: { values },
+      // The line first: the legend takes its symbols from the first layer (the band's would be pale swatches).
+      layer: [line, intervalBand(x, color)],
+    },
+  );
 }

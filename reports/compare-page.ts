@@ -25,8 +25,12 @@ const variantName = (variant: Variant): string => (variant.asWritten ? 'as writt
 /** What a variant changes, in words: "Regenerating Ogre › ogre: unit = ogre". */
 function changesText(variant: Variant): string {
   if (variant.asWritten) return 'the scenario as written';
-  const changes = variant.changes.map((change) => `${change.field.label} = ${typeof change.value === 'string' ? change.value : JSON.stringify(change.value)}`);
-  return [variant.description, changes.length === 0 ? 'no field changes' : `sets ${changes.join('; ')}`].filter((part) => part !== undefined && part !== '').join(': ');
+  const changes = variant.changes.map(
+    (change) => `${change.field.label} = ${typeof change.value === 'string' ? change.value : JSON.stringify(change.value)}`,
+  );
+  return [variant.description, changes.length === 0 ? 'no field changes' : `sets ${changes.join('; ')}`]
+    .filter((part) => part !== undefined && part !== '')
+    .join(': ');
 }
 
 /** A side's value as the table shows it ("62% ±1", "2.31 [2.28, 2.34]"), with its numbers for the CSV. */
@@ -54,7 +58,9 @@ function differenceRow(outcome: Outcome): DifferenceRow | undefined {
 /** Said when the two gave the same result in every trial (each difference 0 with no spread), else ''. */
 function identicalText(document: CompareDocument): string {
   if (document.sameScenario === true) return SAME_SCENARIO_TEXT;
-  const identical = document.trials > 1 && document.outcomes.every((outcome) => outcome.difference.estimate === 0 && outcome.difference.standardError === 0);
+  const identical =
+    document.trials > 1 &&
+    document.outcomes.every((outcome) => outcome.difference.estimate === 0 && outcome.difference.standardError === 0);
   return identical ? IDENTICAL_TEXT : '';
 }
 
@@ -67,7 +73,15 @@ export function leadOutcome(document: CompareDocument): Outcome | undefined {
   for (const metric of document.metrics) {
     const seen = document.outcomes.filter((outcome) => outcome.metric === metric && !outcome.neverSeen);
     const moved = (outcome: Outcome) => Math.abs(outcome.difference.estimate);
-    const lead = seen.reduce<Outcome | undefined>((best, outcome) => (best === undefined || moved(outcome) > moved(best) || (moved(outcome) === moved(best) && outcome.baseline.estimate > best.baseline.estimate) ? outcome : best), undefined);
+    const lead = seen.reduce<Outcome | undefined>(
+      (best, outcome) =>
+        best === undefined ||
+        moved(outcome) > moved(best) ||
+        (moved(outcome) === moved(best) && outcome.baseline.estimate > best.baseline.estimate)
+          ? outcome
+          : best,
+      undefined,
+    );
     if (lead !== undefined) return lead;
   }
   return undefined;
@@ -94,22 +108,28 @@ export function compareVerdict(document: CompareDocument): string {
   if (lead === undefined) return `No difference: neither ${variant} nor ${baseline} ever showed any outcome compared.`;
   const title = `“${lead.title}”`;
   const { estimate, standardError, pValue } = lead.difference;
-  if (estimate === 0 && standardError === 0 && document.trials > 1) return `No difference in ${title}: ${variant} and ${baseline} gave the same result in every trial.`;
+  if (estimate === 0 && standardError === 0 && document.trials > 1)
+    return `No difference in ${title}: ${variant} and ${baseline} gave the same result in every trial.`;
   const { low, high } = lead.difference.interval;
   if (low === null || high === null) return `One trial is too few to tell ${variant} from ${baseline}: run more trials for a verdict.`;
   const chance = lead.measure === 'probability';
   const scale = chance ? 100 : 1;
   const digits = decimalsFor(Math.max(estimate - low, high - estimate) * scale);
   const number = (value: number) => (value * scale).toFixed(digits);
-  const signed = (value: number) => (Number(number(value)) === 0 ? number(Math.abs(value)) : value > 0 ? `+${number(value)}` : `−${number(-value)}`);
+  const signed = (value: number) =>
+    Number(number(value)) === 0 ? number(Math.abs(value)) : value > 0 ? `+${number(value)}` : `−${number(-value)}`;
   const unit = chance ? ' points' : '';
   if (low <= 0 && high >= 0) {
     return `No clear difference in ${title} between ${variant} and ${baseline}: ${signed(estimate)}${unit} (95% interval ${signed(low)} to ${signed(high)}${unit}; ${pText(pValue)}).`;
   }
   const more = estimate > 0;
   const [near, far] = more ? [low, high] : [-high, -low];
-  const values = chance ? `${percentText(lead.variant.estimate)} against ${percentText(lead.baseline.estimate)}` : `${lead.variant.estimate.toFixed(digits)} against ${lead.baseline.estimate.toFixed(digits)}`;
-  const change = chance ? `happens ${number(Math.abs(estimate))} points ${more ? 'more' : 'less'} often` : `averages ${number(Math.abs(estimate))} ${more ? 'more' : 'less'}`;
+  const values = chance
+    ? `${percentText(lead.variant.estimate)} against ${percentText(lead.baseline.estimate)}`
+    : `${lead.variant.estimate.toFixed(digits)} against ${lead.baseline.estimate.toFixed(digits)}`;
+  const change = chance
+    ? `happens ${number(Math.abs(estimate))} points ${more ? 'more' : 'less'} often`
+    : `averages ${number(Math.abs(estimate))} ${more ? 'more' : 'less'}`;
   return `With ${variant}, ${title} ${change} than with ${baseline}: ${values} (95% interval ${number(near)} to ${number(far)}${unit} ${more ? 'more' : 'less'}; ${pText(pValue)}).`;
 }
 
@@ -133,13 +153,15 @@ function neverSeenText(outcomes: readonly Outcome[]): string[] {
     if (labelled) entry.labels.push(label);
     byMetric.set(outcome.metric, entry);
   }
-  return [...byMetric.values()].map((entry) => (entry.labels.length === 0 ? entry.heading : `${entry.heading}: ${entry.labels.join(', ')}`));
+  return [...byMetric.values()].map((entry) =>
+    entry.labels.length === 0 ? entry.heading : `${entry.heading}: ${entry.labels.join(', ')}`,
+  );
 }
 
 function pairingText(document: CompareDocument): string {
   return document.pairingVersion === undefined
-    ? 'Made before pairing version 2: numbers the variant drew beyond the baseline\'s were those of the next trial, which made consecutive differences correlated and these intervals somewhat too narrow.'
-    : 'Numbers the variant draws beyond the baseline\'s come from a stream of its own, so every trial is independent of the others.';
+    ? "Made before pairing version 2: numbers the variant drew beyond the baseline's were those of the next trial, which made consecutive differences correlated and these intervals somewhat too narrow."
+    : "Numbers the variant draws beyond the baseline's come from a stream of its own, so every trial is independent of the others.";
 }
 
 export function comparePage(document: CompareDocument, options: ComparePageOptions = {}): ReportPage {
@@ -148,7 +170,9 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
   const slug = options.slug ?? slugify(`compare-${document.scenario}-${variant}-vs-${baseline}`);
   const rows = document.outcomes.flatMap((outcome) => differenceRow(outcome) ?? []);
   const never = neverSeenText(document.outcomes);
-  const dice = document.paired ? `${countText(document.trials)} trials on the same dice for both (common random numbers)` : `${countText(document.trials)} trials each, on independent dice`;
+  const dice = document.paired
+    ? `${countText(document.trials)} trials on the same dice for both (common random numbers)`
+    : `${countText(document.trials)} trials each, on independent dice`;
   const table: PageTable = {
     columns: ['Outcome', `Baseline: ${baseline}`, `Variant: ${variant}`, `Difference, ${variant} − ${baseline} (95% interval)`, 'p-value'],
     rows: document.outcomes.map((outcome) => {
@@ -157,11 +181,27 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
       const difference =
         low === null || high === null
           ? `${differenceText(outcome.difference.estimate, undefined, kind)} (no interval: one trial)`
-          : measuredCell(differenceText(outcome.difference.estimate, { low, high }, kind), { value: outcome.difference.estimate, interval: { low, high } });
-      return [outcome.title, valueCell(outcome, 'baseline'), valueCell(outcome, 'variant'), difference, outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4)];
+          : measuredCell(differenceText(outcome.difference.estimate, { low, high }, kind), {
+              value: outcome.difference.estimate,
+              interval: { low, high },
+            });
+      return [
+        outcome.title,
+        valueCell(outcome, 'baseline'),
+        valueCell(outcome, 'variant'),
+        difference,
+        outcome.difference.pValue < 1e-4 ? '< 0.0001' : outcome.difference.pValue.toFixed(4),
+      ];
     }),
   };
-  const run = { scenario: document.scenario, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trials };
+  const run = {
+    scenario: document.scenario,
+    file: document.file,
+    ruleset: document.ruleset,
+    engineVersion: document.engineVersion,
+    seed: document.seed,
+    trials: document.trials,
+  };
   const provenance: Provenance[] = [
     { ...run, engineVersion: document.baseline.engineVersion, variant: `baseline: ${baseline}` },
     { ...run, engineVersion: document.variant.engineVersion, variant: `variant: ${variant}` },
@@ -180,10 +220,25 @@ export function comparePage(document: CompareDocument, options: ComparePageOptio
           `Every difference is the variant minus the baseline, so an outcome the variant makes more likely shows right of 0. Chances differ in percentage points; averages in their own units. ${dice}.`,
           identicalText(document),
           never.length === 0 ? '' : `Never seen in either (left out of the chart): ${never.join('; ')}.`,
-        ].filter((paragraph) => paragraph !== '').join('\n\n'),
-        chart: rows.length === 0 ? undefined : differenceChart(rows, { id: `${slug}-difference`, baseline, variant, title: capitalized(`${variant} against ${baseline}`), trialsNote: dice }),
+        ]
+          .filter((paragraph) => paragraph !== '')
+          .join('\n\n'),
+        chart:
+          rows.length === 0
+            ? undefined
+            : differenceChart(rows, {
+                id: `${slug}-difference`,
+                baseline,
+                variant,
+                title: capitalized(`${variant} against ${baseline}`),
+                trialsNote: dice,
+              }),
       },
-      { heading: 'Every outcome', text: 'Chances as “62% ±1” (the estimate and the wider side of its 95% interval in points); averages with their 95% interval.', table },
+      {
+        heading: 'Every outcome',
+        text: 'Chances as “62% ±1” (the estimate and the wider side of its 95% interval in points); averages with their 95% interval.',
+        table,
+      },
     ],
     provenance,
     methods: [

@@ -1,4 +1,21 @@
-import { BLUE, type Chart, chart, type ChartOptions, HEIGHT, INK, intervalBand, intervalFields, MUTED, ORANGE, quantity, referenceLine, type Row, type Spec, tooltip, WIDTH } from './chart-kit.js';
+import {
+  BLUE,
+  type Chart,
+  chart,
+  type ChartOptions,
+  HEIGHT,
+  INK,
+  intervalBand,
+  intervalFields,
+  MUTED,
+  ORANGE,
+  quantity,
+  referenceLine,
+  type Row,
+  type Spec,
+  tooltip,
+  WIDTH,
+} from './chart-kit.js';
 import type { PriceVerdict } from '../analysis/price-verdict.js';
 import { estimateText, percentText, pointsText } from './format.js';
 
@@ -52,24 +69,48 @@ export function balanceCurveChart(curve: BalanceCurve, options: ChartOptions = {
     trials: point.trials ?? null,
   }));
   const scale: Spec = curve.logX === true ? { type: 'log' } : { zero: false };
-  const x = { field: 'x', type: 'quantitative', title: curve.xNote === undefined ? curve.xTitle : [curve.xTitle, `(${curve.xNote})`], scale, ...(curve.integerX === true ? { axis: { tickMinStep: 1, format: 'd' } } : {}) };
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: curve.xNote === undefined ? curve.xTitle : [curve.xTitle, `(${curve.xNote})`],
+    scale,
+    ...(curve.integerX === true ? { axis: { tickMinStep: 1, format: 'd' } } : {}),
+  };
   const y = quantity('score', curve.yTitle ?? 'Expected score against the roster', true, { scale: { domain: [0, 1] } });
-  const tips = [tooltip('x', curve.xTitle, curve.integerX === true ? 'd' : '.3~f'), tooltip('text', 'Expected score, 95% interval'), ...(curve.points.some((point) => point.note !== undefined) ? [tooltip('note', 'Fielded')] : []), ...(curve.points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : [])];
-  const layers: Spec[] = [intervalBand(x), { mark: { type: 'point', filled: true, color: BLUE, size: 50 }, encoding: { x, y, tooltip: tips } }];
+  const tips = [
+    tooltip('x', curve.xTitle, curve.integerX === true ? 'd' : '.3~f'),
+    tooltip('text', 'Expected score, 95% interval'),
+    ...(curve.points.some((point) => point.note !== undefined) ? [tooltip('note', 'Fielded')] : []),
+    ...(curve.points.some((point) => point.trials !== undefined) ? [tooltip('trials', 'Trials', ',d')] : []),
+  ];
+  const layers: Spec[] = [
+    intervalBand(x),
+    { mark: { type: 'point', filled: true, color: BLUE, size: 50 }, encoding: { x, y, tooltip: tips } },
+  ];
   if (curve.fitted !== undefined && curve.fitted.length > 1) {
-    layers.push({ data: { values: curve.fitted.map((point) => ({ x: point.x, score: point.score })) }, mark: { type: 'line', color: INK, strokeWidth: 1.5 }, encoding: { x, y: { field: 'score', type: 'quantitative' } } });
+    layers.push({
+      data: { values: curve.fitted.map((point) => ({ x: point.x, score: point.score })) },
+      mark: { type: 'line', color: INK, strokeWidth: 1.5 },
+      encoding: { x, y: { field: 'score', type: 'quantitative' } },
+    });
   } else {
     layers.push({ mark: { type: 'line', color: BLUE }, encoding: { x, y } });
   }
   layers.push(...referenceLine('y', target, curve.targetLabel ?? `target ${percentText(target)}`));
   if (curve.fair !== undefined) layers.push(...referenceLine('x', curve.fair.x, curve.fair.label));
   const fittedNote = curve.fitted === undefined ? 'points joined by a line' : 'the line is the fitted curve';
-  return chart('balance', options, `Expected score by ${curve.xTitle.charAt(0).toLowerCase()}${curve.xTitle.slice(1)}`, `Each point: expected score (win + ½ draw) with its 95% band; ${fittedNote}; dashed: the target`, {
-    width: WIDTH,
-    height: HEIGHT,
-    data: { values },
-    layer: layers,
-  });
+  return chart(
+    'balance',
+    options,
+    `Expected score by ${curve.xTitle.charAt(0).toLowerCase()}${curve.xTitle.slice(1)}`,
+    `Each point: expected score (win + ½ draw) with its 95% band; ${fittedNote}; dashed: the target`,
+    {
+      width: WIDTH,
+      height: HEIGHT,
+      data: { values },
+      layer: layers,
+    },
+  );
 }
 
 /** What the price list says of a published cost: decided by analysis/price-verdict.ts, not by the chart. */
@@ -138,7 +179,12 @@ const LINEAR_MARGIN = 0.1;
  * Where each labelled point's name goes, in data units, or nowhere when every place near it would
  * cover another label or point: labels never overlap (the table and the tooltips name every point).
  */
-function placeLabels(points: readonly CostPoint[], labelled: ReadonlySet<string>, toPixel: (value: number) => number, fromPixel: (pixel: number) => number): Map<string, { x: number; y: number; align: 'left' | 'right' }> {
+function placeLabels(
+  points: readonly CostPoint[],
+  labelled: ReadonlySet<string>,
+  toPixel: (value: number) => number,
+  fromPixel: (pixel: number) => number,
+): Map<string, { x: number; y: number; align: 'left' | 'right' }> {
   const dots: Box[] = points.map((point) => {
     const x = toPixel(point.published);
     const y = toPixel(point.fitted);
@@ -147,7 +193,9 @@ function placeLabels(points: readonly CostPoint[], labelled: ReadonlySet<string>
   const placed: Box[] = [];
   const out = new Map<string, { x: number; y: number; align: 'left' | 'right' }>();
   // The most striking first: the farthest from the diagonal get the best places.
-  const order = points.filter((point) => labelled.has(point.id)).sort((a, b) => Math.abs(toPixel(b.fitted) - toPixel(b.published)) - Math.abs(toPixel(a.fitted) - toPixel(a.published)));
+  const order = points
+    .filter((point) => labelled.has(point.id))
+    .sort((a, b) => Math.abs(toPixel(b.fitted) - toPixel(b.published)) - Math.abs(toPixel(a.fitted) - toPixel(a.published)));
   for (const point of order) {
     const width = point.name.length * CHARACTER_WIDTH;
     const px = toPixel(point.published);
@@ -180,8 +228,12 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const span = Math.max(largest - Math.min(...costs, largest), 1);
   const low = log ? smallest / LOG_MARGIN : Math.max(0, Math.floor(Math.min(...costs, largest) - span * LINEAR_MARGIN));
   const high = log ? largest * LOG_MARGIN : Math.ceil(largest + span * LINEAR_MARGIN);
-  const toPixel = log ? (value: number) => ((Math.log(Math.max(value, low)) - Math.log(low)) / (Math.log(high) - Math.log(low))) * SCATTER_SIZE : (value: number) => ((value - low) / (high - low)) * SCATTER_SIZE;
-  const fromPixel = log ? (pixel: number) => Math.exp(Math.log(low) + (pixel / SCATTER_SIZE) * (Math.log(high) - Math.log(low))) : (pixel: number) => low + (pixel / SCATTER_SIZE) * (high - low);
+  const toPixel = log
+    ? (value: number) => ((Math.log(Math.max(value, low)) - Math.log(low)) / (Math.log(high) - Math.log(low))) * SCATTER_SIZE
+    : (value: number) => ((value - low) / (high - low)) * SCATTER_SIZE;
+  const fromPixel = log
+    ? (pixel: number) => Math.exp(Math.log(low) + (pixel / SCATTER_SIZE) * (Math.log(high) - Math.log(low)))
+    : (pixel: number) => low + (pixel / SCATTER_SIZE) * (high - low);
   // By default the units called under- or over-costed are named; when none is, as many as fit without overlapping (the farthest from the line first).
   const called = (point: CostPoint) => point.verdict === 'under-costed' || point.verdict === 'over-costed';
   const flagged = points.some(called);
@@ -212,14 +264,40 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const yTitle = options.yTitle ?? 'Proposed cost (points)';
   const x = { field: 'published', type: 'quantitative', title: xTitle, scale };
   const y = { field: 'fitted', type: 'quantitative', title: yTitle, scale };
-  const color = { field: 'verdict', type: 'nominal', title: 'Verdict', scale: { domain: VERDICT_COLOURS.map(([verdict]) => verdict), range: VERDICT_COLOURS.map(([, colour]) => colour) }, legend: { orient: 'bottom' } };
-  const tips = [tooltip('name', 'Unit'), tooltip('publishedText', xTitle), tooltip('fittedText', `${yTitle}, interval`), tooltip('verdict', 'Verdict')];
-  const diagonal: Spec = { data: { values: [{ cost: low }, { cost: high }] }, mark: { type: 'line', color: MUTED, strokeDash: [5, 4] }, encoding: { x: { field: 'cost', type: 'quantitative', scale }, y: { field: 'cost', type: 'quantitative', scale } } };
+  const color = {
+    field: 'verdict',
+    type: 'nominal',
+    title: 'Verdict',
+    scale: { domain: VERDICT_COLOURS.map(([verdict]) => verdict), range: VERDICT_COLOURS.map(([, colour]) => colour) },
+    legend: { orient: 'bottom' },
+  };
+  const tips = [
+    tooltip('name', 'Unit'),
+    tooltip('publishedText', xTitle),
+    tooltip('fittedText', `${yTitle}, interval`),
+    tooltip('verdict', 'Verdict'),
+  ];
+  const diagonal: Spec = {
+    data: { values: [{ cost: low }, { cost: high }] },
+    mark: { type: 'line', color: MUTED, strokeDash: [5, 4] },
+    encoding: { x: { field: 'cost', type: 'quantitative', scale }, y: { field: 'cost', type: 'quantitative', scale } },
+  };
   // Each name twice: a white outline under the text keeps it legible where it crosses an interval bar or the line.
   const label = (align: 'left' | 'right', halo: boolean): Spec => ({
     transform: [{ filter: { field: 'align', equal: align } }],
-    mark: { type: 'text', align, baseline: 'middle', fontSize: LABEL_FONT, color: INK, ...(halo ? { stroke: 'white', strokeWidth: 3, strokeJoin: 'round' } : {}) },
-    encoding: { x: { field: 'labelX', type: 'quantitative', scale }, y: { field: 'labelY', type: 'quantitative', scale }, text: { field: 'name', type: 'nominal' } },
+    mark: {
+      type: 'text',
+      align,
+      baseline: 'middle',
+      fontSize: LABEL_FONT,
+      color: INK,
+      ...(halo ? { stroke: 'white', strokeWidth: 3, strokeJoin: 'round' } : {}),
+    },
+    encoding: {
+      x: { field: 'labelX', type: 'quantitative', scale },
+      y: { field: 'labelY', type: 'quantitative', scale },
+      text: { field: 'name', type: 'nominal' },
+    },
   });
   // An arrow where a bar leaves the chart: its interval runs beyond the axes (the tooltip and the table give it whole).
   const arrow = (field: 'lowClipped' | 'highClipped', shape: 'triangle-down' | 'triangle-up'): Spec => ({
@@ -232,7 +310,11 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
   const lines = [
     'Above the dashed line (proposed = published) a unit is worth more than it costs; below it, less',
     `Bars: the proposed cost's 95% interval${clipped ? ' (an arrow: it runs on beyond the chart)' : ''}${log ? '; log scales (the costs span a wide range)' : ''}`,
-    unlabelled > 0 ? `${unlabelled} crowded label${unlabelled === 1 ? '' : 's'} left out: hover a point, or see the table` : labelled.size === 0 && points.length > 0 ? 'Hover a point for its name, or see the table' : '',
+    unlabelled > 0
+      ? `${unlabelled} crowded label${unlabelled === 1 ? '' : 's'} left out: hover a point, or see the table`
+      : labelled.size === 0 && points.length > 0
+        ? 'Hover a point for its name, or see the table'
+        : '',
   ];
   return chart('cost-scatter', options, 'Published against proposed point costs', lines, {
     width: SCATTER_SIZE,
@@ -240,7 +322,10 @@ export function costScatterChart(points: readonly CostPoint[], options: CostScat
     data: { values },
     layer: [
       diagonal,
-      { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { field: 'low', type: 'quantitative', scale }, y2: { field: 'high' }, color } },
+      {
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: { x, y: { field: 'low', type: 'quantitative', scale }, y2: { field: 'high' }, color },
+      },
       arrow('lowClipped', 'triangle-down'),
       arrow('highClipped', 'triangle-up'),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { x, y, color, tooltip: tips } },

@@ -51,7 +51,8 @@ const MAX_DECIMALS = 4;
  * Decimals that give a half-width two significant digits (at least one decimal below 10, none
  * from 10): enough that an interval printed beside a p-value agrees with it ("[−0.13, −0.05]", not "[−0.1, 0.0]").
  */
-export const decimalsFor = (half: number): number => (half > 0 && Number.isFinite(half) ? Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(half)))) : 1);
+export const decimalsFor = (half: number): number =>
+  half > 0 && Number.isFinite(half) ? Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(half)))) : 1;
 
 /**
  * A difference with its 95% interval: in percentage points for chances ("+3.1 points [+2.4, +3.8]"),
@@ -63,7 +64,9 @@ export function differenceText(difference: number, interval: Interval | undefine
   if (kind === 'chance') {
     const digits = decimalsFor(half * 100);
     const points = (value: number) => signed(value * 100, digits);
-    return interval === undefined ? `${points(difference)} points` : `${points(difference)} points [${points(interval.low)}, ${points(interval.high)}]`;
+    return interval === undefined
+      ? `${points(difference)} points`
+      : `${points(difference)} points [${points(interval.low)}, ${points(interval.high)}]`;
   }
   const digits = interval === undefined ? 3 : decimalsFor(half);
   const number = (value: number) => signed(value, digits);

@@ -71,10 +71,38 @@ interface MeasureLook {
 const DIVERGING_DARK = 'datum.value < 0.2 || datum.value > 0.8';
 
 const MEASURES: Readonly<Record<HeatmapMeasure, MeasureLook>> = {
-  score: { legend: ['Expected score', '(win + ½ draw)', '(blue: the row ahead)'], tip: 'Expected score (win + ½ draw)', cell: "the row's expected score against the column: P(win) + ½ P(draw); 50% is even", title: 'Expected score of the row against the column', scale: { scheme: 'redblue', domain: [0, 1] }, dark: DIVERGING_DARK },
-  win: { legend: ['Chance the', 'row wins', '(blue: more wins)'], tip: 'P(row wins)', cell: 'the chance the row wins against the column (a draw is not a win)', title: 'Chance the row wins against the column', scale: { scheme: 'redblue', domain: [0, 1] }, dark: DIVERGING_DARK },
-  draw: { legend: ['Chance of', 'a draw', '(darker: more draws)'], tip: 'P(draw)', cell: 'the chance the game is a draw', title: 'Chance of a draw, row against column', scale: { scheme: 'purples', domain: [0, 1] }, dark: 'datum.value > 0.6' },
-  loss: { legend: ['Chance the', 'row loses', '(red: more losses)'], tip: 'P(row loses)', cell: 'the chance the row loses against the column', title: 'Chance the row loses against the column', scale: { scheme: 'redblue', domain: [0, 1], reverse: true }, dark: DIVERGING_DARK },
+  score: {
+    legend: ['Expected score', '(win + ½ draw)', '(blue: the row ahead)'],
+    tip: 'Expected score (win + ½ draw)',
+    cell: "the row's expected score against the column: P(win) + ½ P(draw); 50% is even",
+    title: 'Expected score of the row against the column',
+    scale: { scheme: 'redblue', domain: [0, 1] },
+    dark: DIVERGING_DARK,
+  },
+  win: {
+    legend: ['Chance the', 'row wins', '(blue: more wins)'],
+    tip: 'P(row wins)',
+    cell: 'the chance the row wins against the column (a draw is not a win)',
+    title: 'Chance the row wins against the column',
+    scale: { scheme: 'redblue', domain: [0, 1] },
+    dark: DIVERGING_DARK,
+  },
+  draw: {
+    legend: ['Chance of', 'a draw', '(darker: more draws)'],
+    tip: 'P(draw)',
+    cell: 'the chance the game is a draw',
+    title: 'Chance of a draw, row against column',
+    scale: { scheme: 'purples', domain: [0, 1] },
+    dark: 'datum.value > 0.6',
+  },
+  loss: {
+    legend: ['Chance the', 'row loses', '(red: more losses)'],
+    tip: 'P(row loses)',
+    cell: 'the chance the row loses against the column',
+    title: 'Chance the row loses against the column',
+    scale: { scheme: 'redblue', domain: [0, 1], reverse: true },
+    dark: DIVERGING_DARK,
+  },
 };
 
 /** What a mirror cell's score says on hover, beside its exact 50%. */
@@ -109,12 +137,29 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
   const trials = cells.map((cell) => cell.combined.trials);
   const low = Math.min(...trials);
   const high = Math.max(...trials);
-  const trialText = trials.length === 0 ? 'no pairings' : low === high ? `${countText(low)} trials a cell` : `${countText(low)}–${countText(high)} trials a cell`;
+  const trialText =
+    trials.length === 0
+      ? 'no pairings'
+      : low === high
+        ? `${countText(low)} trials a cell`
+        : `${countText(low)}–${countText(high)} trials a cell`;
   // Labels are never cut ("Orc Warriors (Orcs and Go…"): wide enough for the longest name.
   const longest = Math.max(0, ...values.map((row) => String(row.row).length), ...values.map((row) => String(row.column).length));
   const labelLimit = Math.max(160, Math.ceil(longest * LABEL_CHARACTER_WIDTH));
-  const x = { field: 'column', type: 'nominal', sort: options.columns ?? inOrder(values, 'column'), title: options.columnTitle, axis: { labelAngle: -30, orient: 'bottom', labelLimit } };
-  const y = { field: 'row', type: 'nominal', sort: options.rows ?? inOrder(values, 'row'), title: options.rowTitle, axis: { labelLimit, ...ROW_TITLE_ABOVE } };
+  const x = {
+    field: 'column',
+    type: 'nominal',
+    sort: options.columns ?? inOrder(values, 'column'),
+    title: options.columnTitle,
+    axis: { labelAngle: -30, orient: 'bottom', labelLimit },
+  };
+  const y = {
+    field: 'row',
+    type: 'nominal',
+    sort: options.rows ?? inOrder(values, 'row'),
+    title: options.rowTitle,
+    axis: { labelLimit, ...ROW_TITLE_ABOVE },
+  };
   const tips = [
     tooltip('row', options.rowTitle),
     tooltip('column', options.columnTitle),
@@ -130,13 +175,26 @@ export function heatmapChart(cells: readonly HeatmapCell[], options: HeatmapOpti
   const printed = columns <= MAX_PRINTED_COLUMNS;
   const step = printed ? 72 : 24;
   // A wide matrix keeps its legend under it, not beside: the chart then fits a laptop's results pane at a readable size.
-  const legend = columns * step > WIDE_MATRIX ? { format: PERCENT_AXIS, orient: 'bottom', direction: 'horizontal', gradientLength: 240 } : { format: PERCENT_AXIS };
-  const rect = { mark: { type: 'rect', stroke: 'white', strokeWidth: 1 }, encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: words.scale, legend }, tooltip: tips } };
+  const legend =
+    columns * step > WIDE_MATRIX
+      ? { format: PERCENT_AXIS, orient: 'bottom', direction: 'horizontal', gradientLength: 240 }
+      : { format: PERCENT_AXIS };
+  const rect = {
+    mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+    encoding: { color: { field: 'value', type: 'quantitative', title: [...words.legend], scale: words.scale, legend }, tooltip: tips },
+  };
   const numbers = {
     mark: { type: 'text', fontSize: 11 },
-    encoding: { text: { field: 'text', type: 'nominal' }, color: { condition: { test: words.dark, value: 'white' }, value: 'black' }, tooltip: tips },
+    encoding: {
+      text: { field: 'text', type: 'nominal' },
+      color: { condition: { test: words.dark, value: 'white' }, value: 'black' },
+      tooltip: tips,
+    },
   };
-  const lines = [`Each cell: ${words.cell}${printed ? ', ± the 95% interval in points' : ''}`, printed ? trialText : `${trialText}; hover a cell for its numbers (all are in the table below)`];
+  const lines = [
+    `Each cell: ${words.cell}${printed ? ', ± the 95% interval in points' : ''}`,
+    printed ? trialText : `${trialText}; hover a cell for its numbers (all are in the table below)`,
+  ];
   return chart('heatmap', options, words.title, lines, {
     width: { step },
     height: { step: printed ? 36 : 20 },

@@ -1,6 +1,14 @@
 import type { Chart } from './charts.js';
 import { countText } from './format.js';
-import { cellText, type ManifestEntry, type PageCell, type PageTable, printBlocks, type Provenance, type ReportPage } from './page-model.js';
+import {
+  cellText,
+  type ManifestEntry,
+  type PageCell,
+  type PageTable,
+  printBlocks,
+  type Provenance,
+  type ReportPage,
+} from './page-model.js';
 
 /**
  * The HTML of the report: a page (sections, provenance, methods), the index, their shared
@@ -142,7 +150,8 @@ export function tableHtml(table: PageTable): string {
   if (blocks.length === 0) return `<div class="table-wrap">${grid(all)}</div>`;
   // Printed, the same table in blocks of columns, each with the row labels: none is cut at the paper's edge.
   const printed = blocks.map(
-    (block, b) => `<div class="print-block"><p class="print-block-caption">Columns ${block[0] ?? 0}–${block.at(-1) ?? 0} of ${table.columns.length - 1} (part ${b + 1} of ${blocks.length})</p>\n${grid([0, ...block])}</div>`,
+    (block, b) =>
+      `<div class="print-block"><p class="print-block-caption">Columns ${block[0] ?? 0}–${block.at(-1) ?? 0} of ${table.columns.length - 1} (part ${b + 1} of ${blocks.length})</p>\n${grid([0, ...block])}</div>`,
   );
   return `<div class="table-wrap has-print-blocks">${grid(all)}</div>\n<div class="print-blocks">\n${printed.join('\n')}\n</div>`;
 }
@@ -228,7 +237,8 @@ export function provenanceHtml(entries: readonly Provenance[]): string {
   const merged = new Map<string, { cells: string[]; runs: number }>();
   for (const entry of entries) {
     // An exact run has no seed and ran no trials: a 0 there would read as an empty run.
-    const sampling = entry.exact === undefined ? [String(entry.seed), countText(entry.trials)] : ['—', `exact: ${countText(entry.exact.paths)} paths`];
+    const sampling =
+      entry.exact === undefined ? [String(entry.seed), countText(entry.trials)] : ['—', `exact: ${countText(entry.exact.paths)} paths`];
     const cells = [entry.scenario, ...(variants ? [entry.variant ?? ''] : []), entry.file, entry.ruleset, entry.engineVersion, ...sampling];
     const key = JSON.stringify(cells);
     const seen = merged.get(key);
@@ -238,7 +248,8 @@ export function provenanceHtml(entries: readonly Provenance[]): string {
   const rows = [...merged.values()];
   const counted = rows.some((row) => row.runs > 1);
   const runsColumn = (row: { runs: number }): string[] => (counted ? [`×${countText(row.runs)}`] : []);
-  if (rows.length === 1) return tableHtml({ columns: [...columns, ...(counted ? ['runs'] : [])], rows: rows.map((row) => [...row.cells, ...runsColumn(row)]) });
+  if (rows.length === 1)
+    return tableHtml({ columns: [...columns, ...(counted ? ['runs'] : [])], rows: rows.map((row) => [...row.cells, ...runsColumn(row)]) });
   const shared = columns.map((_, i) => new Set(rows.map((row) => row.cells[i])).size === 1);
   const common = columns.flatMap((column, i) => (shared[i] === true ? [`${column} ${rows[0]?.cells[i] ?? ''}`] : []));
   const varying = columns.flatMap((column, i) => (shared[i] === true ? [] : [{ column, i }]));
@@ -253,10 +264,18 @@ export function pageHtml(page: ReportPage, svgs: ReadonlyMap<string, string>): s
     const parts = [`<h2>${escapeHtml(section.heading)}</h2>`];
     if (section.text !== undefined) parts.push(paragraphs(section.text));
     if (section.chart !== undefined) parts.push(chartHtml(section.chart, svgs.get(section.chart.id) ?? ''));
-    if (section.table !== undefined) parts.push(section.table.rows.length > ROWS_SHOWN_OPEN ? `<details class="long-table"><summary>The table: ${section.table.rows.length.toLocaleString('en-US')} rows</summary>\n${tableHtml(section.table)}\n</details>` : tableHtml(section.table));
+    if (section.table !== undefined)
+      parts.push(
+        section.table.rows.length > ROWS_SHOWN_OPEN
+          ? `<details class="long-table"><summary>The table: ${section.table.rows.length.toLocaleString('en-US')} rows</summary>\n${tableHtml(section.table)}\n</details>`
+          : tableHtml(section.table),
+      );
     return `<section>\n${parts.join('\n')}\n</section>`;
   });
-  const methods = page.methods.length === 0 ? '' : `<h3>Methods</h3>\n<ul>\n${page.methods.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`;
+  const methods =
+    page.methods.length === 0
+      ? ''
+      : `<h3>Methods</h3>\n<ul>\n${page.methods.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}\n</ul>`;
   const body = `<nav><a href="index.html">All pages</a></nav>
 <header>
 <h1>${escapeHtml(page.title)}</h1>
@@ -276,12 +295,19 @@ ${methods}
 
 // The manifest: every page written into <out>, so the index lists pages written by separate runs.
 /** "2025-11-22T02:07:31.123Z" → "2025-11-22 02:07 UTC". */
-const readableTime = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
+const readableTime = (iso: string): string =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
 
 export function indexHtml(pages: readonly ManifestEntry[]): string {
   const versions = [...new Set(pages.flatMap((entry) => entry.engineVersions))].sort();
-  const latest = pages.map((entry) => entry.written).sort().at(-1);
-  const made = latest === undefined ? '' : `<p class="meta">Made <time datetime="${escapeHtml(latest)}">${escapeHtml(readableTime(latest))}</time>${versions.length === 0 ? '' : ` with engine versions ${escapeHtml(versions.join(', '))}`}.</p>`;
+  const latest = pages
+    .map((entry) => entry.written)
+    .sort()
+    .at(-1);
+  const made =
+    latest === undefined
+      ? ''
+      : `<p class="meta">Made <time datetime="${escapeHtml(latest)}">${escapeHtml(readableTime(latest))}</time>${versions.length === 0 ? '' : ` with engine versions ${escapeHtml(versions.join(', '))}`}.</p>`;
   const items = pages.map(
     (entry) => `<li>
 <a href="${entry.slug}.html">${escapeHtml(entry.title)}</a>
@@ -300,4 +326,3 @@ ${pages.length === 0 ? '<p>No pages yet.</p>' : `<ul class="pages">\n${items.joi
 `;
   return htmlDocument('crucible report', body);
 }
-

@@ -23,18 +23,27 @@ export interface MatchupsPageOptions {
 type Outcome = MatchupsDocument['cells'][number]['combined'];
 
 const SEATING_TEXT: Record<MatchupsDocument['seating'], (trials: string) => string> = {
-  both: (trials) => `Seating: every pairing was played both ways — the row unit as the template's first side (side A: whatever that side does in this template — act first, charge…) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%: it is the same game seen from both sides, so its score has no margin.`,
-  first: (trials) => `Seating: the row unit was always the template's first side (side A), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
-  second: (trials) => `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
+  both: (trials) =>
+    `Seating: every pairing was played both ways — the row unit as the template's first side (side A: whatever that side does in this template — act first, charge…) and as the second — ${trials} trials each, and the two weighted equally, so neither seat is favoured. A unit against itself scores exactly 50%: it is the same game seen from both sides, so its score has no margin.`,
+  first: (trials) =>
+    `Seating: the row unit was always the template's first side (side A), ${trials} trials a pairing: the numbers include whatever that seat is worth.`,
+  second: (trials) =>
+    `Seating: the row unit was always the template's second side, ${trials} trials a pairing: the numbers include whatever that seat costs.`,
 };
 
 /** How an adaptive matrix sized each run (statistics/score-stop.ts). */
 const ADAPTIVE_METHOD =
-  "Each seating was stopped at its own precision (--adaptive): a lopsided pairing's score varies less than an even one's (a score s varies at most s(1 − s) a trial, and draws lower it further), so it needs fewer trials. Every 64 trials a seating checked the interval its score is printed with, and stopped once it reached no further than its share of the precision (±√2 times it, so that the mean of both seatings is within it); a pairing that may be even ran all its trials. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers."
+  "Each seating was stopped at its own precision (--adaptive): a lopsided pairing's score varies less than an even one's (a score s varies at most s(1 − s) a trial, and draws lower it further), so it needs fewer trials. Every 64 trials a seating checked the interval its score is printed with, and stopped once it reached no further than its share of the precision (±√2 times it, so that the mean of both seatings is within it); a pairing that may be even ran all its trials. A seating's trials are the first ones of its seed's stream: crucible run with that many trials gives the same numbers.";
 
 const MEASURE_WORDS: Readonly<Record<HeatmapMeasure, { readonly heading: string; readonly cell: string }>> = {
-  score: { heading: 'Expected score', cell: "the row unit's expected score against the column unit: P(win) + ½ P(draw), so 50% is an even match and a pairing that always ends in a draw reads 50%" },
-  win: { heading: 'Chance to win', cell: 'the chance the row unit wins against the column unit (a draw is not a win: hover a cell for draws and losses)' },
+  score: {
+    heading: 'Expected score',
+    cell: "the row unit's expected score against the column unit: P(win) + ½ P(draw), so 50% is an even match and a pairing that always ends in a draw reads 50%",
+  },
+  win: {
+    heading: 'Chance to win',
+    cell: 'the chance the row unit wins against the column unit (a draw is not a win: hover a cell for draws and losses)',
+  },
   draw: { heading: 'Chance of a draw', cell: 'the chance a game of the row unit against the column unit ends in a draw' },
   loss: { heading: 'Chance to lose', cell: 'the chance the row unit loses against the column unit' },
 };
@@ -82,7 +91,9 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const caption = [
     `Each cell: ${MEASURE_WORDS[measure].cell}; ± is the 95% margin in points.`,
     situationsText(document),
-    SEATING_TEXT[document.seating](document.adaptive === true ? `up to ${countText(document.trialsPerSeat)}` : countText(document.trialsPerSeat)) + (document.adaptive === true ? ' Each seating stopped once its own score was precise enough (see Methods).' : ''),
+    SEATING_TEXT[document.seating](
+      document.adaptive === true ? `up to ${countText(document.trialsPerSeat)}` : countText(document.trialsPerSeat),
+    ) + (document.adaptive === true ? ' Each seating stopped once its own score was precise enough (see Methods).' : ''),
     `Every cell's expected score is within ${precision} (95%) whatever its value; seed ${document.seed}; engine ${document.engineVersion}.`,
   ]
     .filter((paragraph) => paragraph !== '')
@@ -90,10 +101,13 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   // "vs <opponent>" heads each column: the matrix reads right as a table and, on a narrow screen, as one card per row unit.
   const matrix: PageTable = {
     columns: ['Unit', ...order.map((opponent) => `vs ${opponent}`)],
-    rows: document.entries.map((row) => [name(row.id), ...document.entries.map((column) => {
-      const cell = cellOf(row.id, column.id);
-      return cell === undefined ? '' : measured(cell.combined[measure]);
-    })]),
+    rows: document.entries.map((row) => [
+      name(row.id),
+      ...document.entries.map((column) => {
+        const cell = cellOf(row.id, column.id);
+        return cell === undefined ? '' : measured(cell.combined[measure]);
+      }),
+    ]),
   };
   const points = document.entries.map((entry) => entry.points).filter((value): value is number => value !== undefined);
   const unequal = points.length > 1 && Math.min(...points) !== Math.max(...points);
@@ -113,7 +127,9 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
       measured(cell.combined.win),
       measured(cell.combined.draw),
       measured(cell.combined.loss),
-      ...(document.seating === 'both' ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : measured(seat.score))) : []),
+      ...(document.seating === 'both'
+        ? [cell.first, cell.second].map((seat: Outcome | undefined) => (seat === undefined ? '' : measured(seat.score)))
+        : []),
       cell.combined.trials,
     ]),
   };
@@ -121,7 +137,16 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
     {
       heading: `${MEASURE_WORDS[measure].heading}, row unit against column unit`,
       text: caption,
-      chart: heatmapChart(cells, { id: chartId, rowTitle: 'Unit', columnTitle: 'Opponent', rows: order, columns: order, measure, title: `${document.roster}: ${MEASURE_WORDS[measure].heading.toLowerCase()}`, text }),
+      chart: heatmapChart(cells, {
+        id: chartId,
+        rowTitle: 'Unit',
+        columnTitle: 'Opponent',
+        rows: order,
+        columns: order,
+        measure,
+        title: `${document.roster}: ${MEASURE_WORDS[measure].heading.toLowerCase()}`,
+        text,
+      }),
       table: matrix,
     },
     {
@@ -134,7 +159,14 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
       table: fielded,
     },
     ...situationSection(document, name),
-    { heading: 'Every pairing: win, draw and loss', text: document.seating === 'both' ? 'The combined numbers weight the two seatings equally; the last columns give the expected score in each seat.' : undefined, table: pairings },
+    {
+      heading: 'Every pairing: win, draw and loss',
+      text:
+        document.seating === 'both'
+          ? 'The combined numbers weight the two seatings equally; the last columns give the expected score in each seat.'
+          : undefined,
+      table: pairings,
+    },
   ];
 }
 
@@ -142,11 +174,18 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
 function situationSection(document: MatchupsDocument, name: (id: string) => string): PageSection[] {
   const situations = document.situations ?? [];
   if (situations.length < 2) return [];
-  const mean = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
+  const mean = (values: readonly number[]) =>
+    values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
   const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : '');
   const rows = document.entries.map((entry) => {
     const mine = document.cells.filter((cell) => cell.row === entry.id && cell.column !== entry.id);
-    return [name(entry.id), ...situations.map((_, s) => percent(mean(mine.flatMap((cell) => (cell.situations?.[s] === undefined ? [] : [cell.situations[s].combined.score.value]))))), percent(mean(mine.map((cell) => cell.combined.score.value)))];
+    return [
+      name(entry.id),
+      ...situations.map((_, s) =>
+        percent(mean(mine.flatMap((cell) => (cell.situations?.[s] === undefined ? [] : [cell.situations[s].combined.score.value])))),
+      ),
+      percent(mean(mine.map((cell) => cell.combined.score.value))),
+    ];
   });
   return [
     {
@@ -160,7 +199,17 @@ function situationSection(document: MatchupsDocument, name: (id: string) => stri
 export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOptions = {}): ReportPage {
   const slug = options.slug ?? slugify(`matchups-${document.roster}`);
   const runs = runsOf(document);
-  const provenance: Provenance[] = [{ scenario: `${document.roster} (its template, once per ordered pairing${(document.situations?.length ?? 1) > 1 ? ' and situation' : ''})`, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, seed: document.seed, trials: document.trialsPerSeat, runs }];
+  const provenance: Provenance[] = [
+    {
+      scenario: `${document.roster} (its template, once per ordered pairing${(document.situations?.length ?? 1) > 1 ? ' and situation' : ''})`,
+      file: document.file,
+      ruleset: document.ruleset,
+      engineVersion: document.engineVersion,
+      seed: document.seed,
+      trials: document.trialsPerSeat,
+      runs,
+    },
+  ];
   return {
     slug,
     title: options.title ?? `${document.roster}: every unit against every unit`,
@@ -169,10 +218,10 @@ export function matchupsPage(document: MatchupsDocument, options: MatchupsPageOp
     sections: matchupSections(document, options, `${slug}-heatmap`),
     provenance,
     methods: [
-      'Expected score = P(win) + ½ P(draw). A draw is any end the roster\'s win metric gives to neither side (a draw, or nobody beaten when the rounds ran out).',
+      "Expected score = P(win) + ½ P(draw). A draw is any end the roster's win metric gives to neither side (a draw, or nobody beaten when the rounds ran out).",
       `Intervals are 95%: Wilson score intervals for win, draw and loss; for the expected score, Wilson's at the effective number of trials its variance allows (draws make a score less variable than a win or loss). ${countText(document.trialsInAll ?? runs * document.trialsPerSeat)} trials in all (${countText(runs)} runs of ${document.adaptive === true ? 'up to ' : ''}${countText(document.trialsPerSeat)}).`,
       ...(document.adaptive === true ? [ADAPTIVE_METHOD] : []),
-      'Every run draws from its own seed, derived from the seed above and the game it plays (the situation, and each side\'s unit and count): the two seatings of a pairing are independent samples, and the combined interval treats them so. Each seating\'s seed is in the JSON document and the long table: crucible run of its scenario with it plays it again.',
+      "Every run draws from its own seed, derived from the seed above and the game it plays (the situation, and each side's unit and count): the two seatings of a pairing are independent samples, and the combined interval treats them so. Each seating's seed is in the JSON document and the long table: crucible run of its scenario with it plays it again.",
       ...rulesNotes(document),
       `Made from crucible matchups --json for ${document.file}.`,
     ],

@@ -21,10 +21,11 @@ interface RunOf {
   readonly runs?: number;
 }
 /** A run behind the page: Monte Carlo (its seed and trials) or exact (nothing sampled: its paths and error bound instead). */
-export type Provenance = RunOf & (
-  | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
-  | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
-);
+export type Provenance = RunOf &
+  (
+    | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
+    | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
+  );
 /** A number shown with its 95% margin ("8% ±2"): the page shows the text, a spreadsheet gets the two numbers. */
 export interface MeasuredCell {
   readonly text: string;
@@ -33,11 +34,20 @@ export interface MeasuredCell {
   readonly margin: number;
 }
 export type PageCell = string | number | MeasuredCell;
-export interface PageTable { readonly columns: readonly string[]; readonly rows: readonly (readonly PageCell[])[] }
-export interface PlainTable { readonly columns: readonly string[]; readonly rows: readonly (readonly (string | number)[])[] }
+export interface PageTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly PageCell[])[];
+}
+export interface PlainTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly (string | number)[])[];
+}
 
 /** An estimate as a cell: its text as the page prints it, its value and margin for a spreadsheet. */
-export function measuredCell(text: string, estimate: { readonly value: number; readonly interval: { readonly low: number; readonly high: number } }): MeasuredCell {
+export function measuredCell(
+  text: string,
+  estimate: { readonly value: number; readonly interval: { readonly low: number; readonly high: number } },
+): MeasuredCell {
   const { value, interval } = estimate;
   return { text, value, margin: Math.max(value - interval.low, interval.high - value) };
 }
@@ -62,7 +72,12 @@ export function tableNumbers(table: PageTable): PlainTable {
   return { columns, rows };
 }
 /** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
-export interface PageSection { readonly heading: string; readonly text?: string | undefined; readonly chart?: Chart | undefined; readonly table?: PageTable | undefined }
+export interface PageSection {
+  readonly heading: string;
+  readonly text?: string | undefined;
+  readonly chart?: Chart | undefined;
+  readonly table?: PageTable | undefined;
+}
 export interface ReportPage {
   readonly slug: string;
   readonly title: string;
@@ -94,12 +109,15 @@ function cutAtWord(slug: string): string {
 
 /** Any text as a file-name-safe slug: "Knights vs Ogre!" → "knights-vs-ogre". */
 export function slugify(text: string): string {
-  const full = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
+  const full = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9._]+/g, '-')
+    .replace(/^[-._]+|[-._]+$/g, '');
   const slug = full.length <= MAX_SLUG ? full : cutAtWord(full);
   if (slug === '') return 'report';
   return slug === 'index' ? 'index-page' : slug;
 }
-
 
 /** One page as the index of pages (pages.json) lists it. */
 export interface ManifestEntry {

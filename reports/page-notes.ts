@@ -13,10 +13,14 @@ export interface RulesRecord {
 export function rulesNotes(record: RulesRecord): string[] {
   const changed = Object.entries(record.rulesChanged ?? {}).map(([name, value]) => `${name} ${JSON.stringify(value)}`);
   return [
-    [
+    `${[
       `${record.ruleset} rules (engine ${record.engineVersion})${record.mode === undefined ? '' : `, mode ${record.mode}`}`,
-      record.plugin === undefined ? '' : `, a plugin (${record.plugin.module}, version ${record.plugin.version}, code sha256 ${record.plugin.codeHash.slice(0, 12)})`,
-      changed.length === 0 ? ', every rule constant as the text has it' : `, with rule constants changed from the text: ${changed.join(', ')}`,
-    ].join('') + '.',
+      record.plugin === undefined
+        ? ''
+        : `, a plugin (${record.plugin.module}, version ${record.plugin.version}, code sha256 ${record.plugin.codeHash.slice(0, 12)})`,
+      changed.length === 0
+        ? ', every rule constant as the text has it'
+        : `, with rule constants changed from the text: ${changed.join(', ')}`,
+    ].join('')}.`,
   ];
 }

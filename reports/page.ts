@@ -37,7 +37,10 @@ const BUNDLES: readonly { readonly packageName: string; readonly file: string }[
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function checkName(what: string, name: string): void {
-  if (!SAFE_NAME.test(name)) throw new RangeError(`${what} ${JSON.stringify(name)} must be a file name: letters, digits, ".", "_" and "-", starting with a letter or digit (slugify() makes one)`);
+  if (!SAFE_NAME.test(name))
+    throw new RangeError(
+      `${what} ${JSON.stringify(name)} must be a file name: letters, digits, ".", "_" and "-", starting with a letter or digit (slugify() makes one)`,
+    );
 }
 
 /** The report cannot go where it was asked: what to tell the user (asOutputProblem names the folder). */
@@ -109,7 +112,6 @@ async function copyAssets(out: string): Promise<void> {
   }
 }
 
-
 const entrySchema = z.object({
   slug: z.string().regex(SAFE_NAME),
   title: z.string(),
@@ -132,7 +134,10 @@ export async function readManifest(out: string): Promise<ManifestEntry[]> {
     return [];
   }
   // Entry by entry: one damaged entry leaves the others listed (it is dropped, and rewritten away on the next write).
-  const pages = data !== null && typeof data === 'object' && Array.isArray((data as { pages?: unknown }).pages) ? ((data as { pages: unknown[] }).pages) : [];
+  const pages =
+    data !== null && typeof data === 'object' && Array.isArray((data as { pages?: unknown }).pages)
+      ? (data as { pages: unknown[] }).pages
+      : [];
   const valid = pages.flatMap((entry) => {
     const parsed = entrySchema.safeParse(entry);
     return parsed.success ? [parsed.data] : [];
@@ -187,7 +192,18 @@ async function asOutputProblem<T>(outDirectory: string, write: () => Promise<T>)
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('E')) throw error;
-    const why = error instanceof UnwritablePlace ? error.message : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way of the report folder (or of its charts/ or assets/)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : code === 'EISDIR' ? 'a folder is where a page or chart file goes' : code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+    const why =
+      error instanceof UnwritablePlace
+        ? error.message
+        : code === 'ENOTDIR' || code === 'EEXIST'
+          ? 'a file is in the way of the report folder (or of its charts/ or assets/)'
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? 'permission denied'
+            : code === 'EISDIR'
+              ? 'a folder is where a page or chart file goes'
+              : code === 'ENOSPC'
+                ? 'the disk is full'
+                : (error as Error).message;
     throw InputError.at(outDirectory, ROOT_PATH, `cannot write the report here: ${why}`);
   }
 }
@@ -218,7 +234,10 @@ async function writePageHere(page: ReportPage, outDirectory: string): Promise<st
   const clash = (pages: readonly ManifestEntry[]): void => {
     for (const id of ids) {
       const owner = chartOwner(pages, page.slug, id);
-      if (owner !== undefined) throw new RangeError(`page ${page.slug}: chart id ${JSON.stringify(id)} is already used by page ${owner} of ${outDirectory}; chart ids must be unique across a report`);
+      if (owner !== undefined)
+        throw new RangeError(
+          `page ${page.slug}: chart id ${JSON.stringify(id)} is already used by page ${owner} of ${outDirectory}; chart ids must be unique across a report`,
+        );
     }
   };
   clash(await readManifest(outDirectory));

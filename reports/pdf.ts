@@ -15,7 +15,9 @@ export type Paper = (typeof PAPERS)[number];
 /** Why no PDF can be made here, said as the fix; undefined when Chromium is there. */
 export function pdfProblem(): string | undefined {
   const executable = CHROMIUM as string;
-  return existsSync(executable) ? undefined : `--pdf prints with Chromium, which is not at ${executable}: install it with \`node scripts/setup-browser.mjs\` (Debian's chromium), or name another with $CRUCIBLE_CHROMIUM`;
+  return existsSync(executable)
+    ? undefined
+    : `--pdf prints with Chromium, which is not at ${executable}: install it with \`node scripts/setup-browser.mjs\` (Debian's chromium), or name another with $CRUCIBLE_CHROMIUM`;
 }
 
 /** Each page (an .html file) printed to a PDF beside it; returns the PDFs' paths. */
@@ -26,7 +28,9 @@ export async function printPdfs(pages: readonly string[], paper: Paper): Promise
   try {
     playwright = await import('playwright-core');
   } catch {
-    throw new Error('--pdf drives Chromium with playwright-core, a development dependency of crucible: run `npm install` (with dev dependencies) first');
+    throw new Error(
+      '--pdf drives Chromium with playwright-core, a development dependency of crucible: run `npm install` (with dev dependencies) first',
+    );
   }
   const browser = await playwright.chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'] });
   try {
@@ -37,9 +41,19 @@ export async function printPdfs(pages: readonly string[], paper: Paper): Promise
       try {
         await page.goto(pathToFileURL(html).href);
         // Every chart interactive (or failed: its static image stays): what a reader's browser would print.
-        await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'), undefined, { timeout: 60_000 });
+        await page.waitForFunction(
+          () => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'),
+          undefined,
+          { timeout: 60_000 },
+        );
         const pdf = html.replace(/\.html$/, '.pdf');
-        await page.pdf({ path: pdf, format: paper === 'a4' ? 'A4' : 'Letter', landscape: true, printBackground: true, margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' } });
+        await page.pdf({
+          path: pdf,
+          format: paper === 'a4' ? 'A4' : 'Letter',
+          landscape: true,
+          printBackground: true,
+          margin: { top: '10mm', right: '10mm', bottom: '10mm', left: '10mm' },
+        });
         written.push(pdf);
       } finally {
         await page.close();

@@ -21,7 +21,10 @@ const require = createRequire(import.meta.url);
 const fontDirectory = dirname(require.resolve('@expo-google-fonts/inter/package.json'));
 
 /** The TTF files resvg draws with: Inter regular (labels) and bold (titles). */
-export const FONT_FILES: readonly string[] = [join(fontDirectory, '400Regular', 'Inter_400Regular.ttf'), join(fontDirectory, '700Bold', 'Inter_700Bold.ttf')];
+export const FONT_FILES: readonly string[] = [
+  join(fontDirectory, '400Regular', 'Inter_400Regular.ttf'),
+  join(fontDirectory, '700Bold', 'Inter_700Bold.ttf'),
+];
 
 // ---------------------------------------------------------------- text widths from the font files
 
@@ -70,7 +73,10 @@ export function advanceWidths(font: Uint8Array): Map<number, number> {
   return widths;
 }
 
-const [regularWidths, boldWidths] = FONT_FILES.map((file) => advanceWidths(readFileSync(file))) as [Map<number, number>, Map<number, number>];
+const [regularWidths, boldWidths] = FONT_FILES.map((file) => advanceWidths(readFileSync(file))) as [
+  Map<number, number>,
+  Map<number, number>,
+];
 
 interface TextItem {
   readonly fontSize?: number | string | null;
@@ -124,7 +130,8 @@ function collectingLogger(warnings: string[]): Logger {
 }
 
 /** A Vega loader that loads nothing: charts carry their data inline, and rendering never touches the network or disk. */
-const refuse = (what: string): Promise<never> => Promise.reject(new Error(`chart rendering loads no external resources (asked for ${what})`));
+const refuse = (what: string): Promise<never> =>
+  Promise.reject(new Error(`chart rendering loads no external resources (asked for ${what})`));
 const NO_LOADER: vega.Loader = {
   load: (uri) => refuse(uri),
   sanitize: (uri) => refuse(uri),

@@ -5,7 +5,7 @@ import { fileSystemMessage, jsonNestingProblem, parseWith, readInputText } from 
 
 /** Saved results are KBs (a run's summary; 100 of them still under a few MB): 16 MB bounds the memory a report reads into; a device or a FIFO is refused whatever its size. */
 const MAX_REPORT_INPUT_BYTES = 16 * 1024 * 1024;
-import { InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
+import { InputError, type Problem, ROOT_PATH } from '../input/errors.js';
 import { describeValue } from '../input/zod-issues.js';
 import { ANSWER_METHODS, MONTE_CARLO_METHODS } from '../sim/methods.js';
 import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from '../documents/analysis-documents.js';
@@ -24,7 +24,8 @@ import { type AnalysisDocument, isAnalysisKind, parseAnalysisDocument } from '..
 export const REPORT_LIMITS = { values: 500, metrics: 1_000, name: 1_000, text: 10_000, results: 100 } as const;
 const name = z.string().max(REPORT_LIMITS.name, `must be at most ${REPORT_LIMITS.name} characters long (a report's limit)`);
 const text = z.string().max(REPORT_LIMITS.text, `must be at most ${REPORT_LIMITS.text} characters long (a report's limit)`);
-const values = <T extends z.ZodType>(item: T) => z.array(item).max(REPORT_LIMITS.values, `a report charts at most ${REPORT_LIMITS.values} values of a metric`);
+const values = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(REPORT_LIMITS.values, `a report charts at most ${REPORT_LIMITS.values} values of a metric`);
 
 const interval = intervalSchema;
 const valueProbability = z.object({
@@ -49,7 +50,12 @@ const metricSchema = z.object({
 // An exact summary sampled nothing: `crucible run --json` writes its trials as null and no counts
 // (results saved before that have 0s). Read back, it has 0 trials, which is how charts.ts tells it apart.
 const NOTHING_SAMPLED = 'must be null in an exact result (nothing was sampled)';
-const exactValueProbability = valueProbability.extend({ count: z.number().refine((count) => count === 0, NOTHING_SAMPLED).optional() });
+const exactValueProbability = valueProbability.extend({
+  count: z
+    .number()
+    .refine((count) => count === 0, NOTHING_SAMPLED)
+    .optional(),
+});
 const exactMetricSchema = metricSchema.extend({
   trials: z.union([z.null(), z.number()]).refine((trials) => trials === null || trials === 0, NOTHING_SAMPLED),
   distribution: values(exactValueProbability).min(1),
@@ -70,7 +76,9 @@ const runFields = {
 const exactResultSchema = z.object({
   ...runFields,
   method: z.literal('exact'),
-  exact: z.object({ paths: z.number().int().min(1), errorBound: z.number().min(0) }).describe("how many paths one trial can take, and the bound on every probability's error"),
+  exact: z
+    .object({ paths: z.number().int().min(1), errorBound: z.number().min(0) })
+    .describe("how many paths one trial can take, and the bound on every probability's error"),
   metrics: z.array(exactMetricSchema).min(1).max(REPORT_LIMITS.metrics),
 });
 const monteCarloResultSchema = z.object({
@@ -156,7 +164,12 @@ export function asSummary(metric: z.output<typeof metricSchema> | z.output<typeo
     const { label, count, ...rest } = value;
     return { ...rest, count: count ?? 0, ...(label === undefined ? {} : { label }) };
   };
-  return { ...metric, trials: metric.trials ?? 0, distribution: (metric.distribution as readonly Entry[]).map(entry), atLeast: (metric.atLeast as readonly Entry[]).map(entry) };
+  return {
+    ...metric,
+    trials: metric.trials ?? 0,
+    distribution: (metric.distribution as readonly Entry[]).map(entry),
+    atLeast: (metric.atLeast as readonly Entry[]).map(entry),
+  };
 }
 
 /** A file's analysis documents, each with the file it came from. */
@@ -184,7 +197,7 @@ export async function readReportInputs(file: string): Promise<ReportInputs> {
   const documents = jsonDocuments(file, text);
   const results: SavedResult[] = [];
   const analyses: FiledDocument[] = [];
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   documents.forEach((document, d) => {
     const prefix = documents.length === 1 ? '' : `document ${d + 1}, `;
     const items = Array.isArray(document) ? document : [document];
@@ -199,7 +212,11 @@ export async function readReportInputs(file: string): Promise<ReportInputs> {
         // An analysis command's document: its kind names its schema.
         const kind: unknown = item.kind;
         if (!isAnalysisKind(kind)) {
-          problems.push({ file, path: at('kind'), message: `must be "matchups", "compare", "sweep" or "balance" (what those commands print with --json), got ${describeValue(kind)}` });
+          problems.push({
+            file,
+            path: at('kind'),
+            message: `must be "matchups", "compare", "sweep" or "balance" (what those commands print with --json), got ${describeValue(kind)}`,
+          });
           return;
         }
         const parsed = parseAnalysisDocument(file, kind, item);
@@ -213,7 +230,11 @@ export async function readReportInputs(file: string): Promise<ReportInputs> {
       }
       const schema = schemaFor(item);
       if (schema === undefined) {
-        problems.push({ file, path: at('method'), message: `must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got ${describeValue((item as { method?: unknown }).method)}` });
+        problems.push({
+          file,
+          path: at('method'),
+          message: `must be "exact", "mc" or "mc-dice" (or absent: Monte Carlo), got ${describeValue((item as { method?: unknown }).method)}`,
+        });
         return;
       }
       const parsed = parseWith(schema, file, item);

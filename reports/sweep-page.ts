@@ -21,7 +21,16 @@ type Point = SweepDocument['points'][number];
 type Metric = SweepDocument['metrics'][number];
 
 /** A swept value as an axis shows it: numbers stay numbers, anything else becomes its text. */
-const axisValue = (value: unknown): number | string => (typeof value === 'number' ? value : typeof value === 'string' ? value : typeof value === 'boolean' ? (value ? 'yes' : 'no') : JSON.stringify(value));
+const axisValue = (value: unknown): number | string =>
+  typeof value === 'number'
+    ? value
+    : typeof value === 'string'
+      ? value
+      : typeof value === 'boolean'
+        ? value
+          ? 'yes'
+          : 'no'
+        : JSON.stringify(value);
 
 /** One outcome at one point; an exact point's interval is the value itself (nothing sampled). */
 interface Measured {
@@ -54,7 +63,9 @@ function measured(document: SweepDocument, metric: Metric): Measured[] {
 
 const cellText = (entry: Measured): string => {
   if (entry.exact) return entry.probability ? exactPercentText(entry.estimate) : String(Number(entry.estimate.toFixed(3)));
-  return entry.probability ? estimateText({ value: entry.estimate, interval: { low: entry.low, high: entry.high } }) : meanText(entry.estimate, entry);
+  return entry.probability
+    ? estimateText({ value: entry.estimate, interval: { low: entry.low, high: entry.high } })
+    : meanText(entry.estimate, entry);
 };
 
 export function sweepPage(document: SweepDocument, options: SweepPageOptions = {}): ReportPage {
@@ -68,7 +79,10 @@ export function sweepPage(document: SweepDocument, options: SweepPageOptions = {
   for (const metric of document.metrics) {
     const entries = measured(document, metric);
     // One chart per metric with one field swept (a category's labels as lines); per outcome with two (the second field's values as lines).
-    const groups = second === undefined ? [entries] : [...new Set(entries.map((entry) => entry.title))].map((title) => entries.filter((entry) => entry.title === title));
+    const groups =
+      second === undefined
+        ? [entries]
+        : [...new Set(entries.map((entry) => entry.title))].map((title) => entries.filter((entry) => entry.title === title));
     for (const group of groups) {
       const head = group[0];
       if (head === undefined) continue;
@@ -76,10 +90,18 @@ export function sweepPage(document: SweepDocument, options: SweepPageOptions = {
         unchanged.push(`${head.title} (${head.probability ? exactPercentText(head.estimate) : String(head.estimate)} at every point)`);
         continue;
       }
-      const seriesOf = (entry: Measured): string | undefined => (second !== undefined ? String(axisValue(entry.point.values[1])) : metric.kind === 'category' ? (entry.label ?? '') : undefined);
+      const seriesOf = (entry: Measured): string | undefined =>
+        second !== undefined ? String(axisValue(entry.point.values[1])) : metric.kind === 'category' ? (entry.label ?? '') : undefined;
       const points: SweepLinePoint[] = group.map((entry) => {
         const series = seriesOf(entry);
-        return { x: axisValue(entry.point.values[0]), ...(series === undefined ? {} : { series }), estimate: entry.estimate, low: entry.low, high: entry.high, ...(entry.point.trials === null ? {} : { trials: entry.point.trials }) };
+        return {
+          x: axisValue(entry.point.values[0]),
+          ...(series === undefined ? {} : { series }),
+          estimate: entry.estimate,
+          low: entry.low,
+          high: entry.high,
+          ...(entry.point.trials === null ? {} : { trials: entry.point.trials }),
+        };
       });
       const title = second === undefined && metric.kind === 'category' ? metric.title : head.title;
       let id = `${slug}-${slugify(metric.name)}${groups.length > 1 ? `-${groups.indexOf(group) + 1}` : ''}`;
@@ -96,24 +118,57 @@ export function sweepPage(document: SweepDocument, options: SweepPageOptions = {
       const xs = [...new Set(group.map((entry) => String(axisValue(entry.point.values[0]))))];
       const series = [...new Set(group.map((entry) => seriesOf(entry) ?? ''))];
       const table: PageTable = {
-        columns: [first.field.label, ...(series.length === 1 && series[0] === '' ? [head.probability ? 'chance' : 'average'] : series.map((name) => (second === undefined ? name : `${second.field.title}: ${name}`)))],
-        rows: xs.map((x) => [x, ...series.map((name) => {
-          const entry = group.find((candidate) => String(axisValue(candidate.point.values[0])) === x && (seriesOf(candidate) ?? '') === name);
-          return entry === undefined ? '' : cellText(entry);
-        })]),
+        columns: [
+          first.field.label,
+          ...(series.length === 1 && series[0] === ''
+            ? [head.probability ? 'chance' : 'average']
+            : series.map((name) => (second === undefined ? name : `${second.field.title}: ${name}`))),
+        ],
+        rows: xs.map((x) => [
+          x,
+          ...series.map((name) => {
+            const entry = group.find(
+              (candidate) => String(axisValue(candidate.point.values[0])) === x && (seriesOf(candidate) ?? '') === name,
+            );
+            return entry === undefined ? '' : cellText(entry);
+          }),
+        ]),
       };
       // The description, where it says more than the title (a category's note on its labels).
       const said = metric.description.trim().replace(/\.$/, '');
-      sections.push({ heading: title, text: said === '' || said.toLowerCase() === title.toLowerCase() ? undefined : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`, chart, table });
+      sections.push({
+        heading: title,
+        text: said === '' || said.toLowerCase() === title.toLowerCase() ? undefined : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`,
+        chart,
+        table,
+      });
     }
   }
   if (unchanged.length > 0) sections.push({ heading: 'Unchanged across the sweep', text: `Not drawn: ${unchanged.join('; ')}.` });
   const exactPoints = document.points.filter((point) => point.method === 'exact').length;
   const provenance: Provenance[] = document.points.map((point) => {
-    const run = { scenario: document.scenario, file: document.file, ruleset: document.ruleset, engineVersion: document.engineVersion, variant: `${fields}: each of ${document.points.length} values` };
+    const run = {
+      scenario: document.scenario,
+      file: document.file,
+      ruleset: document.ruleset,
+      engineVersion: document.engineVersion,
+      variant: `${fields}: each of ${document.points.length} values`,
+    };
     return point.exact !== null ? { ...run, exact: point.exact } : { ...run, seed: point.seed ?? 0, trials: point.trials ?? 0 };
   });
-  const rules = [...new Set(document.points.flatMap((point) => rulesNotes({ ruleset: document.ruleset, engineVersion: document.engineVersion, mode: point.mode, rulesChanged: point.rulesChanged, plugin: document.plugin })))];
+  const rules = [
+    ...new Set(
+      document.points.flatMap((point) =>
+        rulesNotes({
+          ruleset: document.ruleset,
+          engineVersion: document.engineVersion,
+          mode: point.mode,
+          rulesChanged: point.rulesChanged,
+          plugin: document.plugin,
+        }),
+      ),
+    ),
+  ];
   return {
     slug,
     title: options.title ?? `${document.scenario}: by ${document.axes.map((axis) => axis.field.title).join(' and ')}`,

@@ -13,12 +13,19 @@ export function documentHtml(document: OutputDocument): string {
     `<h1>${escapeHtml(document.title)}</h1>`,
     // A lead of indented lines (matchups' file, runs and seed) is a note under the title; otherwise it is the answer (a verdict).
     ...(document.lead ?? []).map((line) => `<p class="${line.startsWith(' ') ? 'meta' : 'answer'}">${escapeHtml(line.trim())}</p>`),
-    ...(entries.length === 0 ? [] : [`<ul class="entries">\n${entries.map(([key, value]) => `<li>${key === '' ? '' : `<strong>${escapeHtml(key)}</strong> `}${escapeHtml(value)}</li>`).join('\n')}\n</ul>`]),
+    ...(entries.length === 0
+      ? []
+      : [
+          `<ul class="entries">\n${entries.map(([key, value]) => `<li>${key === '' ? '' : `<strong>${escapeHtml(key)}</strong> `}${escapeHtml(value)}</li>`).join('\n')}\n</ul>`,
+        ]),
   ];
   const tables = document.tables.flatMap((table) => [
     ...printedParts(table).flatMap((part) => [
       ...(part.title === '' || part.title === document.title ? [] : [`<h2>${escapeHtml(part.title)}</h2>`]),
-      tableHtml({ columns: part.columns.map((column) => column.heading), rows: (part.columns[0]?.cells ?? []).map((_, r) => part.columns.map((column) => column.cells[r] ?? '')) }),
+      tableHtml({
+        columns: part.columns.map((column) => column.heading),
+        rows: (part.columns[0]?.cells ?? []).map((_, r) => part.columns.map((column) => column.cells[r] ?? '')),
+      }),
       ...part.notes.map(paragraph),
     ]),
     ...(table.blocks === undefined ? [] : (table.notes ?? []).map(paragraph)),

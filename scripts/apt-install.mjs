@@ -9,7 +9,11 @@ import { existsSync } from 'node:fs';
 export function ensureDebianPackage(packageName, executable) {
   if (existsSync(executable)) return executable;
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const run = (args) => execFileSync(asRoot ? args[0] : 'sudo', asRoot ? args.slice(1) : args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const run = (args) =>
+    execFileSync(asRoot ? args[0] : 'sudo', asRoot ? args.slice(1) : args, {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   run(['apt-get', 'update', '-qq']);
   run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', packageName]);
   if (!existsSync(executable)) throw new Error(`${packageName} was installed but ${executable} is not there`);

@@ -32,11 +32,26 @@ export const formatSourceProblem = (problem: SourceProblem): string => `${proble
 
 /** Weapon ids the source names but never defines, kept with `unresolved: true` (the app prices them 0). */
 export const UNRESOLVED_WEAPONS: readonly { file: string; where: string; id: string; note: string }[] = [
-  { file: 'dark_elves.json', where: 'units.elf_bodyguards.models[0].weapons[0]', id: 'poison_greatweapon', note: 'the index has poison_great_weapon' },
+  {
+    file: 'dark_elves.json',
+    where: 'units.elf_bodyguards.models[0].weapons[0]',
+    id: 'poison_greatweapon',
+    note: 'the index has poison_great_weapon',
+  },
   { file: 'dark_elves.json', where: 'units.elf_bodyguards.options[0].replaceWeapon[0]', id: 'poison_greatweapon', note: 'as above' },
-  { file: 'vampire_lords.json', where: 'units.zombies.models[0].weapons[0]', id: 'unarmed', note: 'no weapon of that id anywhere in this data' },
+  {
+    file: 'vampire_lords.json',
+    where: 'units.zombies.models[0].weapons[0]',
+    id: 'unarmed',
+    note: 'no weapon of that id anywhere in this data',
+  },
   { file: 'wood_elves.json', where: 'units.elf_rangers.models[0].weapons[1]', id: 'longbow', note: 'the index has long_bow' },
-  { file: 'corrupted_legions.json', where: 'units.corrupted_outriders.models[0].options[0].withWeapon[0][1]', id: 'barbarian_javelin', note: 'the index has javelin and heavy_javelin' },
+  {
+    file: 'corrupted_legions.json',
+    where: 'units.corrupted_outriders.models[0].options[0].withWeapon[0][1]',
+    id: 'barbarian_javelin',
+    note: 'the index has javelin and heavy_javelin',
+  },
 ];
 
 /** Fields under a wrong key, read as the key they stand for. */
@@ -48,7 +63,8 @@ export const MISSPELT_FIELDS: readonly { file: string; where: string; key: strin
 export function parameterMeaning(ruleId: string): string | undefined {
   if (ruleId === 'icon') return 'the keyword(s) of the friendly units near it that benefit, e.g. "Infantry"';
   if (ruleId === 'repair') return 'the highest D10 score that repairs a damaged vehicle or war machine near it';
-  if (ruleId.endsWith('_tactics') || ruleId === 'great_leader') return 'how many friendly units near it, of the keyword the rule names, it may pick to share its re-rolls when activated';
+  if (ruleId.endsWith('_tactics') || ruleId === 'great_leader')
+    return 'how many friendly units near it, of the keyword the rule names, it may pick to share its re-rolls when activated';
   return undefined;
 }
 
@@ -59,7 +75,8 @@ export const CORE_RULE_PARAMETERS: Readonly<Record<string, string>> = {
 };
 
 export type Json = unknown;
-export const isRecord = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: Json): value is Record<string, Json> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const pathKey = (where: string, key: string): string => (where === '' ? key : `${where}.${key}`);
 
 /** Problems found in one source file, and the references it makes. */
@@ -85,7 +102,8 @@ export class SourceReader {
       out[entry.means] = out[entry.key];
       delete out[entry.key];
     }
-    for (const key of Object.keys(out)) if (!allowed.includes(key)) this.fail(pathKey(where, key), `unknown field (known: ${allowed.join(', ')})`);
+    for (const key of Object.keys(out))
+      if (!allowed.includes(key)) this.fail(pathKey(where, key), `unknown field (known: ${allowed.join(', ')})`);
     return out;
   }
 
@@ -119,7 +137,8 @@ export class SourceReader {
     if (ref === undefined) return { id: '?' };
     const { x } = ref;
     if (x === undefined) return this.useRule({ id: this.id(ref.id, pathKey(where, 'id')) }, false);
-    if (typeof x !== 'number' && typeof x !== 'string') this.fail(pathKey(where, 'x'), `expected a number or text, found ${JSON.stringify(x)}`);
+    if (typeof x !== 'number' && typeof x !== 'string')
+      this.fail(pathKey(where, 'x'), `expected a number or text, found ${JSON.stringify(x)}`);
     return this.useRule({ id: this.id(ref.id, pathKey(where, 'id')), x: typeof x === 'number' || typeof x === 'string' ? x : 0 }, true);
   }
 
@@ -138,13 +157,20 @@ export class SourceReader {
     else {
       const object = this.record(value, where, ['id', 'count', 'x']);
       if (object === undefined) return { id: '?', count: 1 };
-      ref = { id: this.id(object.id, pathKey(where, 'id')), count: object.count === undefined ? 1 : this.int(object.count, pathKey(where, 'count'), 1) };
+      ref = {
+        id: this.id(object.id, pathKey(where, 'id')),
+        count: object.count === undefined ? 1 : this.int(object.count, pathKey(where, 'count'), 1),
+      };
       if (object.x !== undefined) ref.x = this.int(object.x, pathKey(where, 'x'), 0);
     }
     if (weapons.has(ref.id) || ref.id === '?') return ref;
-    if (UNRESOLVED_WEAPONS.some((known) => known.file === this.base && known.where === where && known.id === ref.id)) return { ...ref, unresolved: true };
+    if (UNRESOLVED_WEAPONS.some((known) => known.file === this.base && known.where === where && known.id === ref.id))
+      return { ...ref, unresolved: true };
     const near = closestNames(ref.id, [...weapons]);
-    this.fail(where, `unknown weapon ${JSON.stringify(ref.id)}: neither the index nor the faction defines it${near.length > 0 ? ` (did you mean ${near.map((name) => JSON.stringify(name)).join(', ')}?)` : ''}`);
+    this.fail(
+      where,
+      `unknown weapon ${JSON.stringify(ref.id)}: neither the index nor the faction defines it${near.length > 0 ? ` (did you mean ${near.map((name) => JSON.stringify(name)).join(', ')}?)` : ''}`,
+    );
     return ref;
   }
 
@@ -187,7 +213,8 @@ export class SourceReader {
     if (weapon === undefined) return undefined;
     const name = this.text(weapon.name, pathKey(where, 'name'));
     if (weapon.profiles === undefined) return { id, name, ...this.profile(weapon, where) };
-    for (const key of ['attacks', 'ap', 'short', 'medium']) if (weapon[key] !== undefined) this.fail(pathKey(where, key), 'a weapon with profiles has its stats in them');
+    for (const key of ['attacks', 'ap', 'short', 'medium'])
+      if (weapon[key] !== undefined) this.fail(pathKey(where, key), 'a weapon with profiles has its stats in them');
     const profiles = this.list(weapon.profiles, pathKey(where, 'profiles')).map((item, index) => {
       const at = `${where}.profiles[${index}]`;
       const profile = this.record(item, at, ['name', 'attacks', 'ap', 'short', 'medium', 'rules']) ?? {};
@@ -207,9 +234,14 @@ export class SourceReader {
       else this.fail(pathKey(where, 'points'), `not a points expression the converter knows: ${JSON.stringify(rule.points)}`);
     }
     if (rule.inputs !== undefined) {
-      if (JSON.stringify(rule.inputs) !== '["x"]') this.fail(pathKey(where, 'inputs'), `only ["x"] is known, found ${JSON.stringify(rule.inputs)}`);
+      if (JSON.stringify(rule.inputs) !== '["x"]')
+        this.fail(pathKey(where, 'inputs'), `only ["x"] is known, found ${JSON.stringify(rule.inputs)}`);
       const meaning = parameterMeaning(id);
-      if (meaning === undefined) this.fail(pathKey(where, 'inputs'), `no meaning recorded for rule ${JSON.stringify(id)}'s parameter: add one to parameterMeaning in scripts/battleforge-json.ts`);
+      if (meaning === undefined)
+        this.fail(
+          pathKey(where, 'inputs'),
+          `no meaning recorded for rule ${JSON.stringify(id)}'s parameter: add one to parameterMeaning in scripts/battleforge-json.ts`,
+        );
       else out.parameter = meaning;
     }
     return out;
@@ -218,7 +250,11 @@ export class SourceReader {
   power(id: string, value: Json, where: string): Power | undefined {
     const power = this.record(value, where, ['name', 'description', 'charge', 'category', 'school', 'subfactions']);
     if (power === undefined) return undefined;
-    const out: Power = { id, name: this.text(power.name, pathKey(where, 'name')), charge: this.int(power.charge, pathKey(where, 'charge'), 1) };
+    const out: Power = {
+      id,
+      name: this.text(power.name, pathKey(where, 'name')),
+      charge: this.int(power.charge, pathKey(where, 'charge'), 1),
+    };
     if (power.category !== undefined) out.category = this.id(power.category, pathKey(where, 'category'));
     if (power.school !== undefined) out.school = this.id(power.school, pathKey(where, 'school'));
     if (power.subfactions !== undefined) out.subfactions = this.ids(power.subfactions, pathKey(where, 'subfactions'));
@@ -243,7 +279,8 @@ export class SourceReader {
     if (option.replaceRule !== undefined) out.replaceRule = this.choices(option.replaceRule, at('replaceRule'), rule).flat();
     if (option.withRule !== undefined) out.withRule = this.choices(option.withRule, at('withRule'), rule);
     if (option.addRule !== undefined) out.addRule = this.choices(option.addRule, at('addRule'), rule);
-    if ((out.replaceWeapon === undefined) !== (out.withWeapon === undefined)) this.fail(where, 'replaceWeapon and withWeapon come together');
+    if ((out.replaceWeapon === undefined) !== (out.withWeapon === undefined))
+      this.fail(where, 'replaceWeapon and withWeapon come together');
     if ((out.replaceRule === undefined) !== (out.withRule === undefined)) this.fail(where, 'replaceRule and withRule come together');
     const limit = option.modelLimit;
     if (limit === 'all' || typeof limit === 'number') out.modelLimit = limit === 'all' ? 'all' : this.int(limit, at('modelLimit'), 1);
@@ -268,9 +305,16 @@ export class SourceReader {
       stats: this.stats(model, where),
       min,
       max,
-      weapons: this.list(model.weapons, pathKey(where, 'weapons')).map((item, index) => this.weaponRef(item, `${where}.weapons[${index}]`, weapons)),
+      weapons: this.list(model.weapons, pathKey(where, 'weapons')).map((item, index) =>
+        this.weaponRef(item, `${where}.weapons[${index}]`, weapons),
+      ),
       rules: this.ruleRefs(model.rules, pathKey(where, 'rules')),
-      options: model.options === undefined ? [] : this.list(model.options, pathKey(where, 'options')).map((item, index) => this.option(item, `${where}.options[${index}]`, weapons)),
+      options:
+        model.options === undefined
+          ? []
+          : this.list(model.options, pathKey(where, 'options')).map((item, index) =>
+              this.option(item, `${where}.options[${index}]`, weapons),
+            ),
     };
   }
 
@@ -281,18 +325,30 @@ export class SourceReader {
     // One unit gives its category as a one-element list.
     const rawCategory = Array.isArray(unit.category) && unit.category.length === 1 ? unit.category[0] : unit.category;
     const category = this.id(rawCategory, pathKey(where, 'category'));
-    if (!categories.has(category)) this.fail(pathKey(where, 'category'), `unknown category ${JSON.stringify(category)} (index: ${[...categories].join(', ')})`);
+    if (!categories.has(category))
+      this.fail(pathKey(where, 'category'), `unknown category ${JSON.stringify(category)} (index: ${[...categories].join(', ')})`);
     const name = this.text(unit.name, pathKey(where, 'name'));
     const optional = {
       ...(unit.min === undefined ? {} : { min: this.int(unit.min, pathKey(where, 'min'), 0) }),
       ...(unit.max === undefined ? {} : { max: this.int(unit.max, pathKey(where, 'max'), 0) }),
-      ...(unit.keywords === undefined ? {} : { keywords: this.list(unit.keywords, pathKey(where, 'keywords')).map((item, index) => this.text(item, `${where}.keywords[${index}]`)) }),
+      ...(unit.keywords === undefined
+        ? {}
+        : {
+            keywords: this.list(unit.keywords, pathKey(where, 'keywords')).map((item, index) =>
+              this.text(item, `${where}.keywords[${index}]`),
+            ),
+          }),
       ...(unit.subfactions === undefined ? {} : { subfactions: this.ids(unit.subfactions, pathKey(where, 'subfactions')) }),
     };
     const rules = this.ruleRefs(unit.rules, pathKey(where, 'rules'));
-    const models = this.list(unit.models, pathKey(where, 'models')).flatMap((item, index) => this.model(item, `${where}.models[${index}]`, weapons) ?? []);
+    const models = this.list(unit.models, pathKey(where, 'models')).flatMap(
+      (item, index) => this.model(item, `${where}.models[${index}]`, weapons) ?? [],
+    );
     if (models.length === 0) this.fail(pathKey(where, 'models'), 'no models');
-    const options = unit.options === undefined ? [] : this.list(unit.options, pathKey(where, 'options')).map((item, index) => this.option(item, `${where}.options[${index}]`, weapons));
+    const options =
+      unit.options === undefined
+        ? []
+        : this.list(unit.options, pathKey(where, 'options')).map((item, index) => this.option(item, `${where}.options[${index}]`, weapons));
     const out: Unit = { id, name, category, ...optional, rules, models, options };
     return out;
   }

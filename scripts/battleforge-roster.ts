@@ -26,7 +26,7 @@ for (const id of FACTIONS) {
   }
 }
 const roster = {
-  name: 'Battle Forge core infantry at 10 models (costs from the app\'s points formula)',
+  name: "Battle Forge core infantry at 10 models (costs from the app's points formula)",
   description:
     'Core units of one model type from four factions, 10 models each, 18" apart for up to six rounds, in four situations: each plan against each plan of the three the core units use (engine/battleforge/README.md, Plans), with equal shares. Every pairing is played with each unit on each side (both seatings), so each unit plays each plan of a situation.',
   template: {
@@ -41,9 +41,21 @@ const roster = {
   },
   situations: [
     { name: 'both charge', description: 'charge-and-fight against charge-and-fight (the template as written)' },
-    { name: 'charge against shoot then charge', description: 'charge-and-fight against shoot-then-charge', set: { 'sides[1].plan': 'shoot-then-charge' } },
-    { name: 'charge against a shooting line', description: 'charge-and-fight against shoot-and-hold', set: { 'sides[1].plan': 'shoot-and-hold' } },
-    { name: 'both shoot then charge', description: 'shoot-then-charge against shoot-then-charge', set: { 'sides[0].plan': 'shoot-then-charge', 'sides[1].plan': 'shoot-then-charge' } },
+    {
+      name: 'charge against shoot then charge',
+      description: 'charge-and-fight against shoot-then-charge',
+      set: { 'sides[1].plan': 'shoot-then-charge' },
+    },
+    {
+      name: 'charge against a shooting line',
+      description: 'charge-and-fight against shoot-and-hold',
+      set: { 'sides[1].plan': 'shoot-and-hold' },
+    },
+    {
+      name: 'both shoot then charge',
+      description: 'shoot-then-charge against shoot-then-charge',
+      set: { 'sides[0].plan': 'shoot-then-charge', 'sides[1].plan': 'shoot-then-charge' },
+    },
   ],
   entries,
 };

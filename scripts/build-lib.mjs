@@ -15,13 +15,19 @@ const out = outIndex === -1 ? path.join(root, 'dist', 'lib') : path.resolve(proc
 
 rmSync(out, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root, stdio: 'inherit' });
+const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
 copyFileSync(path.join(root, 'sim', 'shard-worker-entry.mjs'), path.join(out, 'sim', 'shard-worker-entry.mjs'));
 
 /** Every file under `directory`. */
-const filesUnder = (directory) => readdirSync(directory, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+const filesUnder = (directory) =>
+  readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 
 const TS_URL = /new URL\('(\.{1,2}\/[^']+)\.ts', import\.meta\.url\)/g;
 const problems = [];
@@ -35,7 +41,8 @@ for (const file of filesUnder(out).filter((name) => name.endsWith('.js'))) {
   if (rewritten !== text) writeFileSync(file, rewritten);
 }
 // A package.json inside dist/lib would become the package scope of the compiled code.
-if (existsSync(path.join(out, 'package.json'))) problems.push('package.json: a source file imports package.json (read it through input/package-info.ts)');
+if (existsSync(path.join(out, 'package.json')))
+  problems.push('package.json: a source file imports package.json (read it through input/package-info.ts)');
 if (problems.length > 0) {
   process.stderr.write(`build-lib: ${problems.join('\nbuild-lib: ')}\n`);
   process.exit(1);

@@ -85,7 +85,8 @@ function yamlText(head: string, data: unknown): string {
       const key = String(pair.key.value);
       // ancestors: [document, top-level map] for a top-level pair.
       if (ancestors.length <= 2 || key === 'options') {
-        if (FLOW_ITEM_KEYS.has(key) && isSeq(pair.value)) for (const item of pair.value.items) if (isMap(item) || isSeq(item)) item.flow = true;
+        if (FLOW_ITEM_KEYS.has(key) && isSeq(pair.value))
+          for (const item of pair.value.items) if (isMap(item) || isSeq(item)) item.flow = true;
       } else if (FLOW_KEYS.has(key) && (isSeq(pair.value) || isMap(pair.value))) pair.value.flow = true;
     },
   });
@@ -117,8 +118,39 @@ function marked<T extends { id: string }>(entries: T[], index: readonly { id: st
   return entries.map((entry) => (ids.has(entry.id) ? ({ ...entry, overridesIndex: true } as T) : entry));
 }
 
-const INDEX_KEYS = ['reportUrl', 'name', 'id', 'version', 'alliances', 'factions', 'categories', 'organizations', 'relics', 'powerCategories', 'powers', 'weapons', 'rules'];
-const FACTION_KEYS = ['name', 'id', 'author', 'color', 'description', 'alliance', 'units', 'weapons', 'rules', 'powers', 'strategies', 'relics', 'models', 'subfactions', 'hidden_subfactions', 'powerCategories'];
+const INDEX_KEYS = [
+  'reportUrl',
+  'name',
+  'id',
+  'version',
+  'alliances',
+  'factions',
+  'categories',
+  'organizations',
+  'relics',
+  'powerCategories',
+  'powers',
+  'weapons',
+  'rules',
+];
+const FACTION_KEYS = [
+  'name',
+  'id',
+  'author',
+  'color',
+  'description',
+  'alliance',
+  'units',
+  'weapons',
+  'rules',
+  'powers',
+  'strategies',
+  'relics',
+  'models',
+  'subfactions',
+  'hidden_subfactions',
+  'powerCategories',
+];
 
 /** Convert everything in memory. Throws ConversionError listing every problem found. */
 export async function convert(sourceDirectory: string): Promise<Conversion> {
@@ -128,7 +160,10 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   const reader = new SourceReader(indexPath, 'index.json');
   const index = reader.record(indexJson, '', INDEX_KEYS) ?? {};
   const categoriesJson = isRecord(index.categories) ? index.categories : (reader.fail('categories', 'expected an object'), {});
-  const categories = Object.entries(categoriesJson).map(([id, value]) => ({ id, name: reader.text(isRecord(value) ? value.name : value, `categories.${id}.name`) }));
+  const categories = Object.entries(categoriesJson).map(([id, value]) => ({
+    id,
+    name: reader.text(isRecord(value) ? value.name : value, `categories.${id}.name`),
+  }));
   const weapons: Weapon[] = section(reader, index.weapons, 'weapons', (id, item, at) => reader.weapon(id, item, at));
   const rules: Rule[] = section(reader, index.rules, 'rules', (id, item, at) => reader.rule(id, item, at));
   const powers: Power[] = section(reader, index.powers, 'powers', (id, item, at) => reader.power(id, item, at));
@@ -150,8 +185,10 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
     if (json === undefined) continue;
     const faction = new SourceReader(file, base);
     const source = faction.record(json, '', FACTION_KEYS) ?? {};
-    if (source.id !== factionId) faction.fail('id', `is ${JSON.stringify(source.id)} but index.json lists the file as ${JSON.stringify(factionId)}`);
-    if (isRecord(source.models) && Object.keys(source.models).length > 0) faction.fail('models', 'replacement models are not supported by the converter');
+    if (source.id !== factionId)
+      faction.fail('id', `is ${JSON.stringify(source.id)} but index.json lists the file as ${JSON.stringify(factionId)}`);
+    if (isRecord(source.models) && Object.keys(source.models).length > 0)
+      faction.fail('models', 'replacement models are not supported by the converter');
     const factionWeapons = section(faction, source.weapons, 'weapons', (id, item, at) => faction.weapon(id, item, at));
     const factionRules = section(faction, source.rules, 'rules', (id, item, at) => faction.rule(id, item, at));
     const factionPowers = section(faction, source.powers, 'powers', (id, item, at) => faction.power(id, item, at));
@@ -191,7 +228,9 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
     categories,
     weapons,
     rules,
-    coreRules: [...ruleUses].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, withX]) => ({ id, parameter: withX ? (CORE_RULE_PARAMETERS[id] ?? null) : null })),
+    coreRules: [...ruleUses]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, withX]) => ({ id, parameter: withX ? (CORE_RULE_PARAMETERS[id] ?? null) : null })),
     powers,
   };
   // The schemas are the contract: generated data that breaks them is a converter bug.
@@ -202,7 +241,10 @@ export async function convert(sourceDirectory: string): Promise<Conversion> {
   for (const faction of factionFiles) {
     const checked = factionFileSchema.safeParse(faction);
     if (!checked.success) throw new Error(`${faction.faction}: generated data breaks the schema: ${checked.error.message}`);
-    files.set(`${FACTIONS_DIRECTORY}/${faction.faction}.yaml`, yamlText(header(`${faction.faction}.json`, '../../../schema/battleforge-units.schema.json'), faction));
+    files.set(
+      `${FACTIONS_DIRECTORY}/${faction.faction}.yaml`,
+      yamlText(header(`${faction.faction}.json`, '../../../schema/battleforge-units.schema.json'), faction),
+    );
   }
   files.set(LICENSE_FILE, await readFile(path.join(sourceDirectory, 'LICENSE'), 'utf8'));
   files.set(UNITS_SCHEMA_FILE, factionFileJsonSchemaText());

@@ -89,7 +89,12 @@ function yamlText(header: string, data: unknown): string {
 /** Units in a stable field order, with `raw` (if any) last where a reader will notice it. */
 function orderedUnit(unit: WarmasterUnit): WarmasterUnit {
   const { raw, flags, flagsConfidence, ...stats } = unit;
-  return { ...stats, ...(flags === undefined ? {} : { flags }), ...(flagsConfidence === undefined ? {} : { flagsConfidence }), ...(raw === undefined ? {} : { raw }) };
+  return {
+    ...stats,
+    ...(flags === undefined ? {} : { flags }),
+    ...(flagsConfidence === undefined ? {} : { flagsConfidence }),
+    ...(raw === undefined ? {} : { raw }),
+  };
 }
 
 async function readFlagsTable(problems: SourceProblem[]): Promise<CombatFlagsTable | undefined> {
@@ -123,7 +128,8 @@ function mergeFlags(armies: Map<string, WarmasterUnit[]>, table: CombatFlagsTabl
       continue;
     }
     for (const id of row.except) {
-      if (!units.some((unit) => unit.id === id)) problems.push({ file, where: `${where}.except`, message: `${row.army} has no unit ${JSON.stringify(id)}` });
+      if (!units.some((unit) => unit.id === id))
+        problems.push({ file, where: `${where}.except`, message: `${row.army} has no unit ${JSON.stringify(id)}` });
     }
     for (const unit of units) {
       if (row.except.includes(unit.id) || (row.appliesTo === 'troops' && unit.kind !== 'troop')) continue;
@@ -137,29 +143,47 @@ function mergeFlags(armies: Map<string, WarmasterUnit[]>, table: CombatFlagsTabl
     seen.add(key);
     const unit = armies.get(row.army)?.find((candidate) => candidate.id === row.unit);
     if (unit === undefined) {
-      const message = armies.has(row.army) ? `${row.army} has no unit ${JSON.stringify(row.unit)}` : `no army file ${JSON.stringify(row.army)}`;
+      const message = armies.has(row.army)
+        ? `${row.army} has no unit ${JSON.stringify(row.unit)}`
+        : `no army file ${JSON.stringify(row.army)}`;
       problems.push({ file, where: `${where}.${armies.has(row.army) ? 'unit' : 'army'}`, message });
       continue;
     }
     const missing = row.rules.filter((rule) => !unit.specialRules.includes(rule));
-    if (missing.length > 0) problems.push({ file, where: `${where}.rules`, message: `${key} lists no special rule ${missing.map((rule) => `*${rule}`).join(', ')} (it has ${unit.specialRules.map((rule) => `*${rule}`).join(', ') || 'none'})` });
+    if (missing.length > 0)
+      problems.push({
+        file,
+        where: `${where}.rules`,
+        message: `${key} lists no special rule ${missing.map((rule) => `*${rule}`).join(', ')} (it has ${unit.specialRules.map((rule) => `*${rule}`).join(', ') || 'none'})`,
+      });
     add(unit, row.flags, row.confidence);
   }
 }
 
-function alliesFile(sourceDirectory: string, text: string, armies: Map<string, WarmasterUnit[]>, problems: SourceProblem[]): RegimentsOfRenownAllies {
+function alliesFile(
+  sourceDirectory: string,
+  text: string,
+  armies: Map<string, WarmasterUnit[]>,
+  problems: SourceProblem[],
+): RegimentsOfRenownAllies {
   const file = path.join(sourceDirectory, ALLIES_TABLE);
   const grid = parseAlliesTable(file, text);
   problems.push(...grid.problems);
   const regiments = armies.get(REGIMENTS_ARMY) ?? [];
   const regimentIds = grid.regiments.map((name, index) => {
     const regiment = regiments.find((unit) => unit.name === name);
-    if (regiment === undefined) problems.push({ file, where: `line 1, column ${index + 2}`, message: `no unit named ${JSON.stringify(name)} in ${REGIMENTS_ARMY}.tsv` });
+    if (regiment === undefined)
+      problems.push({
+        file,
+        where: `line 1, column ${index + 2}`,
+        message: `no unit named ${JSON.stringify(name)} in ${REGIMENTS_ARMY}.tsv`,
+      });
     return regiment?.id ?? '';
   });
   const listed = grid.armies.map(({ line, name, available }) => {
     const army = ALLIES_NAME_TO_ARMY[slug(name)] ?? slug(name);
-    if (!armies.has(army)) problems.push({ file, where: `line ${line}, column 1`, message: `no army file for ${JSON.stringify(name)} (looked for ${army})` });
+    if (!armies.has(army))
+      problems.push({ file, where: `line ${line}, column 1`, message: `no army file for ${JSON.stringify(name)} (looked for ${army})` });
     return { army, name, regiments: regimentIds.filter((_, index) => available[index] === true) };
   });
   return { source: `${UPSTREAM}/${ALLIES_TABLE}, ${UPSTREAM_COMMIT}`, armies: listed };

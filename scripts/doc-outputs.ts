@@ -38,7 +38,10 @@ export type Step =
   /** `$ <program> <args>` and its output (an excerpt, or none with `into`: the output went to that file, shown as `> file`). */
   | { readonly args: readonly string[]; readonly excerpt?: Excerpt; readonly into?: string; readonly status?: number }
   /** A line of its own (`# …`) for what a person does between commands, done by `act`. */
-  | { readonly note: string; readonly act: (real: (shown: string) => string) => Promise<readonly (readonly [string, string])[] | undefined> };
+  | {
+      readonly note: string;
+      readonly act: (real: (shown: string) => string) => Promise<readonly (readonly [string, string])[] | undefined>;
+    };
 
 /** A statement of the prose decided by outputs: `pattern`'s one group is `value(outputs)`. */
 export interface Claim {
@@ -84,8 +87,13 @@ const POOLED = new Set(['run', 'sweep', 'matchups', 'balance']);
 async function crucible(args: readonly string[]): Promise<Printed> {
   let stdout = '';
   let stderr = '';
-  const oneThread = POOLED.has(args[0] ?? '') && !args.some((arg) => arg === '-w' || arg === '--workers' || arg === '--queue') ? ['--workers', '0'] : [];
-  const status = await main([...args, ...oneThread], { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) }, {});
+  const oneThread =
+    POOLED.has(args[0] ?? '') && !args.some((arg) => arg === '-w' || arg === '--workers' || arg === '--queue') ? ['--workers', '0'] : [];
+  const status = await main(
+    [...args, ...oneThread],
+    { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) },
+    {},
+  );
   return { status, stdout, stderr };
 }
 
@@ -102,7 +110,10 @@ export const closeWorkspace = (workspace: Workspace): Promise<void> => rm(path.d
 const SHOWN_REPOSITORY = '/home/me/crucible';
 
 /** The example's paths and the workspace's: [as shown, where it is]. */
-const pathsOf = (example: DocExample, workspace: Workspace): (readonly [string, string])[] => [...(example.paths?.(workspace) ?? []), ['scratch', workspace.root]];
+const pathsOf = (example: DocExample, workspace: Workspace): (readonly [string, string])[] => [
+  ...(example.paths?.(workspace) ?? []),
+  ['scratch', workspace.root],
+];
 
 /** An argument as the doc shows it → as it is run. */
 function realArgument(arg: string, pairs: readonly (readonly [string, string])[]): string {
@@ -137,13 +148,21 @@ function wrapped(paragraph: string, width = 100): string {
 const quoted = (arg: string): string => (/^[\w./=,:@%+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
 
 /** An example's block, its prose, and the outputs its claims read; problems when a command did not do what the example expects. */
-async function renderExample(example: DocExample, markdown: string, offset: number, workspace: Workspace): Promise<{ text: string; outputs: Outputs; problems: string[] }> {
+async function renderExample(
+  example: DocExample,
+  markdown: string,
+  offset: number,
+  workspace: Workspace,
+): Promise<{ text: string; outputs: Outputs; problems: string[] }> {
   const problems: string[] = [];
   let pairs = pathsOf(example, workspace);
   const real = (arg: string): string => realArgument(arg, pairs);
   for (const [shown, content] of Object.entries(example.files ?? {})) {
     const text = typeof content === 'string' ? content : blockBefore(markdown, offset, content.fromBlock);
-    if (text === undefined) problems.push(`${example.doc}: ${example.id}: no \`\`\`${(content as { fromBlock: string }).fromBlock} block before it to save as ${shown}`);
+    if (text === undefined)
+      problems.push(
+        `${example.doc}: ${example.id}: no \`\`\`${(content as { fromBlock: string }).fromBlock} block before it to save as ${shown}`,
+      );
     else {
       await mkdir(path.dirname(real(shown)), { recursive: true });
       await writeFile(real(shown), text);
@@ -161,14 +180,19 @@ async function renderExample(example: DocExample, markdown: string, offset: numb
     }
     const printed = await crucible(step.args.map(real));
     steps.push(printed);
-    if (printed.status !== (step.status ?? 0)) problems.push(`${example.doc}: ${example.id}: crucible ${step.args.join(' ')} exited ${printed.status}, not ${step.status ?? 0}: ${printed.stderr.trim().split('\n')[0] ?? ''}`);
+    if (printed.status !== (step.status ?? 0))
+      problems.push(
+        `${example.doc}: ${example.id}: crucible ${step.args.join(' ')} exited ${printed.status}, not ${step.status ?? 0}: ${printed.stderr.trim().split('\n')[0] ?? ''}`,
+      );
     lines.push(`$ ${example.program} ${step.args.map(quoted).join(' ')}${step.into === undefined ? '' : ` > ${step.into}`}`);
     if (step.into !== undefined) {
       await writeFile(real(step.into), printed.stdout);
       continue;
     }
     // stdout: what a command prints (stderr has its timing); a refusal's message is on stderr.
-    const output = shownText(printed.status === 0 ? printed.stdout : printed.stderr, pairs).replace(/\n+$/, '').split('\n');
+    const output = shownText(printed.status === 0 ? printed.stdout : printed.stderr, pairs)
+      .replace(/\n+$/, '')
+      .split('\n');
     lines.push(...(step.excerpt?.(output) ?? output));
   }
   const runs: Record<string, Printed> = {};
@@ -185,14 +209,21 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
  * rewritten; problems for a marker without an example, an example without a marker, a claim whose
  * pattern is not in the doc, or a command that failed.
  */
-export async function renderDoc(doc: string, markdown: string, examples: readonly DocExample[], workspace: Workspace, { quick = false } = {}): Promise<{ text: string; problems: string[]; changes: string[] }> {
+export async function renderDoc(
+  doc: string,
+  markdown: string,
+  examples: readonly DocExample[],
+  workspace: Workspace,
+  { quick = false } = {},
+): Promise<{ text: string; problems: string[]; changes: string[] }> {
   const problems: string[] = [];
   /** What differs from the output: each block and claim rewritten. */
   const changes: string[] = [];
   let result = markdown;
   const shown = examples.filter((example) => example.steps.length > 0);
   const known = new Set(shown.map((example) => markerOf(example.id)));
-  for (const marker of markdown.match(/<!-- generated by scripts\/docs-examples\.ts: [^>]*-->/g) ?? []) if (!known.has(marker)) problems.push(`${doc}: ${marker} names no example of scripts/docs-examples.ts`);
+  for (const marker of markdown.match(/<!-- generated by scripts\/docs-examples\.ts: [^>]*-->/g) ?? [])
+    if (!known.has(marker)) problems.push(`${doc}: ${marker} names no example of scripts/docs-examples.ts`);
   for (const example of examples) {
     if (quick && example.slow === true) continue;
     let outputs: Outputs;
@@ -213,7 +244,8 @@ export async function renderDoc(doc: string, markdown: string, examples: readonl
       problems.push(...rendered.problems);
       outputs = rendered.outputs;
       const rewritten = `${result.slice(0, start)}${begin}\n${rendered.text}\n${result.slice(end)}`;
-      if (result.slice(start, end) !== `${begin}\n${rendered.text}\n`) changes.push(`${doc}: ${example.id}: its block is not what the commands print`);
+      if (result.slice(start, end) !== `${begin}\n${rendered.text}\n`)
+        changes.push(`${doc}: ${example.id}: its block is not what the commands print`);
       result = rewritten;
     }
     for (const claim of example.claims ?? []) {
@@ -235,15 +267,28 @@ export async function renderDoc(doc: string, markdown: string, examples: readonl
 }
 
 /** Every doc of `examples` as it should be (doc → text), and the problems found. */
-export async function renderDocs(repository: string, examples: readonly DocExample[], options: { readonly quick?: boolean } = {}): Promise<{ files: Map<string, string>; problems: string[]; changes: string[] }> {
-  if (path.resolve(process.cwd()) !== path.resolve(repository)) throw new Error(`scripts/docs-examples.ts runs from the repository's root (${repository}), not ${process.cwd()}: the docs show paths from there`);
+export async function renderDocs(
+  repository: string,
+  examples: readonly DocExample[],
+  options: { readonly quick?: boolean } = {},
+): Promise<{ files: Map<string, string>; problems: string[]; changes: string[] }> {
+  if (path.resolve(process.cwd()) !== path.resolve(repository))
+    throw new Error(
+      `scripts/docs-examples.ts runs from the repository's root (${repository}), not ${process.cwd()}: the docs show paths from there`,
+    );
   const files = new Map<string, string>();
   const problems: string[] = [];
   const changes: string[] = [];
   const workspace = await openWorkspace();
   try {
     for (const doc of [...new Set(examples.map((example) => example.doc))]) {
-      const rendered = await renderDoc(doc, await readFile(path.join(repository, doc), 'utf8'), examples.filter((example) => example.doc === doc), workspace, options);
+      const rendered = await renderDoc(
+        doc,
+        await readFile(path.join(repository, doc), 'utf8'),
+        examples.filter((example) => example.doc === doc),
+        workspace,
+        options,
+      );
       files.set(doc, rendered.text);
       problems.push(...rendered.problems);
       changes.push(...rendered.changes);

@@ -53,13 +53,20 @@ function tableRow(printed: Printed | undefined, first: string): string[] {
   return row;
 }
 
-const listed = (names: readonly string[]): string => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`);
+const listed = (names: readonly string[]): string =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
 
 /** The balance verdict in words, from its price list: which units the points formula prices too high or too low. */
 function balanceVerdict(outputs: Outputs): string {
   const lines = (outputs.steps[0]?.stdout ?? '').split('\n');
-  const rows = plainTable(lines, /^Unit {2,}Published/).map(([unit = '', published = '', proposed = '', , , verdict = '']) => ({ unit, published, proposed, verdict }));
-  const named = (verdict: string): string[] => rows.filter((row) => row.verdict.startsWith(verdict)).map((row) => `${row.unit} (${row.published}, deserves ${row.proposed})`);
+  const rows = plainTable(lines, /^Unit {2,}Published/).map(([unit = '', published = '', proposed = '', , , verdict = '']) => ({
+    unit,
+    published,
+    proposed,
+    verdict,
+  }));
+  const named = (verdict: string): string[] =>
+    rows.filter((row) => row.verdict.startsWith(verdict)).map((row) => `${row.unit} (${row.published}, deserves ${row.proposed})`);
   const [high, low, unsure] = [named('over-costed'), named('under-costed'), named('uncertain')];
   const tolerance = /fair \(within (±[\d.]+%?)\)/.exec(lines.join('\n'))?.[1] ?? 'the tolerance';
   const groups = [
@@ -67,7 +74,8 @@ function balanceVerdict(outputs: Outputs): string {
     ...(low.length > 0 ? [`too low: ${listed(low)}`] : []),
     ...(unsure.length > 0 ? [`uncertain at this precision: ${listed(unsure)}`] : []),
   ];
-  const verdict = groups.length === 0 ? `every unit fairly (within ${tolerance})` : `${groups.join('; ')}; the others fairly (within ${tolerance})`;
+  const verdict =
+    groups.length === 0 ? `every unit fairly (within ${tolerance})` : `${groups.join('; ')}; the others fairly (within ${tolerance})`;
   return `By these numbers the points formula prices ${verdict}. Change the weights in \`points.ts\`, copy the new costs into the roster, and run it again.`;
 }
 
@@ -80,8 +88,14 @@ export const EXAMPLES: readonly DocExample[] = [
     steps: [{ args: ['run', 'scratch/knights-vs-ogre.yaml', '--trials', '100000'], excerpt: excerpt.upTo(/^ {20,}P\(=v\)/) }],
     runs: { exact: ['run', 'scratch/knights-vs-ogre.yaml'] },
     claims: [
-      { pattern: /vanquish the Ogre in about (\d+)% of attacks/, value: ({ steps }) => String(Math.round(Number(found(steps[0], /Sylvan Knights +([\d.]+)%/)))) },
-      { pattern: /dealing ([\d.]+) Wounds on average/, value: ({ steps }) => Number(found(steps[0], /A\.woundsDealt +mean +([\d.]+)/)).toFixed(1) },
+      {
+        pattern: /vanquish the Ogre in about (\d+)% of attacks/,
+        value: ({ steps }) => String(Math.round(Number(found(steps[0], /Sylvan Knights +([\d.]+)%/)))),
+      },
+      {
+        pattern: /dealing ([\d.]+) Wounds on average/,
+        value: ({ steps }) => Number(found(steps[0], /A\.woundsDealt +mean +([\d.]+)/)).toFixed(1),
+      },
       { pattern: /the exact probabilities \(([\d.]+%)\)/, value: ({ runs }) => found(runs.exact, /Sylvan Knights +([\d.]+%)/) },
     ],
   },
@@ -89,7 +103,10 @@ export const EXAMPLES: readonly DocExample[] = [
     doc: 'docs/plugins.md',
     id: 'untrusted-plugin',
     program: 'npx crucible',
-    files: { 'scratch/shared/fight.yaml': 'ruleset: ../evil.mjs\nname: A fight someone sent\n', 'scratch/evil.mjs': 'throw new Error("never imported");\n' },
+    files: {
+      'scratch/shared/fight.yaml': 'ruleset: ../evil.mjs\nname: A fight someone sent\n',
+      'scratch/evil.mjs': 'throw new Error("never imported");\n',
+    },
     steps: [{ args: ['run', 'scratch/shared/fight.yaml'], status: 2 }],
   },
   {
@@ -106,14 +123,24 @@ export const EXAMPLES: readonly DocExample[] = [
     program: 'npx crucible',
     steps: [],
     runs: { exact: ['run', 'data/warmaster/scenarios/cavalry-charge-infantry-open.yaml', '--method', 'exact'] },
-    claims: [{ pattern: /`cavalry-charge-infantry-open\.yaml`, fought to its end: ([\d,]+) paths/, value: ({ runs }) => found(runs.exact, /\(([\d,]+) paths/) }],
+    claims: [
+      {
+        pattern: /`cavalry-charge-infantry-open\.yaml`, fought to its end: ([\d,]+) paths/,
+        value: ({ runs }) => found(runs.exact, /\(([\d,]+) paths/),
+      },
+    ],
     slow: true,
   },
   {
     doc: 'engine/battleforge/README.md',
     id: 'replay-excerpt',
     program: 'npx crucible',
-    steps: [{ args: ['replay', 'data/battleforge/scenarios/bowmen-hold-vs-orc-charge.yaml', '--method', 'mc-dice', '--trial', '3'], excerpt: excerpt.from(/^ {2}orc-warriors activates \(charge-and-fight, Shock 1\)/, 11) }],
+    steps: [
+      {
+        args: ['replay', 'data/battleforge/scenarios/bowmen-hold-vs-orc-charge.yaml', '--method', 'mc-dice', '--trial', '3'],
+        excerpt: excerpt.from(/^ {2}orc-warriors activates \(charge-and-fight, Shock 1\)/, 11),
+      },
+    ],
   },
   {
     doc: HOMEBREW,
@@ -141,7 +168,10 @@ export const EXAMPLES: readonly DocExample[] = [
     runs: { precise: ['run', scenario('knights-vs-brutes'), '--precision', '0.002', '-q', ...TRUST] },
     claims: [
       { pattern: /\(the three-Knights\s+fight: ([\d,]+)\)/, value: ({ steps }) => found(steps[1], /\(([\d,]+) paths/) },
-      { pattern: /\(`trials ([\d,]+)`, `precision ±0\.200% reached`\)/, value: ({ runs }) => found(runs.precise, /^ {2}trials +([\d,]+)/m) },
+      {
+        pattern: /\(`trials ([\d,]+)`, `precision ±0\.200% reached`\)/,
+        value: ({ runs }) => found(runs.precise, /^ {2}trials +([\d,]+)/m),
+      },
     ],
   },
   {
@@ -179,11 +209,14 @@ export const EXAMPLES: readonly DocExample[] = [
     steps: [
       {
         args: ['compare', scenario('veterans-criticals'), '--variant', 'extra-hits', ...TRUST],
-        excerpt: (lines) => [...lines.slice(0, 2), '…', ...lines.filter((line) => /^outcome {2,}|^-{10,} |  winner$/.test(line)), '…'],
+        excerpt: (lines) => [...lines.slice(0, 2), '…', ...lines.filter((line) => /^outcome {2,}|^-{10,} | {2}winner$/.test(line)), '…'],
       },
     ],
     claims: [
-      { pattern: /costs the Veterans (\d+) points of win rate/, value: ({ steps }) => String(Math.round(Math.abs(Number.parseFloat(tableRow(steps[0], VETERANS_WIN)[3] ?? '')))) },
+      {
+        pattern: /costs the Veterans (\d+) points of win rate/,
+        value: ({ steps }) => String(Math.round(Math.abs(Number.parseFloat(tableRow(steps[0], VETERANS_WIN)[3] ?? '')))),
+      },
       { pattern: /Pairing saves\s+little here, "([\d.]+×)"/, value: ({ steps }) => tableRow(steps[0], VETERANS_WIN)[6] ?? '' },
     ],
   },
@@ -203,7 +236,12 @@ export const EXAMPLES: readonly DocExample[] = [
     doc: HOMEBREW,
     id: 'balance',
     program: 'node bin/crucible.js',
-    steps: [{ args: ['balance', '--all', '--against', ROSTER, '--budget', '50', '-p', '0.02', ...TRUST], excerpt: (lines) => [...plainTableLines(lines, /^Unit {2,}Published/), '…'] }],
+    steps: [
+      {
+        args: ['balance', '--all', '--against', ROSTER, '--budget', '50', '-p', '0.02', ...TRUST],
+        excerpt: (lines) => [...plainTableLines(lines, /^Unit {2,}Published/), '…'],
+      },
+    ],
     prose: balanceVerdict,
   },
   {
@@ -251,7 +289,11 @@ function plainTableLines(lines: readonly string[], header: RegExp): string[] {
 export async function checkDocExamples(repository = REPOSITORY, options: { readonly quick?: boolean } = {}): Promise<string[]> {
   const { files, problems, changes } = await renderDocs(repository, EXAMPLES, options);
   const stale = await changedFiles(repository, files);
-  return [...stale.map((file) => `${file}: its quoted command outputs are out of date (run: npm run docs:examples)`), ...changes, ...problems];
+  return [
+    ...stale.map((file) => `${file}: its quoted command outputs are out of date (run: npm run docs:examples)`),
+    ...changes,
+    ...problems,
+  ];
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -132,7 +132,9 @@ export async function runConverter<Result extends { readonly files: GeneratedFil
       io.stdout(`up to date: ${summary}\n`);
       return 0;
     }
-    io.stderr(`${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx ${converter.script}\n`);
+    io.stderr(
+      `${outdated.map((file) => `${file}: differs from what the converter writes`).join('\n')}\nrun: npx tsx ${converter.script}\n`,
+    );
     return 1;
   }
   await writeGeneratedFiles(converter.repository, converter.directory, result.files);

@@ -2,11 +2,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RuleSystem } from '../engine/rule-system.js';
 import type { RuleSystemExamples } from '../engine/rule-system-examples.js';
-import { RULE_SYSTEMS } from '../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../engine/registry.js';
 
 /**
  * The `examples.ts` of each rule system (engine/rule-system-examples.ts), found through the
- * registry: engine/<id>/examples.ts for every entry of engine/rulesets.ts. What the shared test
+ * registry: engine/<id>/examples.ts for every entry of engine/registry.ts. What the shared test
  * suites, scripts/docs-tables.ts and scripts/scenarios.ts iterate instead of lists of their own.
  */
 
@@ -32,9 +32,14 @@ export async function examplesIn(home: string): Promise<FolderExamples> {
   try {
     examples = ((await import(pathToFileURL(module).href)) as { default?: RuleSystemExamples }).default;
   } catch (error) {
-    throw new Error(`${path.relative(REPOSITORY, module)}: cannot be imported (every rule system of engine/rulesets.ts has one: engine/rule-system-examples.ts): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `${path.relative(REPOSITORY, module)}: cannot be imported (every rule system of engine/registry.ts has one: engine/rule-system-examples.ts): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (examples?.folder === undefined) throw new Error(`${path.relative(REPOSITORY, module)}: its default export is not a rule system's examples (defineExamples, engine/rule-system-examples.ts)`);
+  if (examples?.folder === undefined)
+    throw new Error(
+      `${path.relative(REPOSITORY, module)}: its default export is not a rule system's examples (defineExamples, engine/rule-system-examples.ts)`,
+    );
   const folder = examples.folder;
   return { home, examples, file: (relative) => fileURLToPath(new URL(relative, folder)) };
 }

@@ -1,4 +1,12 @@
-import { CHARACTER_TYPES, type Character, type CharacterType, type Troop, TROOP_TYPES, type TroopType, type WarmasterUnit } from '../engine/warmaster/units.js';
+import {
+  CHARACTER_TYPES,
+  type Character,
+  type CharacterType,
+  type Troop,
+  TROOP_TYPES,
+  type TroopType,
+  type WarmasterUnit,
+} from '../engine/warmaster/units.js';
 
 /**
  * Parsing one warmaster.info army-list TSV (see data/warmaster/source/README.md for its quirks) into the
@@ -7,7 +15,18 @@ import { CHARACTER_TYPES, type Character, type CharacterType, type Troop, TROOP_
  * guessed at: its field is left null and the text kept verbatim in `raw`, with a warning.
  */
 
-export const COLUMNS = ['Troop', 'Type', 'Attacks', 'Hits', 'Armour', 'Command', 'Unit size', 'Points per unit', 'Min/max', 'Special'] as const;
+export const COLUMNS = [
+  'Troop',
+  'Type',
+  'Attacks',
+  'Hits',
+  'Armour',
+  'Command',
+  'Unit size',
+  'Points per unit',
+  'Min/max',
+  'Special',
+] as const;
 export type Column = (typeof COLUMNS)[number];
 
 /** U+2013, which the lists print for "none". */
@@ -170,7 +189,8 @@ export function parseArmyTable(file: string, text: string): ParsedTable {
     }
     if (cells[0] === SEPARATOR_MARK) {
       if (inCharacters) problems.push({ file, where: `line ${line}`, message: 'a second separator row: the characters already began' });
-      else if (cells.slice(1).some((cell) => cell !== SEPARATOR_FILL)) problems.push({ file, where: `line ${line}`, message: `a separator row must have ${SEPARATOR_FILL} in every other cell` });
+      else if (cells.slice(1).some((cell) => cell !== SEPARATOR_FILL))
+        problems.push({ file, where: `line ${line}`, message: `a separator row must have ${SEPARATOR_FILL} in every other cell` });
       inCharacters = true;
       continue;
     }
@@ -180,12 +200,17 @@ export function parseArmyTable(file: string, text: string): ParsedTable {
     const nullable = <T>(column: Column, parsed: Cell<T>, fallback: T): T => {
       if (parsed !== undefined) return parsed;
       raw[column] = cell(column);
-      warnings.push({ file, where: at(column), message: `unrecognised form ${JSON.stringify(cell(column))}: kept in raw, field left null` });
+      warnings.push({
+        file,
+        where: at(column),
+        message: `unrecognised form ${JSON.stringify(cell(column))}: kept in raw, field left null`,
+      });
       return fallback;
     };
     /** A field the format cannot leave empty: an unknown form stops the conversion. */
     const required = <T>(column: Column, parsed: Cell<T>, what: string): T | undefined => {
-      if (parsed === undefined) problems.push({ file, where: at(column), message: `expected ${what}, got ${JSON.stringify(cell(column))}` });
+      if (parsed === undefined)
+        problems.push({ file, where: at(column), message: `expected ${what}, got ${JSON.stringify(cell(column))}` });
       return parsed;
     };
 
@@ -196,27 +221,49 @@ export function parseArmyTable(file: string, text: string): ParsedTable {
     const cost = required('Points per unit', points(cell('Points per unit')), 'points like 110 or +80');
     if (id === '') problems.push({ file, where: at('Troop'), message: `a unit needs a name, got ${JSON.stringify(name)}` });
     const firstLine = ids.get(id);
-    if (firstLine !== undefined) problems.push({ file, where: at('Troop'), message: `id ${JSON.stringify(id)} is already used on line ${firstLine}` });
+    if (firstLine !== undefined)
+      problems.push({ file, where: at('Troop'), message: `id ${JSON.stringify(id)} is already used on line ${firstLine}` });
     ids.set(id, line);
     const limits = nullable('Min/max', minMax(cell('Min/max')), { min: null, max: null });
     const common = { id, name };
 
     if (!inCharacters) {
       if (!isTroopType(type)) {
-        problems.push({ file, where: at('Type'), message: `troop type must be one of ${TROOP_TYPES.join(', ')} (characters come after the ${SEPARATOR_MARK} row), got ${JSON.stringify(cell('Type'))}` });
+        problems.push({
+          file,
+          where: at('Type'),
+          message: `troop type must be one of ${TROOP_TYPES.join(', ')} (characters come after the ${SEPARATOR_MARK} row), got ${JSON.stringify(cell('Type'))}`,
+        });
         continue;
       }
-      if (cost?.added === true) problems.push({ file, where: at('Points per unit'), message: 'only characters\' mounts and upgrades cost +N points' });
+      if (cost?.added === true)
+        problems.push({ file, where: at('Points per unit'), message: "only characters' mounts and upgrades cost +N points" });
       nullable('Command', cell('Command') === NONE ? null : undefined, null); // troops have no Command value
       const attacks = nullable('Attacks', troopAttacks(cell('Attacks')), { attacks: null });
       const hits = nullable('Hits', positiveOrNone(cell('Hits')), null);
       const armour = nullable('Armour', armourCell(cell('Armour')), { armour: null });
       const unitSize = required('Unit size', positiveOrNone(cell('Unit size')) ?? undefined, 'a number of stands');
       if (rules === undefined || cost === undefined || unitSize === undefined) continue;
-      units.push({ ...common, kind: 'troop', type, ...attacks, hits, ...armour, unitSize, points: cost.points, ...limits, specialRules: rules, ...rawField(raw) });
+      units.push({
+        ...common,
+        kind: 'troop',
+        type,
+        ...attacks,
+        hits,
+        ...armour,
+        unitSize,
+        points: cost.points,
+        ...limits,
+        specialRules: rules,
+        ...rawField(raw),
+      });
     } else {
       if (!isCharacterType(type)) {
-        problems.push({ file, where: at('Type'), message: `character type must be one of ${CHARACTER_TYPES.join(', ')}, got ${JSON.stringify(cell('Type'))}` });
+        problems.push({
+          file,
+          where: at('Type'),
+          message: `character type must be one of ${CHARACTER_TYPES.join(', ')}, got ${JSON.stringify(cell('Type'))}`,
+        });
         continue;
       }
       // Characters have no Hits or Armour of their own: anything else is a form we do not know.
@@ -227,7 +274,19 @@ export function parseArmyTable(file: string, text: string): ParsedTable {
       const unitSize = nullable('Unit size', positiveOrNone(cell('Unit size')), null);
       if (rules === undefined || cost === undefined) continue;
       const added = cost.added ? { pointsAdded: true as const } : {};
-      units.push({ ...common, kind: 'character', type, ...attacks, command, unitSize, points: cost.points, ...added, ...limits, specialRules: rules, ...rawField(raw) });
+      units.push({
+        ...common,
+        kind: 'character',
+        type,
+        ...attacks,
+        command,
+        unitSize,
+        points: cost.points,
+        ...added,
+        ...limits,
+        specialRules: rules,
+        ...rawField(raw),
+      });
     }
   }
   return { units, problems, warnings };
@@ -247,13 +306,28 @@ export function parseAlliesTable(file: string, text: string): AlliesGrid {
   const problems: SourceProblem[] = [];
   const [header, ...rows] = tsvLines(text);
   const headerCells = header?.cells ?? [];
-  if (headerCells[0] !== SEPARATOR_MARK) problems.push({ file, where: 'line 1', message: `the header must start with ${SEPARATOR_MARK}, got ${JSON.stringify(headerCells[0] ?? '')}` });
+  if (headerCells[0] !== SEPARATOR_MARK)
+    problems.push({
+      file,
+      where: 'line 1',
+      message: `the header must start with ${SEPARATOR_MARK}, got ${JSON.stringify(headerCells[0] ?? '')}`,
+    });
   const regiments = headerCells.slice(1);
   const armies = rows.map(({ line, cells }) => {
     const [name = '', ...marks] = cells;
-    if (marks.length !== regiments.length) problems.push({ file, where: `line ${line}`, message: `expected ${regiments.length} marks after the army name, got ${marks.length}` });
+    if (marks.length !== regiments.length)
+      problems.push({
+        file,
+        where: `line ${line}`,
+        message: `expected ${regiments.length} marks after the army name, got ${marks.length}`,
+      });
     marks.forEach((mark, index) => {
-      if (mark !== '+' && mark !== '/') problems.push({ file, where: `line ${line}, column ${regiments[index] ?? index + 2}`, message: `expected + or /, got ${JSON.stringify(mark)}` });
+      if (mark !== '+' && mark !== '/')
+        problems.push({
+          file,
+          where: `line ${line}, column ${regiments[index] ?? index + 2}`,
+          message: `expected + or /, got ${JSON.stringify(mark)}`,
+        });
     });
     return { line, name, available: marks.map((mark) => mark === '+') };
   });

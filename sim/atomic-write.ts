@@ -54,7 +54,7 @@ export function writeFailure(error: unknown): string {
   if (code === 'ENOSPC') return 'no space left on the device (nothing was written; the previous file, if any, is as it was)';
   if (code === 'EDQUOT') return 'disk quota exceeded (nothing was written; the previous file, if any, is as it was)';
   if (code === 'EROFS') return 'read-only file system';
-  if (code === 'EFBIG') return 'file too large for this system\'s limit (nothing was written; the previous file, if any, is as it was)';
+  if (code === 'EFBIG') return "file too large for this system's limit (nothing was written; the previous file, if any, is as it was)";
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -4,7 +4,7 @@ import type { MetricSpec } from '../engine/kernel.js';
 import { MAX_TRIALS } from '../engine/run-limits.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH } from '../input/errors.js';
+import { formatPath, InputError, type Problem, ROOT_PATH } from '../input/errors.js';
 import { MONTE_CARLO_METHODS } from './methods.js';
 import type { CheckpointStore, PluginIdentity, RunIdentity, RunPlanIdentity } from './run-identity.js';
 import { SHARD_TRIALS } from './run.js';
@@ -42,7 +42,10 @@ export const runTallyFields = {
   method: z.enum(MONTE_CARLO_METHODS),
   shardTrials: count,
   // Bounded as --trials is: a larger plan would size its shard table past any array (2^53-1 crashed merge).
-  plan: z.union([z.strictObject({ trials: count.max(MAX_TRIALS) }), z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) })]),
+  plan: z.union([
+    z.strictObject({ trials: count.max(MAX_TRIALS) }),
+    z.strictObject({ precision: z.number().positive(), maxTrials: count.max(MAX_TRIALS) }),
+  ]),
   /** Sorted, disjoint [start, end) ranges of completed shard indices. */
   completedShards: z.array(z.tuple([count, count])),
   trials: count,
@@ -61,7 +64,10 @@ export type RunTally = Omit<CheckpointDocument, 'format'>;
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** `body` with its checksum (SHA-256 of its JSON), as checkpoints and part files are written. */
-export const sealed = <Body extends object>(body: Body): Body & { checksum: string } => ({ ...body, checksum: sha256(JSON.stringify(body)) });
+export const sealed = <Body extends object>(body: Body): Body & { checksum: string } => ({
+  ...body,
+  checksum: sha256(JSON.stringify(body)),
+});
 
 /** True when `document`'s checksum is that of the rest of it. */
 export function checksumHolds(document: { readonly checksum: string }): boolean {
@@ -75,7 +81,9 @@ export function runTallyOf(identity: RunIdentity, snapshot: RunSnapshot): Omit<R
     version: VERSION,
     scenario: { name: identity.scenarioName, digest: identity.scenarioDigest },
     engineVersion: identity.engineVersion,
-    ...(identity.plugin === undefined ? {} : { plugin: { id: identity.plugin.id, version: identity.plugin.version, codeHash: identity.plugin.codeHash } }),
+    ...(identity.plugin === undefined
+      ? {}
+      : { plugin: { id: identity.plugin.id, version: identity.plugin.version, codeHash: identity.plugin.codeHash } }),
     seed: identity.seed,
     method: identity.method,
     shardTrials: SHARD_TRIALS,
@@ -86,7 +94,8 @@ export function runTallyOf(identity: RunIdentity, snapshot: RunSnapshot): Omit<R
   };
 }
 
-const documentOf = (identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument => sealed({ format: FORMAT, ...runTallyOf(identity, snapshot) });
+const documentOf = (identity: RunIdentity, snapshot: RunSnapshot): CheckpointDocument =>
+  sealed({ format: FORMAT, ...runTallyOf(identity, snapshot) });
 
 /** Replace `file` with the checkpoint of `snapshot`, atomically. */
 export async function saveCheckpoint(file: string, identity: RunIdentity, snapshot: RunSnapshot): Promise<void> {
@@ -109,7 +118,11 @@ const damagedCheckpoint = (file: string, where: string, problem: string): InputE
 const damaged = damagedCheckpoint;
 
 const isCheckpointWithoutMethod = (raw: unknown): boolean =>
-  typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as { format?: unknown }).format === FORMAT && !Object.hasOwn(raw, 'method');
+  typeof raw === 'object' &&
+  raw !== null &&
+  !Array.isArray(raw) &&
+  (raw as { format?: unknown }).format === FORMAT &&
+  !Object.hasOwn(raw, 'method');
 
 /** The checkpoint document in `file`, checked for shape and checksum; undefined if there is no file. */
 async function readCheckpoint(file: string): Promise<CheckpointDocument | undefined> {
@@ -132,7 +145,11 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
   // Checkpoints written before `method` existed cannot be resumed exactly (their checksum covers a
   // document without it, and which tables they used is unknown): say so rather than "damaged".
   if (isCheckpointWithoutMethod(raw)) {
-    throw InputError.at(file, 'method', 'checkpoint made by an older version of crucible (before --method), which this version cannot resume (delete the file to start the run over)');
+    throw InputError.at(
+      file,
+      'method',
+      'checkpoint made by an older version of crucible (before --method), which this version cannot resume (delete the file to start the run over)',
+    );
   }
   const parsed = checkpointSchema.safeParse(raw);
   if (!parsed.success) {
@@ -144,19 +161,26 @@ async function readCheckpoint(file: string): Promise<CheckpointDocument | undefi
 }
 
 /** Ranges sorted and inside the plan; trials and every metric's histogram agree with the ranges. */
-export function checkConsistency(file: string, document: RunTally, metrics: readonly MetricSpec[], damaged: (file: string, where: string, problem: string) => InputError = damagedCheckpoint): void {
+export function checkConsistency(
+  file: string,
+  document: RunTally,
+  metrics: readonly MetricSpec[],
+  damaged: (file: string, where: string, problem: string) => InputError = damagedCheckpoint,
+): void {
   const plannedTrials = 'trials' in document.plan ? document.plan.trials : document.plan.maxTrials;
   const shards = shardCount(plannedTrials);
   let previousEnd = 0;
   for (const [i, [start, end]] of document.completedShards.entries()) {
-    if (start >= end || start < previousEnd || end > shards) throw damaged(file, `completedShards[${i}]`, `range [${start}, ${end}) is not a sorted range of shards 0..${shards - 1}`);
+    if (start >= end || start < previousEnd || end > shards)
+      throw damaged(file, `completedShards[${i}]`, `range [${start}, ${end}) is not a sorted range of shards 0..${shards - 1}`);
     previousEnd = end;
   }
   if (document.trials !== trialsInRanges(plannedTrials, document.completedShards)) {
     throw damaged(file, 'trials', `${document.trials} trials do not match the completed shards`);
   }
   const expectedCells = metrics.reduce((total, metric) => total + metric.max + 1, 0);
-  if (document.cells.length !== expectedCells) throw damaged(file, 'cells', `${document.cells.length} cells, this scenario's tally has ${expectedCells}`);
+  if (document.cells.length !== expectedCells)
+    throw damaged(file, 'cells', `${document.cells.length} cells, this scenario's tally has ${expectedCells}`);
   const problem = histogramProblem(document.cells, metrics, document.trials);
   if (problem !== undefined) throw damaged(file, 'cells', problem);
 }
@@ -165,27 +189,33 @@ const describePlan = (plan: RunPlanIdentity): string =>
   'trials' in plan ? `--trials ${plan.trials}` : `--precision ${plan.precision} --max-trials ${plan.maxTrials}`;
 
 /** Every way the checkpoint's run differs from this one, one problem each. */
-function mismatches(file: string, document: CheckpointDocument, identity: RunIdentity): InputProblem[] {
-  const problems: InputProblem[] = [];
+function mismatches(file: string, document: CheckpointDocument, identity: RunIdentity): Problem[] {
+  const problems: Problem[] = [];
   const differs = (path: string, message: string): void => {
     problems.push({ file, path, message: `${message}; use another --checkpoint file, or delete this one to start over` });
   };
-  const plugin = (entry: PluginIdentity | undefined): string => (entry === undefined ? 'no plugin' : `plugin ${entry.id} ${entry.version} (code sha256 ${entry.codeHash.slice(0, 12)}…)`);
+  const plugin = (entry: PluginIdentity | undefined): string =>
+    entry === undefined ? 'no plugin' : `plugin ${entry.id} ${entry.version} (code sha256 ${entry.codeHash.slice(0, 12)}…)`;
   // The digest covers the method and a plugin's code too: name whichever of those differs, else the scenario.
   if (plugin(document.plugin) !== plugin(identity.plugin)) {
-    const changed = document.plugin !== undefined && document.plugin.id === identity.plugin?.id ? ': the plugin\'s code has changed since' : '';
+    const changed =
+      document.plugin !== undefined && document.plugin.id === identity.plugin?.id ? ": the plugin's code has changed since" : '';
     differs('plugin', `checkpoint made with ${plugin(document.plugin)}, this run uses ${plugin(identity.plugin)}${changed}`);
-  } else if (document.method !== identity.method) differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
+  } else if (document.method !== identity.method)
+    differs('method', `checkpoint of a --method ${document.method} run, this run is --method ${identity.method}`);
   else if (document.scenario.digest !== identity.scenarioDigest) {
     differs(
       'scenario',
       `checkpoint of another scenario or units file ("${document.scenario.name}", ${document.scenario.digest.slice(0, 12)}…), this run is "${identity.scenarioName}" (${identity.scenarioDigest.slice(0, 12)}…)`,
     );
   }
-  if (document.engineVersion !== identity.engineVersion) differs('engineVersion', `checkpoint made by engine ${document.engineVersion}, this is ${identity.engineVersion}`);
+  if (document.engineVersion !== identity.engineVersion)
+    differs('engineVersion', `checkpoint made by engine ${document.engineVersion}, this is ${identity.engineVersion}`);
   if (document.seed !== identity.seed) differs('seed', `checkpoint made with seed ${document.seed}, this run has seed ${identity.seed}`);
-  if (document.shardTrials !== SHARD_TRIALS) differs('shardTrials', `checkpoint made with ${document.shardTrials} trials per shard, this crucible uses ${SHARD_TRIALS}`);
-  if (describePlan(document.plan) !== describePlan(identity.plan)) differs('plan', `checkpoint made with ${describePlan(document.plan)}, this run has ${describePlan(identity.plan)}`);
+  if (document.shardTrials !== SHARD_TRIALS)
+    differs('shardTrials', `checkpoint made with ${document.shardTrials} trials per shard, this crucible uses ${SHARD_TRIALS}`);
+  if (describePlan(document.plan) !== describePlan(identity.plan))
+    differs('plan', `checkpoint made with ${describePlan(document.plan)}, this run has ${describePlan(identity.plan)}`);
   return problems;
 }
 
@@ -193,7 +223,11 @@ function mismatches(file: string, document: CheckpointDocument, identity: RunIde
  * The completed work saved in `file` for the run `identity`, or undefined when the file does not
  * exist. A damaged file, or one from another scenario, seed, engine or plan, is an InputError.
  */
-export async function loadCheckpoint(file: string, identity: RunIdentity, metrics: readonly MetricSpec[]): Promise<ResumePoint | undefined> {
+export async function loadCheckpoint(
+  file: string,
+  identity: RunIdentity,
+  metrics: readonly MetricSpec[],
+): Promise<ResumePoint | undefined> {
   const document = await readCheckpoint(file);
   if (document === undefined) return undefined;
   // Another run's checkpoint is named as such before its counts are held against this kernel.
@@ -210,5 +244,8 @@ export async function loadCheckpoint(file: string, identity: RunIdentity, metric
 
 /** The checkpoint kept in `file` (runScenario's `checkpoint`). */
 export function checkpointFile(file: string): CheckpointStore {
-  return { load: (identity, metrics) => loadCheckpoint(file, identity, metrics), save: (identity, snapshot) => saveCheckpoint(file, identity, snapshot) };
+  return {
+    load: (identity, metrics) => loadCheckpoint(file, identity, metrics),
+    save: (identity, snapshot) => saveCheckpoint(file, identity, snapshot),
+  };
 }

@@ -64,6 +64,7 @@ export function exactDistributions(kernel: Kernel, budget: ExactBudget): ExactDi
   const total = (probabilities[0] as Float64Array).reduce((sum, p) => sum + p, 0);
   if (Math.abs(total - 1) > errorBound + 1e-12) throw new Error(`exact evaluation: the paths' probabilities add up to ${total}, not 1`);
   // A certain outcome summed from many paths can land a rounding step below 1; within the bound it is 1.
-  for (const histogram of probabilities) for (let v = 0; v < histogram.length; v++) if ((histogram[v] as number) > 1 - errorBound) histogram[v] = 1;
+  for (const histogram of probabilities)
+    for (let v = 0; v < histogram.length; v++) if ((histogram[v] as number) > 1 - errorBound) histogram[v] = 1;
   return { probabilities, paths, errorBound };
 }

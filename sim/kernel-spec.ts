@@ -28,7 +28,7 @@ export interface KernelSpec {
 /** The spec of a loaded scenario, drawn with `method` (DEFAULT_DRAW_METHOD unless asked: `--method mc-dice`). */
 export function kernelSpecOf(loaded: LoadedScenario, method: DrawMethod = DEFAULT_DRAW_METHOD): KernelSpec {
   return {
-    ruleset: loaded.ruleset,
+    ruleset: loaded.system.id,
     version: loaded.system.version,
     ...(loaded.plugin === undefined ? {} : { codeHash: loaded.plugin.codeHash }),
     scenario: loaded.scenario,
@@ -49,9 +49,6 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
   return { json: JSON.stringify(spec), digest: platform().sha256(JSON.stringify(content)) };
 }
 
-
-
-
 /**
  * The kernel of a spec, on a thread that has loaded its rule system (loading a scenario does; a
  * worker calls `compileKernelSpec`). The spec is not validated again: it was made from a scenario
@@ -59,7 +56,8 @@ export function serializeKernelSpec(spec: KernelSpec): SerializedKernelSpec {
  */
 export function compileSpec(spec: KernelSpec): Kernel {
   const module = loadedKernelModule(spec.ruleset, spec.kernelModule);
-  if (module === undefined) throw new Error(`the kernel module of rule system ${spec.ruleset} is not loaded on this thread (loading its scenario loads it)`);
+  if (module === undefined)
+    throw new Error(`the kernel module of rule system ${spec.ruleset} is not loaded on this thread (loading its scenario loads it)`);
   return module.compile(spec.scenario, spec.refs, spec.method);
 }
 

@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import type { MetricSpec } from '../engine/kernel.js';
-import { checkConsistency, checksumHolds, count, hex64, type RunIdentity, type RunTally, runTallyFields, runTallyOf, sealed } from './checkpoint.js';
+import {
+  checkConsistency,
+  checksumHolds,
+  count,
+  hex64,
+  type RunIdentity,
+  type RunTally,
+  runTallyFields,
+  runTallyOf,
+  sealed,
+} from './checkpoint.js';
 import { writeAtomically, writeFailure } from './atomic-write.js';
 import { fileSystemMessage, jsonNestingProblem, readInputText } from '../input/data-file.js';
-import { formatPath, InputError, type InputProblem, ROOT_PATH, unprintableProblems } from '../input/errors.js';
+import { formatPath, InputError, type Problem, ROOT_PATH, unprintableProblems } from '../input/errors.js';
 import type { RulesProvenance } from '../input/provenance.js';
 import type { MonteCarloMethod } from './methods.js';
 import { SECRET_VARIABLE, sharedSecret, tagHolds, tagOf } from './shared-secret.js';
@@ -81,7 +91,8 @@ type PartDocument = z.output<typeof partSchema>;
 const metricsOf = (document: PartDocument): readonly MetricSpec[] => document.metrics as readonly MetricSpec[];
 const headerOf = (document: PartDocument): PartHeader => document.header as PartHeader;
 
-const damagedPart = (file: string, where: string, problem: string): InputError => InputError.at(file, where, `not a usable part file: ${problem}`);
+const damagedPart = (file: string, where: string, problem: string): InputError =>
+  InputError.at(file, where, `not a usable part file: ${problem}`);
 
 /**
  * Write the part atomically (beside it, flushed, renamed), so a batch job killed midway leaves no
@@ -92,7 +103,11 @@ export async function writePartFile(file: string, part: PartContent, secret?: st
   const document = sealed({
     format: FORMAT,
     crucibleVersion: CRUCIBLE_VERSION,
-    ...runTallyOf(part.identity, { completed: part.shards[0] < part.shards[1] ? [part.shards] : [], cells: part.cells, trials: part.trials }),
+    ...runTallyOf(part.identity, {
+      completed: part.shards[0] < part.shards[1] ? [part.shards] : [],
+      cells: part.cells,
+      trials: part.trials,
+    }),
     header: part.header,
     metrics: part.metrics,
   });
@@ -121,18 +136,41 @@ function versionProblem(file: string, raw: unknown): InputError | undefined {
   if (!isObject(raw) || raw.format !== FORMAT) return undefined;
   const version = raw.crucibleVersion;
   if (version === CRUCIBLE_VERSION) return undefined;
-  const made = typeof version === 'string' && version.length <= 100 ? `crucible ${JSON.stringify(version)}` : 'a crucible that records no version (0.1.0)';
-  return InputError.at(file, 'crucibleVersion', `part made by ${made}, this is crucible ${CRUCIBLE_VERSION}: parts merge only with parts of the same version (compute it again with this one)`);
+  const made =
+    typeof version === 'string' && version.length <= 100
+      ? `crucible ${JSON.stringify(version)}`
+      : 'a crucible that records no version (0.1.0)';
+  return InputError.at(
+    file,
+    'crucibleVersion',
+    `part made by ${made}, this is crucible ${CRUCIBLE_VERSION}: parts merge only with parts of the same version (compute it again with this one)`,
+  );
 }
 
 /** With a secret, the part's tag must be that of the rest of it, as written; without one, a tagged part is refused (it cannot be checked). */
 function tagProblem(file: string, raw: Record<string, unknown>, secret: string | undefined): InputError | undefined {
   const { tag, ...body } = raw;
   if (secret === undefined) {
-    return tag === undefined ? undefined : InputError.at(file, 'tag', `the part carries a tag (made with ${SECRET_VARIABLE}), but ${SECRET_VARIABLE} is not set: set it to the secret the parts were made with`);
+    return tag === undefined
+      ? undefined
+      : InputError.at(
+          file,
+          'tag',
+          `the part carries a tag (made with ${SECRET_VARIABLE}), but ${SECRET_VARIABLE} is not set: set it to the secret the parts were made with`,
+        );
   }
-  if (tag === undefined) return InputError.at(file, 'tag', `the part has no tag, and ${SECRET_VARIABLE} is set: it was made without the secret, or its tag was removed (compute it again with ${SECRET_VARIABLE} set)`);
-  if (!tagHolds(JSON.stringify(body), tag, secret)) return InputError.at(file, 'tag', `the part's tag does not match its content under ${SECRET_VARIABLE}: it was changed after it was written, or made with another secret`);
+  if (tag === undefined)
+    return InputError.at(
+      file,
+      'tag',
+      `the part has no tag, and ${SECRET_VARIABLE} is set: it was made without the secret, or its tag was removed (compute it again with ${SECRET_VARIABLE} set)`,
+    );
+  if (!tagHolds(JSON.stringify(body), tag, secret))
+    return InputError.at(
+      file,
+      'tag',
+      `the part's tag does not match its content under ${SECRET_VARIABLE}: it was changed after it was written, or made with another secret`,
+    );
   return undefined;
 }
 
@@ -163,7 +201,8 @@ async function readPart(file: string, secret: string | undefined): Promise<PartD
   const badTag = tagProblem(file, raw as Record<string, unknown>, secret);
   if (badTag !== undefined) throw badTag;
   const { tag: _tag, ...sealedBody } = raw as { checksum: string; tag?: unknown };
-  if (!checksumHolds(sealedBody)) throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
+  if (!checksumHolds(sealedBody))
+    throw damagedPart(file, 'checksum', 'its content does not match its checksum (the file was changed or cut short)');
   if (!('trials' in parsed.data.plan)) throw damagedPart(file, 'plan', 'a part belongs to a run of fixed --trials');
   // Its names are printed by merge (the report's header, the command for missing shards): none may drive the terminal.
   const [unprintable] = unprintableProblems(file, raw);
@@ -173,7 +212,9 @@ async function readPart(file: string, secret: string | undefined): Promise<PartD
 }
 
 /** `--shards`: a range of shard indices "A-B" (both included), or "i/n": slice i of n equal slices (a batch array's index). */
-export type ShardSelection = { readonly kind: 'range'; readonly first: number; readonly last: number } | { readonly kind: 'slice'; readonly index: number; readonly of: number };
+export type ShardSelection =
+  | { readonly kind: 'range'; readonly first: number; readonly last: number }
+  | { readonly kind: 'slice'; readonly index: number; readonly of: number };
 
 export function parseShardSelection(text: string): ShardSelection | undefined {
   const range = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(text.trim());
@@ -189,13 +230,25 @@ export function parseShardSelection(text: string): ShardSelection | undefined {
 
 /** The shards [start, end) a selection names in a run of `shards` shards, or a problem in words. */
 export function selectedShards(selection: ShardSelection, shards: number): readonly [number, number] | string {
-  if (selection.kind === 'slice') return [Math.floor((selection.index * shards) / selection.of), Math.floor(((selection.index + 1) * shards) / selection.of)];
-  if (selection.last >= shards) return `this run has ${shards} shard${shards === 1 ? '' : 's'} (0-${shards - 1}), so shard ${selection.last} is not one of them`;
+  if (selection.kind === 'slice')
+    return [Math.floor((selection.index * shards) / selection.of), Math.floor(((selection.index + 1) * shards) / selection.of)];
+  if (selection.last >= shards)
+    return `this run has ${shards} shard${shards === 1 ? '' : 's'} (0-${shards - 1}), so shard ${selection.last} is not one of them`;
   return [selection.first, selection.last + 1];
 }
 
 /** Everything that must be equal for two parts to belong to one run, field by field (the first that differs is named). */
-const RUN_FIELDS = ['scenario', 'plugin', 'method', 'engineVersion', 'seed', 'plan', 'shardTrials', 'header', 'metrics'] as const satisfies readonly (keyof PartDocument)[];
+const RUN_FIELDS = [
+  'scenario',
+  'plugin',
+  'method',
+  'engineVersion',
+  'seed',
+  'plan',
+  'shardTrials',
+  'header',
+  'metrics',
+] as const satisfies readonly (keyof PartDocument)[];
 
 const describeShards = (start: number, end: number): string => (end - start === 1 ? `shard ${start}` : `shards ${start}-${end - 1}`);
 
@@ -211,7 +264,7 @@ export interface MergedRun {
  * every shard of it in exactly one part; then their cells summed. Every problem found is reported.
  */
 export async function mergeParts(files: readonly string[], secret?: string): Promise<MergedRun> {
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   const parts: { readonly file: string; readonly document: PartDocument }[] = [];
   for (const file of files) {
     try {
@@ -228,7 +281,11 @@ export async function mergeParts(files: readonly string[], secret?: string): Pro
   for (const { file, document } of parts.slice(1)) {
     const field = RUN_FIELDS.find((name) => JSON.stringify(document[name]) !== JSON.stringify(first.document[name]));
     if (field !== undefined) {
-      problems.push({ file, path: field, message: `part of another run than ${first.file} ("${document.header.scenario}", ${document.header.file}, seed ${document.seed}): its ${field} differs` });
+      problems.push({
+        file,
+        path: field,
+        message: `part of another run than ${first.file} ("${document.header.scenario}", ${document.header.file}, seed ${document.seed}): its ${field} differs`,
+      });
     }
   }
   if (problems.length > 0) throw new InputError(problems);
@@ -242,7 +299,11 @@ export async function mergeParts(files: readonly string[], secret?: string): Pro
       for (let shard = start; shard < end; shard++) {
         const previous = owner[shard] as number;
         if (previous >= 0) {
-          problems.push({ file, path: 'completedShards', message: `${describeShards(shard, Math.min(end, rangeEndIn(parts[previous]?.document, shard)))} also in ${parts[previous]?.file}: each shard must be in one part only` });
+          problems.push({
+            file,
+            path: 'completedShards',
+            message: `${describeShards(shard, Math.min(end, rangeEndIn(parts[previous]?.document, shard)))} also in ${parts[previous]?.file}: each shard must be in one part only`,
+          });
           shard = Math.min(end, rangeEndIn(parts[previous]?.document, shard)) - 1;
           continue;
         }
@@ -270,15 +331,26 @@ export async function mergeParts(files: readonly string[], secret?: string): Pro
 const MISSING_RANGES_LISTED = 10;
 
 /** The shards in no part as one problem: the ranges (the first few), and the command that computes one. */
-function missingShardsProblem(files: readonly string[], missing: readonly (readonly [number, number])[], shards: number, document: PartDocument): InputProblem {
+function missingShardsProblem(
+  files: readonly string[],
+  missing: readonly (readonly [number, number])[],
+  shards: number,
+  document: PartDocument,
+): Problem {
   const [start, end] = missing[0] as readonly [number, number];
   const plannedTrials = (document.plan as { trials: number }).trials;
   const command = `crucible run ${document.header.file} --seed ${document.seed} --trials ${plannedTrials}${document.method === 'mc-dice' ? ' --method mc-dice' : ''} --shards ${start}-${end - 1} --out <file>`;
   const file = files.length <= 3 ? files.join(', ') : `${files[0]} and ${files.length - 1} other parts`;
-  if (missing.length === 1) return { file, path: 'completedShards', message: `${describeShards(start, end)} of ${shards} are in no part: compute them with ${command}` };
+  if (missing.length === 1)
+    return {
+      file,
+      path: 'completedShards',
+      message: `${describeShards(start, end)} of ${shards} are in no part: compute them with ${command}`,
+    };
   const missingShards = missing.reduce((total, [from, to]) => total + to - from, 0);
   const listed = missing.slice(0, MISSING_RANGES_LISTED).map(([from, to]) => (to - from === 1 ? `${from}` : `${from}-${to - 1}`));
-  const more = missing.length > MISSING_RANGES_LISTED ? `, … and ${(missing.length - MISSING_RANGES_LISTED).toLocaleString('en-US')} more ranges` : '';
+  const more =
+    missing.length > MISSING_RANGES_LISTED ? `, … and ${(missing.length - MISSING_RANGES_LISTED).toLocaleString('en-US')} more ranges` : '';
   return {
     file,
     path: 'completedShards',

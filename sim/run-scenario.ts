@@ -110,13 +110,21 @@ export class TooManyPathsError extends Error {
     readonly scenario: string,
     readonly budget: ExactBudget,
   ) {
-    super(`a trial of "${scenario}" has more than ${budget.paths} paths (or ${budget.draws} draws over its paths): too many to enumerate; run it by Monte Carlo (mc)`);
+    super(
+      `a trial of "${scenario}" has more than ${budget.paths} paths (or ${budget.draws} draws over its paths): too many to enumerate; run it by Monte Carlo (mc)`,
+    );
   }
 }
 
 /** True when `options` ask for what only sampling has — trials, a precision or score stop, a checkpoint, a part — so that `auto` samples at once. */
 export function asksForSampling(options: ScenarioRunOptions): boolean {
-  return options.trials !== undefined || options.precision !== undefined || options.scoreStop !== undefined || options.checkpoint !== undefined || options.part !== undefined;
+  return (
+    options.trials !== undefined ||
+    options.precision !== undefined ||
+    options.scoreStop !== undefined ||
+    options.checkpoint !== undefined ||
+    options.part !== undefined
+  );
 }
 
 /** How often a running checkpoint is rewritten (and on the first shard, and at the end). */
@@ -128,8 +136,10 @@ export async function runScenario(loaded: LoadedScenario, options: ScenarioRunOp
   const method = options.method ?? DEFAULT_MONTE_CARLO;
   const { precision, part, checkpoint } = options;
   const sampling = asksForSampling(options);
-  if (method === 'exact' && sampling) throw new RangeError('exact enumerates every outcome: trials, a precision or score stop, checkpoints and parts are for Monte Carlo');
-  if (part !== undefined && (precision !== undefined || options.scoreStop !== undefined || checkpoint !== undefined)) throw new RangeError('a part of a run has a fixed number of trials: no precision, score stop or checkpoint');
+  if (method === 'exact' && sampling)
+    throw new RangeError('exact enumerates every outcome: trials, a precision or score stop, checkpoints and parts are for Monte Carlo');
+  if (part !== undefined && (precision !== undefined || options.scoreStop !== undefined || checkpoint !== undefined))
+    throw new RangeError('a part of a run has a fixed number of trials: no precision, score stop or checkpoint');
   const budget = exactBudgetFor(method, sampling);
   if (budget !== undefined) {
     const exact = exactScenario(loaded, budget);
@@ -181,13 +191,16 @@ async function monteCarlo(loaded: LoadedScenario, method: MonteCarloMethod, opti
   }
   if (options.scoreStop !== undefined) sharded.scoreStop = scoreStopOf(metrics, options.scoreStop, loaded.file);
   if (onProgress !== undefined) {
-    sharded.onProgress = ({ trialsDone, trialsPlanned, merged }) => onProgress({ trialsDone, trialsPlanned, merged, ...(widest === undefined ? {} : { widest }) });
+    sharded.onProgress = ({ trialsDone, trialsPlanned, merged }) =>
+      onProgress({ trialsDone, trialsPlanned, merged, ...(widest === undefined ? {} : { widest }) });
     onProgress({ trialsDone: resumeFrom?.trials ?? 0, trialsPlanned: trials });
   }
 
   // A slice of a batch array may hold no shard at all (more jobs than shards): its part is empty.
   const emptyPart = part !== undefined && part[0] >= part[1];
-  const outcome = emptyPart ? { tally: new Tally(metrics), interrupted: false, stopRuleMet: false, keptTrials: 0 } : await runSharded(executor, { spec, metrics, seed, trials }, sharded);
+  const outcome = emptyPart
+    ? { tally: new Tally(metrics), interrupted: false, stopRuleMet: false, keptTrials: 0 }
+    : await runSharded(executor, { spec, metrics, seed, trials }, sharded);
   const { tally } = outcome;
   return {
     scenario: loaded.scenario.name,

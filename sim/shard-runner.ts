@@ -95,7 +95,8 @@ export function runShard(
   const started = performance.now();
   if (stop === undefined) runWithDice(kernel, dice, trials, tally);
   else {
-    while (tally.trials < trials && !scoreStopMet(tally.cells, tally.trials, stop)) runWithDice(kernel, dice, Math.min(SCORE_STOP_EVERY, trials - tally.trials), tally);
+    while (tally.trials < trials && !scoreStopMet(tally.cells, tally.trials, stop))
+      runWithDice(kernel, dice, Math.min(SCORE_STOP_EVERY, trials - tally.trials), tally);
   }
   return { cells: tally.cells, trials: tally.trials, loopMilliseconds: performance.now() - started };
 }

@@ -92,15 +92,30 @@ export class ShardFailedError extends Error {
 
 const MAX_ATTEMPTS = 2;
 
-export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, options: ShardedRunOptions = {}): Promise<ShardedRunOutcome> {
+export async function runSharded(
+  executor: ShardExecutor,
+  plan: ShardedRunPlan,
+  options: ShardedRunOptions = {},
+): Promise<ShardedRunOutcome> {
   const [firstShard, totalShards] = options.shards ?? [0, shardCount(plan.trials)];
-  if (options.shards !== undefined && (firstShard < 0 || firstShard >= totalShards || totalShards > shardCount(plan.trials))) throw new RangeError(`shards ${firstShard}..${totalShards - 1} are not shards of this run`);
-  if (options.shards !== undefined && (options.resumeFrom !== undefined || options.stopWhen !== undefined || options.scoreStop !== undefined || options.checkpoint !== undefined)) throw new RangeError('a part of a run (shards) has no checkpoint and no stop rule');
+  if (options.shards !== undefined && (firstShard < 0 || firstShard >= totalShards || totalShards > shardCount(plan.trials)))
+    throw new RangeError(`shards ${firstShard}..${totalShards - 1} are not shards of this run`);
+  if (
+    options.shards !== undefined &&
+    (options.resumeFrom !== undefined ||
+      options.stopWhen !== undefined ||
+      options.scoreStop !== undefined ||
+      options.checkpoint !== undefined)
+  )
+    throw new RangeError('a part of a run (shards) has no checkpoint and no stop rule');
   const scoreStop = options.scoreStop;
   /** A run of one shard stops inside it; a longer one at a shard's end, on the merged tally. */
   const stopInShard = scoreStop !== undefined && shardCount(plan.trials) === 1;
   const givenStop = options.stopWhen;
-  const stopWhen = scoreStop === undefined ? givenStop : (merged: Tally): boolean => givenStop?.(merged) === true || scoreStopMet(merged.cells, merged.trials, scoreStop);
+  const stopWhen =
+    scoreStop === undefined
+      ? givenStop
+      : (merged: Tally): boolean => givenStop?.(merged) === true || scoreStopMet(merged.cells, merged.trials, scoreStop);
   const tally = new Tally(plan.metrics);
   /** Shards at or past `nextToMerge` that are already in `tally` (resumed out of order). */
   const mergedAhead = new Set<number>();
@@ -174,9 +189,11 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
       // A shard reaches here once per attempt, and only a successful attempt is kept: a retried
       // shard's failed first attempt contributed nothing.
       try {
-        if (shard < nextToMerge || waiting.has(shard) || mergedAhead.has(shard)) throw new Error(`internal error: shard ${shard} completed twice`);
+        if (shard < nextToMerge || waiting.has(shard) || mergedAhead.has(shard))
+          throw new Error(`internal error: shard ${shard} completed twice`);
         const planned = trialsInShard(plan.trials, shard);
-        if (result.trials > planned || (result.trials < planned && !stopInShard)) throw new Error(`internal error: shard ${shard} ran ${result.trials} trials of ${planned}`);
+        if (result.trials > planned || (result.trials < planned && !stopInShard))
+          throw new Error(`internal error: shard ${shard} ran ${result.trials} trials of ${planned}`);
         waiting.set(shard, { cells: result.cells, trials: result.trials });
         mergeInOrder();
         options.onProgress?.({ trialsDone: trialsDone(), trialsPlanned: plan.trials, merged: tally });
@@ -194,7 +211,15 @@ export async function runSharded(executor: ShardExecutor, plan: ShardedRunPlan, 
 
   const start = (shard: number, attempt: number): void => {
     running.add(shard);
-    const task = { specJson: plan.spec.json, specDigest: plan.spec.digest, seed: plan.seed, shard, trials: trialsInShard(plan.trials, shard), attempt, ...(stopInShard ? { stop: scoreStop } : {}) };
+    const task = {
+      specJson: plan.spec.json,
+      specDigest: plan.spec.digest,
+      seed: plan.seed,
+      shard,
+      trials: trialsInShard(plan.trials, shard),
+      attempt,
+      ...(stopInShard ? { stop: scoreStop } : {}),
+    };
     executor.run(options.fault === undefined ? task : { ...task, fault: options.fault }).then(
       (result) => settled(shard, attempt, result, undefined),
       (error: unknown) => settled(shard, attempt, undefined, error),

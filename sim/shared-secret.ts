@@ -16,7 +16,10 @@ export const MIN_SECRET_CHARACTERS = 16;
 export function sharedSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const secret = env[SECRET_VARIABLE];
   if (secret === undefined || secret === '') return undefined;
-  if (secret.length < MIN_SECRET_CHARACTERS) throw new RangeError(`${SECRET_VARIABLE} must be at least ${MIN_SECRET_CHARACTERS} characters (it is ${secret.length}); unset it to run without one`);
+  if (secret.length < MIN_SECRET_CHARACTERS)
+    throw new RangeError(
+      `${SECRET_VARIABLE} must be at least ${MIN_SECRET_CHARACTERS} characters (it is ${secret.length}); unset it to run without one`,
+    );
   return secret;
 }
 

@@ -18,8 +18,11 @@ import { type Interval, Z_95 } from './intervals.js';
 
 export interface PairingCounts {
   /** Unit indices 0..units-1: `first` played in the first seat (side A), `second` in side B. */
-  readonly first: number; readonly second: number;
-  readonly firstWins: number; readonly draws: number; readonly secondWins: number;
+  readonly first: number;
+  readonly second: number;
+  readonly firstWins: number;
+  readonly draws: number;
+  readonly secondWins: number;
 }
 
 export interface DavidsonOptions {
@@ -37,11 +40,15 @@ export interface DavidsonFit {
   readonly standardError: readonly number[];
   readonly covariance: readonly (readonly number[])[];
   /** Draw parameter ν ≥ 0 with its 95% interval (ν = 0 when no draws were seen). */
-  readonly drawParameter: number; readonly drawInterval: Interval;
+  readonly drawParameter: number;
+  readonly drawInterval: Interval;
   /** First-seat advantage η (0 when not fitted) and its standard error. */
-  readonly seatAdvantage: number; readonly seatAdvantageStandardError: number;
+  readonly seatAdvantage: number;
+  readonly seatAdvantageStandardError: number;
   /** Log-likelihood of the data (without the multinomial constant, and without the prior below). */
-  readonly logLikelihood: number; readonly iterations: number; readonly converged: boolean;
+  readonly logLikelihood: number;
+  readonly iterations: number;
+  readonly converged: boolean;
   /** True when some estimate would have been infinite and the prior (PRIOR_GAMES_PER_UNIT) was added. */
   readonly regularized?: boolean;
 }
@@ -90,9 +97,16 @@ function outcomeAt(u: number, drawParameter: number, out: Outcome = newOutcome()
 }
 
 /** The model's P(first wins), P(draw), P(second wins) for two strengths (helper for tests/reports). */
-export function davidsonProbabilities(thetaFirst: number, thetaSecond: number, drawParameter: number, seatAdvantage = 0): { firstWins: number; draw: number; secondWins: number } {
+export function davidsonProbabilities(
+  thetaFirst: number,
+  thetaSecond: number,
+  drawParameter: number,
+  seatAdvantage = 0,
+): { firstWins: number; draw: number; secondWins: number } {
   if (![thetaFirst, thetaSecond, seatAdvantage].every(Number.isFinite) || !(drawParameter >= 0 && drawParameter < Infinity)) {
-    throw new RangeError(`davidsonProbabilities needs finite strengths and seat advantage and a finite draw parameter ≥ 0, got ${thetaFirst}, ${thetaSecond}, ${seatAdvantage}, ${drawParameter}`);
+    throw new RangeError(
+      `davidsonProbabilities needs finite strengths and seat advantage and a finite draw parameter ≥ 0, got ${thetaFirst}, ${thetaSecond}, ${seatAdvantage}, ${drawParameter}`,
+    );
   }
   const p = outcomeAt(thetaFirst + seatAdvantage - thetaSecond, drawParameter);
   return { firstWins: p.first, draw: p.draw, secondWins: p.second };
@@ -116,11 +130,14 @@ function checkPairings(units: number, pairings: readonly PairingCounts[]): void 
   if (!Number.isInteger(units) || units < 2) throw new RangeError(`fitDavidson needs at least 2 units, got ${units}`);
   pairings.forEach((pairing, index) => {
     for (const seat of ['first', 'second'] as const) {
-      if (!(Number.isInteger(pairing[seat]) && pairing[seat] >= 0 && pairing[seat] < units)) throw new RangeError(`pairings[${index}].${seat} must be a unit index in 0..${units - 1}, got ${pairing[seat]}`);
+      if (!(Number.isInteger(pairing[seat]) && pairing[seat] >= 0 && pairing[seat] < units))
+        throw new RangeError(`pairings[${index}].${seat} must be a unit index in 0..${units - 1}, got ${pairing[seat]}`);
     }
-    if (pairing.first === pairing.second) throw new RangeError(`pairings[${index}] sets unit ${pairing.first} against itself, which says nothing about strengths`);
+    if (pairing.first === pairing.second)
+      throw new RangeError(`pairings[${index}] sets unit ${pairing.first} against itself, which says nothing about strengths`);
     for (const count of ['firstWins', 'draws', 'secondWins'] as const) {
-      if (!(pairing[count] >= 0 && pairing[count] < Infinity)) throw new RangeError(`pairings[${index}].${count} must be a finite count ≥ 0, got ${pairing[count]}`);
+      if (!(pairing[count] >= 0 && pairing[count] < Infinity))
+        throw new RangeError(`pairings[${index}].${count} must be a finite count ≥ 0, got ${pairing[count]}`);
     }
   });
 }
@@ -160,13 +177,20 @@ function strengthsAreFinite(units: number, played: readonly PairingCounts[]): bo
   }
   const apart = reachedFromFirst(met).flatMap((reached, unit) => (reached ? [] : [unit]));
   if (apart.length > 0) {
-    throw new RangeError(`the units do not all meet, directly or through others: unit${apart.length > 1 ? 's' : ''} ${apart.join(', ')} never played unit 0's group, so no common scale of strength exists`);
+    throw new RangeError(
+      `the units do not all meet, directly or through others: unit${apart.length > 1 ? 's' : ''} ${apart.join(', ')} never played unit 0's group, so no common scale of strength exists`,
+    );
   }
   return reachedFromFirst(scoredAgainst).every(Boolean) && reachedFromFirst(scoredBy).every(Boolean);
 }
 
 /** Where each parameter sits in the Newton vector, −1 when held fixed; `theta` has the prior's virtual unit (fixed at 0) last. */
-interface Layout { readonly theta: readonly number[]; readonly logDraw: number; readonly seat: number; readonly size: number }
+interface Layout {
+  readonly theta: readonly number[];
+  readonly logDraw: number;
+  readonly seat: number;
+  readonly size: number;
+}
 
 function layoutFor(units: number, anchoredByPrior: boolean, fitDraws: boolean, fitSeat: boolean): Layout {
   // Without the prior θ₀ = 0 fixes the common shift; with it the virtual unit does.
@@ -178,7 +202,11 @@ function layoutFor(units: number, anchoredByPrior: boolean, fitDraws: boolean, f
 }
 
 /** The log-likelihood, its gradient and the information (−Hessian, row-major size × size). */
-interface Evaluation { readonly logLikelihood: number; readonly gradient: Float64Array; readonly information: Float64Array }
+interface Evaluation {
+  readonly logLikelihood: number;
+  readonly gradient: Float64Array;
+  readonly information: Float64Array;
+}
 
 const valueOf = (parameters: Float64Array, index: number): number => (index < 0 ? 0 : (parameters[index] as number));
 
@@ -330,19 +358,32 @@ function noDrawUpperBound(pairs: readonly { games: number; u: number }[]): numbe
   return high;
 }
 
-interface Maximum { readonly parameters: Float64Array; readonly evaluation: Evaluation; readonly factor: Float64Array; readonly iterations: number; readonly converged: boolean }
+interface Maximum {
+  readonly parameters: Float64Array;
+  readonly evaluation: Evaluation;
+  readonly factor: Float64Array;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
 
 const singular = (layout: Layout) =>
-  new RangeError(layout.seat >= 0
-    ? 'the first-seat advantage cannot be told apart from the strengths with these pairings (play some pairs in both seatings, or fit without seatAdvantage)'
-    : 'the strengths cannot be told apart with these pairings (the information matrix is singular)');
+  new RangeError(
+    layout.seat >= 0
+      ? 'the first-seat advantage cannot be told apart from the strengths with these pairings (play some pairs in both seatings, or fit without seatAdvantage)'
+      : 'the strengths cannot be told apart with these pairings (the information matrix is singular)',
+  );
 
 /**
  * Newton's method with step halving from `parameters`. Throws when the information is singular at
  * the start (a parameter the pairings cannot identify); undefined when it becomes singular on the
  * way (the likelihood keeps rising towards an infinite estimate).
  */
-function maximise(layout: Layout, pairings: readonly PairingCounts[], parameters: Float64Array, maxIterations: number): Maximum | undefined {
+function maximise(
+  layout: Layout,
+  pairings: readonly PairingCounts[],
+  parameters: Float64Array,
+  maxIterations: number,
+): Maximum | undefined {
   let evaluation = evaluate(layout, pairings, parameters);
   let factor = choleskyFactor(evaluation.information, layout.size);
   if (factor === undefined) throw singular(layout);
@@ -372,7 +413,8 @@ function maximise(layout: Layout, pairings: readonly PairingCounts[], parameters
 export function fitDavidson(units: number, pairings: readonly PairingCounts[], options: DavidsonOptions = {}): DavidsonFit {
   checkPairings(units, pairings);
   const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-  if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new RangeError(`maxIterations must be a whole number ≥ 1, got ${maxIterations}`);
+  if (!Number.isInteger(maxIterations) || maxIterations < 1)
+    throw new RangeError(`maxIterations must be a whole number ≥ 1, got ${maxIterations}`);
   const played = pairings.filter((pairing) => gamesIn(pairing) > 0);
   const seatings = new Set(played.map((pairing) => pairing.first * units + pairing.second));
   const fitSeat = options.seatAdvantage ?? played.some((pairing) => seatings.has(pairing.second * units + pairing.first));
@@ -392,7 +434,8 @@ export function fitDavidson(units: number, pairings: readonly PairingCounts[], o
   let regularized = !strengthsAreFinite(units, played) || (draws > 0 && decisive === 0);
   let { layout, maximum } = attempt(regularized);
   if (!regularized && !maximum?.converged) ({ layout, maximum } = attempt((regularized = true)));
-  if (maximum === undefined) throw new RangeError('the strengths run off to infinity even with the prior: the pairings separate the units completely');
+  if (maximum === undefined)
+    throw new RangeError('the strengths run off to infinity even with the prior: the pairings separate the units completely');
   const { parameters, factor, iterations, converged } = maximum;
 
   const inverse = choleskyInverse(factor, layout.size);
@@ -404,9 +447,15 @@ export function fitDavidson(units: number, pairings: readonly PairingCounts[], o
   let drawInterval: Interval;
   if (layout.logDraw >= 0) {
     const halfWidth = Z_95 * Math.sqrt(varianceOf(layout.logDraw));
-    drawInterval = { low: Math.exp(valueOf(parameters, layout.logDraw) - halfWidth), high: Math.exp(valueOf(parameters, layout.logDraw) + halfWidth) };
+    drawInterval = {
+      low: Math.exp(valueOf(parameters, layout.logDraw) - halfWidth),
+      high: Math.exp(valueOf(parameters, layout.logDraw) + halfWidth),
+    };
   } else {
-    const games = played.map((pairing) => ({ games: gamesIn(pairing), u: (raw[pairing.first] as number) + seatAdvantage - (raw[pairing.second] as number) }));
+    const games = played.map((pairing) => ({
+      games: gamesIn(pairing),
+      u: (raw[pairing.first] as number) + seatAdvantage - (raw[pairing.second] as number),
+    }));
     drawInterval = { low: 0, high: noDrawUpperBound(games) };
   }
   return {

@@ -35,7 +35,6 @@ export interface Outcome {
   readonly seed?: number | undefined;
 }
 
-
 /** The outcome from counts of wins, draws and losses. */
 export function outcomeFromCounts(wins: number, draws: number, losses: number): Outcome {
   const trials = wins + draws + losses;
@@ -68,7 +67,10 @@ export function reversed(outcome: Outcome): Outcome {
  * (independent runs, each on its own random numbers), at the effective trials as above.
  */
 export function combineOutcomes(outcomes: readonly Outcome[]): Outcome {
-  return mixOutcomes(outcomes, outcomes.map(() => 1 / outcomes.length));
+  return mixOutcomes(
+    outcomes,
+    outcomes.map(() => 1 / outcomes.length),
+  );
 }
 
 /**
@@ -79,12 +81,15 @@ export function combineOutcomes(outcomes: readonly Outcome[]): Outcome {
 export function mixOutcomes(outcomes: readonly Outcome[], shares: readonly number[]): Outcome {
   const [only] = outcomes;
   if (only === undefined) throw new RangeError('nothing to combine');
-  if (shares.length !== outcomes.length) throw new RangeError(`mixOutcomes needs one share per outcome, got ${shares.length} for ${outcomes.length}`);
+  if (shares.length !== outcomes.length)
+    throw new RangeError(`mixOutcomes needs one share per outcome, got ${shares.length} for ${outcomes.length}`);
   if (outcomes.length === 1) return only;
   const trials = outcomes.reduce((sum, outcome) => sum + outcome.trials, 0);
-  const weighted = (pick: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) * pick(outcome), 0);
+  const weighted = (pick: (outcome: Outcome) => number) =>
+    outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) * pick(outcome), 0);
   // Var(Σ wᵢ·meanᵢ) = Σ wᵢ²·vᵢ/nᵢ for independent runs; expressed per trial of the pooled trials.
-  const varianceOfMix = (perTrial: (outcome: Outcome) => number) => outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) ** 2 * (perTrial(outcome) / outcome.trials), 0);
+  const varianceOfMix = (perTrial: (outcome: Outcome) => number) =>
+    outcomes.reduce((sum, outcome, i) => sum + (shares[i] as number) ** 2 * (perTrial(outcome) / outcome.trials), 0);
   const proportion = (pick: (outcome: Outcome) => number): Estimate => {
     const value = weighted(pick);
     const variance = varianceOfMix((outcome) => pick(outcome) * (1 - pick(outcome))) * trials;
@@ -93,7 +98,9 @@ export function mixOutcomes(outcomes: readonly Outcome[], shares: readonly numbe
   const score = weighted((outcome) => outcome.score.value);
   const scoreVariance = varianceOfMix((outcome) => outcome.scoreVariance) * trials;
   // Mirrors mixed (a unit against itself in every situation): exactly ½, known without noise, as each part is.
-  const exact = outcomes.every((outcome) => outcome.score.interval.low === outcome.score.value && outcome.score.interval.high === outcome.score.value);
+  const exact = outcomes.every(
+    (outcome) => outcome.score.interval.low === outcome.score.value && outcome.score.interval.high === outcome.score.value,
+  );
   return {
     trials,
     win: proportion((outcome) => outcome.win.value),
@@ -119,14 +126,22 @@ export interface ScoreTarget {
  * The tally cells counting a win and a loss of the side named `side` in the win metric (the side's
  * name is its win, the other side's its loss, anything else a draw), in a tally of `metrics`.
  */
-function scoreCells(metrics: readonly MetricSpec[], winMetric: string, side: string, other: string, file: string): { readonly winCell: number; readonly lossCell: number } {
+function scoreCells(
+  metrics: readonly MetricSpec[],
+  winMetric: string,
+  side: string,
+  other: string,
+  file: string,
+): { readonly winCell: number; readonly lossCell: number } {
   const index = metrics.findIndex((metric) => metric.name === winMetric);
   const metric = metrics[index];
-  if (metric === undefined) throw new InputError([{ file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
+  if (metric === undefined)
+    throw new InputError([{ file, path: 'winMetric', message: `the scenario has no metric ${JSON.stringify(winMetric)}` }]);
   const offset = histogramOffsets(metrics)[index] ?? 0;
   const cellOf = (label: string): number => {
     const value = metric.labels?.indexOf(label) ?? -1;
-    if (value < 0) throw new InputError([{ file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
+    if (value < 0)
+      throw new InputError([{ file, path: 'winMetric', message: `${winMetric} has no label ${JSON.stringify(label)} (a side's name)` }]);
     return offset + value;
   };
   return { winCell: cellOf(side), lossCell: cellOf(other) };

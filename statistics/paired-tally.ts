@@ -31,7 +31,9 @@ export class PairedTally {
       this.channelStart[m] = channels.length;
       if (metric.kind === 'count') channels.push({ name: metric.name, metric: m, value: -1 });
       else if (metric.kind === 'flag') channels.push({ name: metric.name, metric: m, value: 1 });
-      else for (let value = 0; value <= metric.max; value++) channels.push({ name: `${metric.name}=${metric.labels?.[value] ?? value}`, metric: m, value });
+      else
+        for (let value = 0; value <= metric.max; value++)
+          channels.push({ name: `${metric.name}=${metric.labels?.[value] ?? value}`, metric: m, value });
     });
     this.channelStart[metrics.length] = channels.length;
     this.channels = channels;

@@ -20,7 +20,6 @@ export { tInterval } from './intervals.js';
  * comparison would need for an interval as narrow as the paired one.
  */
 
-
 /** A variant's mean on one channel. */
 export interface VariantMean {
   readonly mean: number;
@@ -125,8 +124,7 @@ export function comparePaired(tally: PairedTally): PairedChannelComparison[] {
     const b = variantMean(indicator, max, n, sumB, sumB2);
     const difference = differenceOf(n, sumA - sumB, sumA2 + sumB2 - 2 * sumAB);
     const unpairedVariance = a.variance + b.variance;
-    const unpairedTrialsFactor =
-      difference.variance > 0 ? unpairedVariance / difference.variance : unpairedVariance > 0 ? Infinity : 1;
+    const unpairedTrialsFactor = difference.variance > 0 ? unpairedVariance / difference.variance : unpairedVariance > 0 ? Infinity : 1;
     return {
       name: channel.name,
       kind: indicator ? 'indicator' : 'count',

@@ -76,7 +76,12 @@ const TWO_SIDED_95 = 0.975;
  * (θ − a − b·x)² ≤ q²·(se² + Var(a) + 2x·Cov(a, b) + x²·Var(b)). In ln(points); UNBOUNDED when the
  * quadratic opens downwards (the slope is not significantly above 0).
  */
-function fiellerInterval(line: Pick<RobustLine, 'intercept' | 'slope' | 'covariance'>, strength: number, ownVariance: number, quantile: number): Interval {
+function fiellerInterval(
+  line: Pick<RobustLine, 'intercept' | 'slope' | 'covariance'>,
+  strength: number,
+  ownVariance: number,
+  quantile: number,
+): Interval {
   const { intercept: a, slope: b, covariance } = line;
   const q2 = quantile * quantile;
   const leading = b * b - q2 * covariance.slope;
@@ -104,13 +109,21 @@ function deservedQuantile(line: RobustLine, unit: PricedStrength): number {
 function checkUnits(units: readonly PricedStrength[]): void {
   units.forEach((unit, index) => {
     const where = `units[${index}] (${JSON.stringify(unit.id)})`;
-    if (!(unit.points > 0 && unit.points < Infinity)) throw new RangeError(`${where}.points must be a finite number > 0, got ${unit.points}`);
+    if (!(unit.points > 0 && unit.points < Infinity))
+      throw new RangeError(`${where}.points must be a finite number > 0, got ${unit.points}`);
     if (!Number.isFinite(unit.strength)) throw new RangeError(`${where}.strength must be a finite number, got ${unit.strength}`);
-    if (!(unit.standardError >= 0 && unit.standardError < Infinity)) throw new RangeError(`${where}.standardError must be a finite number ≥ 0, got ${unit.standardError}`);
+    if (!(unit.standardError >= 0 && unit.standardError < Infinity))
+      throw new RangeError(`${where}.standardError must be a finite number ≥ 0, got ${unit.standardError}`);
   });
   // A unit is judged against a line through the others, with some scatter left: 2 parameters + 2.
-  if (units.length < 5) throw new RangeError(`pricing whole units needs at least 5 units (a line through the others, with scatter left to judge it by), got ${units.length}`);
-  if (new Set(units.map((unit) => unit.points)).size < 3) throw new RangeError('pricing whole units needs units at 3 or more different points values: with fewer, strength cannot be related to points');
+  if (units.length < 5)
+    throw new RangeError(
+      `pricing whole units needs at least 5 units (a line through the others, with scatter left to judge it by), got ${units.length}`,
+    );
+  if (new Set(units.map((unit) => unit.points)).size < 3)
+    throw new RangeError(
+      'pricing whole units needs units at 3 or more different points values: with fewer, strength cannot be related to points',
+    );
 }
 
 /** Every unit's deserved cost and whether it is unusual, each against the robust line through the others. */
@@ -121,17 +134,24 @@ export function regressStrengthOnPoints(units: readonly PricedStrength[]): Point
   const ys = units.map((unit) => unit.strength);
   const line = fitRobustLine(xs, ys);
   const slopeHalfWidth = studentTQuantile(TWO_SIDED_95, line.degreesOfFreedom) * Math.sqrt(line.covariance.slope);
-  const predictionQuantile = studentTQuantile(TWO_SIDED_95, line.degreesOfFreedom * (n - 3) / (n - 2));
+  const predictionQuantile = studentTQuantile(TWO_SIDED_95, (line.degreesOfFreedom * (n - 3)) / (n - 2));
   const prices = units.map((unit, i): UnitPrice => {
     const others = [...xs.keys()].filter((j) => j !== i);
     const otherXs = others.map((j) => xs[j] as number);
-    if (new Set(otherXs).size < 2) throw new RangeError(`${JSON.stringify(unit.id)} is the only unit at ${unit.points} points and all the others share one price: without it no line can be fitted to judge it against`);
-    const fit = fitRobustLine(otherXs, others.map((j) => ys[j] as number));
+    if (new Set(otherXs).size < 2)
+      throw new RangeError(
+        `${JSON.stringify(unit.id)} is the only unit at ${unit.points} points and all the others share one price: without it no line can be fitted to judge it against`,
+      );
+    const fit = fitRobustLine(
+      otherXs,
+      others.map((j) => ys[j] as number),
+    );
     const x = xs[i] as number;
     const residual = unit.strength - fit.intercept - fit.slope * x;
     const predictionSe = Math.sqrt(fit.scale * fit.scale + lineVarianceAt(fit, x));
     const studentizedResidual = predictionSe > 0 ? residual / predictionSe : residual === 0 ? 0 : Math.sign(residual) * Infinity;
-    const unusual = studentizedResidual > predictionQuantile ? 'stronger' : studentizedResidual < -predictionQuantile ? 'weaker' : undefined;
+    const unusual =
+      studentizedResidual > predictionQuantile ? 'stronger' : studentizedResidual < -predictionQuantile ? 'weaker' : undefined;
     return {
       id: unit.id,
       points: unit.points,

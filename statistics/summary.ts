@@ -94,7 +94,13 @@ function entriesOf(
   return { distribution, atLeast };
 }
 
-export function summarizeHistogram(name: string, kind: MetricKind, description: string, counts: ArrayLike<number>, labels?: readonly string[]): MetricSummary {
+export function summarizeHistogram(
+  name: string,
+  kind: MetricKind,
+  description: string,
+  counts: ArrayLike<number>,
+  labels?: readonly string[],
+): MetricSummary {
   const { mean, sd, trials } = histogramMoments(counts);
   const { distribution, atLeast } = entriesOf(kind, counts, labels, (value, count, label) => probabilityOf(value, count, trials, label));
   const standardError = sd / Math.sqrt(trials);
@@ -132,7 +138,18 @@ export function summarizeExact(metrics: readonly MetricSpec[], probabilities: re
       return label === undefined ? exactly : { ...exactly, label };
     });
     const sd = Math.sqrt(Math.max(0, variance));
-    return { name: metric.name, kind: metric.kind, description: metric.description, trials: 0, mean, sd, standardError: 0, meanInterval: { low: mean, high: mean }, distribution, atLeast };
+    return {
+      name: metric.name,
+      kind: metric.kind,
+      description: metric.description,
+      trials: 0,
+      mean,
+      sd,
+      standardError: 0,
+      meanInterval: { low: mean, high: mean },
+      distribution,
+      atLeast,
+    };
   });
 }
 
@@ -149,5 +166,10 @@ function entryJson(entry: ValueProbability, exact: boolean): Record<string, unkn
  */
 export function metricSummaryJson(summary: MetricSummary, exact: boolean): Record<string, unknown> {
   if (!exact) return { ...summary };
-  return { ...summary, trials: null, distribution: summary.distribution.map((entry) => entryJson(entry, true)), atLeast: summary.atLeast.map((entry) => entryJson(entry, true)) };
+  return {
+    ...summary,
+    trials: null,
+    distribution: summary.distribution.map((entry) => entryJson(entry, true)),
+    atLeast: summary.atLeast.map((entry) => entryJson(entry, true)),
+  };
 }

@@ -40,7 +40,9 @@ async function filesUnder(folder: string): Promise<string[]> {
 /** The build's input files under `root`, as sorted paths relative to it. */
 export async function buildInputs(root: string = REPOSITORY): Promise<string[]> {
   const found = await Promise.all(
-    PAGE_SOURCES.map(async (folder) => (await filesUnder(path.join(root, folder))).map((file) => path.relative(root, file)).filter((file) => isInput(folder, file))),
+    PAGE_SOURCES.map(async (folder) =>
+      (await filesUnder(path.join(root, folder))).map((file) => path.relative(root, file)).filter((file) => isInput(folder, file)),
+    ),
   );
   return [...found.flat(), ...ROOT_INPUTS.filter((file) => existsSync(path.join(root, file)))].sort();
 }

@@ -17,7 +17,8 @@ const PAGE = fileURLToPath(new URL('./index.html', import.meta.url));
 /** The page's Content-Security-Policy as its <meta> in web/index.html states it: one policy, written once. */
 export function pagePolicy(): string {
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(PAGE, 'utf8'))?.[1];
-  if (policy === undefined) throw new Error(`${PAGE}: no <meta http-equiv="Content-Security-Policy" content="…">: the served page would have no policy`);
+  if (policy === undefined)
+    throw new Error(`${PAGE}: no <meta http-equiv="Content-Security-Policy" content="…">: the served page would have no policy`);
   return policy;
 }
 

@@ -27,17 +27,26 @@ export interface Common extends Trusting {
 /** The options every analysis command takes: seed, workers (unless it runs on one thread), --out (and --bom) and --plugin. */
 export function common(command: Command, { workers = true } = {}): Command {
   pluginOption(command);
-  command.addOption(new Option('-s, --seed <seed>', 'seed (default: the scenario\'s)').argParser(parseSeed));
+  command.addOption(new Option('-s, --seed <seed>', "seed (default: the scenario's)").argParser(parseSeed));
   // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
   if (workers) {
     command.addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers));
-    command.addOption(new Option('--queue <url>', 'run the shards on crucible worker processes through Redis (redis://host:6379); the same numbers').conflicts('workers'));
+    command.addOption(
+      new Option(
+        '--queue <url>',
+        'run the shards on crucible worker processes through Redis (redis://host:6379); the same numbers',
+      ).conflicts('workers'),
+    );
   }
   return outOptions(command);
 }
 
 /** `--queue` as crucible workers through Redis, `--workers` as a pool (clamped to the cores, `note` saying so), or the main thread for 0. */
-export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, note: (text: string) => void, work: (pool: ShardExecutor) => Promise<T>): Promise<T> {
+export async function withPool<T>(
+  options: Pick<Common, 'workers' | 'queue'>,
+  note: (text: string) => void,
+  work: (pool: ShardExecutor) => Promise<T>,
+): Promise<T> {
   // -w 0: the main thread, as for run.
   if (options.workers === 0) return work(new InProcessExecutor());
   let secret: string | undefined;
@@ -52,7 +61,10 @@ export async function withPool<T>(options: Pick<Common, 'workers' | 'queue'>, no
     }
   }
   const queue = options.queue;
-  const pool = queue === undefined ? new ShardPool(usefulWorkers(options.workers, note)) : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
+  const pool =
+    queue === undefined
+      ? new ShardPool(usefulWorkers(options.workers, note))
+      : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
   try {
     return await work(pool);
   } finally {
@@ -73,13 +85,18 @@ export function progressLine(io: Io, what: string): (done: number, total: number
       return;
     }
     const left = done > 0 ? Math.round((elapsed / done) * (total - done)) : 0;
-    stream.write(`\r${done}/${total} ${what}, ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left   ${done === total ? '\n' : ''}`);
+    stream.write(
+      `\r${done}/${total} ${what}, ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left   ${done === total ? '\n' : ''}`,
+    );
   };
 }
 
-
 /** `--report DIR`: the command's JSON document as an HTML page (reports/analysis-pages.ts, loaded only when asked: it pulls in vega). */
-export async function writeReport(document: AnalysisDocument, directory: string, measure?: 'score' | 'win' | 'draw' | 'loss'): Promise<string> {
+export async function writeReport(
+  document: AnalysisDocument,
+  directory: string,
+  measure?: 'score' | 'win' | 'draw' | 'loss',
+): Promise<string> {
   return needing(REPORT_PACKAGES, async () => {
     const { writeAnalysisReport } = await import('../../reports/analysis-pages.js');
     return writeAnalysisReport(document, directory, measure === undefined ? {} : { measure });

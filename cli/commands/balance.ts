@@ -28,7 +28,6 @@ interface BalanceCliOptions extends Common {
   readonly report?: string;
 }
 
-
 function parseToleranceOption(text: string): Tolerance {
   const tolerance = parseTolerance(text);
   if (tolerance === undefined) throw new InvalidArgumentError(toleranceProblem(text));
@@ -48,8 +47,10 @@ function tables(document: BalanceDocument): DataTable[] {
 const situationless = (table: DataTable): DataTable => ({ ...table, notes: [] });
 
 function title(document: BalanceDocument): string {
-  if (document.fielded === 'whole') return `${document.roster}: prices from a round robin at published points (Bradley–Terry with draws, the list's cost line fitted robustly)`;
-  if (document.scope === 'unit') return `${document.roster}: what ${document.units[0]?.name ?? 'the unit'} should cost at ${document.budget} points a side, the others at their published costs`;
+  if (document.fielded === 'whole')
+    return `${document.roster}: prices from a round robin at published points (Bradley–Terry with draws, the list's cost line fitted robustly)`;
+  if (document.scope === 'unit')
+    return `${document.roster}: what ${document.units[0]?.name ?? 'the unit'} should cost at ${document.budget} points a side, the others at their published costs`;
   return `${document.roster}: a price list at ${document.budget} points a side (every unit even with the list at the new prices)`;
 }
 
@@ -60,28 +61,50 @@ function title(document: BalanceDocument): string {
  */
 function printout(document: BalanceDocument, roster: string, file = false): OutputDocument {
   const matrix = document.fielded === 'whole' && file ? [matchupTable(document.matchups, 'score', 'wide')] : [];
-  return { title: title(document), lead: [`  file ${roster}`], tables: [...tables(document), ...matrix], after: priceListLegend(document), data: priceList(document) };
+  return {
+    title: title(document),
+    lead: [`  file ${roster}`],
+    tables: [...tables(document), ...matrix],
+    after: priceListLegend(document),
+    data: priceList(document),
+  };
 }
 
 function sideTables(document: BalanceDocument): { name: string; table: DataTable }[] {
-  return document.fielded === 'whole' ? [{ name: 'matchups', table: matchupTable(document.matchups, 'score', 'wide') }] : [{ name: 'curves', table: curvesTable(document) }];
+  return document.fielded === 'whole'
+    ? [{ name: 'matchups', table: matchupTable(document.matchups, 'score', 'wide') }]
+    : [{ name: 'curves', table: curvesTable(document) }];
 }
 
 export function registerBalance(program: Command, io: Io): void {
   common(
     program
       .command('balance')
-      .description("a price list: what each unit of a roster deserves to cost, with its 95% interval and a verdict, checked — by count, from games at equal points; fielded whole, from a round robin at published points")
-      .argument('[unit]', 'price this entry only (by count: against the others at their published costs); default: every entry, a price list')
+      .description(
+        'a price list: what each unit of a roster deserves to cost, with its 95% interval and a verdict, checked — by count, from games at equal points; fielded whole, from a round robin at published points',
+      )
+      .argument(
+        '[unit]',
+        'price this entry only (by count: against the others at their published costs); default: every entry, a price list',
+      )
       .requiredOption('--against <roster>', 'the roster file: entries, their published costs, the template and its situations')
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
       .option('--all', 'every entry: the whole price list (the default when no unit is named)')
       .option('--only <id...>', 'the entries of the list (default: all)')
-      .addOption(new Option('--tolerance <t>', 'how far a price may be off before it is worth changing: a percentage of the published cost ("10%") or points ("5"); default 10%').argParser(parseToleranceOption))
+      .addOption(
+        new Option(
+          '--tolerance <t>',
+          'how far a price may be off before it is worth changing: a percentage of the published cost ("10%") or points ("5"); default 10%',
+        ).argParser(parseToleranceOption),
+      )
       .option('--no-check', 'skip the check (by count: playing the proposed prices again on fresh dice)')
       .option('--json', 'print the whole result as JSON (every number at full precision; `crucible report` reads it)')
       .option('--report <dir>', 'also write an HTML page (price list, charts, tables, provenance) into this folder')
-      .addOption(new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(parsePrecision)),
+      .addOption(
+        new Option('-p, --precision <e>', 'every score near the answer within ±e (default 0.01); sets the trials of each run').argParser(
+          parsePrecision,
+        ),
+      ),
   ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
     const trusted = { plugins: trustOf(options) };
     const roster = await loadRoster(options.against, trusted);
@@ -89,7 +112,12 @@ export function registerBalance(program: Command, io: Io): void {
     await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
     checkOut(options);
     if (unit !== undefined && options.all === true) throw new InvalidArgumentError('name a unit or give --all, not both');
-    if (roster.roster.fielded === 'whole' && options.budget !== undefined) throw InputError.at(options.against, 'fielded', 'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)');
+    if (roster.roster.fielded === 'whole' && options.budget !== undefined)
+      throw InputError.at(
+        options.against,
+        'fielded',
+        'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)',
+      );
     const document = await withPool(options, io.stderr, (pool) =>
       balance(roster, {
         ...(unit === undefined ? {} : { unit }),

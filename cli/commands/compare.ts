@@ -32,12 +32,18 @@ function pairingSummary(result: ComparisonResult): string {
     : `An unpaired comparison (independent dice) would need ${median.toFixed(1)}× the trials for the same precision (median over the outcomes whose difference varied).`;
 }
 
-const quoted = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
+const quoted = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value)));
 
 /** "no-regeneration: the same Ogre without Regeneration", then each field it sets, in words. */
 function variantEntries(role: string, variant: ComparedVariant): [string, string][] {
   const about = variant.asWritten ? 'the scenario as written' : (variant.description ?? 'a variant declared in the file');
-  return [[role, `${variant.name}: ${about}`], ...variant.changes.map((change): [string, string] => ['', `sets ${change.field.label} (${change.field.path}) to ${quoted(change.value)}`])];
+  return [
+    [role, `${variant.name}: ${about}`],
+    ...variant.changes.map((change): [string, string] => [
+      '',
+      `sets ${change.field.label} (${change.field.path}) to ${quoted(change.value)}`,
+    ]),
+  ];
 }
 
 /** Provenance, once when both variants share it, else each line marked with its variant. */
@@ -49,7 +55,11 @@ function sharedProvenance(result: ComparisonResult): [string, string][] {
   const marked = (entries: [string, string][], name: string, others: [string, string][]): [string, string][] =>
     entries.filter((entry) => !others.some((other) => same(entry, other))).map(([key, value]) => [key, `${value} [${name}]`]);
   const nameOf = (side: ComparedVariant): string => (side.asWritten ? 'as written' : side.name);
-  return [...baseline.filter((entry) => variant.some((other) => same(entry, other))), ...marked(baseline, nameOf(result.baseline), variant), ...marked(variant, nameOf(result.variant), baseline)];
+  return [
+    ...baseline.filter((entry) => variant.some((other) => same(entry, other))),
+    ...marked(baseline, nameOf(result.baseline), variant),
+    ...marked(variant, nameOf(result.variant), baseline),
+  ];
 }
 
 /** The whole comparison as printed (the terminal, .md, .html): the verdict first, how it was run, the table, what pairing saved. */
@@ -68,14 +78,17 @@ export function comparisonPrintout(result: ComparisonResult): OutputDocument {
       ['file', result.file],
       ['ruleset', `${result.ruleset} (engine ${result.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
       ...sharedProvenance(result),
-      ['method', `${methodText(result.method)}, ${result.paired ? `paired: trial t of both starts from the same random numbers, any more the variant needs are its own (pairing ${result.pairingVersion})` : 'unpaired: independent dice'}`],
+      [
+        'method',
+        `${methodText(result.method)}, ${result.paired ? `paired: trial t of both starts from the same random numbers, any more the variant needs are its own (pairing ${result.pairingVersion})` : 'unpaired: independent dice'}`,
+      ],
       ['seed', String(result.seed)],
       ['trials', groupThousands(result.trials)],
     ],
     before: [
       `The ${result.baseline.name} column is what \`crucible run\` gives for it with this seed, trials and method. ` +
         `"${differenceHeading(result)}" is the variant's value minus the baseline's (probabilities in percentage points): ` +
-        'positive when the variant makes the outcome more likely or larger. Then its 95% interval and the paired t test\'s p-value.',
+        "positive when the variant makes the outcome more likely or larger. Then its 95% interval and the paired t test's p-value.",
     ],
     tables: [table],
     after: [pairingSummary(result)],
@@ -91,7 +104,11 @@ export function comparisonPrintout(result: ComparisonResult): OutputDocument {
 async function variantListing(file: string): Promise<{ names: string[]; text: string }> {
   const { variants } = await readScenarioData(file);
   if (variants.length === 0) {
-    throw InputError.at(file, 'variants', 'the file declares no variants, so there is nothing to compare: add a `variants:` list of named field changes (docs/commands.md, compare), or try values of one field with `crucible sweep --set <field>=<a>,<b>`');
+    throw InputError.at(
+      file,
+      'variants',
+      'the file declares no variants, so there is nothing to compare: add a `variants:` list of named field changes (docs/commands.md, compare), or try values of one field with `crucible sweep --set <field>=<a>,<b>`',
+    );
   }
   const width = Math.max(...variants.map((variant) => variant.name.length));
   const lines = variants.flatMap((variant) => [
@@ -117,11 +134,20 @@ export function registerCompare(program: Command, io: Io): void {
   common(
     program
       .command('compare')
-      .description('compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value')
+      .description(
+        'compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value',
+      )
       .argument('<scenario>', 'a scenario file that declares `variants`')
-      .option('--variant <name...>', 'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed')
+      .option(
+        '--variant <name...>',
+        'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed',
+      )
       .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
-      .addOption(new Option('--method <method>', `mc: ${METHOD_WORDS.mc} (as \`crucible run\` by default); mc-dice: ${METHOD_WORDS['mc-dice']}`).choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
+      .addOption(
+        new Option('--method <method>', `mc: ${METHOD_WORDS.mc} (as \`crucible run\` by default); mc-dice: ${METHOD_WORDS['mc-dice']}`)
+          .choices([...MONTE_CARLO_METHODS])
+          .default(DEFAULT_MONTE_CARLO),
+      )
       .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
       .option('--report <dir>', 'also write an HTML page (the difference chart with intervals, tables, provenance) into this folder')
       .option('--json', 'print the comparison as one JSON document (every number at full precision; for `crucible report`)'),
@@ -141,21 +167,32 @@ Examples:
   $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
-      if (isUnitsFileName(file)) throw InputError.at(file, ROOT_PATH, 'this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)');
+      if (isUnitsFileName(file))
+        throw InputError.at(
+          file,
+          ROOT_PATH,
+          'this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
+        );
       if (options.variant === undefined) {
         // Output meant for a program (a document, a file) cannot be a listing: that is a missing option.
         const listing = await variantListing(file);
         if (options.json === true || options.out !== undefined || options.report !== undefined) {
-          throw InputError.at(file, '--variant', `missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares ${listing.names.join(', ')}`);
+          throw InputError.at(
+            file,
+            '--variant',
+            `missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares ${listing.names.join(', ')}`,
+          );
         }
         io.stdout(listing.text);
         return;
       }
-      if (options.variant.length > 2) throw InputError.at(file, '--variant', `takes one or two names (the baseline first), got ${options.variant.length}`);
+      if (options.variant.length > 2)
+        throw InputError.at(file, '--variant', `takes one or two names (the baseline first), got ${options.variant.length}`);
       checkOut(options);
       const [first, second] = options.variant;
       const [baseline, variant] = second === undefined ? [undefined, first as string] : [first, second];
-      if (baseline === variant) throw InputError.at(file, '--variant', `${variant} twice: a variant compared with itself differs in nothing`);
+      if (baseline === variant)
+        throw InputError.at(file, '--variant', `${variant} twice: a variant compared with itself differs in nothing`);
       const result = await compareVariants(file, baseline, variant, {
         method: options.method,
         onProgress: progressLine(io, 'trials'),

@@ -10,7 +10,12 @@ import { EXIT_OK, type Io } from './io.js';
  * --out …`, one per batch job) joined into the run's usual output — byte for byte what `crucible
  * run` prints for the same scenario, seed and trials on one machine.
  */
-export async function mergeCommand(files: readonly string[], options: { readonly json?: boolean }, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
+export async function mergeCommand(
+  files: readonly string[],
+  options: { readonly json?: boolean },
+  io: Io,
+  env: NodeJS.ProcessEnv = {},
+): Promise<number> {
   const merged = await mergeParts(files, partSecret(env));
   const report: RunReport = {
     ...merged.header,

@@ -1,6 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
-import { budgetFromText, precisionFromText, readNumber, seedFromText, trialIndexFromText, trialsFromText, workersFromText } from '../../input/number-text.js';
+import {
+  budgetFromText,
+  precisionFromText,
+  readNumber,
+  seedFromText,
+  trialIndexFromText,
+  trialsFromText,
+  workersFromText,
+} from '../../input/number-text.js';
 
 /** A reader of input/number-text.ts as an option parser: its refusal becomes commander's one-line error. */
 function asOption(read: (text: string) => number): (text: string) => number {

@@ -21,7 +21,11 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 /** Add `--plugin <module>` (repeatable) to `command`. */
 export function pluginOption(command: Command): Command {
   trusting.add(command);
-  return command.option('--plugin <module>', 'a plugin rule system module whose code you trust to run, as a path or package name (repeat for several; see docs/plugins.md)', collect);
+  return command.option(
+    '--plugin <module>',
+    'a plugin rule system module whose code you trust to run, as a path or package name (repeat for several; see docs/plugins.md)',
+    collect,
+  );
 }
 
 /** Resolve a trusting command's plugins before its action (an unknown one is exit 2, as any bad input). */

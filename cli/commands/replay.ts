@@ -24,7 +24,11 @@ export function registerReplay(program: Command): void {
     .addOption(new Option('-s, --seed <seed>', "the run's seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
     .addOption(new Option('-t, --trial <index>', 'which trial of the run, counted from 0 (default: 0)').argParser(parseTrialIndex))
     .option('--json', 'print one JSON document (seed, trial, engine version, events, metrics) instead of text')
-    .addOption(new Option('--method <method>', `the run's method: mc (${METHOD_WORDS.mc}) or mc-dice (${METHOD_WORDS['mc-dice']})`).choices([...MONTE_CARLO_METHODS]).default(DEFAULT_MONTE_CARLO))
+    .addOption(
+      new Option('--method <method>', `the run's method: mc (${METHOD_WORDS.mc}) or mc-dice (${METHOD_WORDS['mc-dice']})`)
+        .choices([...MONTE_CARLO_METHODS])
+        .default(DEFAULT_MONTE_CARLO),
+    )
     .addHelpText(
       'after',
       `

@@ -5,8 +5,15 @@ import { MEASURES, type Measure } from '../../documents/matchup-tables.js';
 import type { MetricSummary, ValueProbability } from '../../statistics/summary.js';
 import type { PageSection, PageTable, Provenance, ReportPage } from '../../reports/page.js';
 import { DEFAULT_REPORT_DIRECTORY } from '../../reports/page-model.js';
-import { asSummary, type ExactResult, type FiledDocument, readReportInputs, REPORT_LIMITS, type SavedResult } from '../../reports/report-inputs.js';
-import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
+import {
+  asSummary,
+  type ExactResult,
+  type FiledDocument,
+  readReportInputs,
+  REPORT_LIMITS,
+  type SavedResult,
+} from '../../reports/report-inputs.js';
+import { InputError, type Problem, ROOT_PATH } from '../../input/errors.js';
 import { type TrustedPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import { compactDistribution, groupThousands, percent } from '../../documents/format.js';
@@ -17,7 +24,9 @@ import { needing, REPORT_PACKAGES } from '../optional-packages.js';
 
 /** The report modules load vega and resvg: only `crucible report` pays for that, not every command. */
 const reports = async () => {
-  const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await needing(REPORT_PACKAGES, () => Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]));
+  const [{ distributionChart }, { slugify, writePage }, { writeAnalysisReport }] = await needing(REPORT_PACKAGES, () =>
+    Promise.all([import('../../reports/charts.js'), import('../../reports/page.js'), import('../../reports/analysis-pages.js')]),
+  );
   return { distributionChart, slugify, writePage, writeAnalysisReport };
 };
 
@@ -47,7 +56,10 @@ export interface ReportOptions {
  * The scenario file's description and options, if it still loads under the same name. The saved
  * result does not record them, so the options are labelled as read when the page was made.
  */
-async function scenarioNotes(result: SavedResult, plugins: TrustedPlugins | undefined): Promise<{ description?: string; options?: string }> {
+async function scenarioNotes(
+  result: SavedResult,
+  plugins: TrustedPlugins | undefined,
+): Promise<{ description?: string; options?: string }> {
   let scenario: { readonly name: string; readonly description?: unknown; readonly options?: unknown };
   try {
     scenario = (await loadScenarioFile(result.file, { plugins })).scenario;
@@ -84,23 +96,44 @@ function metricsTable(metrics: readonly MetricSummary[], exact: boolean): PageTa
       const only = summary.distribution.length === 1 ? summary.distribution[0] : undefined;
       if (only !== undefined) rows.push([summary.name, 'always', String(only.value), '']);
       else {
-        rows.push([summary.name, 'mean', summary.mean.toFixed(3), exact ? '' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`]);
+        rows.push([
+          summary.name,
+          'mean',
+          summary.mean.toFixed(3),
+          exact ? '' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`,
+        ]);
         rows.push(['', 'P(=v)', '', compactDistribution(summary)]);
       }
       continue;
     }
     const shown = summary.kind === 'flag' ? summary.distribution.filter((entry) => entry.value === 1) : summary.distribution;
-    shown.forEach((entry, i) => rows.push([i === 0 ? summary.name : '', entry.label ?? String(entry.value), percent(entry.probability), exact ? '' : interval95(entry)]));
+    shown.forEach((entry, i) =>
+      rows.push([
+        i === 0 ? summary.name : '',
+        entry.label ?? String(entry.value),
+        percent(entry.probability),
+        exact ? '' : interval95(entry),
+      ]),
+    );
   }
   return { columns: exact ? ['metric', 'value', 'exact', ''] : ['metric', 'value', 'estimate', '95% interval'], rows };
 }
 
 /** A metric's distribution; an exact one has no trial counts (they would all read 0) and no intervals. */
 function distributionTable(summary: MetricSummary, exact: boolean): PageTable {
-  if (exact) return { columns: ['value', 'exact probability'], rows: summary.distribution.map((entry) => [entry.label ?? String(entry.value), percent(entry.probability)]) };
+  if (exact)
+    return {
+      columns: ['value', 'exact probability'],
+      rows: summary.distribution.map((entry) => [entry.label ?? String(entry.value), percent(entry.probability)]),
+    };
   return {
     columns: ['value', 'trials', 'probability', '95% interval'],
-    rows: summary.distribution.map((entry) => [entry.label ?? String(entry.value), entry.count, percent(entry.probability), interval95(entry)]),
+    rows: summary.distribution.map((entry) => [
+      entry.label ?? String(entry.value),
+      entry.count,
+      percent(entry.probability),
+      interval95(entry),
+    ]),
   };
 }
 
@@ -112,11 +145,21 @@ const MONTE_CARLO: Readonly<Record<MonteCarloMethod | 'unknown', string>> = {
 };
 
 /** The page of a set of results. */
-export async function resultsPage(results: readonly SavedResult[], files: readonly string[], options: ReportOptions = {}): Promise<ReportPage> {
+export async function resultsPage(
+  results: readonly SavedResult[],
+  files: readonly string[],
+  options: ReportOptions = {},
+): Promise<ReportPage> {
   const first = results[0];
   if (first === undefined) throw new RangeError('a report page needs at least one result');
   const { distributionChart, slugify } = await reports();
-  const slug = options.slug ?? slugify(files.length === 1 ? path.basename(files[0] ?? 'report', path.extname(files[0] ?? '')) : `${first.scenario}-and-${results.length - 1}-more`);
+  const slug =
+    options.slug ??
+    slugify(
+      files.length === 1
+        ? path.basename(files[0] ?? 'report', path.extname(files[0] ?? ''))
+        : `${first.scenario}-and-${results.length - 1}-more`,
+    );
   const several = results.length > 1;
   const sections: PageSection[] = [];
   results.forEach((result, r) => {
@@ -130,15 +173,24 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
       const title = `${lead}${words}`;
       // slugify() keeps 80 characters: shorten the page's part, or a long slug leaves every chart the same id.
       const own = slugify(`${r + 1}-${summary.name}`);
-      const chart = distributionChart(summary, { title, percent: (probability) => percent(probability), id: slugify(`${slug.slice(0, Math.max(1, 79 - own.length))}-${own}`) });
+      const chart = distributionChart(summary, {
+        title,
+        percent: (probability) => percent(probability),
+        id: slugify(`${slug.slice(0, Math.max(1, 79 - own.length))}-${own}`),
+      });
       const said = summary.description.trim();
-      const text = said === '' || said.toLowerCase() === words.toLowerCase() ? `Metric ${summary.name}.` : `Metric ${summary.name}: ${said}.`;
+      const text =
+        said === '' || said.toLowerCase() === words.toLowerCase() ? `Metric ${summary.name}.` : `Metric ${summary.name}: ${said}.`;
       sections.push({ heading: title, text, chart, table: distributionTable(summary, exact) });
     }
     const how = isExact(result)
       ? `exact: every outcome enumerated (${groupThousands(result.exact.paths)} paths; each probability within ${bound(result)})`
       : `${groupThousands(result.trials)} trials, seed ${result.seed}`;
-    sections.push({ heading: `${lead}every metric`, text: `${result.scenario} (${result.file}): ${how}.`, table: metricsTable(metrics, exact) });
+    sections.push({
+      heading: `${lead}every metric`,
+      text: `${result.scenario} (${result.file}): ${how}.`,
+      table: metricsTable(metrics, exact),
+    });
   });
   const provenance: Provenance[] = results.map((result) => {
     const run = { scenario: result.scenario, file: result.file, ruleset: result.ruleset, engineVersion: result.engineVersion };
@@ -148,21 +200,29 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
   // The interval sentence is for sampled results only: an exact page would otherwise claim intervals it does not show.
   const sampled = results.filter((result) => !isExact(result)).length;
   const methods: string[] = [];
-  if (sampled > 0) methods.push(`${sampled === results.length ? 'Probabilities' : 'Monte Carlo probabilities'} are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.`);
+  if (sampled > 0)
+    methods.push(
+      `${sampled === results.length ? 'Probabilities' : 'Monte Carlo probabilities'} are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.`,
+    );
   for (const result of results) {
     const changed = Object.entries(result.rulesChanged ?? {}).map(([name, value]) => `${name} ${JSON.stringify(value)}`);
     const rules = [
       `${result.scenario}: ${result.ruleset} rules (engine ${result.engineVersion})${result.mode === undefined ? '' : `, mode ${result.mode}`}`,
-      result.plugin === undefined ? '' : `, a plugin (${result.plugin.module}, version ${result.plugin.version}, code sha256 ${result.plugin.codeHash.slice(0, 12)})`,
+      result.plugin === undefined
+        ? ''
+        : `, a plugin (${result.plugin.module}, version ${result.plugin.version}, code sha256 ${result.plugin.codeHash.slice(0, 12)})`,
       changed.length === 0 ? '' : `, with rule constants changed from the text: ${changed.join(', ')}`,
     ].join('');
     const units = result.unitsDigest === undefined ? '' : ` Unit profiles used: sha256 ${result.unitsDigest.slice(0, 12)}.`;
     if (isExact(result)) {
-      methods.push(`${rules}. Probabilities are exact (every path of one trial enumerated, float64, within ${bound(result)}; ${groupThousands(result.exact.paths)} paths): nothing was sampled, so there are no intervals or trial counts.${units}`);
+      methods.push(
+        `${rules}. Probabilities are exact (every path of one trial enumerated, float64, within ${bound(result)}; ${groupThousands(result.exact.paths)} paths): nothing was sampled, so there are no intervals or trial counts.${units}`,
+      );
     } else {
-      const how = result.precision === undefined
-        ? `a fixed ${groupThousands(result.trials)} trials`
-        : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
+      const how =
+        result.precision === undefined
+          ? `a fixed ${groupThousands(result.trials)} trials`
+          : `trials until every probability's 95% interval was within ±${percent(result.precision.target, 3)} (${result.precision.reached ? 'reached' : 'NOT reached'}: widest ±${percent(result.precision.widestHalfWidth, 4)})`;
       methods.push(`${rules}, ${MONTE_CARLO[result.method ?? 'unknown']}, seed ${result.seed}, ${how}.${units}`);
     }
     const notes = await scenarioNotes(result, options.plugins);
@@ -172,8 +232,16 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
   methods.push(`Built by crucible report from ${files.join(', ')}.`);
   return {
     slug,
-    title: options.title ?? (!several ? first.scenario : results.length <= 3 ? results.map((result) => result.scenario).join('; ') : `${first.scenario} and ${results.length - 1} more scenarios`),
-    question: several ? 'What happens in each of these scenarios, and how sure are we?' : (descriptions[0] ?? `What happens in “${first.scenario}”, and how sure are we?`),
+    title:
+      options.title ??
+      (!several
+        ? first.scenario
+        : results.length <= 3
+          ? results.map((result) => result.scenario).join('; ')
+          : `${first.scenario} and ${results.length - 1} more scenarios`),
+    question: several
+      ? 'What happens in each of these scenarios, and how sure are we?'
+      : (descriptions[0] ?? `What happens in “${first.scenario}”, and how sure are we?`),
     sections,
     provenance,
     methods,
@@ -181,7 +249,7 @@ export async function resultsPage(results: readonly SavedResult[], files: readon
 }
 
 /** Run results and analyses cannot share a command: the first file of each kind, named in one problem. */
-function mixingProblem(results: readonly { file: string }[], documents: readonly FiledDocument[]): InputProblem | undefined {
+function mixingProblem(results: readonly { file: string }[], documents: readonly FiledDocument[]): Problem | undefined {
   const [run] = results;
   const [analysis] = documents;
   if (run === undefined || analysis === undefined) return undefined;
@@ -195,7 +263,7 @@ function mixingProblem(results: readonly { file: string }[], documents: readonly
 export async function reportCommand(files: readonly string[], options: ReportOptions, io: Io): Promise<number> {
   const results: (SavedResult & { readonly savedIn: string })[] = [];
   const documents: FiledDocument[] = [];
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   for (const file of files) {
     try {
       const inputs = await readReportInputs(file);
@@ -207,20 +275,33 @@ export async function reportCommand(files: readonly string[], options: ReportOpt
     }
   }
   if (results.length > REPORT_LIMITS.results) {
-    problems.push({ file: results[REPORT_LIMITS.results]?.savedIn ?? '', path: ROOT_PATH, message: `one page holds at most ${REPORT_LIMITS.results} results, and these files hold ${results.length}: report them in parts` });
+    problems.push({
+      file: results[REPORT_LIMITS.results]?.savedIn ?? '',
+      path: ROOT_PATH,
+      message: `one page holds at most ${REPORT_LIMITS.results} results, and these files hold ${results.length}: report them in parts`,
+    });
   }
-  const mixed = mixingProblem(results.map((result) => ({ file: result.savedIn })), documents);
+  const mixed = mixingProblem(
+    results.map((result) => ({ file: result.savedIn })),
+    documents,
+  );
   if (mixed !== undefined) problems.push(mixed);
   if (problems.length > 0) throw new InputError(problems);
   if (documents.length > 1 && (options.slug !== undefined || options.title !== undefined)) {
-    io.stderr(`error: ${options.slug !== undefined ? '--slug' : '--title'} names one page, but these files hold ${documents.length} analysis documents, a page each: leave it out, or report one document at a time\n`);
+    io.stderr(
+      `error: ${options.slug !== undefined ? '--slug' : '--title'} names one page, but these files hold ${documents.length} analysis documents, a page each: leave it out, or report one document at a time\n`,
+    );
     return EXIT_BAD_INPUT;
   }
   const out = options.out ?? DEFAULT_REPORT_DIRECTORY;
   const { writePage, writeAnalysisReport } = await reports();
   const pages: string[] = [];
   if (documents.length > 0) {
-    const pageOptions = { ...(options.slug === undefined ? {} : { slug: options.slug }), ...(options.title === undefined ? {} : { title: options.title }), ...(options.show === undefined ? {} : { measure: options.show }) };
+    const pageOptions = {
+      ...(options.slug === undefined ? {} : { slug: options.slug }),
+      ...(options.title === undefined ? {} : { title: options.title }),
+      ...(options.show === undefined ? {} : { measure: options.show }),
+    };
     for (const { document } of documents) pages.push(await writeAnalysisReport(document, out, pageOptions));
   } else {
     pages.push(await writePage(await resultsPage(results, files, options), out));
@@ -235,14 +316,23 @@ export async function reportCommand(files: readonly string[], options: ReportOpt
 
 export function registerReport(program: Command, io: Io, setStatus: (status: number) => void): void {
   pluginOption(program.command('report'))
-    .description('build HTML report pages (charts, tables, provenance) from saved `crucible run --json` results, or from the --json of matchups, compare, sweep or balance')
-    .argument('<files...>', 'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents')
+    .description(
+      'build HTML report pages (charts, tables, provenance) from saved `crucible run --json` results, or from the --json of matchups, compare, sweep or balance',
+    )
+    .argument(
+      '<files...>',
+      'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents',
+    )
     .option('-o, --out <dir>', 'report directory: the pages, their charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
     .option('--title <text>', "the page's title (default: the scenario's or roster's name)")
     .option('--slug <name>', "the page's file name without .html (default: from the first file's name, or the analysis)")
     .option('--pdf', 'also print each page to a PDF beside it (landscape; headless Chromium: node scripts/setup-browser.mjs installs it)')
-    .addOption(new Option('--paper <size>', 'the PDF\'s paper').choices(['a4', 'letter']).default('a4'))
-    .addOption(new Option('--show <measure>', 'matchup heatmaps and matrices: expected score (win + ½ draw), or P(win), P(draw), P(loss)').choices([...MEASURES]).default('score'))
+    .addOption(new Option('--paper <size>', "the PDF's paper").choices(['a4', 'letter']).default('a4'))
+    .addOption(
+      new Option('--show <measure>', 'matchup heatmaps and matrices: expected score (win + ½ draw), or P(win), P(draw), P(loss)')
+        .choices([...MEASURES])
+        .default('score'),
+    )
     .addHelpText(
       'after',
       `

@@ -2,13 +2,19 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { InputError, type InputProblem, ROOT_PATH } from '../../input/errors.js';
+import { InputError, type Problem, ROOT_PATH } from '../../input/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
 import { parseShardSelection, partSecret, selectedShards, type ShardSelection, writePartFile } from '../../sim/part-file.js';
 import { provenanceJson, provenanceOf } from '../../input/provenance.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
-import { findScenarioFiles, isUnitsFileName, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
+import {
+  findScenarioFiles,
+  isUnitsFileName,
+  type LoadedScenario,
+  loadScenarioChanged,
+  loadScenarioFile,
+} from '../../input/scenario-file.js';
 import { parseCommandLineValue } from '../../input/scenario-patch.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
@@ -53,7 +59,9 @@ export interface RunOptions {
 export type RunCommandOptions = RunOptions & Trusting;
 
 /** What `--trials` or `--precision` asks for: a number of trials, or a precision with a cap. */
-type RunPlan = { readonly kind: 'trials'; readonly trials: number } | { readonly kind: 'precision'; readonly precision: number; readonly maxTrials: number };
+type RunPlan =
+  | { readonly kind: 'trials'; readonly trials: number }
+  | { readonly kind: 'precision'; readonly precision: number; readonly maxTrials: number };
 
 /** Without --workers, runs of fewer trials than this many full shards stay on the main thread: starting a pool costs more than it saves. */
 export const MIN_SHARDS_FOR_POOL = 4;
@@ -62,17 +70,23 @@ export const MIN_SHARDS_FOR_POOL = 4;
  * Load every scenario first, so a typo in the last file is reported before minutes of simulation
  * of the first ones; all problems of all files are reported together.
  */
-export async function loadAll(paths: readonly string[], fields: readonly (readonly [string, unknown])[] = [], plugins: TrustedPlugins = BUILT_INS_ONLY): Promise<LoadedScenario[]> {
+export async function loadAll(
+  paths: readonly string[],
+  fields: readonly (readonly [string, unknown])[] = [],
+  plugins: TrustedPlugins = BUILT_INS_ONLY,
+): Promise<LoadedScenario[]> {
   const files = await findScenarioFiles(paths);
   const loaded: LoadedScenario[] = [];
-  const problems: InputProblem[] = [];
+  const problems: Problem[] = [];
   for (const file of files) {
     if (isUnitsFileName(file)) {
       problems.push({ file, path: ROOT_PATH, message: 'this is a units file; run takes scenario files (e.g. data/heroic/scenarios)' });
       continue;
     }
     try {
-      loaded.push(fields.length === 0 ? await loadScenarioFile(file, { plugins }) : await loadScenarioChanged(file, { fields }, { plugins }));
+      loaded.push(
+        fields.length === 0 ? await loadScenarioFile(file, { plugins }) : await loadScenarioChanged(file, { fields }, { plugins }),
+      );
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
@@ -85,7 +99,8 @@ export async function loadAll(paths: readonly string[], fields: readonly (readon
 /** One `--set path=value` (repeatable): the value as JSON where it parses (numbers, true, lists), else text. */
 function parseFieldValue(text: string, previous: (readonly [string, unknown])[] = []): (readonly [string, unknown])[] {
   const equals = text.indexOf('=');
-  if (equals <= 0 || equals === text.length - 1) throw new InvalidArgumentError(`--set wants <path>=<value>, e.g. rules.shieldSave=4; got ${JSON.stringify(text)}.`);
+  if (equals <= 0 || equals === text.length - 1)
+    throw new InvalidArgumentError(`--set wants <path>=<value>, e.g. rules.shieldSave=4; got ${JSON.stringify(text)}.`);
   return [...previous, [text.slice(0, equals).trim(), parseCommandLineValue(text.slice(equals + 1).trim())]];
 }
 
@@ -113,13 +128,18 @@ function failureMessage(error: ShardFailedError, loaded: LoadedScenario, seed: n
   return [
     `crucible: shard ${error.shard} (trials ${groupThousands(error.firstTrial)}–${groupThousands(last)}) of "${scenario.name}" (${file}), seed ${seed}, failed ${error.attempts} times: ${error.causeMessage}`,
     `replay its first trial with: crucible replay ${file} --seed ${seed} --trial ${firstTrialOf(error.shard)}${options.method === 'mc-dice' ? ' --method mc-dice' : ''}`,
-    ...(options.checkpoint === undefined ? [] : [`the shards completed so far are saved in ${options.checkpoint}; the same command resumes from them`]),
+    ...(options.checkpoint === undefined
+      ? []
+      : [`the shards completed so far are saved in ${options.checkpoint}; the same command resumes from them`]),
   ].join('\n');
 }
 
 function parseShards(text: string): ShardSelection {
   const selection = parseShardSelection(text);
-  if (selection === undefined) throw new InvalidArgumentError(`--shards wants a range such as 0-99 (both included) or a slice such as 3/100 (slice 3 of 100, counted from 0); got ${JSON.stringify(text)}.`);
+  if (selection === undefined)
+    throw new InvalidArgumentError(
+      `--shards wants a range such as 0-99 (both included) or a slice such as 3/100 (slice 3 of 100, counted from 0); got ${JSON.stringify(text)}.`,
+    );
   return selection;
 }
 
@@ -139,7 +159,12 @@ function resumeCommand(file: string, seed: number, plan: RunPlan, checkpoint: st
   return words.map(shellWord).join(' ');
 }
 
-export async function runCommand(paths: readonly string[], options: RunCommandOptions, io: Io, env: NodeJS.ProcessEnv = {}): Promise<number> {
+export async function runCommand(
+  paths: readonly string[],
+  options: RunCommandOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv = {},
+): Promise<number> {
   if (options.maxTrials !== undefined && options.precision === undefined) {
     io.stderr('error: --max-trials only applies with --precision (use --trials for a fixed number of trials)\n');
     return EXIT_BAD_INPUT;
@@ -151,11 +176,15 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
   }
   const method = options.method ?? 'auto';
   if ((options.shards === undefined) !== (options.out === undefined)) {
-    io.stderr('error: --shards and --out go together: --shards 0-99 --out part-000.json computes shards 0 to 99 into a part file (crucible merge joins the parts)\n');
+    io.stderr(
+      'error: --shards and --out go together: --shards 0-99 --out part-000.json computes shards 0 to 99 into a part file (crucible merge joins the parts)\n',
+    );
     return EXIT_BAD_INPUT;
   }
   if (options.shards !== undefined && (options.precision !== undefined || options.checkpoint !== undefined || method === 'exact')) {
-    io.stderr('error: --shards computes part of a run of fixed --trials by Monte Carlo: it takes no --precision, --checkpoint or --method exact\n');
+    io.stderr(
+      'error: --shards computes part of a run of fixed --trials by Monte Carlo: it takes no --precision, --checkpoint or --method exact\n',
+    );
     return EXIT_BAD_INPUT;
   }
   if (method === 'exact' && (options.trials !== undefined || options.precision !== undefined || options.checkpoint !== undefined)) {
@@ -172,7 +201,10 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
     return EXIT_BAD_INPUT;
   }
   const inputs = loaded.flatMap((entry) => entry.inputs);
-  for (const [flag, output, what] of [['--checkpoint', options.checkpoint, 'the checkpoint'], ['--out', options.out, 'the part']] as const) {
+  for (const [flag, output, what] of [
+    ['--checkpoint', options.checkpoint, 'the checkpoint'],
+    ['--out', options.out, 'the part'],
+  ] as const) {
     if (output !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(output))) {
       io.stderr(`error: ${flag} ${output} is one of the run's input files; name a new file for ${what}\n`);
       return EXIT_BAD_INPUT;
@@ -197,7 +229,10 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
     io.stderr(`error: ${(error as Error).message}\n`);
     return EXIT_BAD_INPUT;
   }
-  const pool: ShardExecutor = options.queue === undefined ? new ShardPool(usefulWorkers(options.workers, io.stderr)) : await openQueue(options.queue, io, secret, env);
+  const pool: ShardExecutor =
+    options.queue === undefined
+      ? new ShardPool(usefulWorkers(options.workers, io.stderr))
+      : await openQueue(options.queue, io, secret, env);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;
@@ -234,7 +269,15 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
         partTag = partSecret(env);
       }
       const executor = executorFor(part === undefined ? plannedTrialsOf(plan) : (part[1] - part[0]) * SHARD_TRIALS);
-      const progress = chatty && io.progressStream !== undefined ? runProgressBar(io.progressStream, file, plan.kind === 'precision' ? { target: plan.precision, maxTrials: plan.maxTrials } : undefined, executor) : undefined;
+      const progress =
+        chatty && io.progressStream !== undefined
+          ? runProgressBar(
+              io.progressStream,
+              file,
+              plan.kind === 'precision' ? { target: plan.precision, maxTrials: plan.maxTrials } : undefined,
+              executor,
+            )
+          : undefined;
       const run: ScenarioRunOptions = {
         method,
         seed,
@@ -258,7 +301,9 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
         answer = await runScenario(entry, run);
       } catch (error) {
         if (error instanceof TooManyPathsError) {
-          io.stderr(`error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(error.budget.paths)} paths (or ${groupThousands(error.budget.draws)} draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc\n`);
+          io.stderr(
+            `error: ${file}: a trial of "${scenario.name}" has more than ${groupThousands(error.budget.paths)} paths (or ${groupThousands(error.budget.draws)} draws over its paths): too many to enumerate; run it by Monte Carlo with --method mc\n`,
+          );
           status = EXIT_BAD_INPUT;
           break;
         }
@@ -277,14 +322,20 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
         const report = exactReport(entry, answer);
         if (options.json === true) reports.push(report);
         else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
-        if (chatty) io.stderr(`${file}: exact, ${groupThousands(answer.paths)} path${answer.paths === 1 ? '' : 's'} in ${seconds.toFixed(3)} s\n`);
+        if (chatty)
+          io.stderr(`${file}: exact, ${groupThousands(answer.paths)} path${answer.paths === 1 ? '' : 's'} in ${seconds.toFixed(3)} s\n`);
         continue;
       }
       if (answer.interrupted !== undefined) {
         const done = `interrupted after ${groupThousands(answer.interrupted.trialsKept)} of ${trialsText(answer.interrupted.trialsPlanned)}`;
-        if (options.queue !== undefined) io.stderr(`crucible: ${done} of ${file}; the shards done stay in Redis for 7 days: the same command resumes from them\n`);
-        else if (options.checkpoint === undefined) io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
-        else io.stderr(`crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`);
+        if (options.queue !== undefined)
+          io.stderr(`crucible: ${done} of ${file}; the shards done stay in Redis for 7 days: the same command resumes from them\n`);
+        else if (options.checkpoint === undefined)
+          io.stderr(`crucible: ${done} of ${file}; nothing saved (--checkpoint <file> makes a run resumable)\n`);
+        else
+          io.stderr(
+            `crucible: ${done}, saved in ${options.checkpoint}\nresume with: ${resumeCommand(file, seed, plan, options.checkpoint, options)}\n`,
+          );
         status = interrupts.signal() === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
         break;
       }
@@ -292,11 +343,23 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
       const { resumedTrials } = answer;
       if (part !== undefined && options.out !== undefined) {
         const header = { scenario: scenario.name, file, ...provenanceJson(provenanceOf(entry)) };
-        const content = { identity: { ...answer.identity, plan: { trials: plannedTrialsOf(plan) } }, header, metrics: answer.metrics, shards: part, cells: answer.tally.cells, trials: answer.tally.trials };
+        const content = {
+          identity: { ...answer.identity, plan: { trials: plannedTrialsOf(plan) } },
+          header,
+          metrics: answer.metrics,
+          shards: part,
+          cells: answer.tally.cells,
+          trials: answer.tally.trials,
+        };
         await writePartFile(options.out, content, partTag);
         const [start, end] = part;
-        const which = start < end ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}` : 'no shard (an empty slice)';
-        io.stderr(`${file}: wrote ${options.out}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`);
+        const which =
+          start < end
+            ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}`
+            : 'no shard (an empty slice)';
+        io.stderr(
+          `${file}: wrote ${options.out}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`,
+        );
         continue;
       }
       if (options.json === true) reports.push(report);
@@ -305,9 +368,15 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
       if (chatty) {
         const ran = report.trials - resumedTrials;
         const rate = seconds > 0 ? groupThousands(Math.round(ran / seconds)) : '∞';
-        const where = executor.status !== undefined ? `the queue (${executor.status()})` : report.workers === 0 ? 'the main thread' : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
+        const where =
+          executor.status !== undefined
+            ? `the queue (${executor.status()})`
+            : report.workers === 0
+              ? 'the main thread'
+              : `${report.workers} worker${report.workers === 1 ? '' : 's'}`;
         const resumed = resumedTrials > 0 ? `, after ${groupThousands(resumedTrials)} from the checkpoint` : '';
-        if (ran === 0) io.stderr(`${file}: ${report.trials === 1 ? 'the trial was' : `all ${trialsText(report.trials)} were`} in the checkpoint\n`);
+        if (ran === 0)
+          io.stderr(`${file}: ${report.trials === 1 ? 'the trial was' : `all ${trialsText(report.trials)} were`} in the checkpoint\n`);
         else io.stderr(`${file}: ${trialsText(ran)} in ${seconds.toFixed(2)} s (${rate} trials/s) on ${where}${resumed}\n`);
       }
     }
@@ -327,7 +396,10 @@ export async function runCommand(paths: readonly string[], options: RunCommandOp
 /** A queue coordinator; `CRUCIBLE_TEST_QUEUE_FAST=1` (tests only) checks on its jobs and workers every 0.2 s instead of 2 s. */
 async function openQueue(url: string, io: Io, secret: string | undefined, env: NodeJS.ProcessEnv): Promise<ShardExecutor> {
   const { QueueExecutor, DEFAULT_LIVENESS } = await needing(QUEUE_PACKAGES, () => import('../../queue/queue-executor.js'));
-  const liveness = env.CRUCIBLE_TEST_QUEUE_FAST === '1' ? { checkEveryMilliseconds: 200, idleNoticeMilliseconds: 1500, refusedForMilliseconds: 3000 } : DEFAULT_LIVENESS;
+  const liveness =
+    env.CRUCIBLE_TEST_QUEUE_FAST === '1'
+      ? { checkEveryMilliseconds: 200, idleNoticeMilliseconds: 1500, refusedForMilliseconds: 3000 }
+      : DEFAULT_LIVENESS;
   return QueueExecutor.open(url, io.stderr, secret, liveness);
 }
 
@@ -342,26 +414,49 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
     .addOption(new Option('-n, --trials <count>', "trials per scenario (default: the scenario's trials)").argParser(parseTrials))
     .addOption(new Option('-s, --seed <seed>', "random seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
     .addOption(
-      new Option('-w, --workers <count>', `worker threads (default: one per core, here ${availableParallelism()}; 0: the main thread)`).argParser(parseWorkers),
+      new Option(
+        '-w, --workers <count>',
+        `worker threads (default: one per core, here ${availableParallelism()}; 0: the main thread)`,
+      ).argParser(parseWorkers),
     )
     .addOption(
-      new Option('--precision <epsilon>', 'run until every probability\'s 95% interval is within ±epsilon (0.001 = ±0.1 percentage point)')
+      new Option('--precision <epsilon>', "run until every probability's 95% interval is within ±epsilon (0.001 = ±0.1 percentage point)")
         .argParser(parsePrecision)
         .conflicts('trials'),
     )
-    .addOption(new Option('--max-trials <count>', `with --precision: stop there even if not precise enough (default: ${groupThousands(DEFAULT_MAX_TRIALS)})`).argParser(parseTrials))
-    .option('--set <path=value>', 'change a field of the scenario for this run, e.g. rules.shieldSave=4 or units.ogre.def=5 (repeat for several)', parseFieldValue)
+    .addOption(
+      new Option(
+        '--max-trials <count>',
+        `with --precision: stop there even if not precise enough (default: ${groupThousands(DEFAULT_MAX_TRIALS)})`,
+      ).argParser(parseTrials),
+    )
+    .option(
+      '--set <path=value>',
+      'change a field of the scenario for this run, e.g. rules.shieldSave=4 or units.ogre.def=5 (repeat for several)',
+      parseFieldValue,
+    )
     .option('--checkpoint <file>', 'save completed work to <file> as the run goes; the same command resumes from it', (text: string) => {
       if (text.trim() === '') throw new InvalidArgumentError('--checkpoint needs a file name, got an empty one.');
       return text;
     })
-    .addOption(new Option('--shards <range>', 'compute only these shards of the run, e.g. 0-99, or 3/100 for slice 3 of 100 (a batch array\'s index), into --out').argParser(parseShards))
-    .option('--out <file>', 'with --shards: the part file to write (crucible merge joins the parts into the run\'s output)')
-    .option('--queue <url>', 'run the shards on crucible worker processes through Redis (redis://host:6379, rediss:// for TLS); the same numbers as here')
+    .addOption(
+      new Option(
+        '--shards <range>',
+        "compute only these shards of the run, e.g. 0-99, or 3/100 for slice 3 of 100 (a batch array's index), into --out",
+      ).argParser(parseShards),
+    )
+    .option('--out <file>', "with --shards: the part file to write (crucible merge joins the parts into the run's output)")
+    .option(
+      '--queue <url>',
+      'run the shards on crucible worker processes through Redis (redis://host:6379, rediss:// for TLS); the same numbers as here',
+    )
     .option('--json', 'print one JSON document (an array when there are several scenarios) instead of tables')
     .option('-q, --quiet', 'no progress bar and no timings on stderr')
     .addOption(
-      new Option('--method <method>', `exact: ${METHOD_WORDS.exact}; mc: Monte Carlo, ${METHOD_WORDS.mc}; mc-dice: Monte Carlo, ${METHOD_WORDS['mc-dice']}; auto: exact when a trial is a single action (few paths) and no --trials, --precision, --checkpoint or --shards is given, else mc`)
+      new Option(
+        '--method <method>',
+        `exact: ${METHOD_WORDS.exact}; mc: Monte Carlo, ${METHOD_WORDS.mc}; mc-dice: Monte Carlo, ${METHOD_WORDS['mc-dice']}; auto: exact when a trial is a single action (few paths) and no --trials, --precision, --checkpoint or --shards is given, else mc`,
+      )
         .choices(METHODS)
         .default('auto'),
     )

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { trustPlugins } from '../../input/plugin-trust.js';
 import { resolveRuleSystem } from '../../input/rule-systems.js';
 import { writeAtomically, writeFailure } from '../../sim/atomic-write.js';
@@ -23,7 +23,9 @@ import { EXIT_OK, type Io } from './io.js';
  * declare for `crucible compare` (read apart by input/scenario-file.ts, so not in the formats).
  */
 const scenarioFile = (schema: z.ZodObject): z.ZodObject =>
-  schema.extend({ variants: variantsSchema.optional().describe('named sets of field changes, compared with crucible compare --variant <name>') });
+  schema.extend({
+    variants: variantsSchema.optional().describe('named sets of field changes, compared with crucible compare --variant <name>'),
+  });
 
 /** The JSON Schema files of a rule system: its scenario format (with variants), then its data files'. */
 export const schemaFilesOf = (system: RuleSystem): SchemaFile[] => [
@@ -31,7 +33,7 @@ export const schemaFilesOf = (system: RuleSystem): SchemaFile[] => [
   ...(system.dataSchemas ?? []),
 ];
 
-/** The built-in rule systems' schema files, in the order of engine/rulesets.ts. */
+/** The built-in rule systems' schema files, in the order of engine/registry.ts. */
 export const SCHEMA_FILES: readonly SchemaFile[] = RULE_SYSTEMS.flatMap(schemaFilesOf);
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {
@@ -66,7 +68,9 @@ async function pluginSchemaFiles(plugin: string): Promise<SchemaFile[]> {
     if (!(error instanceof InputError)) throw error;
     throw new InputError(error.problems.map((problem) => ({ ...problem, file: '--plugin', path: plugin })));
   }
-  const byModule = system.scenarioSchema.extend({ ruleset: z.string().min(1).describe(`the plugin module, relative to the scenario file (rule system ${system.id})`) });
+  const byModule = system.scenarioSchema.extend({
+    ruleset: z.string().min(1).describe(`the plugin module, relative to the scenario file (rule system ${system.id})`),
+  });
   return schemaFilesOf({ ...system, scenarioSchema: byModule });
 }
 
@@ -95,7 +99,10 @@ export function registerSchema(program: Command, io: Io, setStatus: (status: num
     .command('schema')
     .description('write JSON Schemas of the scenario and units files, for editor completion and checking')
     .option('-o, --out <dir>', 'directory to write the schema files into', 'schema')
-    .option('--plugin <module>', "a plugin rule system's module (e.g. ./examples/homebrew/index.ts): write its schemas instead of the built-ins'")
+    .option(
+      '--plugin <module>',
+      "a plugin rule system's module (e.g. ./examples/homebrew/index.ts): write its schemas instead of the built-ins'",
+    )
     .addHelpText(
       'after',
       `

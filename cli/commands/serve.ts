@@ -29,7 +29,9 @@ const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 export function exposureWarning(host: string, dev: boolean): string | undefined {
   if (LOOPBACK.test(host)) return undefined;
   const reach = `warning: --host ${JSON.stringify(host)} is not loopback: the page becomes reachable from other machines on the network, by anyone who can reach this one.\n`;
-  return dev ? `${reach}warning: --dev is the development server, which serves source files and reloads: never expose it; without --dev the built page is served.\n` : reach;
+  return dev
+    ? `${reach}warning: --dev is the development server, which serves source files and reloads: never expose it; without --dev the built page is served.\n`
+    : reach;
 }
 
 export interface Workbench {
@@ -44,11 +46,23 @@ export interface Workbench {
  */
 export async function startWorkbench(options: ServeOptions, overrides: InlineConfig = {}): Promise<Workbench> {
   if (options.dev !== true) return servePage(WEB_BUILD, options);
-  if (!hasWebSources()) throw new InputError([{ file: WEB_CONFIG, path: '--dev', message: 'the development server builds the page from its sources, which only a clone of the repository has: without --dev, crucible serve serves the built page' }]);
+  if (!hasWebSources())
+    throw new InputError([
+      {
+        file: WEB_CONFIG,
+        path: '--dev',
+        message:
+          'the development server builds the page from its sources, which only a clone of the repository has: without --dev, crucible serve serves the built page',
+      },
+    ]);
   // Vite is loaded here only: every other command's start-up pays nothing for it.
   const vite = await import('vite');
   const listen = { port: options.port, host: options.host, strictPort: false, open: false };
-  const server = await (await vite.createServer(vite.mergeConfig<InlineConfig, InlineConfig>({ configFile: WEB_CONFIG, logLevel: 'warn', server: listen }, overrides))).listen();
+  const server = await (
+    await vite.createServer(
+      vite.mergeConfig<InlineConfig, InlineConfig>({ configFile: WEB_CONFIG, logLevel: 'warn', server: listen }, overrides),
+    )
+  ).listen();
   const url = server.resolvedUrls?.local[0] ?? server.resolvedUrls?.network[0] ?? `http://${options.host}:${options.port}/`;
   return { url, close: async () => server.close() };
 }
@@ -60,7 +74,9 @@ export async function serveCommand(options: ServeOptions, io: Io): Promise<numbe
   if (!dev) await ensureWebBuild(io.stderr);
   const workbench = await startWorkbench(options);
   io.stdout(`crucible workbench: ${workbench.url}\n`);
-  io.stderr(`${dev ? 'development server: web/ and the modules it imports, built as asked for' : `serving the built page in ${WEB_BUILD}`}; open the address in a browser. Ctrl-C stops it.\n`);
+  io.stderr(
+    `${dev ? 'development server: web/ and the modules it imports, built as asked for' : `serving the built page in ${WEB_BUILD}`}; open the address in a browser. Ctrl-C stops it.\n`,
+  );
   await new Promise<void>((resolve) => {
     const release = io.onInterrupt?.(() => {
       release?.();
@@ -73,7 +89,8 @@ export async function serveCommand(options: ServeOptions, io: Io): Promise<numbe
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port wants a port number from 0 to 65535 (0: any free port), got ${JSON.stringify(text)}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError(`--port wants a port number from 0 to 65535 (0: any free port), got ${JSON.stringify(text)}.`);
   return port;
 }
 
@@ -82,7 +99,12 @@ export function registerServe(program: Command, io: Io, setStatus: (status: numb
     .command('serve')
     .description('open the workbench: a web page that edits scenarios and computes their odds in the browser')
     .addOption(new Option('--port <port>', 'the port to listen on (the next free one if taken)').argParser(parsePort).default(DEFAULT_PORT))
-    .addOption(new Option('--host <address>', 'the address to listen on; any but loopback (e.g. 0.0.0.0, every interface) makes the page reachable from other machines').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--host <address>',
+        'the address to listen on; any but loopback (e.g. 0.0.0.0, every interface) makes the page reachable from other machines',
+      ).default('127.0.0.1'),
+    )
     .option('--dev', "for contributors: Vite's development server (modules built as asked for, reloaded on edit) instead of the built page")
     // The default since the built page became it; kept so that older scripts still run.
     .addOption(new Option('--built').hideHelp().conflicts('dev'))

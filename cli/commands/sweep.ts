@@ -4,7 +4,7 @@ import { SWEEP_LAYOUTS, type SweepLayout, sweepTableOf, valueText } from '../../
 import { type OutputDocument, printDocument } from '../../documents/table-model.js';
 import { labelAxes, type SweepAxis, sweep, sweptMetrics } from '../../analysis/sweep.js';
 import { type Method, METHOD_WORDS, METHODS, methodText } from '../../sim/methods.js';
-import { InputError, type InputProblem } from '../../input/errors.js';
+import { InputError, type Problem } from '../../input/errors.js';
 import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
 import { groupThousands, percent, provenanceEntries } from '../../documents/format.js';
@@ -19,8 +19,14 @@ import { checkOut, writeOut } from './table-out.js';
 /** `--set path=v1,v2,…` → an axis (values as JSON where they parse, else text). */
 export function parseSet(text: string, previous: SweepAxis[] = []): SweepAxis[] {
   const equals = text.indexOf('=');
-  if (equals <= 0 || equals === text.length - 1) throw new InvalidArgumentError(`--set wants <path>=<value>[,<value>…], e.g. sides[0].groups[0].models=3,4,5; got ${JSON.stringify(text)}.`);
-  const values = text.slice(equals + 1).split(',').map((value) => parseCommandLineValue(value.trim()));
+  if (equals <= 0 || equals === text.length - 1)
+    throw new InvalidArgumentError(
+      `--set wants <path>=<value>[,<value>…], e.g. sides[0].groups[0].models=3,4,5; got ${JSON.stringify(text)}.`,
+    );
+  const values = text
+    .slice(equals + 1)
+    .split(',')
+    .map((value) => parseCommandLineValue(value.trim()));
   return [...previous, { path: text.slice(0, equals).trim(), values }];
 }
 
@@ -28,7 +34,7 @@ export function parseSet(text: string, previous: SweepAxis[] = []): SweepAxis[] 
  * Control characters in an axis's path or values, refused before anything is labelled or run: a
  * point's error message and the sweep's tables would print them raw.
  */
-function unprintableAxisProblems(file: string, axes: readonly SweepAxis[]): InputProblem[] {
+function unprintableAxisProblems(file: string, axes: readonly SweepAxis[]): Problem[] {
   const seen = new Set<string>();
   return axes
     .flatMap((axis) => axis.values.flatMap((value) => unprintableFieldProblems(file, axis.path, value)))
@@ -42,13 +48,21 @@ function unprintableAxisProblems(file: string, axes: readonly SweepAxis[]): Inpu
 
 /** Header entries that hold at every point (provenance that a swept rule or stat may change per point). */
 function commonEntries(document: SweepDocument): [string, string][] {
-  const perPoint = document.points.map((point) => provenanceEntries({ ruleset: document.ruleset, engineVersion: document.engineVersion, unitsDigest: point.unitsDigest, ...(point.rulesChanged === undefined ? {} : { rulesChanged: point.rulesChanged }), ...(document.plugin === undefined ? {} : { plugin: document.plugin }) }));
+  const perPoint = document.points.map((point) =>
+    provenanceEntries({
+      ruleset: document.ruleset,
+      engineVersion: document.engineVersion,
+      unitsDigest: point.unitsDigest,
+      ...(point.rulesChanged === undefined ? {} : { rulesChanged: point.rulesChanged }),
+      ...(document.plugin === undefined ? {} : { plugin: document.plugin }),
+    }),
+  );
   const first = perPoint[0] ?? [];
   const keys = [...new Set(perPoint.flatMap((entries) => entries.map(([key]) => key)))];
   return keys.map((key): [string, string] => {
     const value = first.find(([k]) => k === key)?.[1];
     const same = value !== undefined && perPoint.every((entries) => entries.some(([k, v]) => k === key && v === value));
-    return [key, same ? value : 'differs from point to point (each point\'s is in --json)'];
+    return [key, same ? value : "differs from point to point (each point's is in --json)"];
   });
 }
 
@@ -62,9 +76,15 @@ function methodEntries(document: SweepDocument): [string, string][] {
   const monteCarlo = document.points.find((point) => point.method !== 'exact');
   const how = monteCarlo === undefined || monteCarlo.method === 'exact' ? '' : methodText(monteCarlo.method);
   const trials = new Set(document.points.filter((point) => point.trials !== null).map((point) => point.trials));
-  const entries: [string, string][] = [['method', methods.size === 1 ? how : `exact where a trial is a single action, ${how} elsewhere (the "how" column)`]];
+  const entries: [string, string][] = [
+    ['method', methods.size === 1 ? how : `exact where a trial is a single action, ${how} elsewhere (the "how" column)`],
+  ];
   if (monteCarlo !== undefined && monteCarlo.seed !== null) entries.push(['seed', String(monteCarlo.seed)]);
-  if (document.precision !== null) entries.push(['trials', `until every probability is within ±${percent(document.precision, 3)} (${[...trials].map((count) => groupThousands(count ?? 0)).join(', ')} a point)`]);
+  if (document.precision !== null)
+    entries.push([
+      'trials',
+      `until every probability is within ±${percent(document.precision, 3)} (${[...trials].map((count) => groupThousands(count ?? 0)).join(', ')} a point)`,
+    ]);
   else if (trials.size === 1) entries.push(['trials', `${groupThousands([...trials][0] ?? 0)} a point`]);
   return entries;
 }
@@ -81,7 +101,10 @@ export function sweepPrintout(document: SweepDocument, layout: SweepLayout = 'po
       ['ruleset', `${document.ruleset} (engine ${document.engineVersion})${modes.length === 0 ? '' : `, mode ${modes.join(' / ')}`}`],
       ...commonEntries(document),
       ...methodEntries(document),
-      ...document.axes.map((axis, i): [string, string] => [i === 0 ? 'swept' : '', `${axis.field.label} (${axis.field.path}): ${axis.values.map(valueText).join(', ')}`]),
+      ...document.axes.map((axis, i): [string, string] => [
+        i === 0 ? 'swept' : '',
+        `${axis.field.label} (${axis.field.path}): ${axis.values.map(valueText).join(', ')}`,
+      ]),
     ],
     tables: [table],
     data: table,
@@ -103,22 +126,45 @@ export function registerSweep(program: Command, io: Io): void {
       .command('sweep')
       .description('run a scenario over values of one or two fields: every outcome at every point, one table per metric')
       .argument('<scenario>', 'a scenario file')
-      .requiredOption('--set <path=values>', 'a field and its values, e.g. sides[0].groups[0].models=3,4,5 (twice for two fields)', parseSet)
+      .requiredOption(
+        '--set <path=values>',
+        'a field and its values, e.g. sides[0].groups[0].models=3,4,5 (twice for two fields)',
+        parseSet,
+      )
       .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
       .addOption(new Option('-n, --trials <count>', "trials per point (default: the scenario's)").argParser(parseTrials))
-      .addOption(new Option('-p, --precision <e>', 'instead of --trials: run each point until every probability is within ±e').argParser(parsePrecision).conflicts('trials'))
       .addOption(
-        new Option('--method <method>', 'as for crucible run: auto (exact where a trial is a single action and neither --trials nor --precision is given, else mc), exact, mc or mc-dice')
+        new Option('-p, --precision <e>', 'instead of --trials: run each point until every probability is within ±e')
+          .argParser(parsePrecision)
+          .conflicts('trials'),
+      )
+      .addOption(
+        new Option(
+          '--method <method>',
+          'as for crucible run: auto (exact where a trial is a single action and neither --trials nor --precision is given, else mc), exact, mc or mc-dice',
+        )
           .choices([...METHODS])
           .default('auto'),
       )
-      .addOption(new Option('--layout <layout>', 'points: a row per point, a column per outcome (printed a metric at a time); long: a row per point and outcome; wide: two fields as a grid per outcome (rows the first, columns the second)').choices([...SWEEP_LAYOUTS]).default('points'))
+      .addOption(
+        new Option(
+          '--layout <layout>',
+          'points: a row per point, a column per outcome (printed a metric at a time); long: a row per point and outcome; wide: two fields as a grid per outcome (rows the first, columns the second)',
+        )
+          .choices([...SWEEP_LAYOUTS])
+          .default('points'),
+      )
       .option('--report <dir>', 'also write an HTML page (a chart per metric with interval bands, tables, provenance) into this folder')
       .option('--json', 'print the sweep as one JSON document (every number at full precision; for `crucible report`)'),
   ).action(async (file: string, options: SweepCommandOptions) => {
     if (options.set.length > 2) throw InputError.at(file, '--set', `sweeps one or two fields, got ${options.set.length}`);
     checkOut(options);
-    if (options.layout === 'wide' && options.set.length !== 2) throw InputError.at(file, '--layout', `wide is a grid of two swept fields (rows the first --set, columns the second); this sweep has ${options.set.length === 1 ? 'one' : options.set.length}: use --layout points or long`);
+    if (options.layout === 'wide' && options.set.length !== 2)
+      throw InputError.at(
+        file,
+        '--layout',
+        `wide is a grid of two swept fields (rows the first --set, columns the second); this sweep has ${options.set.length === 1 ? 'one' : options.set.length}: use --layout points or long`,
+      );
     const unprintable = unprintableAxisProblems(file, options.set);
     if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.

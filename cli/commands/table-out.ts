@@ -20,7 +20,10 @@ export interface OutOptions {
 
 export function outOptions(command: Command): Command {
   return command
-    .option('-o, --out <file>', 'also write the table to a file: .csv or .json (the table, numbers as numbers), .md or .html (the printout, to paste or print)')
+    .option(
+      '-o, --out <file>',
+      'also write the table to a file: .csv or .json (the table, numbers as numbers), .md or .html (the printout, to paste or print)',
+    )
     .option('--bom', 'with --out .csv: start the file with a UTF-8 byte order mark (what Excel needs to read accents as UTF-8)');
 }
 
@@ -36,7 +39,12 @@ export function besideOut(file: string, name: string): string {
 }
 
 /** The text of `document` in `format` (`table`: what .csv and .json write, default the document's data table). */
-export async function outputText(document: OutputDocument, format: TableFormat, options: Pick<OutOptions, 'bom'> = {}, table: DataTable = document.data): Promise<string> {
+export async function outputText(
+  document: OutputDocument,
+  format: TableFormat,
+  options: Pick<OutOptions, 'bom'> = {},
+  table: DataTable = document.data,
+): Promise<string> {
   switch (format) {
     case 'csv':
       return tableCsv(table, { bom: options.bom === true });
@@ -53,7 +61,11 @@ export async function outputText(document: OutputDocument, format: TableFormat, 
 }
 
 /** Writes `document` to --out (nothing without it), and each side table beside it in the same format (for .csv and .json). */
-export async function writeOut(options: OutOptions, document: OutputDocument, sides: readonly { name: string; table: DataTable }[] = []): Promise<void> {
+export async function writeOut(
+  options: OutOptions,
+  document: OutputDocument,
+  sides: readonly { name: string; table: DataTable }[] = [],
+): Promise<void> {
   if (options.out === undefined) return;
   const format = formatOfFile(options.out);
   await writeTextFile(options.out, await outputText(document, format, options));

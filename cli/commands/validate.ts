@@ -2,7 +2,15 @@ import type { Command } from 'commander';
 import { checkRoster, isRosterData, loadRoster } from '../../input/roster.js';
 import { readDataFile } from '../../input/data-file.js';
 import { InputError } from '../../input/errors.js';
-import { checkDataFile, findScenarioFiles, isUnitsFileName, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
+import {
+  checkDataFile,
+  findScenarioFiles,
+  isUnitsFileName,
+  loadScenarioChanged,
+  loadScenarioData,
+  loadScenarioFile,
+  readScenarioData,
+} from '../../input/scenario-file.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
@@ -43,7 +51,8 @@ export async function validateCommand(paths: readonly string[], io: Io, plugins:
   for (const file of files) {
     try {
       if (isUnitsFileName(file, pluginSystems)) await checkDataFile(file, pluginSystems);
-      else if (await isRosterFile(file)) await checkRoster(await loadRoster(file, trusted), (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
+      else if (await isRosterFile(file))
+        await checkRoster(await loadRoster(file, trusted), (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
       else {
         await loadScenarioFile(file, trusted);
         // Every variant must make a valid scenario too.

@@ -42,9 +42,21 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io,
   }
   const threads = usefulWorkers(options.workers, io.stderr);
   // Loaded here: BullMQ and ioredis cost every other command's start-up nothing.
-  const [{ startQueueWorker }, { WORKER_ID }] = await needing(QUEUE_PACKAGES, () => Promise.all([import('../../queue/queue-worker.js'), import('../../queue/shard-queue.js')]));
-  const worker = await startQueueWorker({ url, threads, plugins, stalledAfterMilliseconds: options.stalledAfter * 1000, log: io.stderr, secret, claimedVersion: env.CRUCIBLE_TEST_WORKER_VERSION });
-  io.stderr(`crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`);
+  const [{ startQueueWorker }, { WORKER_ID }] = await needing(QUEUE_PACKAGES, () =>
+    Promise.all([import('../../queue/queue-worker.js'), import('../../queue/shard-queue.js')]),
+  );
+  const worker = await startQueueWorker({
+    url,
+    threads,
+    plugins,
+    stalledAfterMilliseconds: options.stalledAfter * 1000,
+    log: io.stderr,
+    secret,
+    claimedVersion: env.CRUCIBLE_TEST_WORKER_VERSION,
+  });
+  io.stderr(
+    `crucible worker ${WORKER_ID}: taking shards from ${redactedUrl(url)} on ${threads} thread${threads === 1 ? '' : 's'}${plugins.length > 0 ? `, plugins ${plugins.map((entry) => entry.plugin?.id).join(', ')}` : ''} (Ctrl-C stops it after the shards it holds)\n`,
+  );
   await new Promise<void>((resolve) => {
     let stopping = false;
     const release = io.onInterrupt?.((signal) => {
@@ -63,15 +75,20 @@ export async function workerCommand(url: string, options: WorkerOptions, io: Io,
 export function registerWorker(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   program
     .command('worker')
-    .description('run shards for coordinators on a Redis queue (crucible run … --queue redis://…), on this machine\'s cores')
+    .description("run shards for coordinators on a Redis queue (crucible run … --queue redis://…), on this machine's cores")
     .argument('<url>', 'the Redis server: redis://host:6379, redis://:password@host:6379, or rediss://… for TLS')
     .addOption(new Option('-w, --workers <count>', 'worker threads (default: one per core)').argParser(parseWorkers))
-    .option('--plugin <module>', 'a plugin rule system this worker may run (repeat for several); its code must be the coordinator\'s', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '--plugin <module>',
+      "a plugin rule system this worker may run (repeat for several); its code must be the coordinator's",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--stalled-after <seconds>', 'a worker silent this long loses its shard to another worker')
         .argParser((text: string) => {
           const seconds = Number(text);
-          if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 3600) throw new InvalidArgumentError('--stalled-after wants seconds from 0.5 to 3600.');
+          if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 3600)
+            throw new InvalidArgumentError('--stalled-after wants seconds from 0.5 to 3600.');
           return seconds;
         })
         .default(DEFAULT_STALLED_AFTER_SECONDS),

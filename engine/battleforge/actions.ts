@@ -62,7 +62,8 @@ export class Actions extends Morale {
 
   /** Charge reach: Movement − Shock, or with a Rush `rushPercent` of Movement more (Move: Rushing). */
   protected chargeOrMove(dice: Dice, unit: number, enemy: number): void {
-    if (this.scenario.hasMelee[unit] === 1 && this.distance(unit, enemy) <= this.movement(unit) + this.scenario.rush[unit]!) this.charge(dice, unit, enemy);
+    if (this.scenario.hasMelee[unit] === 1 && this.distance(unit, enemy) <= this.movement(unit) + this.scenario.rush[unit]!)
+      this.charge(dice, unit, enemy);
     else this.move(dice, unit, enemy);
   }
 
@@ -72,7 +73,13 @@ export class Actions extends Morale {
     const moved = this.moveToward(unit, enemy, this.movement(unit), this.closestApproach);
     this.tracer?.move(unit, enemy, false, moved, this.distance(unit, enemy));
     for (let watcher = 0; watcher < this.unitCount && this.active(unit); watcher++) {
-      if (this.scenario.side[watcher] === this.scenario.side[unit] || this.hold[watcher] !== 1 || this.reacted[watcher] === 1 || !this.active(watcher)) continue;
+      if (
+        this.scenario.side[watcher] === this.scenario.side[unit] ||
+        this.hold[watcher] !== 1 ||
+        this.reacted[watcher] === 1 ||
+        !this.active(watcher)
+      )
+        continue;
       if (this.scenario.reactToCharge[this.scenario.side[watcher]!] !== OVERWATCH || !this.canShoot(watcher, unit)) continue;
       this.reacted[watcher] = 1;
       this.tracer?.reaction(watcher, 'overwatch', unit, null, true);
@@ -168,7 +175,9 @@ export class Actions extends Morale {
     const scenario = this.scenario;
     const reaction = this.mayReact(target) ? (melee ? scenario.reactToFight : scenario.reactToShoot)[scenario.side[target]!]! : 0;
     // A Counter Attack is the unit's Shoot or Fight: not if it already made that one this round.
-    const canCounter = melee ? scenario.hasMelee[target] === 1 && this.fought[target] === 0 : this.shot[target] === 0 && this.canShoot(target, attacker);
+    const canCounter = melee
+      ? scenario.hasMelee[target] === 1 && this.fought[target] === 0
+      : this.shot[target] === 0 && this.canShoot(target, attacker);
     if (reaction === COUNTER_ATTACK && canCounter) {
       if (this.reactionSucceeds(dice, target, true, 'counter-attack', attacker)) {
         this.resolveSimultaneous(dice, attacker, target, melee, kind);

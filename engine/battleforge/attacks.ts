@@ -145,7 +145,7 @@ export class Attacks extends BattleState {
   private wound(target: number, victim: number): number {
     const scenario = this.scenario;
     const before = this.typeDamaged[victim] === 0 ? scenario.wounds[victim]! : this.typeDamaged[victim]!;
-    const taken = before < this.woundsPerHit ? before : this.woundsPerHit;
+    const taken = Math.min(before, this.woundsPerHit);
     this.woundsLeft[target] = this.woundsLeft[target]! - taken;
     const left = before - taken;
     if (left > 0) {

@@ -79,7 +79,11 @@ export async function battleforgeChoices(scenario: Scenario, file: string, files
     // A reference the scenario format cannot write (the data has an id with capitals) is not offered.
     if (factionName === undefined || !canField(profile) || !writable.unit(reference)) continue;
     const category = unitCategories.get(reference);
-    units.push({ value: reference, label: `${factionName} — ${profile.name} (${category ?? 'this scenario'})`, keys: [factionName, profile.name] });
+    units.push({
+      value: reference,
+      label: `${factionName} — ${profile.name} (${category ?? 'this scenario'})`,
+      keys: [factionName, profile.name],
+    });
   }
 
   const fielded = scenario.sides.flatMap((side) => side.units);

@@ -122,19 +122,55 @@ export function modelCounts(models: Scenario['sides'][number]['units'][number]['
  * Compile a validated scenario; `profiles` maps `<faction>/<unit id>` to the unit's profile and
  * `powers` `<faction>/<power id>` to the powers units know.
  */
-export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, powers: ReadonlyMap<string, PowerProfile> = new Map()): CompiledScenario {
+export function compileScenario(
+  scenario: Scenario,
+  profiles: ReadonlyMap<string, UnitProfile>,
+  powers: ReadonlyMap<string, PowerProfile> = new Map(),
+): CompiledScenario {
   const declared = scenario.sides.flatMap((side, sideIndex) => side.units.map((unit) => ({ unit, side, sideIndex })));
   const unitCount = declared.length;
   const perUnit = () => new Int32Array(unitCount);
   const u = {
-    side: perUnit(), cover: perUnit(), terrain: perUnit(), startShock: perUnit(), startFocus: perUnit(), startEvade: perUnit(), plan: perUnit(), rallyAt: perUnit(),
-    typeStart: perUnit(), typeEnd: perUnit(), leadType: perUnit(), models: perUnit(), woundsTotal: perUnit(), multiWound: perUnit(),
-    hasMelee: perUnit(), hasRanged: perUnit(), powerSlots: perUnit(), powerStart: perUnit(), powerEnd: perUnit(), rush: perUnit(), bidCap: perUnit(),
+    side: perUnit(),
+    cover: perUnit(),
+    terrain: perUnit(),
+    startShock: perUnit(),
+    startFocus: perUnit(),
+    startEvade: perUnit(),
+    plan: perUnit(),
+    rallyAt: perUnit(),
+    typeStart: perUnit(),
+    typeEnd: perUnit(),
+    leadType: perUnit(),
+    models: perUnit(),
+    woundsTotal: perUnit(),
+    multiWound: perUnit(),
+    hasMelee: perUnit(),
+    hasRanged: perUnit(),
+    powerSlots: perUnit(),
+    powerStart: perUnit(),
+    powerEnd: perUnit(),
+    rush: perUnit(),
+    bidCap: perUnit(),
   };
   const rules = scenario.rules;
   const knownPowers: PowerProfile[] = [];
   const place = new Float64Array(unitCount);
-  const types: { unit: number; count: number; hasCharacteristics: boolean; movement: number; accuracy: number; strength: number; save: number; meleeSave: number; initiative: number; courage: number; wounds: number; weaponStart: number; weaponEnd: number }[] = [];
+  const types: {
+    unit: number;
+    count: number;
+    hasCharacteristics: boolean;
+    movement: number;
+    accuracy: number;
+    strength: number;
+    save: number;
+    meleeSave: number;
+    initiative: number;
+    courage: number;
+    wounds: number;
+    weaponStart: number;
+    weaponEnd: number;
+  }[] = [];
   const weapons: { name: string; type: number; dice: number; ap: number; melee: boolean; short: number; long: number }[] = [];
   const units: CompiledUnit[] = [];
 
@@ -171,7 +207,15 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
       const weaponStart = weapons.length;
       if (model.hasCharacteristics) {
         for (const weapon of model.weapons) {
-          weapons.push({ name: weapon.name, type, dice: weapon.attacks * weapon.copies, ap: weapon.ap, melee: weapon.melee, short: weapon.short, long: weapon.long });
+          weapons.push({
+            name: weapon.name,
+            type,
+            dice: weapon.attacks * weapon.copies,
+            ap: weapon.ap,
+            melee: weapon.melee,
+            short: weapon.short,
+            long: weapon.long,
+          });
           if (weapon.melee) u.hasMelee[index] = 1;
           else u.hasRanged[index] = 1;
         }
@@ -179,7 +223,21 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
         u.woundsTotal[index] = (u.woundsTotal[index] ?? 0) + count * model.wounds;
         if (model.wounds > 1) u.multiWound[index] = 1;
       }
-      types.push({ unit: index, count, hasCharacteristics: model.hasCharacteristics, movement: model.movement, accuracy: model.accuracy, strength: model.strength, save: model.save, meleeSave: model.meleeSave ?? model.save, initiative: model.initiative, courage: model.courage, wounds: model.wounds, weaponStart, weaponEnd: weapons.length });
+      types.push({
+        unit: index,
+        count,
+        hasCharacteristics: model.hasCharacteristics,
+        movement: model.movement,
+        accuracy: model.accuracy,
+        strength: model.strength,
+        save: model.save,
+        meleeSave: model.meleeSave ?? model.save,
+        initiative: model.initiative,
+        courage: model.courage,
+        wounds: model.wounds,
+        weaponStart,
+        weaponEnd: weapons.length,
+      });
     }
     u.typeEnd[index] = types.length;
     u.powerSlots[index] = profile.powerSlots ?? 0;
@@ -201,8 +259,21 @@ export function compileScenario(scenario: Scenario, profiles: ReadonlyMap<string
     units.push({ id: unit.id, name: unit.name ?? profile.name, index, side: sideIndex, profile });
   });
 
-  const typeArray = (field: 'unit' | 'count' | 'movement' | 'accuracy' | 'strength' | 'save' | 'meleeSave' | 'initiative' | 'courage' | 'wounds' | 'weaponStart' | 'weaponEnd') =>
-    Int32Array.from(types, (type) => type[field]);
+  const typeArray = (
+    field:
+      | 'unit'
+      | 'count'
+      | 'movement'
+      | 'accuracy'
+      | 'strength'
+      | 'save'
+      | 'meleeSave'
+      | 'initiative'
+      | 'courage'
+      | 'wounds'
+      | 'weaponStart'
+      | 'weaponEnd',
+  ) => Int32Array.from(types, (type) => type[field]);
   const sideArray = (value: (side: Scenario['sides'][number]) => number) => Int32Array.from(scenario.sides, value);
   return {
     name: scenario.name,

@@ -14,7 +14,7 @@ export type { BattleforgeRefs } from './load.js';
 export type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
 export * from './schema.js';
 
-/** The Battle Forge core rules (D10, Shock, breaks, reactions), as engine/rulesets.ts lists them. */
+/** The Battle Forge core rules (D10, Shock, breaks, reactions), as engine/registry.ts lists them. */
 export const battleforge = defineRuleSystem<Scenario, BattleforgeRefs, BattleforgeTraceEvent>({
   id: 'battleforge',
   version: BATTLEFORGE_ENGINE_VERSION,
@@ -36,6 +36,11 @@ export default battleforge;
  * Compile a validated Battle Forge scenario into a kernel. `profiles` maps `<faction>/<unit id>` to
  * the units' combat profiles (validate.ts reports what makes a scenario invalid).
  */
-export function compileBattleforge(scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, powers: ReadonlyMap<string, PowerProfile> = new Map(), method: DrawMethod = DEFAULT_DRAW_METHOD): Kernel {
+export function compileBattleforge(
+  scenario: Scenario,
+  profiles: ReadonlyMap<string, UnitProfile>,
+  powers: ReadonlyMap<string, PowerProfile> = new Map(),
+  method: DrawMethod = DEFAULT_DRAW_METHOD,
+): Kernel {
   return new BattleforgeKernel(compileScenario(scenario, profiles, powers), method);
 }

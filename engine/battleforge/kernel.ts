@@ -1,7 +1,17 @@
 import type { Dice } from '../dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import type { CompiledScenario } from './compile.js';
-import { DECISIVE_ROUND, battleforgeMetrics, ROUNDS, SIDE_METRICS, SIDE_WIDTH, UNIT_METRICS, UNIT_WIDTH, WINNER, WINNER_NONE } from './metrics.js';
+import {
+  DECISIVE_ROUND,
+  battleforgeMetrics,
+  ROUNDS,
+  SIDE_METRICS,
+  SIDE_WIDTH,
+  UNIT_METRICS,
+  UNIT_WIDTH,
+  WINNER,
+  WINNER_NONE,
+} from './metrics.js';
 import { Powers } from './powers.js';
 import { codeOf, FOCUS_ACCURACY, FOCUS_STRENGTH, PLANS } from './terms.js';
 import { BattleforgeTracer, type BattleforgeTraceEvent } from './trace.js';
@@ -101,7 +111,8 @@ export class BattleforgeKernel extends Powers implements Kernel<BattleforgeTrace
     while (this.scenario.side[target] === 0) target++;
     const melee = this.distance(attacker, target) === 0;
     if (melee) this.engage(attacker, target);
-    if (melee || this.canShoot(attacker, target)) this.resolveSingle(dice, attacker, target, melee, this.distance(attacker, target), melee ? 'fight' : 'shoot');
+    if (melee || this.canShoot(attacker, target))
+      this.resolveSingle(dice, attacker, target, melee, this.distance(attacker, target), melee ? 'fight' : 'shoot');
   }
 
   private startRound(): void {

@@ -6,7 +6,15 @@ import type { ValidationIssue } from '../validation.js';
 import type { BundledData, DataFiles, LoadResult, Problem } from '../rule-system.js';
 import type { ModelProfile, PowerProfile, UnitProfile, WeaponProfile } from './profile.js';
 import { type Scenario, scenarioSchema } from './schema.js';
-import { type CombatModel, combatModels, type FactionFile, factionFileSchema, type IndexFile, indexFileSchema, weaponTable } from './units.js';
+import {
+  type CombatModel,
+  combatModels,
+  type FactionFile,
+  factionFileSchema,
+  type IndexFile,
+  indexFileSchema,
+  weaponTable,
+} from './units.js';
 import { saveBonuses } from './save-rules.js';
 import { validateBattleforge } from './validate.js';
 
@@ -50,8 +58,10 @@ const unitProfileSchema = z.strictObject({
 
 /** A power the engine casts: one whose effect the converter read as hits or Shock; undefined otherwise. */
 function powerProfile(power: IndexFile['powers'][number]): PowerProfile | undefined {
-  if (power.attack !== undefined) return { name: power.name, cast: power.charge, range: power.attack.range, hits: power.attack.hits, ap: power.attack.ap, shock: 0 };
-  if (power.shock !== undefined && power.range !== undefined) return { name: power.name, cast: power.charge, range: power.range, hits: 0, ap: 0, shock: power.shock };
+  if (power.attack !== undefined)
+    return { name: power.name, cast: power.charge, range: power.attack.range, hits: power.attack.hits, ap: power.attack.ap, shock: 0 };
+  if (power.shock !== undefined && power.range !== undefined)
+    return { name: power.name, cast: power.charge, range: power.range, hits: 0, ap: 0, shock: power.shock };
   return undefined;
 }
 
@@ -67,7 +77,15 @@ function weaponProfiles(model: CombatModel): WeaponProfile[] {
     if (seen.has(key)) continue;
     seen.add(key);
     const long = weapon.long ?? weapon.short ?? 0;
-    weapons.push({ name: weapon.profile === null ? weapon.name : `${weapon.name} (${weapon.profile})`, attacks: weapon.attacks, copies: weapon.count, ap: weapon.ap, melee: weapon.melee, short: weapon.short ?? long, long });
+    weapons.push({
+      name: weapon.profile === null ? weapon.name : `${weapon.name} (${weapon.profile})`,
+      attacks: weapon.attacks,
+      copies: weapon.count,
+      ap: weapon.ap,
+      melee: weapon.melee,
+      short: weapon.short ?? long,
+      long,
+    });
   }
   return weapons;
 }
@@ -80,22 +98,27 @@ export function unitProfile(faction: string, unit: FactionFile['units'][number],
     // Armour and shields: the model's and unit's rules and its weapons' (a Shield is a weapon with the `shield` rule).
     const bonus = saveBonuses([...model.rules, ...model.weapons.flatMap((weapon) => weapon.rules)].map((rule) => rule.id));
     return {
-    name: model.name,
-    count: anyMinimum ? model.min : m === 0 ? 1 : 0,
-    hasCharacteristics: model.canBeAssignedHits,
-    movement: model.stats.movement ?? 0,
-    accuracy: model.stats.accuracy ?? 0,
-    strength: model.stats.strength ?? 0,
-    save: (model.stats.save ?? 0) + bonus.shooting,
-    // Only where it differs (a buckler): a `units:` change of `save` then changes both.
-    ...(bonus.melee === bonus.shooting ? {} : { meleeSave: (model.stats.save ?? 0) + bonus.melee }),
-    initiative: model.stats.initiative ?? 0,
-    courage: model.stats.courage ?? 0,
-    wounds: model.wounds,
-    weapons: weaponProfiles(model),
+      name: model.name,
+      count: anyMinimum ? model.min : m === 0 ? 1 : 0,
+      hasCharacteristics: model.canBeAssignedHits,
+      movement: model.stats.movement ?? 0,
+      accuracy: model.stats.accuracy ?? 0,
+      strength: model.stats.strength ?? 0,
+      save: (model.stats.save ?? 0) + bonus.shooting,
+      // Only where it differs (a buckler): a `units:` change of `save` then changes both.
+      ...(bonus.melee === bonus.shooting ? {} : { meleeSave: (model.stats.save ?? 0) + bonus.melee }),
+      initiative: model.stats.initiative ?? 0,
+      courage: model.stats.courage ?? 0,
+      wounds: model.wounds,
+      weapons: weaponProfiles(model),
     };
   });
-  const slots = Math.max(0, ...models.flatMap((model) => model.rules.filter((rule) => rule.id === 'power' && typeof rule.x === 'number').map((rule) => Number(rule.x))));
+  const slots = Math.max(
+    0,
+    ...models.flatMap((model) =>
+      model.rules.filter((rule) => rule.id === 'power' && typeof rule.x === 'number').map((rule) => Number(rule.x)),
+    ),
+  );
   return { reference: `${faction}/${unit.id}`, name: unit.name, models: profiles, powerSlots: slots };
 }
 
@@ -105,16 +128,26 @@ const DEFAULT_DATA = scenarioSchema.shape.data.parse(undefined);
  * Where a scenario's Battle Forge data is (`data`, or the bundled data: engine/data-location.ts):
  * `<data>/index.yaml`, `<data>/factions/`, and the faction ids there; a problem when no factions/ can be read.
  */
-export async function dataFolder(scenario: Scenario, file: string, files: DataFiles): Promise<{ indexFile: string; factionsDirectory: string; factionIds: string[]; bundled?: BundledData } | { problem: Problem }> {
+export async function dataFolder(
+  scenario: Scenario,
+  file: string,
+  files: DataFiles,
+): Promise<{ indexFile: string; factionsDirectory: string; factionIds: string[]; bundled?: BundledData } | { problem: Problem }> {
   const factionsOf = (directory: string): Promise<readonly string[] | undefined> => files.list(files.join(directory, 'factions'));
   const field = { name: 'data', value: scenario.data, defaultValue: DEFAULT_DATA, what: 'Battle Forge data' };
   const location = await locateData(files, file, 'battleforge', field, async (directory) => (await factionsOf(directory)) !== undefined);
   if ('problem' in location) return location;
   const factionsDirectory = files.join(location.path, 'factions');
   const listing = await files.list(factionsDirectory);
-  if (listing === undefined) return { problem: { file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` } };
+  if (listing === undefined)
+    return { problem: { file, path: 'data', message: `Battle Forge data not found: ${factionsDirectory} cannot be read` } };
   const factionIds = listing.filter((name) => name.endsWith('.yaml')).map((name) => name.slice(0, -'.yaml'.length));
-  return { indexFile: files.join(location.path, 'index.yaml'), factionsDirectory, factionIds, ...(location.bundled === undefined ? {} : { bundled: location.bundled }) };
+  return {
+    indexFile: files.join(location.path, 'index.yaml'),
+    factionsDirectory,
+    factionIds,
+    ...(location.bundled === undefined ? {} : { bundled: location.bundled }),
+  };
 }
 
 /** A faction file, checked against its format: its units' combat profiles and the powers it may use (the index's, then its own), keyed `<faction>/<id>`. */
@@ -123,7 +156,13 @@ export async function readFaction(
   factionsDirectory: string,
   faction: string,
   index: IndexFile,
-): Promise<{ file: string; value?: FactionFile; profiles: Map<string, UnitProfile>; powers: Map<string, IndexFile['powers'][number]>; problems: Problem[] }> {
+): Promise<{
+  file: string;
+  value?: FactionFile;
+  profiles: Map<string, UnitProfile>;
+  powers: Map<string, IndexFile['powers'][number]>;
+  problems: Problem[];
+}> {
   const factionFile = files.join(factionsDirectory, `${faction}.yaml`);
   const profiles = new Map<string, UnitProfile>();
   const powers = new Map<string, IndexFile['powers'][number]>();
@@ -136,11 +175,21 @@ export async function readFaction(
 }
 
 /** The scenario's `units:` changes laid over the combat profiles (models and weapons by name: engine/overrides.ts), each checked; new ones come last. */
-export function scenarioProfiles(profiles: ReadonlyMap<string, UnitProfile>, scenario: Scenario, file: string, files: DataFiles): { entries: Map<string, UnitProfile>; problems: Problem[] } {
-  return applyOverrides(profiles, scenario.units, (reference) => ({ reference }), (reference, merged) => {
-    const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
-    return { ...(value === undefined ? {} : { value: value as UnitProfile }), problems: found };
-  });
+export function scenarioProfiles(
+  profiles: ReadonlyMap<string, UnitProfile>,
+  scenario: Scenario,
+  file: string,
+  files: DataFiles,
+): { entries: Map<string, UnitProfile>; problems: Problem[] } {
+  return applyOverrides(
+    profiles,
+    scenario.units,
+    (reference) => ({ reference }),
+    (reference, merged) => {
+      const { value, problems: found } = files.check(file, unitProfileSchema, merged, ['units', reference]);
+      return { ...(value === undefined ? {} : { value: value as UnitProfile }), problems: found };
+    },
+  );
 }
 
 /** The powers the engine can cast (those doing hits or Shock), by the same keys. */
@@ -168,7 +217,15 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
   problems.push(...indexProblems);
   if (index === undefined || problems.length > 0) return { inputs, problems };
 
-  const wanted = [...new Set([...scenario.sides.flatMap((side) => side.units.map((unit) => unit.unit)), ...Object.keys(scenario.units)].map((reference) => reference.split('/')[0] ?? ''))].filter((id) => factionIds.includes(id)).sort();
+  const wanted = [
+    ...new Set(
+      [...scenario.sides.flatMap((side) => side.units.map((unit) => unit.unit)), ...Object.keys(scenario.units)].map(
+        (reference) => reference.split('/')[0] ?? '',
+      ),
+    ),
+  ]
+    .filter((id) => factionIds.includes(id))
+    .sort();
   const profiles = new Map<string, UnitProfile>();
   const powers = new Map<string, IndexFile['powers'][number]>();
   for (const faction of wanted) {
@@ -182,11 +239,26 @@ export async function loadBattleforge(scenario: Scenario, file: string, files: D
   problems.push(...changed.problems);
   if (problems.length > 0) return { inputs, problems };
   const castable = castablePowers(powers);
-  const issues = validateBattleforge(scenario, changed.entries, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  const issues = validateBattleforge(scenario, changed.entries, factionIds, { known: new Set(powers.keys()), castable }).map((issue) => ({
+    file,
+    path: files.formatPath(issue.path),
+    message: issue.message,
+  }));
   if (issues.length > 0) return { inputs, problems: issues };
-  const used = Object.fromEntries(scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)));
-  const usedPowers = Object.fromEntries(scenario.sides.flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`))).map((key) => [key, castable.get(key) as PowerProfile] as const));
-  return { refs: { profiles: used, powers: usedPowers }, inputs, problems: [], ...(folder.bundled === undefined ? {} : { bundled: [folder.bundled] }) };
+  const used = Object.fromEntries(
+    scenario.sides.flatMap((side) => side.units.map((unit) => [unit.unit, changed.entries.get(unit.unit) as UnitProfile] as const)),
+  );
+  const usedPowers = Object.fromEntries(
+    scenario.sides
+      .flatMap((side) => side.units.flatMap((unit) => unit.powers.map((id) => `${unit.unit.split('/')[0] ?? ''}/${id}`)))
+      .map((key) => [key, castable.get(key) as PowerProfile] as const),
+  );
+  return {
+    refs: { profiles: used, powers: usedPowers },
+    inputs,
+    problems: [],
+    ...(folder.bundled === undefined ? {} : { bundled: [folder.bundled] }),
+  };
 }
 
 /** A castable power as the engine reads it (powerProfile above). */
@@ -198,7 +270,10 @@ const powerProfileSchema = z.strictObject({
   ap: count.max(10),
   shock: count.max(100),
 });
-const battleforgeRefsSchema = z.strictObject({ profiles: z.record(z.string(), unitProfileSchema), powers: z.record(z.string(), powerProfileSchema) });
+const battleforgeRefsSchema = z.strictObject({
+  profiles: z.record(z.string(), unitProfileSchema),
+  powers: z.record(z.string(), powerProfileSchema),
+});
 
 /** checkRefs (engine/rule-system.ts): each profile and power in its format, then the scenario against them (dice per action…). */
 export function checkBattleforgeRefs(scenario: Scenario, refs: unknown): ValidationIssue[] {

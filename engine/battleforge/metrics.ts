@@ -23,19 +23,41 @@ export const WINNER_NONE = 2;
  */
 function maxShock(scenario: CompiledScenario, unit: number): number {
   const rules = scenario.rules;
-  const perEvent = Math.max(1, rules.shockWhenHit, rules.shockFromDestroyed, rules.failedReactionShock, rules.failedRushShock, Math.ceil(rules.miscastShock / 2));
+  const perEvent = Math.max(
+    1,
+    rules.shockWhenHit,
+    rules.shockFromDestroyed,
+    rules.failedReactionShock,
+    rules.failedRushShock,
+    Math.ceil(rules.miscastShock / 2),
+  );
   const enemies = scenario.units.filter((other) => other.side !== scenario.side[unit]).length;
   const bidding = Math.max(0, (scenario.bidCap[unit] ?? 0) + 1);
-  return (scenario.startShock[unit] ?? 0) + scenario.rounds * (bidding + perEvent * (6 * enemies + scenario.units.length + rules.actionsPerActivation));
+  return (
+    (scenario.startShock[unit] ?? 0) +
+    scenario.rounds * (bidding + perEvent * (6 * enemies + scenario.units.length + rules.actionsPerActivation))
+  );
 }
 
 export function battleforgeMetrics(scenario: CompiledScenario): MetricSpec[] {
   const [nameA, nameB] = scenario.sideNames;
   const metrics: MetricSpec[] = [
-    { name: 'winner', kind: 'category', max: 2, labels: [nameA, nameB, 'none'], description: 'side with units left (neither destroyed nor broken) when the other has none' },
+    {
+      name: 'winner',
+      kind: 'category',
+      max: 2,
+      labels: [nameA, nameB, 'none'],
+      description: 'side with units left (neither destroyed nor broken) when the other has none',
+    },
     { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds played' },
     // A category, not a count: 0 means "no side lost", so a mean of it would mean nothing.
-    { name: 'decisiveRound', kind: 'category', max: scenario.rounds, labels: ['none', ...Array.from({ length: scenario.rounds }, (_, r) => `in round ${r + 1}`)], description: "when the loser's last unit was destroyed or broke" },
+    {
+      name: 'decisiveRound',
+      kind: 'category',
+      max: scenario.rounds,
+      labels: ['none', ...Array.from({ length: scenario.rounds }, (_, r) => `in round ${r + 1}`)],
+      description: "when the loser's last unit was destroyed or broke",
+    },
   ];
   ['A', 'B'].forEach((key, side) => {
     const units = scenario.units.filter((unit) => unit.side === side);
@@ -52,7 +74,12 @@ export function battleforgeMetrics(scenario: CompiledScenario): MetricSpec[] {
   for (const unit of scenario.units) {
     metrics.push(
       { name: `${unit.id}.modelsLost`, kind: 'count', max: scenario.models[unit.index] ?? 0, description: `models lost (${unit.name})` },
-      { name: `${unit.id}.woundsLost`, kind: 'count', max: scenario.woundsTotal[unit.index] ?? 0, description: `Wounds lost (${unit.name})` },
+      {
+        name: `${unit.id}.woundsLost`,
+        kind: 'count',
+        max: scenario.woundsTotal[unit.index] ?? 0,
+        description: `Wounds lost (${unit.name})`,
+      },
       { name: `${unit.id}.shock`, kind: 'count', max: maxShock(scenario, unit.index), description: `Shock at the end (${unit.name})` },
       { name: `${unit.id}.broke`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `failed a break test (${unit.name})` },
       { name: `${unit.id}.destroyed`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `lost every model (${unit.name})` },

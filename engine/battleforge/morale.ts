@@ -41,7 +41,8 @@ export class Morale extends Attacks {
   protected removeShock(dice: Dice, unit: number, rally: boolean): void {
     const tests = this.shock[unit]!;
     for (let test = 0; test < tests; test++) if (this.courageTest(dice, unit)) this.shock[unit] = this.shock[unit]! - 1;
-    if (tests > 0) this.tracer?.shockTests(unit, rally, this.passOn(this.courageOf(unit)), tests, tests - this.shock[unit]!, this.shock[unit]!);
+    if (tests > 0)
+      this.tracer?.shockTests(unit, rally, this.passOn(this.courageOf(unit)), tests, tests - this.shock[unit]!, this.shock[unit]!);
   }
 
   /**
@@ -124,7 +125,8 @@ export class Morale extends Attacks {
     this.disengage(unit);
     this.settle(unit);
     for (let other = 0; other < this.unitCount; other++) {
-      if (other !== unit && this.active(other) && this.distance(unit, other) <= this.destroyedShockRange) this.gainShocks(dice, other, this.shockFromDestroyed, 'destroyed nearby');
+      if (other !== unit && this.active(other) && this.distance(unit, other) <= this.destroyedShockRange)
+        this.gainShocks(dice, other, this.shockFromDestroyed, 'destroyed nearby');
     }
   }
 

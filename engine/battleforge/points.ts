@@ -114,7 +114,15 @@ export function resolvePoints(expression: PointsExpression, variables: Variables
 /** The model as points expressions see it: the source's stat names, and its rules by id (formatRuleVariables). */
 function modelVariable(stats: Stats, rules: readonly RuleRef[]): Record<string, unknown> {
   const byId = Object.fromEntries(rules.map((rule) => [rule.id, rule.x === undefined ? 1 : rule]));
-  return { movement: stats.movement, shoot: stats.accuracy, fight: stats.strength, defense: stats.save, reflexes: stats.initiative, courage: stats.courage, rules: byId };
+  return {
+    movement: stats.movement,
+    shoot: stats.accuracy,
+    fight: stats.strength,
+    defense: stats.save,
+    reflexes: stats.initiative,
+    courage: stats.courage,
+    rules: byId,
+  };
 }
 
 /** Collects the ids of rules whose cost is not in the data. */
@@ -141,7 +149,13 @@ const numberOrNaN = (value: number | null): number => value ?? Number.NaN;
  * stat it uses) is dropped; the dearest counts in full and every other at half. A weapon with
  * profiles prices only its profiles (the weapon's own line has no range: not a number either).
  */
-export function weaponPoints(weapon: Weapon | undefined, stats: Stats, modelRules: readonly RuleRef[], context: PointsContext, tally: PointsTally = { unpriced: new Set() }): number {
+export function weaponPoints(
+  weapon: Weapon | undefined,
+  stats: Stats,
+  modelRules: readonly RuleRef[],
+  context: PointsContext,
+  tally: PointsTally = { unpriced: new Set() },
+): number {
   if (weapon === undefined) return 0;
   const profiles = 'profiles' in weapon ? weapon.profiles : [weapon];
   const model = modelVariable(stats, modelRules);
@@ -165,7 +179,11 @@ export function weaponPoints(weapon: Weapon | undefined, stats: Stats, modelRule
 }
 
 /** getModelTotalPoints; `unitRules` are the unit's rules, which the app appends to the model's. */
-export function modelPoints(model: Pick<Model, 'stats' | 'weapons' | 'rules'>, unitRules: readonly RuleRef[], context: PointsContext): ModelPoints {
+export function modelPoints(
+  model: Pick<Model, 'stats' | 'weapons' | 'rules'>,
+  unitRules: readonly RuleRef[],
+  context: PointsContext,
+): ModelPoints {
   const rules = [...model.rules, ...unitRules];
   const tally: PointsTally = { unpriced: new Set() };
   const unresolved: string[] = [];

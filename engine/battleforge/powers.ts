@@ -75,7 +75,14 @@ export class Powers extends Actions {
       const wounds = this.woundsLeft[target]!;
       this.tracer?.attack(unit, target, 'power', distance);
       // Saved as shooting: AP, and cover beyond point blank range.
-      this.saveHits(dice, target, scenario.powerHits[power]!, scenario.powerAp[power]!, distance <= this.pointBlankRange ? 0 : scenario.cover[target]!, false);
+      this.saveHits(
+        dice,
+        target,
+        scenario.powerHits[power]!,
+        scenario.powerAp[power]!,
+        distance <= this.pointBlankRange ? 0 : scenario.cover[target]!,
+        false,
+      );
       this.aftermath(dice, target, true, models, wounds);
     }
   }

@@ -198,7 +198,7 @@ export class BattleState {
    * automatic pass, never at or above the automatic failure (Dice And Modifiers; rulings §19).
    */
   protected passOn(target: number): number {
-    return target < this.passFloor ? this.passFloor : target > this.passCeiling ? this.passCeiling : target;
+    return target < this.passFloor ? this.passFloor : Math.min(target, this.passCeiling);
   }
 
   /** `n` D10 tests passing on `passOn(target)` or less: how many passed. */

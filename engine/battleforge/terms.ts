@@ -11,7 +11,15 @@ export type Cover = (typeof COVERS)[number];
  * Plans: what a unit does with its two actions (engine/battleforge/README.md, "Plans"). Every plan
  * fights when the unit is engaged in melee.
  */
-export const PLANS = ['shoot-and-hold', 'focus-then-shoot', 'move-and-shoot', 'shoot-then-charge', 'charge-and-fight', 'hold-for-overwatch', 'evade-and-shoot'] as const;
+export const PLANS = [
+  'shoot-and-hold',
+  'focus-then-shoot',
+  'move-and-shoot',
+  'shoot-then-charge',
+  'charge-and-fight',
+  'hold-for-overwatch',
+  'evade-and-shoot',
+] as const;
 export type Plan = (typeof PLANS)[number];
 
 export const SHOOTING_REACTIONS = ['none', 'counter-attack', 'dodge', 'escape'] as const;

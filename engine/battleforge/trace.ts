@@ -28,13 +28,44 @@ export type BattleforgeTraceEvent =
     }
   | { readonly type: 'activation'; readonly unit: string; readonly plan: string; readonly shock: number }
   /** Removing Shock (or a Rally action): one Courage test per Shock, each pass removes one. */
-  | { readonly type: 'shockTests'; readonly unit: string; readonly rally: boolean; readonly on: number; readonly tests: number; readonly faces: readonly number[]; readonly removed: number; readonly shock: number }
+  | {
+      readonly type: 'shockTests';
+      readonly unit: string;
+      readonly rally: boolean;
+      readonly on: number;
+      readonly tests: number;
+      readonly faces: readonly number[];
+      readonly removed: number;
+      readonly shock: number;
+    }
   | { readonly type: 'action'; readonly unit: string; readonly action: ActionName; readonly target: string | null }
   /** A move toward (or, `away`, from) a unit: the inches moved and the distance left between them. */
-  | { readonly type: 'move'; readonly unit: string; readonly from: string; readonly away: boolean; readonly inches: number; readonly distance: number }
+  | {
+      readonly type: 'move';
+      readonly unit: string;
+      readonly from: string;
+      readonly away: boolean;
+      readonly inches: number;
+      readonly distance: number;
+    }
   /** A charge: the distance and the reach (with a Rush), and whether it made base contact. */
-  | { readonly type: 'charge'; readonly unit: string; readonly target: string; readonly distance: number; readonly reach: number; readonly contact: boolean }
-  | { readonly type: 'test'; readonly unit: string; readonly test: 'initiative' | 'courage'; readonly purpose: TestPurpose; readonly on: number; readonly faces: readonly number[]; readonly passed: boolean }
+  | {
+      readonly type: 'charge';
+      readonly unit: string;
+      readonly target: string;
+      readonly distance: number;
+      readonly reach: number;
+      readonly contact: boolean;
+    }
+  | {
+      readonly type: 'test';
+      readonly unit: string;
+      readonly test: 'initiative' | 'courage';
+      readonly purpose: TestPurpose;
+      readonly on: number;
+      readonly faces: readonly number[];
+      readonly passed: boolean;
+    }
   /** A reaction tried (rulings §23): its Initiative test (`on` null: automatic, on Hold) and whether it worked. */
   | {
       readonly type: 'reaction';
@@ -47,7 +78,15 @@ export type BattleforgeTraceEvent =
     }
   | { readonly type: 'attack'; readonly attacker: string; readonly target: string; readonly attack: AttackKind; readonly distance: number }
   /** One weapon's hit dice (all its models' attacks × copies). */
-  | { readonly type: 'hits'; readonly unit: string; readonly weapon: string; readonly dice: number; readonly on: number; readonly faces: readonly number[]; readonly hits: number }
+  | {
+      readonly type: 'hits';
+      readonly unit: string;
+      readonly weapon: string;
+      readonly dice: number;
+      readonly on: number;
+      readonly faces: readonly number[];
+      readonly hits: number;
+    }
   /** The saves of hits given to `target` (rulings §20): one `on` per pooled roll or per hit. */
   | {
       readonly type: 'saves';
@@ -67,8 +106,24 @@ export type BattleforgeTraceEvent =
   | { readonly type: 'broken'; readonly unit: string; readonly fate: 'leaves' | 'surrenders' | 'destroyed' }
   | { readonly type: 'destroyed'; readonly unit: string }
   /** A power cast (Using Powers): the D10, the roll with Shock added, the cast value. */
-  | { readonly type: 'power'; readonly unit: string; readonly power: string; readonly target: string; readonly face: number; readonly rolled: number; readonly cast: number; readonly outcome: 'miscast' | 'failed' | 'cast' }
-  | { readonly type: 'stop'; readonly unit: string; readonly power: string; readonly face: number; readonly rolled: number; readonly stopped: boolean }
+  | {
+      readonly type: 'power';
+      readonly unit: string;
+      readonly power: string;
+      readonly target: string;
+      readonly face: number;
+      readonly rolled: number;
+      readonly cast: number;
+      readonly outcome: 'miscast' | 'failed' | 'cast';
+    }
+  | {
+      readonly type: 'stop';
+      readonly unit: string;
+      readonly power: string;
+      readonly face: number;
+      readonly rolled: number;
+      readonly stopped: boolean;
+    }
   | { readonly type: 'end'; readonly winner: string; readonly rounds: number; readonly decisiveRound: number };
 
 export type ActionName = 'shoot' | 'fight' | 'charge' | 'move' | 'focus' | 'evade' | 'hold' | 'rally' | 'power';
@@ -115,7 +170,16 @@ export class BattleforgeTracer {
     this.bidShock.push(unit, shock);
   }
 
-  bidding(declared0: number, declared1: number, counted0: number, counted1: number, firstSide: number, firstActivations: number, rolledOff: boolean, drawnWhole: boolean): void {
+  bidding(
+    declared0: number,
+    declared1: number,
+    counted0: number,
+    counted1: number,
+    firstSide: number,
+    firstActivations: number,
+    rolledOff: boolean,
+    drawnWhole: boolean,
+  ): void {
     const faces = this.faces(); // a roll-off drawn whole (a fair coin) takes D6 pools: not D10s, not shown
     this.sink.event({
       type: 'bidding',
@@ -165,7 +229,15 @@ export class BattleforgeTracer {
 
   hits(unit: number, weapon: number, dice: number, on: number, hits: number): void {
     if (dice === 0) return; // a weapon without attacks (a Shield): nothing rolled
-    this.sink.event({ type: 'hits', unit: this.id(unit), weapon: this.scenario.weaponName[weapon] ?? `weapon ${weapon}`, dice, on, faces: this.faces(), hits });
+    this.sink.event({
+      type: 'hits',
+      unit: this.id(unit),
+      weapon: this.scenario.weaponName[weapon] ?? `weapon ${weapon}`,
+      dice,
+      on,
+      faces: this.faces(),
+      hits,
+    });
   }
 
   /** The target number of the next save roll (a pooled roll, or one hit's): collected for `saves`. */
@@ -195,11 +267,27 @@ export class BattleforgeTracer {
   power(unit: number, power: number, target: number, rolled: number, outcome: 'miscast' | 'failed' | 'cast'): void {
     const face = this.faces()[0] ?? 0;
     const name = this.scenario.powerName[power] ?? `power ${power}`;
-    this.sink.event({ type: 'power', unit: this.id(unit), power: name, target: this.id(target), face, rolled, cast: this.scenario.powerCast[power] ?? 0, outcome });
+    this.sink.event({
+      type: 'power',
+      unit: this.id(unit),
+      power: name,
+      target: this.id(target),
+      face,
+      rolled,
+      cast: this.scenario.powerCast[power] ?? 0,
+      outcome,
+    });
   }
 
   stop(unit: number, power: number, rolled: number, stopped: boolean): void {
-    this.sink.event({ type: 'stop', unit: this.id(unit), power: this.scenario.powerName[power] ?? `power ${power}`, face: this.faces()[0] ?? 0, rolled, stopped });
+    this.sink.event({
+      type: 'stop',
+      unit: this.id(unit),
+      power: this.scenario.powerName[power] ?? `power ${power}`,
+      face: this.faces()[0] ?? 0,
+      rolled,
+      stopped,
+    });
   }
 
   end(winner: string, rounds: number, decisiveRound: number): void {
@@ -208,7 +296,14 @@ export class BattleforgeTracer {
   }
 }
 
-const PLURALS: Readonly<Record<string, string>> = { die: 'dice', Wound: 'Wounds', model: 'models', hit: 'hits', round: 'rounds', unit: 'units' };
+const PLURALS: Readonly<Record<string, string>> = {
+  die: 'dice',
+  Wound: 'Wounds',
+  model: 'models',
+  hit: 'hits',
+  round: 'rounds',
+  unit: 'units',
+};
 const plural = (count: number, word: string): string => `${count} ${count === 1 ? word : (PLURALS[word] ?? `${word}s`)}`;
 const inches = (value: number): string => `${Number.isInteger(value) ? value : value.toFixed(1)}"`;
 /** Faces rolled, or how the outcome was drawn when it has none. */
@@ -233,22 +328,37 @@ export function describeBattleforgeEvent(event: BattleforgeTraceEvent): readonly
     case 'round':
       return [0, `round ${event.round}`];
     case 'bidding': {
-      const bids = event.sides.map((name, side) => `${name} ${event.declared[side]}${event.counted[side] !== event.declared[side] ? ' (forfeited)' : ''}`);
-      const rollOff = event.rollOff === null ? '' : event.rollOff.length === 0 ? '; roll-off drawn whole' : `; roll-off ${event.rollOff.join(' ')}`;
+      const bids = event.sides.map(
+        (name, side) => `${name} ${event.declared[side]}${event.counted[side] !== event.declared[side] ? ' (forfeited)' : ''}`,
+      );
+      const rollOff =
+        event.rollOff === null ? '' : event.rollOff.length === 0 ? '; roll-off drawn whole' : `; roll-off ${event.rollOff.join(' ')}`;
       return [1, `bidding: ${bids.join(', ')}${rollOff}: ${event.first} activates ${plural(event.firstActivations, 'unit')} first`];
     }
     case 'activation':
       return [1, `${event.unit} activates (${event.plan}, Shock ${event.shock})`];
     case 'shockTests':
-      return [2, `${event.rally ? 'rallies: ' : ''}${plural(event.tests, 'Courage test')} on ≤${event.on}: ${rolled(event.faces)} → ${event.removed} Shock removed, ${event.shock} left`];
+      return [
+        2,
+        `${event.rally ? 'rallies: ' : ''}${plural(event.tests, 'Courage test')} on ≤${event.on}: ${rolled(event.faces)} → ${event.removed} Shock removed, ${event.shock} left`,
+      ];
     case 'action':
       return [2, event.target === null ? ACTION_TEXT[event.action] : `${ACTION_TEXT[event.action]} ${event.target}`];
     case 'move':
-      return [3, `${event.unit} moves ${inches(event.inches)} ${event.away ? 'away from' : 'toward'} ${event.from}: ${inches(event.distance)} apart`];
+      return [
+        3,
+        `${event.unit} moves ${inches(event.inches)} ${event.away ? 'away from' : 'toward'} ${event.from}: ${inches(event.distance)} apart`,
+      ];
     case 'charge':
-      return [3, `${event.unit} charges ${event.target} ${inches(event.distance)} away, reach ${inches(event.reach)}: ${event.contact ? 'base contact' : 'falls short'}`];
+      return [
+        3,
+        `${event.unit} charges ${event.target} ${inches(event.distance)} away, reach ${inches(event.reach)}: ${event.contact ? 'base contact' : 'falls short'}`,
+      ];
     case 'test':
-      return [3, `${event.unit}: ${TEST_TEXT[event.purpose]}, ${event.test === 'initiative' ? 'Initiative' : 'Courage'} on ≤${event.on}: ${rolled(event.faces)} → ${passFail(event.passed)}`];
+      return [
+        3,
+        `${event.unit}: ${TEST_TEXT[event.purpose]}, ${event.test === 'initiative' ? 'Initiative' : 'Courage'} on ≤${event.on}: ${rolled(event.faces)} → ${passFail(event.passed)}`,
+      ];
     case 'reaction': {
       const test = event.on === null ? 'automatic (on Hold)' : `Initiative on ≤${event.on}: ${rolled(event.faces)}`;
       return [3, `${event.unit} reacts to ${event.against} with ${event.reaction}: ${test} → ${event.succeeded ? 'done' : 'failed'}`];
@@ -256,27 +366,49 @@ export function describeBattleforgeEvent(event: BattleforgeTraceEvent): readonly
     case 'attack':
       return [3, `${event.attacker} → ${event.target}: ${event.attack} at ${inches(event.distance)}`];
     case 'hits':
-      return [4, `${event.weapon}: ${plural(event.dice, 'die')} hitting on ≤${event.on}: ${rolled(event.faces)} → ${plural(event.hits, 'hit')}`];
+      return [
+        4,
+        `${event.weapon}: ${plural(event.dice, 'die')} hitting on ≤${event.on}: ${rolled(event.faces)} → ${plural(event.hits, 'hit')}`,
+      ];
     case 'saves': {
       const distinct = [...new Set(event.on)];
       const on = distinct.length === 1 ? `≤${distinct[0]}` : `≤${event.on.join('/')}`;
       const gone = event.rolled < event.hits ? ` (${event.rolled} rolled: then no model was left)` : '';
-      return [4, `${event.target} saves ${plural(event.hits, 'hit')}${gone} (AP ${event.ap}) on ${on}: ${rolled(event.faces)} → ${event.saved} saved, ${plural(event.woundsLost, 'Wound')} lost, ${plural(event.modelsLost, 'model')} removed`];
+      return [
+        4,
+        `${event.target} saves ${plural(event.hits, 'hit')}${gone} (AP ${event.ap}) on ${on}: ${rolled(event.faces)} → ${event.saved} saved, ${plural(event.woundsLost, 'Wound')} lost, ${plural(event.modelsLost, 'model')} removed`,
+      ];
     }
     case 'shock':
       return [event.cause === 'bid' ? 2 : 3, `${event.unit} gains ${event.gained} Shock (${event.cause}): ${event.shock}`];
     case 'broken':
-      return [3, event.fate === 'leaves' ? `${event.unit} breaks and leaves the fight` : event.fate === 'surrenders' ? `${event.unit} breaks and surrenders: destroyed` : `${event.unit} breaks, destroyed as it falls back`];
+      return [
+        3,
+        event.fate === 'leaves'
+          ? `${event.unit} breaks and leaves the fight`
+          : event.fate === 'surrenders'
+            ? `${event.unit} breaks and surrenders: destroyed`
+            : `${event.unit} breaks, destroyed as it falls back`,
+      ];
     case 'destroyed':
       return [3, `${event.unit} is destroyed`];
     case 'power': {
       const outcome = event.outcome === 'miscast' ? 'miscast' : event.outcome === 'failed' ? 'fails' : 'cast';
-      return [3, `${event.unit} casts ${event.power} at ${event.target}: ${event.face} + Shock = ${event.rolled} against ${event.cast} → ${outcome}`];
+      return [
+        3,
+        `${event.unit} casts ${event.power} at ${event.target}: ${event.face} + Shock = ${event.rolled} against ${event.cast} → ${outcome}`,
+      ];
     }
     case 'stop':
-      return [4, `${event.unit} tries to stop ${event.power}: ${event.face} against ${event.rolled} → ${event.stopped ? 'stopped' : 'not stopped'}`];
+      return [
+        4,
+        `${event.unit} tries to stop ${event.power}: ${event.face} against ${event.rolled} → ${event.stopped ? 'stopped' : 'not stopped'}`,
+      ];
     case 'end':
-      return [0, `outcome: ${event.winner} after ${plural(event.rounds, 'round')}${event.decisiveRound > 0 ? ` (decided in round ${event.decisiveRound})` : ''}`];
+      return [
+        0,
+        `outcome: ${event.winner} after ${plural(event.rounds, 'round')}${event.decisiveRound > 0 ? ` (decided in round ${event.decisiveRound})` : ''}`,
+      ];
   }
 }
 

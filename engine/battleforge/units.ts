@@ -32,7 +32,7 @@ export const statsSchema = z.strictObject({
   movement: stat.describe('Movement in inches (source: movement)'),
   accuracy: stat.describe('Accuracy: a D10 at or under it hits when shooting (source: shoot)'),
   strength: stat.describe('Strength: a D10 at or under it hits in melee (source: fight)'),
-  save: stat.describe('Save: a D10 at or under it, less the weapon\'s AP, stops a hit (source: defense)'),
+  save: stat.describe("Save: a D10 at or under it, less the weapon's AP, stops a hit (source: defense)"),
   initiative: stat.describe('Initiative: tests for terrain, falling back and reactions (source: reflexes)'),
   courage: stat.describe('Courage: tests to clear Shock and break tests (source: courage)'),
 });
@@ -40,33 +40,53 @@ export type Stats = z.output<typeof statsSchema>;
 
 export const ruleRefSchema = z.strictObject({
   id: id.describe('rule id: in the index, the faction file, or a core rule (index coreRules)'),
-  x: z.union([z.number(), z.string()]).optional().describe('the rule\'s parameter, as the source gives it: Wounds(3) → 3; some are keyword text ("Infantry")'),
+  x: z
+    .union([z.number(), z.string()])
+    .optional()
+    .describe('the rule\'s parameter, as the source gives it: Wounds(3) → 3; some are keyword text ("Infantry")'),
 });
 export type RuleRef = z.output<typeof ruleRefSchema>;
 
 export const weaponRefSchema = z.strictObject({
-  id: id.describe('weapon id: the faction file\'s weapons first, then the index\'s'),
+  id: id.describe("weapon id: the faction file's weapons first, then the index's"),
   count: positiveInt.describe('copies (attacks with it this many times); 1 where the source gives a bare id'),
   x: nonNegativeInt.optional().describe('as two references give it instead of a count; the app reads only count, so they count once'),
-  unresolved: z.literal(true).optional().describe('no weapon has this id in the index or the faction: a known fault of the source, listed in data/battleforge/README.md'),
+  unresolved: z
+    .literal(true)
+    .optional()
+    .describe('no weapon has this id in the index or the faction: a known fault of the source, listed in data/battleforge/README.md'),
 });
 export type WeaponRef = z.output<typeof weaponRefSchema>;
 
 const rangeFields = {
-  attacks: nonNegativeInt.describe('attacks per copy of the weapon; 0 for shields and standards, which are weapons only to carry their rules'),
-  ap: nonNegativeInt.describe('armour penetration, taken from the target\'s Save; 0 where the source gives none'),
-  short: z.union([z.literal('melee'), positiveInt]).describe('"melee" (close combat only), or the short range band in inches (source: short)'),
-  long: positiveInt.nullable().describe('the long range band in inches (source: medium); null for melee weapons and for ranged ones with a single band'),
+  attacks: nonNegativeInt.describe(
+    'attacks per copy of the weapon; 0 for shields and standards, which are weapons only to carry their rules',
+  ),
+  ap: nonNegativeInt.describe("armour penetration, taken from the target's Save; 0 where the source gives none"),
+  short: z
+    .union([z.literal('melee'), positiveInt])
+    .describe('"melee" (close combat only), or the short range band in inches (source: short)'),
+  long: positiveInt
+    .nullable()
+    .describe('the long range band in inches (source: medium); null for melee weapons and for ranged ones with a single band'),
   rules: z.array(ruleRefSchema).describe('weapon rules'),
 };
 
-export const weaponProfileSchema = z.strictObject({ name: z.string().min(1).describe('the profile\'s name, e.g. "Thrown"'), ...rangeFields });
+export const weaponProfileSchema = z.strictObject({
+  name: z.string().min(1).describe('the profile\'s name, e.g. "Thrown"'),
+  ...rangeFields,
+});
 export type WeaponProfile = z.output<typeof weaponProfileSchema>;
 
 const weaponHead = {
   id: id.describe('weapon id, as in the source'),
   name: z.string().min(1).describe('as the source gives it'),
-  overridesIndex: z.literal(true).optional().describe('in a faction file: the index has a weapon with this id, and this one replaces it for the faction (the app merges index then faction, by id)'),
+  overridesIndex: z
+    .literal(true)
+    .optional()
+    .describe(
+      'in a faction file: the index has a weapon with this id, and this one replaces it for the faction (the app merges index then faction, by id)',
+    ),
 };
 export const simpleWeaponSchema = z.strictObject({ ...weaponHead, ...rangeFields });
 export const profiledWeaponSchema = z.strictObject({
@@ -90,7 +110,9 @@ const pointsTerm = z.union([
 ]);
 export const pointsExpressionSchema = z
   .union([pointsOperand, z.array(pointsTerm)])
-  .describe('the rule\'s cost as the app computes it: a number, or terms applied in order to a running total from 0 (a number or variable such as "rule.x" or "weapon.attacks" adds, {multiply: 10} multiplies…)');
+  .describe(
+    'the rule\'s cost as the app computes it: a number, or terms applied in order to a running total from 0 (a number or variable such as "rule.x" or "weapon.attacks" adds, {multiply: 10} multiplies…)',
+  );
 export type PointsExpression = z.output<typeof pointsExpressionSchema>;
 export type PointsTerm = z.output<typeof pointsTerm>;
 
@@ -98,28 +120,36 @@ export const ruleSchema = z.strictObject({
   id,
   name: z.string().min(1),
   points: pointsExpressionSchema.optional(),
-  parameter: z.string().min(1).optional().describe('what the parameter x means, in one line of our own words; present when the rule takes one'),
-  overridesIndex: z.literal(true).optional().describe('in a faction file: replaces the index\'s rule of the same id for the faction'),
+  parameter: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('what the parameter x means, in one line of our own words; present when the rule takes one'),
+  overridesIndex: z.literal(true).optional().describe("in a faction file: replaces the index's rule of the same id for the faction"),
 });
 export type Rule = z.output<typeof ruleSchema>;
 
 export const coreRuleSchema = z.strictObject({
   id,
-  parameter: z.string().min(1).nullable().describe('what x means, where the data uses the rule with one and the meaning is known; null otherwise'),
+  parameter: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe('what x means, where the data uses the rule with one and the meaning is known; null otherwise'),
 });
 
 export const powerSchema = z.strictObject({
   id,
   name: z.string().min(1),
-  charge: positiveInt.describe('cast value: a D10 plus the caster\'s Shock must be at or under it'),
+  charge: positiveInt.describe("cast value: a D10 plus the caster's Shock must be at or under it"),
   category: id.optional().describe('power category (index powerCategories: fire, water…)'),
   school: id.optional().describe('as some faction powers give it instead of a category'),
   subfactions: z.array(id).optional().describe('subfactions (focuses) that may use it; "none" is the faction without one'),
-  overridesIndex: z.literal(true).optional().describe('in a faction file: replaces the index\'s power of the same id for the faction'),
+  overridesIndex: z.literal(true).optional().describe("in a faction file: replaces the index's power of the same id for the faction"),
   attack: z
     .strictObject({ range: positiveInt.describe('inches'), hits: positiveInt, ap: z.number().int().min(0) })
     .optional()
-    .describe('a damaging power: hits with AP on an enemy unit within range, read from the power\'s text by the converter'),
+    .describe("a damaging power: hits with AP on an enemy unit within range, read from the power's text by the converter"),
   shock: positiveInt.optional().describe('Shock it gives an enemy unit within `range` (e.g. Fright), read from its text'),
   range: positiveInt.optional().describe('inches, for a power with `shock`'),
   unlimited: z.literal(true).optional().describe('may be cast any number of times a turn'),
@@ -128,7 +158,9 @@ export type Power = z.output<typeof powerSchema>;
 
 const modelLimitSchema = z
   .union([positiveInt, z.literal('all'), z.strictObject({ count: positiveInt, per: positiveInt })])
-  .describe('how many models may take it: a number, "all" (every model or none), or {count, per} for "count for each per models" (source "1/5")');
+  .describe(
+    'how many models may take it: a number, "all" (every model or none), or {count, per} for "count for each per models" (source "1/5")',
+  );
 
 /** Choices are lists: the source's `withWeapon: ["a", ["b", "c"]]` offers "a" or "b and c". */
 export const optionSchema = z.strictObject({
@@ -150,7 +182,7 @@ export const modelSchema = z.strictObject({
   min: nonNegativeInt.describe('fewest models of this kind in the unit'),
   max: nonNegativeInt.describe('most models of this kind in the unit'),
   weapons: z.array(weaponRefSchema),
-  rules: z.array(ruleRefSchema).describe('the model\'s rules (the unit\'s rules apply as well)'),
+  rules: z.array(ruleRefSchema).describe("the model's rules (the unit's rules apply as well)"),
   options: z.array(optionSchema).describe('options for this kind of model'),
 });
 export type Model = z.output<typeof modelSchema>;
@@ -159,7 +191,7 @@ export const unitSchema = z.strictObject({
   id: id.describe('unit id, as in the source (its key in units)'),
   name: z.string().min(1),
   category: id.describe('force-organisation category (index categories: hero, core, elite, rare, fortification)'),
-  min: nonNegativeInt.optional().describe('as three units give it on the unit itself; the app\'s points code does not read it'),
+  min: nonNegativeInt.optional().describe("as three units give it on the unit itself; the app's points code does not read it"),
   max: nonNegativeInt.optional(),
   keywords: z.array(z.string().min(1)).optional().describe('absent where the source has none'),
   subfactions: z.array(id).optional().describe('subfactions that may take it; absent: all'),
@@ -174,12 +206,12 @@ export const factionFileSchema = z.strictObject({
   name: z.string().min(1),
   alliance: id.optional().describe('as index.json gives it'),
   source: z.string().min(1).describe('where the data comes from'),
-  licence: z.string().min(1).describe('the source\'s licence; the notice is in data/battleforge/LICENSE'),
+  licence: z.string().min(1).describe("the source's licence; the notice is in data/battleforge/LICENSE"),
   subfactions: z.array(z.strictObject({ id, name: z.string().min(1), restricted: z.boolean().optional() })).optional(),
   units: z.array(unitSchema).min(1).describe('no points: the source gives none; the app computes them (engine/battleforge/points.ts)'),
-  weapons: z.array(weaponSchema).describe('the faction\'s own weapons, added to or replacing the index\'s by id'),
-  rules: z.array(ruleSchema).describe('the faction\'s own rules, added to or replacing the index\'s by id'),
-  powers: z.array(powerSchema).describe('the faction\'s own powers, added to or replacing the index\'s by id'),
+  weapons: z.array(weaponSchema).describe("the faction's own weapons, added to or replacing the index's by id"),
+  rules: z.array(ruleSchema).describe("the faction's own rules, added to or replacing the index's by id"),
+  powers: z.array(powerSchema).describe("the faction's own powers, added to or replacing the index's by id"),
 });
 export type FactionFile = z.output<typeof factionFileSchema>;
 
@@ -191,7 +223,11 @@ export const indexFileSchema = z.strictObject({
   categories: z.array(z.strictObject({ id, name: z.string().min(1) })),
   weapons: z.array(weaponSchema),
   rules: z.array(ruleSchema),
-  coreRules: z.array(coreRuleSchema).describe('rule ids the data uses that neither the index nor the faction using them defines: Battle Forge core rules, kept elsewhere (wargame-engine/root) and not in this data'),
+  coreRules: z
+    .array(coreRuleSchema)
+    .describe(
+      'rule ids the data uses that neither the index nor the faction using them defines: Battle Forge core rules, kept elsewhere (wargame-engine/root) and not in this data',
+    ),
   powers: z.array(powerSchema),
 });
 export type IndexFile = z.output<typeof indexFileSchema>;

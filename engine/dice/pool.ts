@@ -136,17 +136,17 @@ export class D10Tests implements D10Counter {
   }
 
   count(dice: Dice, n: number, target: number): number {
-    const table = this.tables[target < 1 ? 1 : target > 9 ? 9 : target] as Uint8Array;
+    const table = this.tables[target < 1 ? 1 : Math.min(target, 9)] as Uint8Array;
     let passed = 0;
     let left = n;
     while (left > 0) {
-      const take = left < MAX_PACKED_D10 ? left : MAX_PACKED_D10;
+      const take = Math.min(left, MAX_PACKED_D10);
       let packed = dice.d10Packed(take);
       // Three digits per look-up; digits beyond `take` are 0 (a face of 1), so mask them off below.
       for (let done = 0; done < take; done += 3) {
         const chunk = packed % 1000;
         packed = (packed - chunk) / 1000;
-        const inChunk = take - done < 3 ? take - done : 3;
+        const inChunk = Math.min(take - done, 3);
         passed += inChunk === 3 ? (table[chunk] as number) : this.partial(chunk, inChunk, target);
       }
       left -= take;
@@ -156,9 +156,9 @@ export class D10Tests implements D10Counter {
 
   /** The first `dice` digits of `chunk` (1 or 2 dice). */
   private partial(chunk: number, dice: number, target: number): number {
-    const limit = target < 1 ? 1 : target > 9 ? 9 : target;
+    const limit = target < 1 ? 1 : Math.min(target, 9);
     let passed = (chunk % 10) + 1 <= limit ? 1 : 0;
-    if (dice === 2 && Math.floor(chunk / 10) % 10 + 1 <= limit) passed++;
+    if (dice === 2 && (Math.floor(chunk / 10) % 10) + 1 <= limit) passed++;
     return passed;
   }
 }
@@ -171,7 +171,7 @@ export class D10TestTables implements D10Counter {
   private readonly tables: (OutcomeTable | undefined)[] = [];
 
   count(dice: Dice, n: number, target: number): number {
-    const limit = target < 1 ? 1 : target > 9 ? 9 : target;
+    const limit = target < 1 ? 1 : Math.min(target, 9);
     const key = n * 10 + limit;
     return dice.pick(this.tables[key] ?? this.build(key, n, limit));
   }

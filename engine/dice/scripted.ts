@@ -50,7 +50,8 @@ export class ScriptedDice implements Dice {
     if (table.certain) return table.values[0] as number; // nothing to script: it can only be this
     const value = this.faces[this.next];
     if (value === undefined) throw new Error(`ScriptedDice: draw ${this.next + 1} requested, only ${this.faces.length} scripted`);
-    if (!table.values.includes(value)) throw new Error(`ScriptedDice: draw ${this.next + 1} is ${value}, not a possible outcome (${table.values.join(', ')})`);
+    if (!table.values.includes(value))
+      throw new Error(`ScriptedDice: draw ${this.next + 1} is ${value}, not a possible outcome (${table.values.join(', ')})`);
     this.next++;
     return value;
   }

@@ -42,7 +42,9 @@ export class StreamDice implements Dice {
     const low = trial | 0;
     const state = this.state;
     for (let word = 0; word < 4; word++) {
-      state[word] = lowbias32(lowbias32((seed | 0) + Math.imul(word + 1, 0x9e3779b9)) ^ lowbias32(low + Math.imul(word + 5, 0x85ebca6b)) ^ (high * 0x27d4eb2f));
+      state[word] = lowbias32(
+        lowbias32((seed | 0) + Math.imul(word + 1, 0x9e3779b9)) ^ lowbias32(low + Math.imul(word + 5, 0x85ebca6b)) ^ (high * 0x27d4eb2f),
+      );
     }
     if ((state[0]! | state[1]! | state[2]! | state[3]!) === 0) state[0] = 1; // the all-zero state never leaves zero
   }

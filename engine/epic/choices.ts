@@ -18,6 +18,11 @@ export async function epicChoices(scenario: Scenario, file: string, files: DataF
   if (armies === undefined) return {};
   const choices = [...armies]
     .sort((a, b) => collator.compare(a.name, b.name) || collator.compare(a.id, b.id))
-    .map((army): Choice => ({ value: army.id, label: `${army.name} (Strategy Rating ${army.strategyRating}, Initiative ${army.initiative}+)` }));
+    .map(
+      (army): Choice => ({
+        value: army.id,
+        label: `${army.name} (Strategy Rating ${army.strategyRating}, Initiative ${army.initiative}+)`,
+      }),
+    );
   return choices.length === 0 ? {} : { 'players[].army': choices };
 }

@@ -65,12 +65,17 @@ const D6 = 6;
 function dieTable(sides: number): OutcomeTable | null {
   if (sides === D6) return null;
   const faces = Array.from({ length: sides }, (_, face) => face + 1);
-  return new OutcomeTable(faces, faces.map(() => 1 / sides));
+  return new OutcomeTable(
+    faces,
+    faces.map(() => 1 / sides),
+  );
 }
 
 /** `armies`: the armies file's entries by id (validate.ts has checked every id exists). */
 export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, Army>, method: DrawMethod): CompiledScenario {
-  const declared = scenario.players.flatMap((player, p) => player.formations.map((formation) => ({ formation, p, army: armies.get(player.army) })));
+  const declared = scenario.players.flatMap((player, p) =>
+    player.formations.map((formation) => ({ formation, p, army: armies.get(player.army) })),
+  );
   const count = declared.length;
   const perFormation = () => new Int32Array(count);
   const player = perFormation();
@@ -101,7 +106,14 @@ export function compileScenario(scenario: Scenario, armies: ReadonlyMap<string, 
       countStart[index * COUNT_INPUTS + i] = values.length;
       addCount(input);
       // A single value (or a one-entry distribution) is fixed: nothing to draw.
-      countTables.push(typeof input === 'number' || input.length === 1 ? null : new OutcomeTable(input.map((entry) => entry.value), input.map((entry) => entry.p)));
+      countTables.push(
+        typeof input === 'number' || input.length === 1
+          ? null
+          : new OutcomeTable(
+              input.map((entry) => entry.value),
+              input.map((entry) => entry.p),
+            ),
+      );
     });
     formations.push({ id: formation.id, name: formation.name ?? formation.id, index, player: p });
   });

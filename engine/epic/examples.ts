@@ -8,7 +8,13 @@ export default defineExamples({
   contract: {
     // One turn; both players Space Marines, so equal Strategy Ratings make the End phase open with a
     // roll-off — the one place where dice (D6 pairs re-rolled on ties) and tables (a fair coin) draw differently: 7,776 paths.
-    action: { file: 'scenarios/marines-vs-orks-under-fire.yaml', set: [['turns', 1], ['players[1].army', 'space-marines']] },
+    action: {
+      file: 'scenarios/marines-vs-orks-under-fire.yaml',
+      set: [
+        ['turns', 1],
+        ['players[1].army', 'space-marines'],
+      ],
+    },
     chain: { file: 'scenarios/marines-vs-orks-under-fire.yaml' },
     traces: true,
   },
@@ -16,10 +22,16 @@ export default defineExamples({
   fuzz: {
     keys: ['markers', 'initiative', 'units', 'turns', 'offTable', 'broken', 'markersPerTurn', 'strategyRating', 'withdrawalCost'],
     patches: [
-      ['players', 0, 'formations', 0, 'units'], ['players', 0, 'formations', 0, 'markers'], ['players', 1, 'formations', 0, 'markersPerTurn'],
-      ['players', 1, 'formations', 0, 'markersPerTurn', 0, 'value'], ['players', 0, 'formations', 0, 'unitsLostPerTurn', 0, 'value'],
-      ['players', 0, 'formations', 0, 'withdrawalCost'], ['players', 1, 'formations', 0, 'initiative'], ['rules', 'dieSides'],
-      ['rules', 'markersPerUnitOnRally'], ['turns'],
+      ['players', 0, 'formations', 0, 'units'],
+      ['players', 0, 'formations', 0, 'markers'],
+      ['players', 1, 'formations', 0, 'markersPerTurn'],
+      ['players', 1, 'formations', 0, 'markersPerTurn', 0, 'value'],
+      ['players', 0, 'formations', 0, 'unitsLostPerTurn', 0, 'value'],
+      ['players', 0, 'formations', 0, 'withdrawalCost'],
+      ['players', 1, 'formations', 0, 'initiative'],
+      ['rules', 'dieSides'],
+      ['rules', 'markersPerUnitOnRally'],
+      ['turns'],
     ],
     cases: 150,
     // Counts have no upper bound: 2³¹ wraps the kernel's Int32 state (a RangeError in the tally); 1e8 markers a turn make a 3 GB tally.

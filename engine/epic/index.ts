@@ -13,7 +13,7 @@ export type { EpicRefs } from './load.js';
 export * from './schema.js';
 
 /**
- * Epic Armageddon's End-phase rallies and Blast markers, as engine/rulesets.ts lists them. Its
+ * Epic Armageddon's End-phase rallies and Blast markers, as engine/registry.ts lists them. Its
  * scenarios have players rather than two sides to win (no `sides`): matchups and balance do not apply.
  */
 export const epic = defineRuleSystem<Scenario, EpicRefs, EpicTraceEvent>({

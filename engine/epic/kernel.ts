@@ -1,7 +1,14 @@
 import type { Dice } from '../dice/index.js';
 import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
 import { StateLayout } from '../state-layout.js';
-import { COUNT_INPUTS, type CompiledScenario, MARKERS_PER_TURN, UNITS_LOST_PER_TURN, UNITS_LOST_WHILE_BROKEN, WITHDRAWAL_COST } from './compile.js';
+import {
+  COUNT_INPUTS,
+  type CompiledScenario,
+  MARKERS_PER_TURN,
+  UNITS_LOST_PER_TURN,
+  UNITS_LOST_WHILE_BROKEN,
+  WITHDRAWAL_COST,
+} from './compile.js';
 import { epicMetrics, FORMATION_WIDTH, formationMetricsStart, TURN_METRICS } from './metrics.js';
 import type { Rules } from './schema.js';
 import { type EpicTraceEvent, EpicTracer } from './trace.js';
@@ -50,7 +57,16 @@ export class EpicKernel implements Kernel<EpicTraceEvent> {
     this.rules = scenario.rules;
     const count = scenario.formations.length;
     this.count = count;
-    this.layout = new StateLayout({ units: count, broken: count, markers: count, unitsLost: count, turnsBroken: count, rallies: count, breaks: count, tested: count });
+    this.layout = new StateLayout({
+      units: count,
+      broken: count,
+      markers: count,
+      unitsLost: count,
+      turnsBroken: count,
+      rallies: count,
+      breaks: count,
+      tested: count,
+    });
     ({
       units: this.units,
       broken: this.broken,
@@ -68,7 +84,10 @@ export class EpicKernel implements Kernel<EpicTraceEvent> {
   }
 
   setTrace(sink: TraceSink<EpicTraceEvent> | null): void {
-    this.tracer = sink === null ? null : new EpicTracer(this.scenario, { units: this.units, broken: this.broken, markers: this.markers, unitsLost: this.unitsLost }, sink);
+    this.tracer =
+      sink === null
+        ? null
+        : new EpicTracer(this.scenario, { units: this.units, broken: this.broken, markers: this.markers, unitsLost: this.unitsLost }, sink);
   }
 
   trial(dice: Dice, row: Int32Array): void {

@@ -15,11 +15,16 @@ export interface EpicRefs {
  * The armies file, checked against its format. A missing file is the scenario's problem (its
  * `armies` points nowhere), so it is named at the scenario file's `armies` field.
  */
-export async function readArmies(files: DataFiles, armiesFile: string, scenarioFile: string): Promise<{ armies?: Army[]; problems: Problem[] }> {
+export async function readArmies(
+  files: DataFiles,
+  armiesFile: string,
+  scenarioFile: string,
+): Promise<{ armies?: Army[]; problems: Problem[] }> {
   const parsed = await files.read(armiesFile);
   if (!parsed.ok) {
     const [first] = parsed.problems;
-    if (first?.message === 'file not found') return { problems: [{ file: scenarioFile, path: 'armies', message: `armies file not found: ${armiesFile}` }] };
+    if (first?.message === 'file not found')
+      return { problems: [{ file: scenarioFile, path: 'armies', message: `armies file not found: ${armiesFile}` }] };
     return { problems: [...parsed.problems] };
   }
   const { value, problems } = files.check(armiesFile, armiesFileSchema, parsed.data);
@@ -30,7 +35,13 @@ const DEFAULT_ARMIES = scenarioSchema.shape.armies.parse(undefined);
 
 /** The scenario's armies file (`armies`, or the bundled one: engine/data-location.ts). */
 export function armiesFileOf(scenario: Scenario, file: string, files: DataFiles): Promise<DataLocation> {
-  return locateData(files, file, 'epic', { name: 'armies', value: scenario.armies, defaultValue: DEFAULT_ARMIES, what: 'armies file' }, (path) => files.exists(path));
+  return locateData(
+    files,
+    file,
+    'epic',
+    { name: 'armies', value: scenario.armies, defaultValue: DEFAULT_ARMIES, what: 'armies file' },
+    (path) => files.exists(path),
+  );
 }
 
 /** Loading an Epic rally scenario: the armies file it names, then the checks of validate.ts. */
@@ -44,7 +55,12 @@ export async function loadEpic(scenario: Scenario, file: string, files: DataFile
   const armies = new Map(read.armies.map((army) => [army.id, army]));
   const issues = validateEpic(scenario, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
   if (issues.length > 0) return { inputs, problems: issues };
-  return { refs: { armies: Object.fromEntries(scenario.players.map((player) => [player.army, armies.get(player.army) as Army])) }, inputs, problems: [], ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }) };
+  return {
+    refs: { armies: Object.fromEntries(scenario.players.map((player) => [player.army, armies.get(player.army) as Army])) },
+    inputs,
+    problems: [],
+    ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }),
+  };
 }
 
 const epicRefsSchema = z.strictObject({ armies: z.record(z.string(), armySchema) });

@@ -27,15 +27,30 @@ export function epicMetrics(scenario: CompiledScenario): MetricSpec[] {
   const formations = scenario.formations.length;
   const metrics: MetricSpec[] = [];
   for (let turn = 1; turn <= scenario.turns; turn++) {
-    metrics.push({ name: `turn${turn}.rallied`, kind: 'count', max: formations, description: `formations that passed a Rally test in the End phase of turn ${turn}` });
+    metrics.push({
+      name: `turn${turn}.rallied`,
+      kind: 'count',
+      max: formations,
+      description: `formations that passed a Rally test in the End phase of turn ${turn}`,
+    });
   }
   for (const formation of scenario.formations) {
     const { id, name, index } = formation;
     metrics.push(
       { name: `${id}.brokenAtEnd`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `Broken after the last End phase (${name})` },
       { name: `${id}.markers`, kind: 'count', max: maxMarkers(scenario, index), description: `Blast markers at the end (${name})` },
-      { name: `${id}.turnsBroken`, kind: 'count', max: scenario.turns, description: `Action phases it spent Broken, unable to activate (${name})` },
-      { name: `${id}.unitsLost`, kind: 'count', max: scenario.units[index]!, description: `units lost: to the battle and to withdrawals (${name})` },
+      {
+        name: `${id}.turnsBroken`,
+        kind: 'count',
+        max: scenario.turns,
+        description: `Action phases it spent Broken, unable to activate (${name})`,
+      },
+      {
+        name: `${id}.unitsLost`,
+        kind: 'count',
+        max: scenario.units[index]!,
+        description: `units lost: to the battle and to withdrawals (${name})`,
+      },
       { name: `${id}.destroyed`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `no units left (${name})` },
       { name: `${id}.rallies`, kind: 'count', max: scenario.turns, description: `Rally tests passed (${name})` },
       { name: `${id}.breaks`, kind: 'count', max: scenario.turns, description: `times it broke (${name})` },

@@ -39,16 +39,20 @@ export const formationSchema = z.strictObject({
   initiative: z.number().int().min(1).max(6).optional().describe("the formation's Initiative, e.g. 2 for 2+ (default: its army's)"),
   broken: z.boolean().default(false).describe('Broken at the start'),
   markers: nonNegativeInt.default(0).describe('Blast markers at the start (a Broken formation has none)'),
-  enemyWithin30: eachTurnSchema.default(true).describe('enemy units within 30 cm at its rally: −1 (true, false or a probability each End phase)'),
+  enemyWithin30: eachTurnSchema
+    .default(true)
+    .describe('enemy units within 30 cm at its rally: −1 (true, false or a probability each End phase)'),
   offTable: eachTurnSchema.default(false).describe('out of the playing area at its rally: never the −1 for enemy within 30 cm'),
   markersPerTurn: countSchema.default(0).describe('Blast markers it takes each Action phase while not Broken'),
   unitsLostPerTurn: countSchema.default(0).describe('units it loses each Action phase while not Broken'),
   unitsLostWhileBroken: countSchema.default(0).describe('units it loses each Action phase while Broken'),
-  withdrawalCost: countSchema.default(0).describe('units lost by each withdrawal move (when it breaks, and when a Broken formation fails to rally)'),
+  withdrawalCost: countSchema
+    .default(0)
+    .describe('units lost by each withdrawal move (when it breaks, and when a Broken formation fails to rally)'),
 });
 
 export const playerSchema = z.strictObject({
-  name: z.string().min(1).describe('the player\'s name'),
+  name: z.string().min(1).describe("the player's name"),
   army: id.describe('army id in the armies file (Strategy Rating and Initiative)'),
   formations: z.array(formationSchema).min(1).describe('its formations, which rally in file order'),
 });
@@ -75,7 +79,9 @@ export const rulesSchema = z.strictObject({
     .min(2)
     .max(20)
     .default(6)
-    .describe('sides of the die a Rally test rolls, and of the roll-off for equal Strategy Ratings: 6 for the text\'s D6 (Rally formations; rulings §26, §28)'),
+    .describe(
+      "sides of the die a Rally test rolls, and of the roll-off for equal Strategy Ratings: 6 for the text's D6 (Rally formations; rulings §26, §28)",
+    ),
   brokenModifier: z
     .number()
     .int()
@@ -89,21 +95,27 @@ export const rulesSchema = z.strictObject({
     .min(-20)
     .max(20)
     .default(-1)
-    .describe('added to a Rally test with enemy units within 30 cm, in die faces; never off the table (Rally Test Modifiers table: −1; FAQ; rulings §26)'),
+    .describe(
+      'added to a Rally test with enemy units within 30 cm, in die faces; never off the table (Rally Test Modifiers table: −1; FAQ; rulings §26)',
+    ),
   markersPerUnitOnRally: z
     .number()
     .int()
     .min(0)
     .max(10)
     .default(1)
-    .describe('Blast markers a Broken formation takes per unit when it rallies, before half are removed (Rally formations: "as many Blast markers as there are units"; rulings §27)'),
+    .describe(
+      'Blast markers a Broken formation takes per unit when it rallies, before half are removed (Rally formations: "as many Blast markers as there are units"; rulings §27)',
+    ),
   rallyRemovalDivisor: z
     .number()
     .int()
     .min(1)
     .max(10)
     .default(2)
-    .describe('a passed Rally test removes ⌈Blast markers ÷ this⌉: 2 for the text\'s "half, rounding fractions up"; 1 removes them all (Rally formations; rulings §27)'),
+    .describe(
+      'a passed Rally test removes ⌈Blast markers ÷ this⌉: 2 for the text\'s "half, rounding fractions up"; 1 removes them all (Rally formations; rulings §27)',
+    ),
   breakMarkersPerUnit: z
     .number()
     .int()
@@ -116,18 +128,27 @@ export const rulesSchema = z.strictObject({
 export const scenarioSchema = z.strictObject({
   ...scenarioHeading('epic'),
   source: z.string().optional().describe('where the scenario comes from'),
-  armies: z.string().default('../armies.yaml').describe('armies file, relative to the scenario file; left at its default with no file there (a scenario outside data/epic/scenarios/), the bundled data/epic/armies.yaml'),
+  armies: z
+    .string()
+    .default('../armies.yaml')
+    .describe(
+      'armies file, relative to the scenario file; left at its default with no file there (a scenario outside data/epic/scenarios/), the bundled data/epic/armies.yaml',
+    ),
   ...runFields('battles'),
   turns: positiveInt.max(20).default(4).describe('turns played, each an Action phase then an End phase with rallies'),
-  options: optionsSchema.default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' }).describe('readings of the rules where the text leaves a gap'),
-  rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),
+  options: optionsSchema
+    .default({ markersOnBreak: 'removed', firstInRallyTie: 'roll-off' })
+    .describe('readings of the rules where the text leaves a gap'),
+  rules: rulesSchema
+    .prefault({})
+    .describe("the rule text's constants, each defaulting to the printed value; change one to try a house rule"),
   players: z.array(playerSchema).min(1).max(2).describe('one or two players'),
 });
 
 export const armySchema = z.strictObject({
   id: id.describe('how a player names its army, e.g. imperial-guard'),
   name: z.string().min(1).describe('display name'),
-  strategyRating: z.number().int().min(1).max(5).describe('Strategy Rating: the player whose army\'s rating is higher rallies first'),
+  strategyRating: z.number().int().min(1).max(5).describe("Strategy Rating: the player whose army's rating is higher rallies first"),
   initiative: z.number().int().min(1).max(6).describe('the usual formation Initiative: 2 means 2+'),
   source: z.string().min(1).describe('where the numbers come from'),
 });

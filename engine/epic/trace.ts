@@ -15,9 +15,24 @@ export type EpicTraceEvent =
    * One formation's Action phase (rulings §28): a Broken one cannot activate and only loses units;
    * another loses units, then takes Blast markers. `units` and `markers` are what it has after.
    */
-  | { readonly type: 'action'; readonly formation: string; readonly broken: boolean; readonly unitsLost: number; readonly markersTaken: number; readonly units: number; readonly markers: number }
+  | {
+      readonly type: 'action';
+      readonly formation: string;
+      readonly broken: boolean;
+      readonly unitsLost: number;
+      readonly markersTaken: number;
+      readonly units: number;
+      readonly markers: number;
+    }
   /** Its markers reached `breaksAt` (units × rules.breakMarkersPerUnit): Broken; `markersRemoved` by option markersOnBreak (rulings §27). */
-  | { readonly type: 'break'; readonly formation: string; readonly markers: number; readonly units: number; readonly breaksAt: number; readonly markersRemoved: number }
+  | {
+      readonly type: 'break';
+      readonly formation: string;
+      readonly markers: number;
+      readonly units: number;
+      readonly breaksAt: number;
+      readonly markersRemoved: number;
+    }
   /** A withdrawal move: when it broke, or a Broken formation failed to rally (FAQ). */
   | { readonly type: 'withdrawal'; readonly formation: string; readonly unitsLost: number; readonly units: number }
   /**
@@ -53,7 +68,14 @@ export type EpicTraceEvent =
       readonly passed: boolean;
     }
   /** A passed test's markers (rulings §27): `added` for a Broken formation's units, then `removed`, leaving `markers`. */
-  | { readonly type: 'rallied'; readonly formation: string; readonly wasBroken: boolean; readonly added: number; readonly removed: number; readonly markers: number }
+  | {
+      readonly type: 'rallied';
+      readonly formation: string;
+      readonly wasBroken: boolean;
+      readonly added: number;
+      readonly removed: number;
+      readonly markers: number;
+    }
   /** After the last End phase, every formation. */
   | { readonly type: 'end'; readonly turns: number; readonly formations: readonly EpicFormationEnd[] };
 
@@ -101,13 +123,28 @@ export class EpicTracer {
 
   action(formation: number, broken: boolean, unitsLost: number, markersTaken: number): void {
     const { units, markers } = this.state;
-    this.sink.event({ type: 'action', formation: this.id(formation), broken, unitsLost, markersTaken, units: units[formation] ?? 0, markers: markers[formation] ?? 0 });
+    this.sink.event({
+      type: 'action',
+      formation: this.id(formation),
+      broken,
+      unitsLost,
+      markersTaken,
+      units: units[formation] ?? 0,
+      markers: markers[formation] ?? 0,
+    });
   }
 
   /** Called as it breaks, before its markers go: `removed` is how many will. */
   breaks(formation: number, breaksAt: number, removed: number): void {
     const { units, markers } = this.state;
-    this.sink.event({ type: 'break', formation: this.id(formation), markers: markers[formation] ?? 0, units: units[formation] ?? 0, breaksAt, markersRemoved: removed });
+    this.sink.event({
+      type: 'break',
+      formation: this.id(formation),
+      markers: markers[formation] ?? 0,
+      units: units[formation] ?? 0,
+      breaksAt,
+      markersRemoved: removed,
+    });
   }
 
   withdrawal(formation: number, unitsLost: number): void {
@@ -152,7 +189,14 @@ export class EpicTracer {
   }
 
   rallied(formation: number, wasBroken: boolean, added: number, removed: number): void {
-    this.sink.event({ type: 'rallied', formation: this.id(formation), wasBroken, added, removed, markers: this.state.markers[formation] ?? 0 });
+    this.sink.event({
+      type: 'rallied',
+      formation: this.id(formation),
+      wasBroken,
+      added,
+      removed,
+      markers: this.state.markers[formation] ?? 0,
+    });
   }
 
   end(): void {
@@ -205,7 +249,12 @@ export function describeEpicEvent(event: EpicTraceEvent): (readonly [number, str
       return [[1, `${event.formation} breaks: ${markers(event.markers)} on ${units(event.units)} (breaks at ${event.breaksAt})${gone}`]];
     }
     case 'withdrawal':
-      return [[2, `${event.formation} withdraws: ${event.unitsLost === 0 ? 'no units lost' : `loses ${units(event.unitsLost)}`} (${left(event.units)})`]];
+      return [
+        [
+          2,
+          `${event.formation} withdraws: ${event.unitsLost === 0 ? 'no units lost' : `loses ${units(event.unitsLost)}`} (${left(event.units)})`,
+        ],
+      ];
     case 'endPhase': {
       const ratings = event.by === 'strategy-rating' ? ` ${event.strategyRatings.join(' v ')}` : '';
       const pairs = event.by === 'roll-off' ? ` ${event.rollOff.map(([a, b]) => `${a}–${b}`).join(', ')}` : '';
@@ -217,7 +266,12 @@ export function describeEpicEvent(event: EpicTraceEvent): (readonly [number, str
       if (event.enemyWithin30 && event.enemyModifier !== 0) terms.push(`${signed(event.enemyModifier)} enemy within 30 cm`);
       const off = event.offTable ? ' (off the table: no enemy within 30 cm)' : '';
       const outcome = event.passed ? 'rallies' : 'fails';
-      return [[1, `${event.formation}${event.broken ? ' (Broken)' : ''}: ${terms.join(' ')} = ${minus(event.score)} vs Initiative ${event.initiative}+${off}: ${outcome}`]];
+      return [
+        [
+          1,
+          `${event.formation}${event.broken ? ' (Broken)' : ''}: ${terms.join(' ')} = ${minus(event.score)} vs Initiative ${event.initiative}+${off}: ${outcome}`,
+        ],
+      ];
     }
     case 'rallied': {
       const added = event.wasBroken ? `no longer Broken, takes ${markers(event.added)}; ` : '';

@@ -16,26 +16,45 @@ export function validateEpic(scenario: Scenario, armies: ReadonlyMap<string, Arm
   // Checked first and alone: a trial rallies every formation each turn.
   scenario.players.forEach((player, p) => {
     if (player.formations.length > MAX_GROUPS_PER_SIDE) {
-      tooMany.push({ path: ['players', p, 'formations'], message: overLimit(`the number of formations of player ${quote(player.name)}`, player.formations.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+      tooMany.push({
+        path: ['players', p, 'formations'],
+        message: overLimit(
+          `the number of formations of player ${quote(player.name)}`,
+          player.formations.length,
+          MAX_GROUPS_PER_SIDE,
+          'MAX_GROUPS_PER_SIDE',
+          GROUPS_LIMIT_REASON,
+        ),
+      });
     }
   });
   if (tooMany.length > 0) return [...issues, ...tooMany];
   scenario.players.forEach((player, p) => {
     if (!armies.has(player.army)) {
-      issues.push({ path: ['players', p, 'army'], message: `unknown army ${quote(player.army)}${unknownNameHint(player.army, [...armies.keys()], 'armies', 'the armies file')}` });
+      issues.push({
+        path: ['players', p, 'army'],
+        message: `unknown army ${quote(player.army)}${unknownNameHint(player.army, [...armies.keys()], 'armies', 'the armies file')}`,
+      });
     }
     player.formations.forEach((formation, f) => {
       const path = ['players', p, 'formations', f];
       const previous = ids.get(formation.id);
-      if (previous !== undefined) issues.push({ path: [...path, 'id'], message: `duplicate formation id ${quote(formation.id)} (already used by ${previous})` });
+      if (previous !== undefined)
+        issues.push({ path: [...path, 'id'], message: `duplicate formation id ${quote(formation.id)} (already used by ${previous})` });
       else ids.set(formation.id, `players[${p}].formations[${f}]`);
       if (formation.broken && formation.markers > 0 && scenario.options.markersOnBreak === 'removed') {
-        issues.push({ path: [...path, 'markers'], message: 'a Broken formation has no Blast markers (they went when it broke; option markersOnBreak: kept allows them)' });
+        issues.push({
+          path: [...path, 'markers'],
+          message: 'a Broken formation has no Blast markers (they went when it broke; option markersOnBreak: kept allows them)',
+        });
       }
       // It breaks at rules.breakMarkersPerUnit markers per unit (rulings §28).
       const breaksAt = formation.units * scenario.rules.breakMarkersPerUnit;
       if (!formation.broken && formation.markers >= breaksAt) {
-        issues.push({ path: [...path, 'markers'], message: `${formation.markers} Blast markers on ${formation.units} units would already have broken it (it breaks at ${breaksAt}): set broken: true, or fewer markers` });
+        issues.push({
+          path: [...path, 'markers'],
+          message: `${formation.markers} Blast markers on ${formation.units} units would already have broken it (it breaks at ${breaksAt}): set broken: true, or fewer markers`,
+        });
       }
       const counts: [string, CountInput][] = [
         ['markersPerTurn', formation.markersPerTurn],

@@ -69,7 +69,8 @@ export class AttackActions {
     this.resist = scenario.resist;
     this.shieldRolls = scenario.shieldRolls;
     this.shieldScorer = scenario.shieldScorer;
-    this.attackTables = scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield', scenario.rules) : null;
+    this.attackTables =
+      scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield', scenario.rules) : null;
     const models = scenario.modelCount;
     const groups = this.groupCount;
     const sizes = [models, models, models, models, groups, groups, groups, groups, groups, 2, 2, 2, 2];
@@ -187,7 +188,14 @@ export class AttackActions {
    * (attack-tables.ts), or −1 to go step by step (method dice, or a pool beyond the tables' range).
    * Against an Invulnerable target nothing is drawn (0).
    */
-  private drawnWhole(dice: Dice, targetGroup: CompiledGroup, cell: number, diceCount: number, shieldDice: number, weaknessBonus: number): number {
+  private drawnWhole(
+    dice: Dice,
+    targetGroup: CompiledGroup,
+    cell: number,
+    diceCount: number,
+    shieldDice: number,
+    weaknessBonus: number,
+  ): number {
     const tables = this.attackTables;
     const bonus = this.weak[cell] === 1 ? weaknessBonus : 0;
     if (tables === null || !tables.fits(diceCount, shieldDice, bonus)) return -1;
@@ -227,7 +235,7 @@ export class AttackActions {
     if (model < 0) return;
     let w = wounds;
     if (this.resist[cell] === 1 && w > 0 && this.resistanceWounds > 0) {
-      const ignored = w < this.resistanceWounds ? w : this.resistanceWounds;
+      const ignored = Math.min(w, this.resistanceWounds);
       w -= ignored;
       this.tracer?.resistance(targetGroup, model, ignored, w);
     }
@@ -274,7 +282,7 @@ export class AttackActions {
         if (w === 0) break;
       }
       if (resist) {
-        const ignored = w < this.resistanceWounds ? w : this.resistanceWounds;
+        const ignored = Math.min(w, this.resistanceWounds);
         w -= ignored;
         this.tracer?.resistance(targetGroup, model, ignored, w);
         if (w === 0) break;
@@ -304,7 +312,7 @@ export class AttackActions {
   /** Apply Wounds to one model, capped at its MIGHT (rulings §5), and vanquish it at MIGHT. */
   protected inflict(group: CompiledGroup, targetGroup: CompiledGroup, model: number, wounds: number): void {
     const room = targetGroup.might - (this.wounds[model] as number);
-    const dealt = wounds < room ? wounds : room;
+    const dealt = Math.min(wounds, room);
     this.wounds[model] = (this.wounds[model] as number) + dealt;
     this.woundsTaken[targetGroup.index] = (this.woundsTaken[targetGroup.index] as number) + dealt;
     if (group.side !== targetGroup.side) this.woundsDealt[group.side] = (this.woundsDealt[group.side] as number) + dealt;

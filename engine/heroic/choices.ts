@@ -10,7 +10,11 @@ import type { Scenario, Unit } from './schema.js';
 
 /** "Ogre — DEF 3 (S), MIGHT 4, WILL 4": the numbers that tell profiles apart in a picker. */
 function unitLabel(unit: Unit, added: boolean): string {
-  const stats = [`DEF ${unit.def}${unit.shield ? ' (S)' : ''}`, `MIGHT ${unit.might}${unit.regenerates ? ' (R)' : ''}`, `WILL ${unit.will}`];
+  const stats = [
+    `DEF ${unit.def}${unit.shield ? ' (S)' : ''}`,
+    `MIGHT ${unit.might}${unit.regenerates ? ' (R)' : ''}`,
+    `WILL ${unit.will}`,
+  ];
   if (unit.heroic) stats.push('heroic');
   return `${unit.name} — ${stats.join(', ')}${added ? ' (this scenario)' : ''}`;
 }

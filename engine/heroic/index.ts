@@ -12,7 +12,7 @@ export { HEROIC_ENGINE_VERSION } from './kernel.js';
 export type { HeroicRefs } from './load.js';
 export * from './schema.js';
 
-/** The heroic rule system (Attack Action + Dynamic Formations), as engine/rulesets.ts lists it. */
+/** The heroic rule system (Attack Action + Dynamic Formations), as engine/registry.ts lists it. */
 export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   id: 'heroic',
   version: HEROIC_ENGINE_VERSION,

@@ -35,7 +35,11 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     const { metrics, slots } = heroicMetrics(scenario);
     this.metrics = metrics;
     this.slots = slots;
-    const groupsOf = (side: number) => Int32Array.from(scenario.groups.filter((group) => group.side === side), (group) => group.index);
+    const groupsOf = (side: number) =>
+      Int32Array.from(
+        scenario.groups.filter((group) => group.side === side),
+        (group) => group.index,
+      );
     this.sideGroups = [groupsOf(0), groupsOf(1)];
     this.sidesActing = scenario.mode === 'attack' ? 1 : 2;
     this.rounds = scenario.rounds;
@@ -45,7 +49,13 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
   }
 
   setTrace(sink: TraceSink<HeroicTraceEvent> | null): void {
-    const state = { wounds: this.wounds, alive: this.alive, aliveCount: this.aliveCount, inFormation: this.inFormation, sideAlive: this.sideAlive };
+    const state = {
+      wounds: this.wounds,
+      alive: this.alive,
+      aliveCount: this.aliveCount,
+      inFormation: this.inFormation,
+      sideAlive: this.sideAlive,
+    };
     this.tracer = sink === null ? null : new HeroicTracer(this.scenario, state, sink);
   }
 
@@ -90,7 +100,7 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
       for (let m = group.first; m < group.first + group.count; m++) {
         const wounds = this.wounds[m] as number;
         if (this.alive[m] === 1 && wounds > 0) {
-          const healed = wounds < heal ? wounds : heal;
+          const healed = Math.min(wounds, heal);
           this.wounds[m] = wounds - healed;
           this.tracer?.regeneration(group, m, healed);
         }

@@ -35,15 +35,31 @@ const DEFAULT_UNITS_FILE = scenarioSchema.shape.unitsFile.parse(undefined);
 
 /** The scenario's units file (`unitsFile`, or the bundled one: engine/data-location.ts). */
 export function unitsFileOf(scenario: Scenario, file: string, files: DataFiles): Promise<DataLocation> {
-  return locateData(files, file, 'heroic', { name: 'unitsFile', value: scenario.unitsFile, defaultValue: DEFAULT_UNITS_FILE, what: 'units file' }, (path) => files.exists(path));
+  return locateData(
+    files,
+    file,
+    'heroic',
+    { name: 'unitsFile', value: scenario.unitsFile, defaultValue: DEFAULT_UNITS_FILE, what: 'units file' },
+    (path) => files.exists(path),
+  );
 }
 
 /**
  * The units file's profiles with the scenario's `units:` changes laid over them (engine/overrides.ts),
  * each checked as a unit: profiles keep the file's order, units new to the scenario come last.
  */
-export function scenarioUnits(units: readonly Unit[], scenario: Scenario, file: string, files: DataFiles): { units: Unit[]; problems: Problem[] } {
-  const changed = applyOverrides(new Map(units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
+export function scenarioUnits(
+  units: readonly Unit[],
+  scenario: Scenario,
+  file: string,
+  files: DataFiles,
+): { units: Unit[]; problems: Problem[] } {
+  const changed = applyOverrides(
+    new Map(units.map((unit) => [unit.id, unit])),
+    scenario.units,
+    (id) => ({ id }),
+    (id, merged) => files.check(file, unitSchema, merged, ['units', id]),
+  );
   return { units: [...changed.entries.values()], problems: changed.problems };
 }
 
@@ -61,7 +77,12 @@ export async function loadHeroic(scenario: Scenario, file: string, files: DataFi
   if (issues.length > 0) return { inputs, problems: issues };
   // Only the profiles the scenario fields: what workers receive, and what results hash as "units used".
   const used = new Set(scenario.sides.flatMap((side) => side.groups.map((group) => group.unit)));
-  return { refs: { units: units.filter((unit) => used.has(unit.id)) }, inputs, problems: [], ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }) };
+  return {
+    refs: { units: units.filter((unit) => used.has(unit.id)) },
+    inputs,
+    problems: [],
+    ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }),
+  };
 }
 
 const heroicRefsSchema = z.strictObject({ units: z.array(unitSchema) });

@@ -50,7 +50,12 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
     SIDE_KEYS.forEach((sideKey, side) => {
       if (!exists(side)) return;
       sideSlots[side * SIDE_SLOT_WIDTH + slot] = metrics.length;
-      metrics.push({ name: `${sideKey}.${key}`, kind: 'count', max: max(side), description: `${description} (${scenario.sideNames[side]})` });
+      metrics.push({
+        name: `${sideKey}.${key}`,
+        kind: 'count',
+        max: max(side),
+        description: `${description} (${scenario.sideNames[side]})`,
+      });
     });
   };
   sideMetric(0, 'woundsDealt', 'Wounds inflicted on enemy models, after every reduction', (side) =>
@@ -61,13 +66,24 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
     sideGroups(side).reduce((sum, group) => sum + (group.charging ? group.count * scenario.rounds : 0), 0);
   const charges = (side: number) => chargeTries(side) > 0;
   sideMetric(2, 'chargesRefused', 'failed WILL tests to charge a formation', chargeTries, charges);
-  sideMetric(3, 'torment', 'Torment gained by Heroic models failing a charge WILL test', (side) => chargeTries(side) * scenario.rules.chargeTorment, charges);
+  sideMetric(
+    3,
+    'torment',
+    'Torment gained by Heroic models failing a charge WILL test',
+    (side) => chargeTries(side) * scenario.rules.chargeTorment,
+    charges,
+  );
 
   const groupSlots = new Int32Array(scenario.groups.length * GROUP_SLOT_WIDTH);
   for (const group of scenario.groups) {
     const start = metrics.length;
     metrics.push(
-      { name: `${group.id}.woundsTaken`, kind: 'count', max: maxWoundsTaken(scenario, group.index), description: `Wounds taken by ${group.id}` },
+      {
+        name: `${group.id}.woundsTaken`,
+        kind: 'count',
+        max: maxWoundsTaken(scenario, group.index),
+        description: `Wounds taken by ${group.id}`,
+      },
       { name: `${group.id}.modelsLost`, kind: 'count', max: group.count, description: `models of ${group.id} vanquished` },
       { name: `${group.id}.vanquished`, kind: 'flag', max: 1, labels: ['no', 'yes'], description: `every model of ${group.id} vanquished` },
     );

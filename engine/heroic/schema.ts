@@ -30,7 +30,10 @@ export const unitSchema = z.strictObject({
   madeUp: z.boolean().default(false).describe('profile invented by crucible (the game publishes none)'),
   heroic: z.boolean().default(false).describe('Hero, Heroic Mount or Heroic Beast: never in a formation'),
   def: z.number().int().min(0).max(12).describe('DEF: an ATK die succeeds on a roll ≥ DEF'),
-  shield: z.boolean().default(false).describe('DEF (S): Shield roll, a D6 of rules.shieldSave or more (5+) ignores rules.shieldWounds (1) Wound'),
+  shield: z
+    .boolean()
+    .default(false)
+    .describe('DEF (S): Shield roll, a D6 of rules.shieldSave or more (5+) ignores rules.shieldWounds (1) Wound'),
   might: positiveInt.max(100).describe('MIGHT: Wounds the model can take'),
   will: z.number().int().min(0).max(12).describe('WILL: tests pass on D6 ≤ WILL'),
   dex: z.number().int().min(0).max(12).default(0).describe('DEX: tests pass on D6 ≤ DEX (no rule crucible plays tests it)'),
@@ -39,7 +42,7 @@ export const unitSchema = z.strictObject({
   weak: z.array(damageTag).default([]).describe('Weakness, e.g. [Fire]'),
   immune: z.array(damageTag).default([]).describe('Invulnerability, e.g. [Poison]'),
   // No engine reads it: a group's models are identical, so points cannot steer allocation (rulings §5).
-  value: z.number().min(0).default(0).describe('the unit\'s points, for the reader; no engine reads it (rosters give their own cost)'),
+  value: z.number().min(0).default(0).describe("the unit's points, for the reader; no engine reads it (rosters give their own cost)"),
   weapons: z.array(weaponSetSchema).min(1).describe('its weapon sets: a group uses the first unless it names another'),
 });
 
@@ -69,16 +72,27 @@ export const groupSchema = z.strictObject({
   formation: z
     .boolean()
     .default(false)
-    .describe('a formation (≥ rules.formationMinimum models, 3 by default, not heroic) attacks as one Attack Action with its dice pooled; below that it breaks'),
-  cards: z.array(positiveInt).optional().describe('combined formation: models taken from each card, e.g. [3, 1] (they must add up to models)'),
+    .describe(
+      'a formation (≥ rules.formationMinimum models, 3 by default, not heroic) attacks as one Attack Action with its dice pooled; below that it breaks',
+    ),
+  cards: z
+    .array(positiveInt)
+    .optional()
+    .describe('combined formation: models taken from each card, e.g. [3, 1] (they must add up to models)'),
   exhausted: z.boolean().default(false).describe('a card of this group already acted: it skips its first activation'),
-  weapon: z.string().min(1).optional().describe('weapon set name (default: the unit\'s first)'),
+  weapon: z.string().min(1).optional().describe("weapon set name (default: the unit's first)"),
   frontRank: positiveInt.optional().describe('models in the first line: the only ones attacking in melee without Indirect Engagement'),
   brokenShield: z.boolean().default(false).describe('Broken Shield token: no Shield rolls'),
   charging: z.boolean().default(false).describe('starts unengaged: must pass a WILL test to charge a formation'),
   target: id.optional().describe('enemy group attacked (default: first enemy group with models left)'),
-  split: z.array(splitSchema).min(1).optional().describe('one model\'s melee dice split between engaged enemies, declared before rolling'),
-  area: z.array(areaSchema).min(1).optional().describe('AoE: models of each group inside the area, allies too unless the weapon set is enemiesOnly (default: every model of the target group)'),
+  split: z.array(splitSchema).min(1).optional().describe("one model's melee dice split between engaged enemies, declared before rolling"),
+  area: z
+    .array(areaSchema)
+    .min(1)
+    .optional()
+    .describe(
+      'AoE: models of each group inside the area, allies too unless the weapon set is enemiesOnly (default: every model of the target group)',
+    ),
   heal: healSchema.optional().describe('the Healing ability'),
   woundsTaken: nonNegativeInt.default(0).describe('Wounds each model already has at the start'),
 });
@@ -122,20 +136,28 @@ export const rulesSchema = z.strictObject({
   criticalFace: knob(1, 7, 6).describe(
     'D6 face from which an ATK die is a Critical Hit: it always succeeds and scores criticalBonus more Wounds; 7: no criticals (Attack Action, "Attack vs Deflection Check": natural 6; rulings §1)',
   ),
-  criticalBonus: knob(0, 10, 1).describe('Wounds a Critical Hit scores on top of its 1 (Attack Action, "Attack vs Deflection Check": "an additional Wound"; rulings §1)'),
+  criticalBonus: knob(0, 10, 1).describe(
+    'Wounds a Critical Hit scores on top of its 1 (Attack Action, "Attack vs Deflection Check": "an additional Wound"; rulings §1)',
+  ),
   shieldSave: knob(1, 7, 5).describe('D6 face from which a Shield die succeeds; 7: never (Attack Action, "Shield Roll": 5+; rulings §2)'),
-  shieldWounds: knob(1, 10, 1).describe('Wounds one successful Shield die ignores: a single model\'s roll, or one formation model\'s (Attack Action, "Shield Roll": 1; rulings §2)'),
+  shieldWounds: knob(1, 10, 1).describe(
+    'Wounds one successful Shield die ignores: a single model\'s roll, or one formation model\'s (Attack Action, "Shield Roll": 1; rulings §2)',
+  ),
   weaknessBonus: knob(0, 10, 1).describe(
     'Wounds Weakness adds to an Attack Action that scored at least 1: once for a single attacker, per figure for a formation per option formationWeakness (Attack Action, "Resistance and Weakness"; Dynamic Formations, "Formation Resistance and Weaknesses": +1; rulings §3)',
   ),
   resistanceReduction: knob(0, 10, 1).describe(
     'Wounds Resistance ignores per Attack Action, never below 0; against a formation, per model allocated Wounds (Attack Action, "Resistance and Weakness"; Dynamic Formations, "Formation Resistance and Weaknesses": 1; rulings §3)',
   ),
-  regenerationHeal: knob(0, 100, 1).describe('Wounds a MIGHT (R) model heals at the start of each of its activations (Attack Action, "Healing": a Wound; rulings §9)'),
+  regenerationHeal: knob(0, 100, 1).describe(
+    'Wounds a MIGHT (R) model heals at the start of each of its activations (Attack Action, "Healing": a Wound; rulings §9)',
+  ),
   formationMinimum: knob(2, 1000, 3).describe(
     'fewest models of a formation: a group declared in formation needs this many, and one left with fewer is broken at once (Dynamic Formations, "Formation Requirements": 3; rulings §8)',
   ),
-  chargeTorment: knob(0, 10, 1).describe('Torment a Heroic model gains for failing the WILL test to charge a formation (Dynamic Formations, "Single Model vs Formation": 1; rulings §7)'),
+  chargeTorment: knob(0, 10, 1).describe(
+    'Torment a Heroic model gains for failing the WILL test to charge a formation (Dynamic Formations, "Single Model vs Formation": 1; rulings §7)',
+  ),
 });
 
 /**
@@ -154,24 +176,37 @@ export const upgradeHeroicScenario = (data: unknown): unknown => {
 export const scenarioSchema = z.strictObject({
   ...scenarioHeading('heroic'),
   source: z.string().optional().describe('where the scenario comes from, e.g. a worked example'),
-  unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file; left at its default with no file there (a scenario outside data/heroic/scenarios/), the bundled data/heroic/units.yaml'),
+  unitsFile: z
+    .string()
+    .default('../units.yaml')
+    .describe(
+      'units file, relative to the scenario file; left at its default with no file there (a scenario outside data/heroic/scenarios/), the bundled data/heroic/units.yaml',
+    ),
   units: unitOverridesSchema
     .default({})
-    .describe('changes to the units file\'s profiles by unit id (e.g. { ogre: { def: 5 } }), or whole new units: tried without editing the units file'),
+    .describe(
+      "changes to the units file's profiles by unit id (e.g. { ogre: { def: 5 } }), or whole new units: tried without editing the units file",
+    ),
   mode: z
     .enum(['attack', 'engagement'])
     .default('engagement')
-    .describe('attack: each group of the first side makes its Attack Action(s) once; engagement: the first side activates, then the second, round after round, until a side has no models left'),
+    .describe(
+      'attack: each group of the first side makes its Attack Action(s) once; engagement: the first side activates, then the second, round after round, until a side has no models left',
+    ),
   rounds: positiveInt.max(1000).default(10).describe('round limit of an engagement'),
   ...runFields('fights'),
-  options: optionsSchema.default({
-    shieldRolls: 'every-model',
-    formationWeakness: 'per-figure',
-    order: 'weakness-then-shield',
-    chargeTest: 'at-least-will',
-    allocation: 'most-damaged',
-  }).describe('readings of the rules where the texts leave a gap'),
-  rules: rulesSchema.prefault({}).describe('the rule text\'s constants, each defaulting to the printed value; change one to try a house rule'),
+  options: optionsSchema
+    .default({
+      shieldRolls: 'every-model',
+      formationWeakness: 'per-figure',
+      order: 'weakness-then-shield',
+      chargeTest: 'at-least-will',
+      allocation: 'most-damaged',
+    })
+    .describe('readings of the rules where the texts leave a gap'),
+  rules: rulesSchema
+    .prefault({})
+    .describe("the rule text's constants, each defaulting to the printed value; change one to try a house rule"),
   sides: z.array(sideSchema).length(2).describe('the two sides; the first acts first'),
 });
 

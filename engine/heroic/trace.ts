@@ -11,11 +11,25 @@ import type { CompiledGroup, CompiledScenario } from './compile.js';
 export type HeroicTraceEvent =
   | { readonly type: 'round'; readonly round: number }
   /** A group starts its activation with `models` living models (`formation`: still in formation). */
-  | { readonly type: 'activation'; readonly group: string; readonly unit: string; readonly side: number; readonly models: number; readonly formation: boolean }
+  | {
+      readonly type: 'activation';
+      readonly group: string;
+      readonly unit: string;
+      readonly side: number;
+      readonly models: number;
+      readonly formation: boolean;
+    }
   /** A combined formation whose card already acted skips its first activation (rulings §8). */
   | { readonly type: 'exhausted'; readonly group: string }
   /** Regeneration (R) healed `healed` Wounds (rules.regenerationHeal at most) at the start of the activation (rulings §9). */
-  | { readonly type: 'regeneration'; readonly group: string; readonly model: number; readonly healed: number; readonly wounds: number; readonly might: number }
+  | {
+      readonly type: 'regeneration';
+      readonly group: string;
+      readonly model: number;
+      readonly healed: number;
+      readonly wounds: number;
+      readonly might: number;
+    }
   /** A single model's WILL test to charge a formation (rulings §6–7): passes on `roll` ≤ `will`; `tormentGained` by a Heroic model failing it. */
   | {
       readonly type: 'willTest';
@@ -60,7 +74,14 @@ export type HeroicTraceEvent =
    * Shield roll(s) on rules.shieldSave+: `model` null for the whole target (a single model, or one die per
    * model of a formation); `saves`: the Wounds they ignore (rules.shieldWounds per success).
    */
-  | { readonly type: 'shield'; readonly target: string; readonly model: number | null; readonly faces: readonly number[]; readonly saves: number; readonly wounds: number }
+  | {
+      readonly type: 'shield';
+      readonly target: string;
+      readonly model: number | null;
+      readonly faces: readonly number[];
+      readonly saves: number;
+      readonly wounds: number;
+    }
   /** Resistance ignored `ignored` Wounds (rules.resistanceReduction at most; rulings §3). */
   | { readonly type: 'resistance'; readonly target: string; readonly model: number; readonly ignored: number; readonly wounds: number }
   /** Wounds applied to one model (`lost`: beyond its MIGHT, rulings §5). */
@@ -76,12 +97,24 @@ export type HeroicTraceEvent =
     }
   /** A formation left with fewer than `minimum` (rules.formationMinimum) models broke (rulings §8). */
   | { readonly type: 'formationBroken'; readonly group: string; readonly models: number; readonly minimum: number }
-  | { readonly type: 'heal'; readonly group: string; readonly model: number; readonly healed: number; readonly wounds: number; readonly might: number }
+  | {
+      readonly type: 'heal';
+      readonly group: string;
+      readonly model: number;
+      readonly healed: number;
+      readonly wounds: number;
+      readonly might: number;
+    }
   /** `winner`: 0 none, 1 or 2 the side (as the `winner` metric); `modelsLeft` per side. */
-  | { readonly type: 'end'; readonly rounds: number; readonly winner: number; readonly winnerName: string | null; readonly modelsLeft: readonly [number, number] };
+  | {
+      readonly type: 'end';
+      readonly rounds: number;
+      readonly winner: number;
+      readonly winnerName: string | null;
+      readonly modelsLeft: readonly [number, number];
+    };
 
 export type AttackKind = 'formation' | 'single' | 'split' | 'aoe';
-
 
 /** The kernel state the tracer reads: views of the kernel's arrays, never written here. */
 export interface HeroicTraceState {
@@ -136,7 +169,14 @@ export class HeroicTracer {
   activation(group: CompiledGroup): void {
     const { aliveCount, inFormation } = this.state;
     const formation = inFormation[group.index] === 1;
-    this.sink.event({ type: 'activation', group: group.id, unit: group.unit.name, side: group.side, models: this.count(aliveCount, group.index), formation });
+    this.sink.event({
+      type: 'activation',
+      group: group.id,
+      unit: group.unit.name,
+      side: group.side,
+      models: this.count(aliveCount, group.index),
+      formation,
+    });
   }
 
   exhausted(group: CompiledGroup): void {
@@ -154,7 +194,18 @@ export class HeroicTracer {
     const targetModels = this.count(this.state.aliveCount, target);
     const torment = !passed && group.heroic;
     const tormentGained = torment ? this.scenario.rules.chargeTorment : 0;
-    this.sink.event({ type: 'willTest', group: group.id, model: model - group.first + 1, target: this.id(target), targetModels, will: group.will, roll, passed, torment, tormentGained });
+    this.sink.event({
+      type: 'willTest',
+      group: group.id,
+      model: model - group.first + 1,
+      target: this.id(target),
+      targetModels,
+      will: group.will,
+      roll,
+      passed,
+      torment,
+      tormentGained,
+    });
   }
 
   /** Per-successful-figure Weakness: one figure's dice scored `wounds`. */
@@ -164,7 +215,16 @@ export class HeroicTracer {
 
   /** Called right after the ATK dice; `model` −1 for a formation, `targetModel` −1 unless AoE. */
   /** `drawnWhole`: `wounds` are what is left after Weakness and Shield, drawn in one pick (method tables). */
-  attack(group: CompiledGroup, model: number, figures: number, target: CompiledGroup, targetModel: number, wounds: number, diceCount: number, drawnWhole: boolean): void {
+  attack(
+    group: CompiledGroup,
+    model: number,
+    figures: number,
+    target: CompiledGroup,
+    targetModel: number,
+    wounds: number,
+    diceCount: number,
+    drawnWhole: boolean,
+  ): void {
     const faces = this.faces();
     const figureWounds = this.figureWounds;
     this.figureWounds = [];
@@ -256,7 +316,10 @@ function activationText(event: Extract<HeroicTraceEvent, { type: 'activation' }>
 function attackText(event: Extract<HeroicTraceEvent, { type: 'attack' }>): string {
   const attacker = event.kind === 'formation' ? `${event.group} (${plural(event.figures, 'figure')})` : modelName(event.group, event.model);
   const verb = event.kind === 'aoe' ? 'AoE hits' : event.kind === 'formation' ? 'attack' : 'attacks';
-  const split = event.kind === 'split' ? ` (split${event.redirected > 0 ? `, ${event.redirected} dice redirected from a target already gone` : ''})` : '';
+  const split =
+    event.kind === 'split'
+      ? ` (split${event.redirected > 0 ? `, ${event.redirected} dice redirected from a target already gone` : ''})`
+      : '';
   const perFigure = event.figureWounds.length > 0 ? ` (per figure: ${event.figureWounds.join(' ')})` : '';
   const immune = event.invulnerable ? ` — ${event.target} is Invulnerable to it: no Wounds` : '';
   // Drawn whole (method tables): the total after Weakness and Shield, no faces.
@@ -295,7 +358,12 @@ export function describeHeroicEvent(event: HeroicTraceEvent): readonly [number, 
       return [3, `Weakness: +${event.bonus} → ${wounds(event.wounds)}`];
     case 'shield': {
       const whose = event.model === null ? '' : ` of ${event.target} #${event.model}`;
-      const dice = event.faces.length === 0 ? '(drawn from its table)' : event.model === null ? diceText(event.faces.length, event.faces) : facesText(event.faces);
+      const dice =
+        event.faces.length === 0
+          ? '(drawn from its table)'
+          : event.model === null
+            ? diceText(event.faces.length, event.faces)
+            : facesText(event.faces);
       // A model's own Shield die comes during allocation: what it leaves is still to allocate.
       return [3, `Shield${whose}: ${dice} saves ${event.saves} → ${wounds(event.wounds)}${event.model === null ? '' : ' left'}`];
     }
@@ -303,7 +371,10 @@ export function describeHeroicEvent(event: HeroicTraceEvent): readonly [number, 
       return [3, `Resistance of ${event.target} #${event.model} ignores ${wounds(event.ignored)} → ${wounds(event.wounds)} left`];
     case 'wound': {
       const lost = event.lost > 0 ? `; ${wounds(event.lost)} beyond MIGHT lost` : '';
-      return [3, `${event.target} #${event.model} takes ${wounds(event.wounds)} (${event.total}/${event.might})${event.vanquished ? ' — vanquished' : ''}${lost}`];
+      return [
+        3,
+        `${event.target} #${event.model} takes ${wounds(event.wounds)} (${event.total}/${event.might})${event.vanquished ? ' — vanquished' : ''}${lost}`,
+      ];
     }
     case 'formationBroken':
       return [3, `${event.group}: formation broken, ${plural(event.models, 'model')} left (fewer than ${event.minimum})`];

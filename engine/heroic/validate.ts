@@ -31,11 +31,17 @@ export function validateUnits(units: readonly Unit[]): ValidationIssue[] {
     unit.weapons.forEach((weapon, w) => {
       // Groups pick a weapon set by name, so two sets with one name would be ambiguous.
       if (weaponNames.has(weapon.name)) {
-        issues.push({ path: ['units', u, 'weapons', w, 'name'], message: `unit ${quote(unit.id)} already has a weapon set named ${quote(weapon.name)}` });
+        issues.push({
+          path: ['units', u, 'weapons', w, 'name'],
+          message: `unit ${quote(unit.id)} already has a weapon set named ${quote(weapon.name)}`,
+        });
       }
       weaponNames.add(weapon.name);
       if (weapon.atk > MAX_DICE_PER_ACTION) {
-        issues.push({ path: ['units', u, 'weapons', w, 'atk'], message: overLimit('ATK', weapon.atk, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+        issues.push({
+          path: ['units', u, 'weapons', w, 'atk'],
+          message: overLimit('ATK', weapon.atk, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON),
+        });
       }
     });
   });
@@ -62,17 +68,24 @@ export function validateHeroic(scenario: Scenario, units: readonly Unit[]): Vali
   scenario.sides.forEach((side, s) => {
     if (side.groups.length > MAX_GROUPS_PER_SIDE) {
       const what = `the number of groups of side ${quote(side.name)}`;
-      tooMany.push({ path: ['sides', s, 'groups'], message: overLimit(what, side.groups.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+      tooMany.push({
+        path: ['sides', s, 'groups'],
+        message: overLimit(what, side.groups.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON),
+      });
     }
   });
   if (tooMany.length > 0) return [...issues, ...tooMany];
 
   // Side names label the winner metric, next to "none" (the draw label).
   if (first !== undefined && second !== undefined && first.name === second.name) {
-    issues.push({ path: ['sides', 1, 'name'], message: `both sides are named ${quote(first.name)}: give them different names (they label the winner)` });
+    issues.push({
+      path: ['sides', 1, 'name'],
+      message: `both sides are named ${quote(first.name)}: give them different names (they label the winner)`,
+    });
   }
   scenario.sides.forEach((side, s) => {
-    if (side.name === 'none') issues.push({ path: ['sides', s, 'name'], message: '"none" is reserved for "no winner": choose another side name' });
+    if (side.name === 'none')
+      issues.push({ path: ['sides', s, 'name'], message: '"none" is reserved for "no winner": choose another side name' });
     side.groups.forEach((group, g) => {
       const existing = groupsById.get(group.id);
       if (existing === undefined) groupsById.set(group.id, { side: s, index: g, group });
@@ -92,7 +105,10 @@ export function validateHeroic(scenario: Scenario, units: readonly Unit[]): Vali
       const path: Path = ['sides', s, 'groups', g];
       const unit = unitsById.get(group.unit);
       if (unit === undefined) {
-        issues.push({ path: [...path, 'unit'], message: `unknown unit ${quote(group.unit)}${unknownNameHint(group.unit, knownUnitIds, 'units')}` });
+        issues.push({
+          path: [...path, 'unit'],
+          message: `unknown unit ${quote(group.unit)}${unknownNameHint(group.unit, knownUnitIds, 'units')}`,
+        });
       }
       checkFormation(group, unit, scenario.rules.formationMinimum, path, issues);
       checkTargets(group, s, path, groupCheck);
@@ -107,7 +123,10 @@ function checkFormation(group: Group, unit: Unit | undefined, minimum: number, p
     if (group.models < minimum) {
       // rules.formationMinimum: 3 as printed (rulings §8); the message names the knob only when changed.
       const knob = minimum === PRINTED_RULES.formationMinimum ? '' : ', rules.formationMinimum';
-      issues.push({ path: [...path, 'formation'], message: `a formation needs at least ${minimum} models (rulings §8${knob}); this group has ${group.models}` });
+      issues.push({
+        path: [...path, 'formation'],
+        message: `a formation needs at least ${minimum} models (rulings §8${knob}); this group has ${group.models}`,
+      });
     }
     if (unit?.heroic === true) {
       issues.push({
@@ -150,7 +169,8 @@ interface GroupCheck {
 /** The group a reference names, or undefined after recording why it names none. */
 function resolveGroup(name: string, path: Path, check: GroupCheck): GroupRef | undefined {
   const found = check.groupsById.get(name);
-  if (found === undefined) check.issues.push({ path, message: `no group has id ${quote(name)}${unknownNameHint(name, check.allGroupIds, 'groups')}` });
+  if (found === undefined)
+    check.issues.push({ path, message: `no group has id ${quote(name)}${unknownNameHint(name, check.allGroupIds, 'groups')}` });
   return found;
 }
 
@@ -166,7 +186,10 @@ function checkTargets(group: Group, side: number, path: Path, check: GroupCheck)
   group.split?.forEach((part, i) => {
     requireEnemy(part.target, [...path, 'split', i, 'target'], 'a split target');
     if (splitTargets.has(part.target)) {
-      check.issues.push({ path: [...path, 'split', i, 'target'], message: `group ${quote(part.target)} appears twice in split: merge its dice` });
+      check.issues.push({
+        path: [...path, 'split', i, 'target'],
+        message: `group ${quote(part.target)} appears twice in split: merge its dice`,
+      });
     }
     splitTargets.add(part.target);
   });
@@ -180,7 +203,10 @@ function checkTargets(group: Group, side: number, path: Path, check: GroupCheck)
       });
     }
     if (areaGroups.has(part.group)) {
-      check.issues.push({ path: [...path, 'area', i, 'group'], message: `group ${quote(part.group)} appears twice in area: add its models together` });
+      check.issues.push({
+        path: [...path, 'area', i, 'group'],
+        message: `group ${quote(part.group)} appears twice in area: add its models together`,
+      });
     }
     areaGroups.add(part.group);
   });
@@ -209,7 +235,10 @@ function checkUnitDependent(group: Group, unit: Unit, side: number, path: Path, 
   if (group.split !== undefined) {
     // Rulings §5: only a melee attack is split among engaged targets, declared before rolling.
     if (weapon.type !== 'melee') {
-      issues.push({ path: [...path, 'split'], message: `only a melee attack can be split (rulings §5); weapon ${quote(weapon.name)} is ${weapon.type}` });
+      issues.push({
+        path: [...path, 'split'],
+        message: `only a melee attack can be split (rulings §5); weapon ${quote(weapon.name)} is ${weapon.type}`,
+      });
     }
     const dice = group.split.reduce((sum, part) => sum + part.dice, 0);
     if (dice > weapon.atk) {
@@ -246,5 +275,8 @@ function checkPooledDice(group: Group, weapon: WeaponSet, path: Path, issues: Va
   const what = pools
     ? `group ${quote(group.id)}'s formation pools ${figures} figures × ATK ${weapon.atk} of weapon ${quote(weapon.name)}: the dice of one Attack Action`
     : `group ${quote(group.id)}'s weapon ${quote(weapon.name)} rolls ATK ${weapon.atk}: the dice of one Attack Action`;
-  issues.push({ path: [...path, pools ? 'models' : 'unit'], message: overLimit(what, dice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+  issues.push({
+    path: [...path, pools ? 'models' : 'unit'],
+    message: overLimit(what, dice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON),
+  });
 }

@@ -96,12 +96,23 @@ export class Aftermath extends Round {
       if (scenario.type[unit] === ARTILLERY || this.position[unit] === FORTIFIED) continue;
       let fallback = -1;
       for (let enemy = 0; enemy < units && fallback < 0; enemy++) {
-        if (this.engaged[enemy] === 1 && scenario.side[enemy] === loser && (this.stands[enemy] ?? 0) > 0 && this.canPursue(unit, enemy, firstRound)) fallback = enemy;
+        if (
+          this.engaged[enemy] === 1 &&
+          scenario.side[enemy] === loser &&
+          (this.stands[enemy] ?? 0) > 0 &&
+          this.canPursue(unit, enemy, firstRound)
+        )
+          fallback = enemy;
       }
       if (fallback < 0) continue;
       for (let group = from; group < to; group++) {
         const target = this.targetNow[group] ?? -1;
-        const keep = target >= 0 && this.engaged[target] === 1 && (this.stands[target] ?? 0) > 0 && scenario.side[target] === loser && this.canPursue(unit, target, firstRound);
+        const keep =
+          target >= 0 &&
+          this.engaged[target] === 1 &&
+          (this.stands[target] ?? 0) > 0 &&
+          scenario.side[target] === loser &&
+          this.canPursue(unit, target, firstRound);
         this.targetNow[group] = keep ? target : fallback;
       }
       this.pursuesNext[unit] = 1;
@@ -111,7 +122,14 @@ export class Aftermath extends Round {
     // Supporting pursuits: a winning supporter follows the unit it supports.
     for (let unit = 0; unit < units; unit++) {
       const supported = scenario.supporting[unit] ?? -1;
-      if (this.engaged[unit] === 1 && scenario.side[unit] === winner && supported >= 0 && supported !== unit && this.pursuesNext[supported] === 1) this.pursuesNext[unit] = 1;
+      if (
+        this.engaged[unit] === 1 &&
+        scenario.side[unit] === winner &&
+        supported >= 0 &&
+        supported !== unit &&
+        this.pursuesNext[supported] === 1
+      )
+        this.pursuesNext[unit] = 1;
     }
     // Who stays engaged: pursuers, the retreating units they pursue, and those units' supporters.
     for (let unit = 0; unit < units; unit++) if (scenario.side[unit] === loser) this.engaged[unit] = 0;
@@ -126,7 +144,8 @@ export class Aftermath extends Round {
     }
     for (let unit = 0; unit < units; unit++) {
       const supported = scenario.supporting[unit] ?? -1;
-      if (scenario.side[unit] === loser && (this.retreated[unit] ?? -1) >= 0 && supported >= 0 && this.engaged[supported] === 1) this.engaged[unit] = 1;
+      if (scenario.side[unit] === loser && (this.retreated[unit] ?? -1) >= 0 && supported >= 0 && this.engaged[supported] === 1)
+        this.engaged[unit] = 1;
     }
     for (let unit = 0; unit < units; unit++) {
       if (scenario.side[unit] === winner) {
@@ -156,7 +175,8 @@ export class Aftermath extends Round {
       this.pursuesNext[unit] = 0;
       if (this.engaged[unit] !== 1 || scenario.side[unit] !== winner || (this.stands[unit] ?? 0) === 0) continue;
       if (!wantsToPress && ((scenario.flags[unit] ?? 0) & F_MUST_PURSUE) === 0) continue;
-      if (scenario.type[unit] === ARTILLERY || this.position[unit] === FORTIFIED || (this.advanced[unit] ?? 0) >= this.advancesPerPhase) continue;
+      if (scenario.type[unit] === ARTILLERY || this.position[unit] === FORTIFIED || (this.advanced[unit] ?? 0) >= this.advancesPerPhase)
+        continue;
       this.pursuesNext[unit] = 1;
       advancers++;
     }

@@ -36,7 +36,12 @@ function sorted(entries: readonly (readonly [string, WarmasterUnit])[], added: R
   return entries
     .map(([reference, entry]): Sortable => {
       const army = titleCase(reference.split('/')[0] ?? '');
-      return { value: reference, army, name: entry.name, label: `${army} — ${entry.name} (${titleCase(entry.type)})${added.has(reference) ? ' (this scenario)' : ''}` };
+      return {
+        value: reference,
+        army,
+        name: entry.name,
+        label: `${army} — ${entry.name} (${titleCase(entry.type)})${added.has(reference) ? ' (this scenario)' : ''}`,
+      };
     })
     .sort((a, b) => collator.compare(a.army, b.army) || collator.compare(a.name, b.name) || collator.compare(a.value, b.value))
     .map(({ value, label }): Choice => ({ value, label }));
@@ -54,9 +59,17 @@ export async function warmasterChoices(scenario: Scenario, file: string, files: 
   const { entries } = scenarioUnits(read.units, scenario, file, files);
   const added = new Set([...entries.keys()].filter((reference) => !read.units.has(reference)));
   // A new entry under an army the folder lacks is refused by validate.ts (unknown army); a reference the format cannot write is not offered.
-  const known = [...entries].filter(([reference]) => armies.includes(reference.split('/')[0] ?? '') && unitReference.safeParse(reference).success);
-  const troops = sorted(known.filter(([, entry]) => canFight(entry)), added);
-  const characters = sorted(known.filter(([, entry]) => entry.kind === 'character'), added);
+  const known = [...entries].filter(
+    ([reference]) => armies.includes(reference.split('/')[0] ?? '') && unitReference.safeParse(reference).success,
+  );
+  const troops = sorted(
+    known.filter(([, entry]) => canFight(entry)),
+    added,
+  );
+  const characters = sorted(
+    known.filter(([, entry]) => entry.kind === 'character'),
+    added,
+  );
   return {
     ...(troops.length === 0 ? {} : { 'sides[].units[].unit': troops }),
     ...(characters.length === 0 ? {} : { 'sides[].units[].characters[]': characters }),

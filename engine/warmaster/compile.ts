@@ -199,12 +199,32 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
   const count = declared.length;
   const perUnit = () => new Int32Array(count);
   const compiled = {
-    side: perUnit(), type: perUnit(), flags: perUnit(), attacks: perUnit(), hitsPerStand: perUnit(), armour: perUnit(),
-    stands: perUnit(), startHits: perUnit(), position: perUnit(), characterBonus: perUnit(), supports: perUnit(),
-    supporting: perUnit().fill(-1), blockChance: new Float64Array(count), blockStands: perUnit(), retreatTerrain: perUnit(),
-    reserveOrder: perUnit().fill(-1), reserveChance: new Float64Array(count), shotTarget: perUnit().fill(-1),
-    shotDice: perUnit(), shotHitOn: perUnit(), shotArmourWorse: perUnit(), shoots: perUnit(),
-    groupStart: perUnit(), groupEnd: perUnit(), newGroupStart: perUnit(), newGroupEnd: perUnit(),
+    side: perUnit(),
+    type: perUnit(),
+    flags: perUnit(),
+    attacks: perUnit(),
+    hitsPerStand: perUnit(),
+    armour: perUnit(),
+    stands: perUnit(),
+    startHits: perUnit(),
+    position: perUnit(),
+    characterBonus: perUnit(),
+    supports: perUnit(),
+    supporting: perUnit().fill(-1),
+    blockChance: new Float64Array(count),
+    blockStands: perUnit(),
+    retreatTerrain: perUnit(),
+    reserveOrder: perUnit().fill(-1),
+    reserveChance: new Float64Array(count),
+    shotTarget: perUnit().fill(-1),
+    shotDice: perUnit(),
+    shotHitOn: perUnit(),
+    shotArmourWorse: perUnit(),
+    shoots: perUnit(),
+    groupStart: perUnit(),
+    groupEnd: perUnit(),
+    newGroupStart: perUnit(),
+    newGroupEnd: perUnit(),
   };
   const groups: { unit: number; target: number; kind: number; stands: number }[] = [];
   const reserves: number[][] = [[], []];
@@ -239,12 +259,16 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     compiled.stands[index] = startingStands(unit, troop);
     compiled.startHits[index] = unit.hits;
     compiled.position[index] = startingPosition(unit, flags);
-    compiled.characterBonus[index] = Math.max(0, ...characters.map((character) => (character.kind === 'character' ? (character.attackBonus ?? 0) : 0)));
+    compiled.characterBonus[index] = Math.max(
+      0,
+      ...characters.map((character) => (character.kind === 'character' ? (character.attackBonus ?? 0) : 0)),
+    );
     compiled.supports[index] = unit.supports;
     const blocked = unit.retreatBlocked;
     const blockChance = typeof blocked === 'boolean' ? (blocked ? 1 : 0) : typeof blocked === 'number' ? blocked : blocked.chance;
     compiled.blockChance[index] = blockChance;
-    compiled.blockStands[index] = typeof blocked === 'object' ? (blocked.stands ?? compiled.stands[index] ?? 0) : (compiled.stands[index] ?? 0);
+    compiled.blockStands[index] =
+      typeof blocked === 'object' ? (blocked.stands ?? compiled.stands[index] ?? 0) : (compiled.stands[index] ?? 0);
     compiled.retreatTerrain[index] = unit.retreatTerrain.reduce((mask, type: TroopType) => mask | (1 << TROOP_TYPES.indexOf(type)), 0);
     if (unit.reserve !== undefined) {
       compiled.reserveOrder[index] = reserves[sideIndex]?.length ?? 0;
@@ -255,7 +279,8 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
       const shooting = unit.shootsAtChargers === true ? {} : unit.shootsAtChargers;
       compiled.shoots[index] = 1;
       compiled.shotTarget[index] = 'target' in shooting && shooting.target !== undefined ? (indexOf.get(shooting.target) ?? -1) : -1;
-      compiled.shotDice[index] = ('attacks' in shooting ? shooting.attacks : undefined) ?? (troop.shootingAttacks ?? 0) * (compiled.stands[index] ?? 0);
+      compiled.shotDice[index] =
+        ('attacks' in shooting ? shooting.attacks : undefined) ?? (troop.shootingAttacks ?? 0) * (compiled.stands[index] ?? 0);
       // A charger is in the open (Defended & fortified troops): 4+ unless the scenario says.
       compiled.shotHitOn[index] = ('hitOn' in shooting ? shooting.hitOn : undefined) ?? rules.hitOnOpen;
       const oneWorse = 'armourOneWorse' in shooting ? shooting.armourOneWorse : undefined;
@@ -265,7 +290,9 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     addGroups(index, contacts);
     compiled.groupEnd[index] = groups.length;
     compiled.newGroupStart[index] = groups.length;
-    addGroups(index, [unit.newContact === undefined ? { front: compiled.stands[index] ?? 0, flank: 0, rear: 0, corner: 0 } : unit.newContact]);
+    addGroups(index, [
+      unit.newContact === undefined ? { front: compiled.stands[index] ?? 0, flank: 0, rear: 0, corner: 0 } : unit.newContact,
+    ]);
     compiled.newGroupEnd[index] = groups.length;
     compiledUnits.push({ id: unit.id, name: unit.name ?? troop.name, index, side: sideIndex, type: compiled.type[index] ?? 0, troop });
   });
@@ -279,7 +306,8 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     const named = unit.supporting === undefined ? undefined : indexOf.get(unit.supporting);
     const sameStage = (other: number) => (compiled.reserveOrder[other] ?? -1) === (compiled.reserveOrder[index] ?? -1);
     compiled.supporting[index] =
-      named ?? (frontFighter(index) ? index : declared.findIndex((other, i) => other.sideIndex === sideIndex && sameStage(i) && frontFighter(i)));
+      named ??
+      (frontFighter(index) ? index : declared.findIndex((other, i) => other.sideIndex === sideIndex && sameStage(i) && frontFighter(i)));
   });
 
   const groupArray = (field: 'unit' | 'target' | 'kind' | 'stands') => Int32Array.from(groups, (group) => group[field]);
@@ -327,17 +355,27 @@ export function compileScenario(scenario: Scenario, units: ReadonlyMap<string, W
     groupKind: groupArray('kind'),
     groupStands: groupArray('stands'),
     groupModifier: Int32Array.from(groups, (group) => (group.kind === FLANK || group.kind === REAR ? -rules.flankRearPenalty : 0)),
-    groupFirstRoundBonus: Int32Array.from(groups, (group) => (group.kind === FRONT && (flagsOf(group.unit) & F_FIRST_ROUND_FRONT) !== 0 ? rules.firstRoundFrontBonusAttacks : 0)),
+    groupFirstRoundBonus: Int32Array.from(groups, (group) =>
+      group.kind === FRONT && (flagsOf(group.unit) & F_FIRST_ROUND_FRONT) !== 0 ? rules.firstRoundFrontBonusAttacks : 0,
+    ),
     pairModifier,
     bracedAgainst,
     pursuable,
     pursuableAfterCharge,
     chargeBonus: Int32Array.from({ length: count }, (_, unit) =>
-      (flagsOf(unit) & F_NO_CHARGE_BONUS) !== 0 ? 0 : rules.chargeBonus + ((flagsOf(unit) & F_BIG_CHARGE) !== 0 ? rules.monsterChariotChargeBonus : 0),
+      (flagsOf(unit) & F_NO_CHARGE_BONUS) !== 0
+        ? 0
+        : rules.chargeBonus + ((flagsOf(unit) & F_BIG_CHARGE) !== 0 ? rules.monsterChariotChargeBonus : 0),
     ),
-    chargeDice: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & (F_CHARGE_D6 | F_NO_CHARGE_BONUS)) === F_CHARGE_D6 ? rules.chargeBonusD6Dice : 0)),
-    oneStandBonus: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ONE_STAND_BONUS) !== 0 ? rules.oneStandBonusAttacks : 0)),
-    armourWorse: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_ARMOUR_PIERCING) !== 0 ? rules.armourOneWorseFaces : 0)),
+    chargeDice: Int32Array.from({ length: count }, (_, unit) =>
+      (flagsOf(unit) & (F_CHARGE_D6 | F_NO_CHARGE_BONUS)) === F_CHARGE_D6 ? rules.chargeBonusD6Dice : 0,
+    ),
+    oneStandBonus: Int32Array.from({ length: count }, (_, unit) =>
+      (flagsOf(unit) & F_ONE_STAND_BONUS) !== 0 ? rules.oneStandBonusAttacks : 0,
+    ),
+    armourWorse: Int32Array.from({ length: count }, (_, unit) =>
+      (flagsOf(unit) & F_ARMOUR_PIERCING) !== 0 ? rules.armourOneWorseFaces : 0,
+    ),
     regeneration: Int32Array.from({ length: count }, (_, unit) => ((flagsOf(unit) & F_REGENERATES) !== 0 ? rules.regenerationHits : 0)),
     atLeastScorers: [0, 1, 2, 3, 4, 5, 6].map((face) => poolScorer(atLeast(Math.max(face, 1)))),
   };

@@ -13,7 +13,7 @@ export { WARMASTER_ENGINE_VERSION } from './kernel.js';
 export type { WarmasterRefs } from './load.js';
 export * from './schema.js';
 
-/** The Warmaster Revolution combat rules (retreat, pursuit and advance chains), as engine/rulesets.ts lists them. */
+/** The Warmaster Revolution combat rules (retreat, pursuit and advance chains), as engine/registry.ts lists them. */
 export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTraceEvent>({
   id: 'warmaster',
   version: WARMASTER_ENGINE_VERSION,
@@ -34,6 +34,10 @@ export default warmaster;
  * Compile a validated Warmaster scenario into a kernel. `units` maps `<army>/<unit id>` to the army
  * lists' entries (validate.ts reports what makes a scenario invalid).
  */
-export function compileWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, method: DrawMethod = DEFAULT_DRAW_METHOD): Kernel {
+export function compileWarmaster(
+  scenario: Scenario,
+  units: ReadonlyMap<string, WarmasterUnit>,
+  method: DrawMethod = DEFAULT_DRAW_METHOD,
+): Kernel {
   return new WarmasterKernel(compileScenario(scenario, units), method);
 }

@@ -4,8 +4,23 @@ import { Aftermath } from './aftermath.js';
 import { POLICY_FALL_BACK, POLICY_PURSUE, POLICY_PURSUE_WHILE_AHEAD } from './codes.js';
 import type { CompiledScenario } from './compile.js';
 import {
-  ADVANCES, PURSUITS, RECORDED_ROUNDS, RETREAT, ROUND_DRAW, ROUND_NOT_FOUGHT, ROUND_RESULTS, ROUNDS, SIDE_METRICS, SIDE_WIDTH, TURNS,
-  UNIT_METRICS, UNIT_WIDTH, WINNER, WINNER_DRAW, WINNER_UNRESOLVED, warmasterMetrics,
+  ADVANCES,
+  PURSUITS,
+  RECORDED_ROUNDS,
+  RETREAT,
+  ROUND_DRAW,
+  ROUND_NOT_FOUGHT,
+  ROUND_RESULTS,
+  ROUNDS,
+  SIDE_METRICS,
+  SIDE_WIDTH,
+  TURNS,
+  UNIT_METRICS,
+  UNIT_WIDTH,
+  WINNER,
+  WINNER_DRAW,
+  WINNER_UNRESOLVED,
+  warmasterMetrics,
 } from './metrics.js';
 import { WarmasterTracer, type WarmasterTraceEvent } from './trace.js';
 
@@ -115,7 +130,16 @@ export class WarmasterKernel extends Aftermath implements Kernel<WarmasterTraceE
   }
 
   /** Every metric is written here (or, for round results, as the round ends): no clearing pass. */
-  private writeRow(row: Int32Array, outcome: number, turns: number, retreatCm: number, pursuits: number, advances: number, fallBack0: number, fallBack1: number): void {
+  private writeRow(
+    row: Int32Array,
+    outcome: number,
+    turns: number,
+    retreatCm: number,
+    pursuits: number,
+    advances: number,
+    fallBack0: number,
+    fallBack1: number,
+  ): void {
     const scenario = this.scenario;
     row[WINNER] = outcome;
     for (let round = this.roundNumber + 1; round <= RECORDED_ROUNDS; round++) row[ROUND_RESULTS + round - 1] = ROUND_NOT_FOUGHT;

@@ -19,7 +19,13 @@ const DEFAULT_ARMIES = scenarioSchema.shape.armies.parse(undefined);
 
 /** The scenario's army files directory (`armies`, or the bundled army lists: engine/data-location.ts). */
 export function armiesDirectory(scenario: Scenario, file: string, files: DataFiles): Promise<DataLocation> {
-  return locateData(files, file, 'warmaster', { name: 'armies', value: scenario.armies, defaultValue: DEFAULT_ARMIES, what: 'army files directory' }, folderExists(files));
+  return locateData(
+    files,
+    file,
+    'warmaster',
+    { name: 'armies', value: scenario.armies, defaultValue: DEFAULT_ARMIES, what: 'army files directory' },
+    folderExists(files),
+  );
 }
 
 /** The army ids in the `armies` directory (its .yaml files, sorted), or undefined when it cannot be read. */
@@ -29,7 +35,11 @@ export async function listArmies(files: DataFiles, directory: string): Promise<s
 }
 
 /** The entries of the army files `armies` (ids in `directory`), keyed `<army>/<unit id>`, each file checked against the army file format. */
-export async function readArmies(files: DataFiles, directory: string, armies: readonly string[]): Promise<{ units: Map<string, WarmasterUnit>; inputs: string[]; problems: Problem[] }> {
+export async function readArmies(
+  files: DataFiles,
+  directory: string,
+  armies: readonly string[],
+): Promise<{ units: Map<string, WarmasterUnit>; inputs: string[]; problems: Problem[] }> {
   const units = new Map<string, WarmasterUnit>();
   const inputs: string[] = [];
   const problems: Problem[] = [];
@@ -44,8 +54,18 @@ export async function readArmies(files: DataFiles, directory: string, armies: re
 }
 
 /** The scenario's `units:` changes laid over army-list entries (engine/overrides.ts), each checked as an entry; new ones come last. */
-export function scenarioUnits(units: ReadonlyMap<string, WarmasterUnit>, scenario: Scenario, file: string, files: DataFiles): { entries: Map<string, WarmasterUnit>; problems: Problem[] } {
-  return applyOverrides(units, scenario.units, (reference) => ({ id: reference.split('/').slice(1).join('/') }), (reference, merged) => files.check(file, warmasterUnitSchema, merged, ['units', reference]));
+export function scenarioUnits(
+  units: ReadonlyMap<string, WarmasterUnit>,
+  scenario: Scenario,
+  file: string,
+  files: DataFiles,
+): { entries: Map<string, WarmasterUnit>; problems: Problem[] } {
+  return applyOverrides(
+    units,
+    scenario.units,
+    (reference) => ({ id: reference.split('/').slice(1).join('/') }),
+    (reference, merged) => files.check(file, warmasterUnitSchema, merged, ['units', reference]),
+  );
 }
 
 /**
@@ -59,7 +79,8 @@ export async function loadWarmaster(scenario: Scenario, file: string, files: Dat
   if ('problem' in location) return { inputs: [file], problems: [location.problem] };
   const directory = location.path;
   const armies = await listArmies(files, directory);
-  if (armies === undefined) return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
+  if (armies === undefined)
+    return { inputs: [file], problems: [{ file, path: 'armies', message: `army files directory not found: ${directory}` }] };
 
   const references = scenario.sides.flatMap((side) => side.units.flatMap((unit) => [unit.unit, ...unit.characters]));
   const wanted = [...new Set([...references, ...Object.keys(scenario.units)].map(armyOf))].filter((army) => armies.includes(army)).sort();
@@ -69,10 +90,19 @@ export async function loadWarmaster(scenario: Scenario, file: string, files: Dat
   const changed = scenarioUnits(read.units, scenario, file, files);
   problems.push(...changed.problems);
   if (problems.length > 0) return { inputs, problems };
-  const issues = validateWarmaster(scenario, changed.entries, armies).map((issue) => ({ file, path: files.formatPath(issue.path), message: issue.message }));
+  const issues = validateWarmaster(scenario, changed.entries, armies).map((issue) => ({
+    file,
+    path: files.formatPath(issue.path),
+    message: issue.message,
+  }));
   if (issues.length > 0) return { inputs, problems: issues };
   // Only what the scenario fields: the spec sent to workers (and hashed for checkpoints) stays small.
-  return { refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) }, inputs, problems: [], ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }) };
+  return {
+    refs: { units: Object.fromEntries(references.map((reference) => [reference, changed.entries.get(reference) as WarmasterUnit])) },
+    inputs,
+    problems: [],
+    ...(location.bundled === undefined ? {} : { bundled: [location.bundled] }),
+  };
 }
 
 const warmasterRefsSchema = z.strictObject({ units: z.record(z.string(), warmasterUnitSchema) });

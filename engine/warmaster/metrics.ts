@@ -56,12 +56,23 @@ export function warmasterMetrics(scenario: CompiledScenario): MetricSpec[] {
     },
   ];
   for (let round = 1; round <= RECORDED_ROUNDS; round++) {
-    metrics.push({ name: `round${round}`, kind: 'category', max: 3, labels: ['not fought', nameA, nameB, 'draw'], description: `result of round ${round}` });
+    metrics.push({
+      name: `round${round}`,
+      kind: 'category',
+      max: 3,
+      labels: ['not fought', nameA, nameB, 'draw'],
+      description: `result of round ${round}`,
+    });
   }
   metrics.push(
     { name: 'rounds', kind: 'count', max: rounds, description: 'rounds fought, over the whole chain' },
     { name: 'turns', kind: 'count', max: scenario.maxTurns, description: 'Combat phases in which a round was fought' },
-    { name: 'retreat', kind: 'count', max: maxRetreat(scenario), description: 'cm the loser of round 1 retreated (0: draw, or the loser was destroyed)' },
+    {
+      name: 'retreat',
+      kind: 'count',
+      max: maxRetreat(scenario),
+      description: 'cm the loser of round 1 retreated (0: draw, or the loser was destroyed)',
+    },
     { name: 'pursuits', kind: 'count', max: rounds, description: 'pursuits made: the length of the pursuit chain' },
     { name: 'advances', kind: 'count', max: rounds, description: 'advances into a further engagement' },
   );
@@ -72,7 +83,12 @@ export function warmasterMetrics(scenario: CompiledScenario): MetricSpec[] {
     metrics.push(
       { name: `${key}.standsLost`, kind: 'count', max: stands, description: `stands lost (${name})` },
       { name: `${key}.unitsDestroyed`, kind: 'count', max: units.length, description: `units destroyed (${name})` },
-      { name: `${key}.fallBack`, kind: 'count', max: 6 * scenario.rules.fallBackDice, description: `${scenario.rules.fallBackDice}D6 cm it may fall back after a draw or as a winner falling back; 0 if it did not (${name})` },
+      {
+        name: `${key}.fallBack`,
+        kind: 'count',
+        max: 6 * scenario.rules.fallBackDice,
+        description: `${scenario.rules.fallBackDice}D6 cm it may fall back after a draw or as a winner falling back; 0 if it did not (${name})`,
+      },
     );
   });
   // The round a unit fell in is an event, not a quantity: a mean of it (with 0 for "not destroyed")

@@ -50,13 +50,17 @@ export class Round extends EngagementState {
       if (scenario.shoots[shooter] !== 1 || this.engaged[shooter] !== 1 || (this.stands[shooter] ?? 0) === 0) continue;
       const side = scenario.side[shooter] ?? 0;
       let target = scenario.shotTarget[shooter] ?? -1;
-      const valid = target >= 0 && this.engaged[target] === 1 && (advancing || this.charging[target] === 1) && scenario.side[target] !== side;
+      const valid =
+        target >= 0 && this.engaged[target] === 1 && (advancing || this.charging[target] === 1) && scenario.side[target] !== side;
       if (!valid) target = this.firstEnemy(side, !advancing);
       if (target < 0) continue;
       const shots = scenario.shotDice[shooter] ?? 0;
       const hitOn = scenario.shotHitOn[shooter] ?? this.hitOnOpen;
       const worse = scenario.shotArmourWorse[shooter] ?? 0;
-      const taken = Math.min(this.strike(dice, shots, hitOn, target, worse), (this.stands[target] ?? 0) * (scenario.hitsPerStand[target] ?? 1) - (this.hits[target] ?? 0));
+      const taken = Math.min(
+        this.strike(dice, shots, hitOn, target, worse),
+        (this.stands[target] ?? 0) * (scenario.hitsPerStand[target] ?? 1) - (this.hits[target] ?? 0),
+      );
       this.tracer?.shooting(shooter, target, shots, hitOn, worse, this.lastHits, taken);
       this.shotTaken[target] = (this.shotTaken[target] ?? 0) + taken;
       this.hits[target] = (this.hits[target] ?? 0) + taken;
@@ -110,7 +114,13 @@ export class Round extends EngagementState {
       }
       let supports = 0;
       const supported = supporting[unit]!;
-      if (supportsNow[unit]! > 0 && supported >= 0 && engaged[supported] === 1 && this.frontNow[supported]! > 0 && (scenario.flags[unit]! & F_CONFUSED) === 0) {
+      if (
+        supportsNow[unit]! > 0 &&
+        supported >= 0 &&
+        engaged[supported] === 1 &&
+        this.frontNow[supported]! > 0 &&
+        (scenario.flags[unit]! & F_CONFUSED) === 0
+      ) {
         supports = supportsNow[unit]!; // validate.ts: only infantry supports, only infantry is supported
       }
       if (unitSide === 0) {
@@ -132,10 +142,17 @@ export class Round extends EngagementState {
     this.losingUnits[0] = engaged0;
     this.losingUnits[1] = engaged1;
     let outcome: number;
-    if ((standing0 > 0) !== (standing1 > 0)) outcome = standing0 > 0 ? 0 : 1;
+    if (standing0 > 0 !== standing1 > 0) outcome = standing0 > 0 ? 0 : 1;
     else if (standing0 === 0) outcome = WINNER_DRAW;
     else outcome = result0 === result1 ? WINNER_DRAW : result0 > result1 ? 0 : 1;
-    this.tracer?.result(round, result0, result1, supports0, supports1, outcome === WINNER_DRAW ? 'a draw' : `won by ${scenario.sideNames[outcome] ?? outcome}`);
+    this.tracer?.result(
+      round,
+      result0,
+      result1,
+      supports0,
+      supports1,
+      outcome === WINNER_DRAW ? 'a draw' : `won by ${scenario.sideNames[outcome] ?? outcome}`,
+    );
     return outcome;
   }
 
@@ -241,7 +258,19 @@ export class Round extends EngagementState {
       const hitOn = this.hitOn(unit, lastDitchTarget, braced);
       const taken = this.strike(dice, this.lastDitchDice, hitOn, lastDitchTarget, armourWorse);
       this.roundHits[lastDitchTarget] = this.roundHits[lastDitchTarget]! + taken;
-      this.tracer?.attack(unit, lastDitchTarget, lastDitchGroup, fightingNow[lastDitchGroup]!, 0, this.lastDitchDice, true, hitOn, armourWorse, this.lastHits, taken);
+      this.tracer?.attack(
+        unit,
+        lastDitchTarget,
+        lastDitchGroup,
+        fightingNow[lastDitchGroup]!,
+        0,
+        this.lastDitchDice,
+        true,
+        hitOn,
+        armourWorse,
+        this.lastHits,
+        taken,
+      );
     }
   }
 

@@ -140,7 +140,13 @@ export class EngagementState {
   /** The first engaged enemy of `side` with stands left (charging only, if asked); −1 if none. */
   protected firstEnemy(side: number, chargingOnly: boolean): number {
     for (let unit = 0; unit < this.unitCount; unit++) {
-      if (this.engaged[unit] === 1 && (this.stands[unit] ?? 0) > 0 && this.scenario.side[unit] !== side && (!chargingOnly || this.charging[unit] === 1)) return unit;
+      if (
+        this.engaged[unit] === 1 &&
+        (this.stands[unit] ?? 0) > 0 &&
+        this.scenario.side[unit] !== side &&
+        (!chargingOnly || this.charging[unit] === 1)
+      )
+        return unit;
     }
     return -1;
   }

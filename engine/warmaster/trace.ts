@@ -9,7 +9,17 @@ import { type CompiledScenario, NO_SAVE } from './compile.js';
  * `dice` faces are its hit rolls, the rest the target's saves. Plain JSON values only.
  */
 export type WarmasterTraceEvent =
-  | { readonly type: 'shooting'; readonly shooter: string; readonly target: string; readonly dice: number; readonly hitOn: number; readonly saveOn: number | null; readonly faces: readonly number[]; readonly hits: number; readonly taken: number }
+  | {
+      readonly type: 'shooting';
+      readonly shooter: string;
+      readonly target: string;
+      readonly dice: number;
+      readonly hitOn: number;
+      readonly saveOn: number | null;
+      readonly faces: readonly number[];
+      readonly hits: number;
+      readonly taken: number;
+    }
   | { readonly type: 'round'; readonly round: number; readonly turn: number; readonly roundOfEngagement: number }
   /** `face`: the Attacks the charge dice add (their total, when rules.chargeBonusD6Dice is more than 1). */
   | { readonly type: 'chargeDice'; readonly unit: string; readonly dice: number; readonly face: number }
@@ -29,10 +39,30 @@ export type WarmasterTraceEvent =
       readonly hits: number;
       readonly taken: number;
     }
-  | { readonly type: 'result'; readonly round: number; readonly results: readonly [number, number]; readonly supports: readonly [number, number]; readonly outcome: string }
+  | {
+      readonly type: 'result';
+      readonly round: number;
+      readonly results: readonly [number, number];
+      readonly supports: readonly [number, number];
+      readonly outcome: string;
+    }
   /** `regenerated`: outstanding hits regenerated after the stands were removed (rulings §18). */
-  | { readonly type: 'casualties'; readonly unit: string; readonly hits: number; readonly removed: number; readonly outstanding: number; readonly regenerated: number; readonly destroyed: boolean }
-  | { readonly type: 'retreat'; readonly unit: string; readonly cm: number; readonly destroyed: 'artillery' | 'blocked' | null; readonly standsLost: number }
+  | {
+      readonly type: 'casualties';
+      readonly unit: string;
+      readonly hits: number;
+      readonly removed: number;
+      readonly outstanding: number;
+      readonly regenerated: number;
+      readonly destroyed: boolean;
+    }
+  | {
+      readonly type: 'retreat';
+      readonly unit: string;
+      readonly cm: number;
+      readonly destroyed: 'artillery' | 'blocked' | null;
+      readonly standsLost: number;
+    }
   | { readonly type: 'pursue'; readonly unit: string; readonly targets: readonly string[] }
   | { readonly type: 'unresolved'; readonly turn: number }
   | { readonly type: 'fallBack'; readonly side: string; readonly faces: readonly number[]; readonly cm: number }
@@ -69,7 +99,17 @@ export class WarmasterTracer {
   }
 
   shooting(shooter: number, target: number, dice: number, hitOn: number, armourWorse: number, hits: number, taken: number): void {
-    this.sink.event({ type: 'shooting', shooter: this.id(shooter), target: this.id(target), dice, hitOn, saveOn: this.saveOn(target, armourWorse), faces: this.faces(), hits, taken });
+    this.sink.event({
+      type: 'shooting',
+      shooter: this.id(shooter),
+      target: this.id(target),
+      dice,
+      hitOn,
+      saveOn: this.saveOn(target, armourWorse),
+      faces: this.faces(),
+      hits,
+      taken,
+    });
   }
 
   round(round: number, turn: number, roundOfEngagement: number): void {
@@ -83,7 +123,19 @@ export class WarmasterTracer {
     this.sink.event({ type: 'chargeDice', unit: this.id(unit), dice, face });
   }
 
-  attack(unit: number, target: number, group: number, stands: number, perStand: number, dice: number, lastDitch: boolean, hitOn: number, armourWorse: number, hits: number, taken: number): void {
+  attack(
+    unit: number,
+    target: number,
+    group: number,
+    stands: number,
+    perStand: number,
+    dice: number,
+    lastDitch: boolean,
+    hitOn: number,
+    armourWorse: number,
+    hits: number,
+    taken: number,
+  ): void {
     this.sink.event({
       type: 'attack',
       unit: this.id(unit),
@@ -146,16 +198,24 @@ export function describeWarmasterEvent(event: WarmasterTraceEvent): readonly [nu
   switch (event.type) {
     case 'shooting': {
       const saves = event.saveOn === null ? 'no save' : `saves on ${event.saveOn}+`;
-      return [1, `${event.shooter} shoots at charging ${event.target}: ${plural(event.dice, 'die')} hit on ${event.hitOn}+, ${saves}: ${dice(event.faces)} → ${plural(event.taken, 'hit')} (counts toward round 1)`];
+      return [
+        1,
+        `${event.shooter} shoots at charging ${event.target}: ${plural(event.dice, 'die')} hit on ${event.hitOn}+, ${saves}: ${dice(event.faces)} → ${plural(event.taken, 'hit')} (counts toward round 1)`,
+      ];
     }
     case 'round':
       return [0, `round ${event.round} (turn ${event.turn}, round ${event.roundOfEngagement} of the engagement)`];
     case 'chargeDice':
       return [1, `${event.unit} charges: +${event.face} Attacks (${event.dice === 1 ? '' : event.dice}D6)`];
     case 'attack': {
-      const who = event.lastDitch ? `${event.unit}, ${plural(event.stands, 'stand')} at 0 (the last-ditch die)` : `${event.unit}, ${plural(event.stands, 'stand')} ${event.contact} at ${event.perStand}`;
+      const who = event.lastDitch
+        ? `${event.unit}, ${plural(event.stands, 'stand')} at 0 (the last-ditch die)`
+        : `${event.unit}, ${plural(event.stands, 'stand')} ${event.contact} at ${event.perStand}`;
       const saves = event.saveOn === null ? 'no save' : `saves on ${event.saveOn}+`;
-      return [1, `${who} → ${event.target}: ${plural(event.dice, 'die')} hit on ${event.hitOn}+, ${saves}: ${dice(event.faces)} → ${plural(event.hits, 'hit')}, ${event.taken} taken`];
+      return [
+        1,
+        `${who} → ${event.target}: ${plural(event.dice, 'die')} hit on ${event.hitOn}+, ${saves}: ${dice(event.faces)} → ${plural(event.hits, 'hit')}, ${event.taken} taken`,
+      ];
     }
     case 'result': {
       const [a, b] = event.results;
@@ -163,11 +223,18 @@ export function describeWarmasterEvent(event: WarmasterTraceEvent): readonly [nu
       return [1, `result ${a}–${b} (supports ${supportA}–${supportB}): ${event.outcome}`];
     }
     case 'casualties': {
-      const after = event.destroyed ? 'destroyed' : `${plural(event.outstanding, 'hit')} carried${event.regenerated > 0 ? ` after regenerating ${event.regenerated}` : ''}`;
+      const after = event.destroyed
+        ? 'destroyed'
+        : `${plural(event.outstanding, 'hit')} carried${event.regenerated > 0 ? ` after regenerating ${event.regenerated}` : ''}`;
       return [1, `${event.unit}: ${plural(event.hits, 'hit')} → ${plural(event.removed, 'stand')} removed, ${after}`];
     }
     case 'retreat': {
-      const fate = event.destroyed === 'artillery' ? ': artillery that retreats is destroyed' : event.destroyed === 'blocked' ? `: blocked, ${plural(event.standsLost, 'stand')} destroyed` : '';
+      const fate =
+        event.destroyed === 'artillery'
+          ? ': artillery that retreats is destroyed'
+          : event.destroyed === 'blocked'
+            ? `: blocked, ${plural(event.standsLost, 'stand')} destroyed`
+            : '';
       return [1, `${event.unit} retreats ${event.cm} cm${fate}`];
     }
     case 'pursue':

@@ -45,9 +45,19 @@ export type CharacterType = (typeof CHARACTER_TYPES)[number];
  * only number the rules). Each flag's description says what it means to the combat engine.
  */
 export const combatFlagsSchema = z.strictObject({
-  terror: z.literal(true).optional().describe('causes terror: enemy stands touching it fight at −1 Attack unless terrifying or immune themselves; a character or mount makes the unit it joins cause terror'),
+  terror: z
+    .literal(true)
+    .optional()
+    .describe(
+      'causes terror: enemy stands touching it fight at −1 Attack unless terrifying or immune themselves; a character or mount makes the unit it joins cause terror',
+    ),
   immuneToTerror: z.literal(true).optional().describe('never suffers the −1 Attack for fighting terrifying enemy'),
-  regenerates: z.literal(true).optional().describe('after whole stands are removed each combat round, removes 1 outstanding hit; regenerated hits still count toward the result (rulings §18)'),
+  regenerates: z
+    .literal(true)
+    .optional()
+    .describe(
+      'after whole stands are removed each combat round, removes 1 outstanding hit; regenerated hits still count toward the result (rulings §18)',
+    ),
   alwaysDefended: z.literal(true).optional().describe('always counts as defended: enemies need 5+ to hit it, in shooting and in combat'),
   alwaysHitsOn4: z.literal(true).optional().describe('its attacks hit on 4+ even against defended or fortified enemies'),
   flyer: z.literal(true).optional().describe('can fly: non-flying units never pursue it (rulings §17)'),
@@ -55,13 +65,30 @@ export const combatFlagsSchema = z.strictObject({
   mustPursue: z.literal(true).optional().describe('must pursue or advance when victorious, where it is permitted to'),
   mayPursueCavalryAndChariots: z.literal(true).optional().describe('may pursue retreating cavalry and chariots although it is infantry'),
   mayPursueFlyers: z.literal(true).optional().describe('may pursue retreating flyers although it does not fly'),
-  monsterChargeBonus: z.literal(true).optional().describe('gets the further +1 Attack of monsters and chariots when charging enemy in the open'),
+  monsterChargeBonus: z
+    .literal(true)
+    .optional()
+    .describe('gets the further +1 Attack of monsters and chariots when charging enemy in the open'),
   noChargeBonus: z.literal(true).optional().describe('gets no +1 Attack for charging'),
-  firstRoundFrontBonus: z.literal(true).optional().describe('+1 Attack in the first round of every combat for stands fighting to their front'),
-  chargeBonusD6: z.literal(true).optional().describe('+D6 Attacks on top of the usual +1 when it charges enemy in the open (not in pursuits or advances)'),
+  firstRoundFrontBonus: z
+    .literal(true)
+    .optional()
+    .describe('+1 Attack in the first round of every combat for stands fighting to their front'),
+  chargeBonusD6: z
+    .literal(true)
+    .optional()
+    .describe('+D6 Attacks on top of the usual +1 when it charges enemy in the open (not in pursuits or advances)'),
   bonusAttackVsMonsters: z.literal(true).optional().describe('+1 Attack for stands fighting a Monster stand'),
-  defendedVsMountedChargeFront: z.literal(true).optional().describe('counts as defended in the first round against cavalry or chariots charging its front, unless in dense terrain'),
-  shotsMakeArmourOneWorse: z.literal(true).optional().describe('targets of its shooting count their Armour one worse (6+ becomes no save); shots at chargers count toward round 1 (rulings §15)'),
+  defendedVsMountedChargeFront: z
+    .literal(true)
+    .optional()
+    .describe('counts as defended in the first round against cavalry or chariots charging its front, unless in dense terrain'),
+  shotsMakeArmourOneWorse: z
+    .literal(true)
+    .optional()
+    .describe(
+      'targets of its shooting count their Armour one worse (6+ becomes no save); shots at chargers count toward round 1 (rulings §15)',
+    ),
   bonusAttackOnOneStand: z.literal(true).optional().describe('+1 Attack for one stand of the unit, not included in its stat line'),
 });
 export type CombatFlags = z.output<typeof combatFlagsSchema>;
@@ -74,23 +101,35 @@ const rowFields = {
   points: nonNegativeInt.describe('points per unit; with pointsAdded, what the mount or upgrade adds to its character'),
   min: nonNegativeInt.nullable().describe('least units per 1000 points; null where the list prints –'),
   max: nonNegativeInt.nullable().describe('most units per 1000 points; null where the list prints – (no limit)'),
-  specialRules: z.array(positiveInt).describe('numbers of the army list\'s special rules (*1, *2…) that apply'),
+  specialRules: z.array(positiveInt).describe("numbers of the army list's special rules (*1, *2…) that apply"),
   flags: combatFlagsSchema.optional().describe('combat flags merged from data/warmaster/combat-flags.yaml'),
   flagsConfidence: z.literal('low').optional().describe('some of the flags come from a row marked confidence: low'),
-  raw: z.record(z.string(), z.string()).optional().describe('cells whose form the converter does not know, verbatim by column; their fields are null'),
+  raw: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('cells whose form the converter does not know, verbatim by column; their fields are null'),
 };
 
 export const troopSchema = z.strictObject({
   ...rowFields,
   kind: z.literal('troop'),
   type: z.enum(TROOP_TYPES),
-  attacks: profileCount.nullable().describe('close-combat Attacks per stand; null where the list prints – or a dice roll (see attacksSpecial)'),
+  attacks: profileCount
+    .nullable()
+    .describe('close-combat Attacks per stand; null where the list prints – or a dice roll (see attacksSpecial)'),
   attacksSpecial: z.string().min(1).optional().describe('close-combat Attacks that are not a number, e.g. "D6"'),
   shootingAttacks: profileCount.optional().describe('shooting Attacks per stand: the 1 of 3/1'),
-  shootingSpecial: z.string().min(1).optional().describe('shooting Attacks that are not a plain number, verbatim: "2+bounce", "8–4–2", "D6", "2 per stand"'),
+  shootingSpecial: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('shooting Attacks that are not a plain number, verbatim: "2+bounce", "8–4–2", "D6", "2 per stand"'),
   hits: profilePositive.nullable().describe('hits a stand takes before it is removed; null where the list prints –'),
   armour: armourSave.nullable().describe('Armour save (4 = 4+); null for none (– or 0)'),
-  armourOption: armourSave.nullable().optional().describe('the other value of an "a/b" or "a or b" Armour cell (null: none); which one applies is set by the unit\'s special rule'),
+  armourOption: armourSave
+    .nullable()
+    .optional()
+    .describe('the other value of an "a/b" or "a or b" Armour cell (null: none); which one applies is set by the unit\'s special rule'),
   unitSize: profilePositive.describe('stands per unit'),
 });
 
@@ -102,7 +141,7 @@ export const characterSchema = z.strictObject({
   shootingAttackBonus: profileBonus.optional().describe('shooting Attacks it adds: the second 3 of +3/+3'),
   command: positiveInt.nullable().describe('Command value; null where the list prints –'),
   unitSize: profilePositive.nullable().describe('stands; null for mounts and upgrades (–)'),
-  pointsAdded: z.literal(true).optional().describe('the list prints the points as +N: added to the character\'s cost'),
+  pointsAdded: z.literal(true).optional().describe("the list prints the points as +N: added to the character's cost"),
 });
 
 export const warmasterUnitSchema = z.discriminatedUnion('kind', [troopSchema, characterSchema]);
@@ -121,7 +160,7 @@ export type ArmyFile = z.output<typeof armyFileSchema>;
 const flagsRowFields = {
   army: id,
   flags: combatFlagsSchema,
-  source: z.string().min(1).describe('the army list\'s rule, paraphrased in one line'),
+  source: z.string().min(1).describe("the army list's rule, paraphrased in one line"),
   confidence: z.enum(['high', 'low']).default('high'),
   note: z.string().min(1).optional(),
 };
@@ -133,13 +172,13 @@ export const combatFlagsTableSchema = z
       z.strictObject({
         ...flagsRowFields,
         unit: id.describe('unit id in the army file'),
-        rules: z.array(positiveInt).min(1).describe('the special-rule numbers (*n) the flags come from, as the unit\'s row lists them'),
+        rules: z.array(positiveInt).min(1).describe("the special-rule numbers (*n) the flags come from, as the unit's row lists them"),
       }),
     ),
     armyRules: z.array(
       z.strictObject({
         ...flagsRowFields,
-        appliesTo: z.enum(['troops', 'all']).default('troops').describe('troops: rows before the characters\' separator'),
+        appliesTo: z.enum(['troops', 'all']).default('troops').describe("troops: rows before the characters' separator"),
         except: z.array(id).default([]).describe('unit ids the army rule leaves out'),
       }),
     ),

@@ -33,43 +33,69 @@ const contactStands = (contact: Omit<Contact, 'target'>): number => contact.fron
 
 /** Only infantry, flyers and giants may touch fortified enemy (Defended & fortified enemy). */
 function mayTouchFortified(troop: Troop, unit: ScenarioUnit): boolean {
-  return troop.type === 'infantry' || effectiveFlags(unit, troop, []).flyer === true || (troop.type === 'monster' && /giant/i.test(troop.name));
+  return (
+    troop.type === 'infantry' || effectiveFlags(unit, troop, []).flyer === true || (troop.type === 'monster' && /giant/i.test(troop.name))
+  );
 }
 
 /** `armies` names the armies found; `units` maps `<army>/<unit id>` to their entries. */
-export function validateWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, armies: readonly string[]): ValidationIssue[] {
+export function validateWarmaster(
+  scenario: Scenario,
+  units: ReadonlyMap<string, WarmasterUnit>,
+  armies: readonly string[],
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const byId = new Map<string, UnitRef>();
   const [first, second] = scenario.sides;
   if (first !== undefined && second !== undefined && first.name === second.name) {
-    issues.push({ path: ['sides', 1, 'name'], message: `both sides are named ${quote(first.name)}: give them different names (they label the results)` });
+    issues.push({
+      path: ['sides', 1, 'name'],
+      message: `both sides are named ${quote(first.name)}: give them different names (they label the results)`,
+    });
   }
 
   const tooMany: ValidationIssue[] = [];
   // Checked first and alone: compile builds units × units tables, and later checks walk the units in pairs.
   scenario.sides.forEach((side, s) => {
     if (side.units.length > MAX_GROUPS_PER_SIDE) {
-      tooMany.push({ path: ['sides', s, 'units'], message: overLimit(`the number of units of side ${quote(side.name)}`, side.units.length, MAX_GROUPS_PER_SIDE, 'MAX_GROUPS_PER_SIDE', GROUPS_LIMIT_REASON) });
+      tooMany.push({
+        path: ['sides', s, 'units'],
+        message: overLimit(
+          `the number of units of side ${quote(side.name)}`,
+          side.units.length,
+          MAX_GROUPS_PER_SIDE,
+          'MAX_GROUPS_PER_SIDE',
+          GROUPS_LIMIT_REASON,
+        ),
+      });
     }
   });
   if (tooMany.length > 0) return [...issues, ...tooMany];
 
   // Look every unit up first, so later checks can name targets by id.
   scenario.sides.forEach((side, s) => {
-    if (RESERVED_SIDE_NAMES.includes(side.name)) issues.push({ path: ['sides', s, 'name'], message: `${quote(side.name)} is a result label: choose another side name` });
+    if (RESERVED_SIDE_NAMES.includes(side.name))
+      issues.push({ path: ['sides', s, 'name'], message: `${quote(side.name)} is a result label: choose another side name` });
     side.units.forEach((unit, u) => {
       const path: Path = ['sides', s, 'units', u];
       const troop = lookUpTroop(unit, units, armies, path, issues);
       const existing = byId.get(unit.id);
       if (existing === undefined) byId.set(unit.id, { side: s, index: u, unit, troop });
-      else issues.push({ path: [...path, 'id'], message: `duplicate unit id ${quote(unit.id)} (already used by sides[${existing.side}].units[${existing.index}])` });
+      else
+        issues.push({
+          path: [...path, 'id'],
+          message: `duplicate unit id ${quote(unit.id)} (already used by sides[${existing.side}].units[${existing.index}])`,
+        });
     });
   });
 
   scenario.sides.forEach((side, s) => {
     const engaged = side.units.filter((unit) => unit.reserve === undefined);
     if (!engaged.some((unit) => unit.contact !== undefined)) {
-      issues.push({ path: ['sides', s, 'units'], message: `no unit of ${quote(side.name)} outside reserve touches an enemy: give one a contact` });
+      issues.push({
+        path: ['sides', s, 'units'],
+        message: `no unit of ${quote(side.name)} outside reserve touches an enemy: give one a contact`,
+      });
     }
     side.units.forEach((unit, u) => {
       const ref = byId.get(unit.id);
@@ -80,7 +106,13 @@ export function validateWarmaster(scenario: Scenario, units: ReadonlyMap<string,
   return issues;
 }
 
-function lookUpTroop(unit: ScenarioUnit, units: ReadonlyMap<string, WarmasterUnit>, armies: readonly string[], path: Path, issues: ValidationIssue[]): Troop | undefined {
+function lookUpTroop(
+  unit: ScenarioUnit,
+  units: ReadonlyMap<string, WarmasterUnit>,
+  armies: readonly string[],
+  path: Path,
+  issues: ValidationIssue[],
+): Troop | undefined {
   const [army = '', id = ''] = unit.unit.split('/');
   unit.characters.forEach((reference, c) => {
     const entry = units.get(reference);
@@ -94,11 +126,17 @@ function lookUpTroop(unit: ScenarioUnit, units: ReadonlyMap<string, WarmasterUni
     return undefined;
   }
   if (entry.kind !== 'troop') {
-    issues.push({ path: [...path, 'unit'], message: `${quote(unit.unit)} is a ${entry.type}, not a troop: list it under a unit's characters` });
+    issues.push({
+      path: [...path, 'unit'],
+      message: `${quote(unit.unit)} is a ${entry.type}, not a troop: list it under a unit's characters`,
+    });
     return undefined;
   }
   const problems: string[] = [];
-  if (entry.attacks === null) problems.push(`its Attacks are ${entry.attacksSpecial === undefined ? '–' : quote(entry.attacksSpecial)}, which the combat engine does not roll`);
+  if (entry.attacks === null)
+    problems.push(
+      `its Attacks are ${entry.attacksSpecial === undefined ? '–' : quote(entry.attacksSpecial)}, which the combat engine does not roll`,
+    );
   if (entry.hits === null) problems.push('its Hits are – in the army list');
   if (problems.length > 0) {
     issues.push({ path: [...path, 'unit'], message: `${quote(`${army}/${id}`)} cannot fight: ${problems.join('; ')}` });
@@ -128,12 +166,22 @@ interface Check {
  * so that the pool is bounded before any table is built (issue 17).
  */
 function mostAttacksPerStand(unit: ScenarioUnit, troop: Troop, check: Check): number {
-  const characterBonus = Math.max(0, ...unit.characters.map((reference) => {
-    const entry = check.units.get(reference);
-    return entry?.kind === 'character' ? (entry.attackBonus ?? 0) : 0;
-  }));
+  const characterBonus = Math.max(
+    0,
+    ...unit.characters.map((reference) => {
+      const entry = check.units.get(reference);
+      return entry?.kind === 'character' ? (entry.attackBonus ?? 0) : 0;
+    }),
+  );
   const rules = check.rules;
-  const knobs = rules === undefined ? 0 : rules.chargeBonus + rules.monsterChariotChargeBonus + rules.firstRoundFrontBonusAttacks + rules.vsMonstersBonusAttacks + 6 * rules.chargeBonusD6Dice;
+  const knobs =
+    rules === undefined
+      ? 0
+      : rules.chargeBonus +
+        rules.monsterChariotChargeBonus +
+        rules.firstRoundFrontBonusAttacks +
+        rules.vsMonstersBonusAttacks +
+        6 * rules.chargeBonusD6Dice;
   return (troop.attacks ?? 0) + characterBonus + knobs;
 }
 
@@ -150,21 +198,37 @@ function checkUnit(ref: UnitRef, path: Path, check: Check): void {
   const perStandAttacks = mostAttacksPerStand(unit, troop, check);
   const closeDice = perStandAttacks * stands;
   if (closeDice > MAX_DICE_PER_ACTION) {
-    issues.push({ path, message: overLimit(`unit ${quote(unit.id)} fights with up to ${perStandAttacks} Attacks (with bonuses) × ${stands} stands: the dice of one attack`, closeDice, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+    issues.push({
+      path,
+      message: overLimit(
+        `unit ${quote(unit.id)} fights with up to ${perStandAttacks} Attacks (with bonuses) × ${stands} stands: the dice of one attack`,
+        closeDice,
+        MAX_DICE_PER_ACTION,
+        'MAX_DICE_PER_ACTION',
+        DICE_LIMIT_REASON,
+      ),
+    });
   }
   if (unit.stands !== undefined && unit.stands > troop.unitSize) {
     issues.push({ path: [...path, 'stands'], message: `${unit.stands} stands, but a ${troop.name} unit has ${troop.unitSize}` });
   }
   if (unit.hits >= perStand) {
-    issues.push({ path: [...path, 'hits'], message: `${unit.hits} outstanding hits would already have removed a stand (Hits ${perStand}): give fewer than ${perStand}` });
+    issues.push({
+      path: [...path, 'hits'],
+      message: `${unit.hits} outstanding hits would already have removed a stand (Hits ${perStand}): give fewer than ${perStand}`,
+    });
   }
   if (position !== OPEN && troop.type !== 'infantry' && troop.type !== 'artillery' && unit.position !== undefined) {
-    issues.push({ path: [...path, 'position'], message: `only infantry and artillery can be defended or fortified; this is ${troop.type}` });
+    issues.push({
+      path: [...path, 'position'],
+      message: `only infantry and artillery can be defended or fortified; this is ${troop.type}`,
+    });
   }
   if (unit.charging && unit.position !== undefined && unit.position !== 'open') {
     issues.push({ path: [...path, 'position'], message: 'a charging unit is in the open: chargers cannot be defended or fortified' });
   }
-  if (unit.charging && unit.reserve !== undefined) issues.push({ path: [...path, 'charging'], message: 'a unit in reserve has not charged: remove charging or reserve' });
+  if (unit.charging && unit.reserve !== undefined)
+    issues.push({ path: [...path, 'charging'], message: 'a unit in reserve has not charged: remove charging or reserve' });
 
   const contacts = contactList(unit);
   let touching = 0;
@@ -181,18 +245,28 @@ function checkUnit(ref: UnitRef, path: Path, check: Check): void {
     }
     const targetPosition = startingPosition(target.unit, effectiveFlags(target.unit, target.troop, []));
     if (targetPosition === FORTIFIED && !mayTouchFortified(troop, unit)) {
-      issues.push({ path: [...at, 'target'], message: `${quote(contact.target)} is fortified: only infantry, flyers and giants can touch it, not ${troop.type}` });
+      issues.push({
+        path: [...at, 'target'],
+        message: `${quote(contact.target)} is fortified: only infantry, flyers and giants can touch it, not ${troop.type}`,
+      });
     }
   });
   if (touching + unit.supports > stands) {
-    issues.push({ path: [...path, contacts.length > 0 ? 'contact' : 'supports'], message: `${touching} stands touching and ${unit.supports} supporting, but the unit has ${stands} stands` });
+    issues.push({
+      path: [...path, contacts.length > 0 ? 'contact' : 'supports'],
+      message: `${touching} stands touching and ${unit.supports} supporting, but the unit has ${stands} stands`,
+    });
   }
   if (unit.reserve === undefined && contacts.length === 0 && unit.supports === 0) {
-    issues.push({ path, message: `${quote(unit.id)} neither touches an enemy nor supports: give it contact or supports, or put it in reserve` });
+    issues.push({
+      path,
+      message: `${quote(unit.id)} neither touches an enemy nor supports: give it contact or supports, or put it in reserve`,
+    });
   }
   if (unit.newContact !== undefined) {
     const count = contactStands(unit.newContact);
-    if (count === 0 || count > stands) issues.push({ path: [...path, 'newContact'], message: `must place 1 to ${stands} stands, not ${count}` });
+    if (count === 0 || count > stands)
+      issues.push({ path: [...path, 'newContact'], message: `must place 1 to ${stands} stands, not ${count}` });
   }
   checkSupports(ref, path, check);
   checkShooting(ref, path, check);
@@ -205,7 +279,10 @@ function checkUnit(ref: UnitRef, path: Path, check: Check): void {
 function enemyTarget(id: string, ref: UnitRef, path: Path, check: Check): UnitRef | undefined {
   const target = check.byId.get(id);
   if (target === undefined) {
-    check.issues.push({ path, message: `no unit has id ${quote(id)}${unknownNameHint(id, [...check.byId.keys()], 'unit ids', 'the scenario')}` });
+    check.issues.push({
+      path,
+      message: `no unit has id ${quote(id)}${unknownNameHint(id, [...check.byId.keys()], 'unit ids', 'the scenario')}`,
+    });
     return undefined;
   }
   if (target.side === ref.side) {
@@ -219,7 +296,8 @@ function enemyTarget(id: string, ref: UnitRef, path: Path, check: Check): UnitRe
 function checkSupports(ref: UnitRef, path: Path, check: Check): void {
   const { unit, troop } = ref;
   if (unit.supports === 0) {
-    if (unit.supporting !== undefined) check.issues.push({ path: [...path, 'supporting'], message: 'names a unit to support but has no supports' });
+    if (unit.supporting !== undefined)
+      check.issues.push({ path: [...path, 'supporting'], message: 'names a unit to support but has no supports' });
     return;
   }
   if (troop?.type !== 'infantry') {
@@ -227,18 +305,30 @@ function checkSupports(ref: UnitRef, path: Path, check: Check): void {
     return;
   }
   const frontInfantry = (other: UnitRef) =>
-    other.troop?.type === 'infantry' && other.side === ref.side && (other.unit.reserve === undefined) === (unit.reserve === undefined) && contactList(other.unit).some((contact) => contact.front > 0);
+    other.troop?.type === 'infantry' &&
+    other.side === ref.side &&
+    (other.unit.reserve === undefined) === (unit.reserve === undefined) &&
+    contactList(other.unit).some((contact) => contact.front > 0);
   if (unit.supporting === undefined) {
     if (![...check.byId.values()].some(frontInfantry)) {
-      check.issues.push({ path: [...path, 'supports'], message: 'no friendly infantry unit fights to its front here, so there is nothing to support' });
+      check.issues.push({
+        path: [...path, 'supports'],
+        message: 'no friendly infantry unit fights to its front here, so there is nothing to support',
+      });
     }
     return;
   }
   const supported = check.byId.get(unit.supporting);
   if (supported === undefined) {
-    check.issues.push({ path: [...path, 'supporting'], message: `no unit has id ${quote(unit.supporting)}${unknownNameHint(unit.supporting, [...check.byId.keys()], 'unit ids', 'the scenario')}` });
+    check.issues.push({
+      path: [...path, 'supporting'],
+      message: `no unit has id ${quote(unit.supporting)}${unknownNameHint(unit.supporting, [...check.byId.keys()], 'unit ids', 'the scenario')}`,
+    });
   } else if (!frontInfantry(supported)) {
-    check.issues.push({ path: [...path, 'supporting'], message: `${quote(unit.supporting)} must be a friendly infantry unit with stands touching the enemy with their front` });
+    check.issues.push({
+      path: [...path, 'supporting'],
+      message: `${quote(unit.supporting)} must be a friendly infantry unit with stands touching the enemy with their front`,
+    });
   }
 }
 
@@ -249,13 +339,19 @@ function checkShooting(ref: UnitRef, path: Path, check: Check): void {
   const at: Path = [...path, 'shootsAtChargers'];
   const dice = shooting === true ? undefined : shooting.attacks;
   if (dice === undefined && (troop.shootingAttacks ?? 0) === 0) {
-    check.issues.push({ path: at, message: `${troop.name} has no plain shooting Attacks${troop.shootingSpecial === undefined ? '' : ` (${quote(troop.shootingSpecial)})`}: give attacks` });
+    check.issues.push({
+      path: at,
+      message: `${troop.name} has no plain shooting Attacks${troop.shootingSpecial === undefined ? '' : ` (${quote(troop.shootingSpecial)})`}: give attacks`,
+    });
   }
   // The shots are rolled as one pool (an outcome table of that many dice): compile.ts's shotDice.
   const shots = dice ?? (troop.shootingAttacks ?? 0) * startingStands(unit, troop);
   if (shots > MAX_DICE_PER_ACTION) {
     const what = `unit ${quote(unit.id)} shoots at chargers with ${dice === undefined ? 'its shooting Attacks × stands' : 'attacks'}: the dice of one shooting`;
-    check.issues.push({ path: dice === undefined ? at : [...at, 'attacks'], message: overLimit(what, shots, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON) });
+    check.issues.push({
+      path: dice === undefined ? at : [...at, 'attacks'],
+      message: overLimit(what, shots, MAX_DICE_PER_ACTION, 'MAX_DICE_PER_ACTION', DICE_LIMIT_REASON),
+    });
   }
   const target = shooting === true ? undefined : shooting.target;
   if (target !== undefined) {
@@ -263,7 +359,10 @@ function checkShooting(ref: UnitRef, path: Path, check: Check): void {
     if (found !== undefined && unit.reserve === undefined && !found.unit.charging) {
       check.issues.push({ path: [...at, 'target'], message: `${quote(target)} did not charge: only chargers are shot at` });
     }
-  } else if (unit.reserve === undefined && ![...check.byId.values()].some((other) => other.side !== ref.side && other.unit.charging && other.unit.reserve === undefined)) {
+  } else if (
+    unit.reserve === undefined &&
+    ![...check.byId.values()].some((other) => other.side !== ref.side && other.unit.charging && other.unit.reserve === undefined)
+  ) {
     check.issues.push({ path: at, message: 'no enemy unit is charging, so there is nobody to shoot at' });
   }
 }

@@ -57,7 +57,8 @@ const REROLL_NONE = 'none';
 /** Per face 1..6: 1 where a die of this reroll policy is picked up again (misses only). */
 function rerollFaces(reroll: Reroll, isMiss: (face: number) => boolean): Int32Array {
   const faces = new Int32Array(7);
-  for (let face = 1; face <= 6; face++) faces[face] = reroll === REROLL_NONE ? 0 : reroll === 'ones' ? (face === 1 ? 1 : 0) : isMiss(face) ? 1 : 0;
+  for (let face = 1; face <= 6; face++)
+    faces[face] = reroll === REROLL_NONE ? 0 : reroll === 'ones' ? (face === 1 ? 1 : 0) : isMiss(face) ? 1 : 0;
   return faces;
 }
 
@@ -73,7 +74,13 @@ function attackTables(attacker: Unit, models: number, defenderSave: number, rule
   for (let m = 1; m <= models; m++) {
     for (let a = 0; a < attacker.attacks; a++) total = convolve(total, die);
     const dice = m * attacker.attacks;
-    tables.push(new OutcomeTable(Array.from(total, (_, k) => k), total, dice * (die.length + 21) * UNIT_ROUNDOFF));
+    tables.push(
+      new OutcomeTable(
+        Array.from(total, (_, k) => k),
+        total,
+        dice * (die.length + 21) * UNIT_ROUNDOFF,
+      ),
+    );
   }
   return tables;
 }

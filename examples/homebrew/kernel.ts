@@ -24,11 +24,16 @@ const DEALT = 1;
 const DESTROYED = 2;
 const SIDE_WIDTH = 3;
 
-
 export function homebrewMetrics(scenario: CompiledScenario): MetricSpec[] {
   const [a, b] = scenario.sides;
   const metrics: MetricSpec[] = [
-    { name: 'winner', kind: 'category', max: 2, labels: ['none', a.name, b.name], description: 'the side that destroyed the other, or none' },
+    {
+      name: 'winner',
+      kind: 'category',
+      max: 2,
+      labels: ['none', a.name, b.name],
+      description: 'the side that destroyed the other, or none',
+    },
     { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds played (an attack: 1)' },
   ];
   scenario.sides.forEach((side, s) => {
@@ -38,9 +43,24 @@ export function homebrewMetrics(scenario: CompiledScenario): MetricSpec[] {
     // taken, one unsaved wound at least each; the last attack adds at most maxUnsaved.
     const unsaved = Math.min(scenario.rounds * side.maxUnsaved, other.models * other.wounds - 1 + side.maxUnsaved);
     metrics.push(
-      { name: `${letter}.unsavedWounds`, kind: 'count', max: unsaved, description: `unsaved wounds ${side.name}'s attacks caused, any beyond the last model included` },
-      { name: `${letter}.woundsDealt`, kind: 'count', max: other.models * other.wounds, description: `damage ${side.name} dealt: wounds taken off ${other.name}'s models` },
-      { name: `${letter}.modelsDestroyed`, kind: 'count', max: other.models, description: `models of ${other.name} that ${side.name} destroyed` },
+      {
+        name: `${letter}.unsavedWounds`,
+        kind: 'count',
+        max: unsaved,
+        description: `unsaved wounds ${side.name}'s attacks caused, any beyond the last model included`,
+      },
+      {
+        name: `${letter}.woundsDealt`,
+        kind: 'count',
+        max: other.models * other.wounds,
+        description: `damage ${side.name} dealt: wounds taken off ${other.name}'s models`,
+      },
+      {
+        name: `${letter}.modelsDestroyed`,
+        kind: 'count',
+        max: other.models,
+        description: `models of ${other.name} that ${side.name} destroyed`,
+      },
     );
   });
   return metrics;

@@ -18,14 +18,16 @@ export async function readUnits(files: DataFiles, file: string, referencedFrom?:
   const parsed = await files.read(file);
   if (!parsed.ok) {
     const [first] = parsed.problems;
-    if (referencedFrom !== undefined && first?.message === 'file not found') return { problems: [{ file: referencedFrom, path: 'unitsFile', message: `units file not found: ${file}` }] };
+    if (referencedFrom !== undefined && first?.message === 'file not found')
+      return { problems: [{ file: referencedFrom, path: 'unitsFile', message: `units file not found: ${file}` }] };
     return { problems: [...parsed.problems] };
   }
   const { value, problems } = files.check(file, unitsFileSchema, parsed.data);
   if (value === undefined) return { problems };
   const seen = new Set<string>();
   value.units.forEach((unit, u) => {
-    if (seen.has(unit.id)) problems.push({ file, path: files.formatPath(['units', u, 'id']), message: `duplicate unit id ${JSON.stringify(unit.id)}` });
+    if (seen.has(unit.id))
+      problems.push({ file, path: files.formatPath(['units', u, 'id']), message: `duplicate unit id ${JSON.stringify(unit.id)}` });
     seen.add(unit.id);
   });
   return problems.length > 0 ? { problems } : { units: value.units, problems };
@@ -39,14 +41,24 @@ export async function loadHomebrew(scenario: Scenario, file: string, files: Data
   const read = await readUnits(files, unitsFile, file);
   if (read.units === undefined) return { inputs, problems: read.problems };
   // The scenario's `units:` changes, each merged unit checked again (engine/overrides.ts).
-  const changed = applyOverrides(new Map(read.units.map((unit) => [unit.id, unit])), scenario.units, (id) => ({ id }), (id, merged) => files.check(file, unitSchema, merged, ['units', id]));
+  const changed = applyOverrides(
+    new Map(read.units.map((unit) => [unit.id, unit])),
+    scenario.units,
+    (id) => ({ id }),
+    (id, merged) => files.check(file, unitSchema, merged, ['units', id]),
+  );
   const { problems } = changed;
   const units = [...changed.entries.values()];
   if (problems.length > 0) return { inputs, problems };
   const byId = new Map(units.map((unit) => [unit.id, unit]));
   const known = quoted(units.map((unit) => unit.id));
   scenario.sides.forEach((side, s) => {
-    if (!byId.has(side.unit)) problems.push({ file, path: files.formatPath(['sides', s, 'unit']), message: `unknown unit ${JSON.stringify(side.unit)} (known units: ${known}; or define it under units:)` });
+    if (!byId.has(side.unit))
+      problems.push({
+        file,
+        path: files.formatPath(['sides', s, 'unit']),
+        message: `unknown unit ${JSON.stringify(side.unit)} (known units: ${known}; or define it under units:)`,
+      });
   });
   if (problems.length > 0) return { inputs, problems };
   const [a, b] = scenario.sides;

@@ -61,7 +61,8 @@ export function dieDistribution(attacker: Unit, defenderSave: number, rules: Rul
     distribution[1] = (distribution[1] as number) + critical * unsaved;
   } else {
     // Binomial(top, perHit), weighted by the chance of the critical.
-    for (let k = 0; k <= top; k++) distribution[k] = (distribution[k] as number) + critical * binomial(top, k) * perHit ** k * (1 - perHit) ** (top - k);
+    for (let k = 0; k <= top; k++)
+      distribution[k] = (distribution[k] as number) + critical * binomial(top, k) * perHit ** k * (1 - perHit) ** (top - k);
   }
   return distribution;
 }

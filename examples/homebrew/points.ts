@@ -22,7 +22,12 @@ export interface PointsBreakdown {
 }
 
 export function pointsBreakdown(unit: Unit): PointsBreakdown {
-  const offence = unit.attacks * successChance(unit.hit, unit.rerollHits) * successChance(unit.wound, unit.rerollWounds) * unsavedChance(REFERENCE_SAVE, unit.ap) * unit.damage;
+  const offence =
+    unit.attacks *
+    successChance(unit.hit, unit.rerollHits) *
+    successChance(unit.wound, unit.rerollWounds) *
+    unsavedChance(REFERENCE_SAVE, unit.ap) *
+    unit.damage;
   const durability = unit.wounds / unsavedChance(unit.save, 0);
   return { offence, durability, points: Math.max(1, Math.round(OFFENCE_WEIGHT * offence + DURABILITY_WEIGHT * durability)) };
 }

@@ -40,14 +40,34 @@ export type CriticalEffect = (typeof CRITICAL_EFFECTS)[number];
 
 /** The rule text's constants ("The rules" in README.md), each defaulting to the printed value. */
 export const rulesSchema = z.strictObject({
-  criticalFace: z.number().int().min(2).max(7).default(6).describe('a hit die showing this face or more (unmodified) is a critical hit, which always hits; 7: no critical hits (text: a natural 6)'),
-  criticalEffect: z.enum(CRITICAL_EFFECTS).default('auto-wound').describe('what a critical hit does: auto-wound (it wounds without a wound roll; text) or extra-hits (it scores extraHits more hits)'),
-  extraHits: z.number().int().min(0).max(3).default(1).describe('hits a critical hit adds to its own with criticalEffect extra-hits (house rule: 1)'),
-  damageSpills: z.boolean().default(false).describe("damage beyond a model's remaining wounds carries over to the next model (text: false, it is lost)"),
+  criticalFace: z
+    .number()
+    .int()
+    .min(2)
+    .max(7)
+    .default(6)
+    .describe(
+      'a hit die showing this face or more (unmodified) is a critical hit, which always hits; 7: no critical hits (text: a natural 6)',
+    ),
+  criticalEffect: z
+    .enum(CRITICAL_EFFECTS)
+    .default('auto-wound')
+    .describe('what a critical hit does: auto-wound (it wounds without a wound roll; text) or extra-hits (it scores extraHits more hits)'),
+  extraHits: z
+    .number()
+    .int()
+    .min(0)
+    .max(3)
+    .default(1)
+    .describe('hits a critical hit adds to its own with criticalEffect extra-hits (house rule: 1)'),
+  damageSpills: z
+    .boolean()
+    .default(false)
+    .describe("damage beyond a model's remaining wounds carries over to the next model (text: false, it is lost)"),
 });
 
 export const sideSchema = z.strictObject({
-  name: z.string().min(1).describe('the side\'s name: labels the winner metric'),
+  name: z.string().min(1).describe("the side's name: labels the winner metric"),
   unit: id.describe('unit id in the units file (or in `units:`)'),
   models: positiveInt.max(200).describe('models in the unit'),
 });
@@ -58,15 +78,24 @@ export const unitOverridesSchema = z.record(id, z.record(z.string(), z.unknown()
 export const MODES = ['attack', 'fight'] as const;
 
 export const scenarioSchema = z.strictObject({
-  // ruleset, name, description: the fields every scenario opens with (crucible replaces the module path with the id before checking).
+  // rule system, name, description: the fields every scenario opens with (crucible replaces the module path with the id before checking).
   ...scenarioHeading('homebrew', 'the rule system: written as the path of the plugin module, e.g. ../index.ts'),
   unitsFile: z.string().default('../units.yaml').describe('units file, relative to the scenario file'),
-  units: unitOverridesSchema.default({}).describe('changes to the units file\'s profiles by unit id (e.g. { brute: { save: 3 } }), or whole new units'),
-  mode: z.enum(MODES).default('attack').describe("attack: the first side's unit attacks once; fight: the sides attack in turn, first side first, until one is destroyed or `rounds` end"),
+  units: unitOverridesSchema
+    .default({})
+    .describe("changes to the units file's profiles by unit id (e.g. { brute: { save: 3 } }), or whole new units"),
+  mode: z
+    .enum(MODES)
+    .default('attack')
+    .describe(
+      "attack: the first side's unit attacks once; fight: the sides attack in turn, first side first, until one is destroyed or `rounds` end",
+    ),
   rounds: positiveInt.max(20).default(5).describe('round limit of a fight (attack: always 1)'),
   // seed and trials, with the limits of every rule system's scenarios.
   ...runFields('trials'),
-  rules: rulesSchema.prefault({}).describe("the rule text's constants, each defaulting to the printed value; change one to try a house rule"),
+  rules: rulesSchema
+    .prefault({})
+    .describe("the rule text's constants, each defaulting to the printed value; change one to try a house rule"),
   sides: z.tuple([sideSchema, sideSchema]).describe('the two sides; the first attacks first'),
 });
 

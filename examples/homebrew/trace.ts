@@ -36,7 +36,13 @@ export type HomebrewTraceEvent =
       readonly wounds: number;
     }
   /** Save dice on `need`+ (null: no save possible, every wound goes through). */
-  | { readonly type: 'saves'; readonly need: number | null; readonly faces: readonly number[]; readonly saved: number; readonly unsaved: number }
+  | {
+      readonly type: 'saves';
+      readonly need: number | null;
+      readonly faces: readonly number[];
+      readonly saved: number;
+      readonly unsaved: number;
+    }
   /** Method `tables`: the attack's unsaved wounds drawn in one pick from its exact distribution. */
   | { readonly type: 'drawn'; readonly unsaved: number }
   /** `unsaved` wounds of `damage` each on `target`: what they took off, models destroyed, and what is left. */
@@ -101,14 +107,16 @@ export class HomebrewTracer {
     const side = this.side as CompiledSide;
     const [faces, rerollFaces] = this.faces(this.rolled);
     const criticalFace = this.scenario.rules.criticalFace <= 6 ? this.scenario.rules.criticalFace : null;
-    if (rerollFaces.length !== rerolled) throw new Error(`homebrew trace: ${rerollFaces.length} reroll faces recorded, ${rerolled} rerolled`);
+    if (rerollFaces.length !== rerolled)
+      throw new Error(`homebrew trace: ${rerollFaces.length} reroll faces recorded, ${rerolled} rerolled`);
     this.sink.event({ type: 'hits', need: side.hit, criticalFace, reroll: side.rerollHits, faces, rerollFaces, hits, criticals });
   }
 
   wounds(rolled: number, rerolled: number, automatic: number, wounds: number): void {
     const side = this.side as CompiledSide;
     const [faces, rerollFaces] = this.faces(rolled);
-    if (rerollFaces.length !== rerolled) throw new Error(`homebrew trace: ${rerollFaces.length} reroll faces recorded, ${rerolled} rerolled`);
+    if (rerollFaces.length !== rerolled)
+      throw new Error(`homebrew trace: ${rerollFaces.length} reroll faces recorded, ${rerolled} rerolled`);
     this.sink.event({ type: 'wounds', need: side.wound, reroll: side.rerollWounds, rolled, faces, rerollFaces, automatic, wounds });
   }
 
@@ -126,7 +134,16 @@ export class HomebrewTracer {
     const side = this.scenario.sides[target] as CompiledSide;
     const modelsLeft = this.state.alive[target] ?? 0;
     const damaged = this.state.damaged[target] ?? 0;
-    this.sink.event({ type: 'damage', target: side.name, unsaved, damage, dealt, destroyed, modelsLeft, woundedModelLeft: damaged === 0 ? null : side.wounds - damaged });
+    this.sink.event({
+      type: 'damage',
+      target: side.name,
+      unsaved,
+      damage,
+      dealt,
+      destroyed,
+      modelsLeft,
+      woundedModelLeft: damaged === 0 ? null : side.wounds - damaged,
+    });
   }
 
   end(rounds: number, winner: number): void {
@@ -157,7 +174,9 @@ export function formatHomebrewTrace(events: readonly HomebrewTraceEvent[]): stri
         return `    wound ${event.need}+${REROLL_TEXT[event.reroll]} (${event.rolled} rolled${automatic}): ${facesText(event.faces, event.rerollFaces)} → ${plural(event.wounds, 'wound')}`;
       }
       case 'saves':
-        return event.need === null ? `    no save possible → ${event.unsaved} unsaved` : `    save ${event.need}+: ${facesText(event.faces, [])} → ${event.saved} saved, ${event.unsaved} unsaved`;
+        return event.need === null
+          ? `    no save possible → ${event.unsaved} unsaved`
+          : `    save ${event.need}+: ${facesText(event.faces, [])} → ${event.saved} saved, ${event.unsaved} unsaved`;
       case 'drawn':
         return `    ${plural(event.unsaved, 'unsaved wound')} (drawn whole from the attack's exact table)`;
       case 'damage': {

@@ -75,14 +75,14 @@ describe('matchups read each seat from its own side', () => {
     const dummy = result.cells.find((entry) => entry.row === 'dummy' && entry.column === 'recruit');
     expect(dummy?.combined.score.value).toBeCloseTo(1 - (cell?.combined.score.value ?? 0), 12);
   });
-
 });
 
 /** A roster of `unit` and its twin (the same unit under another id), from a bundled roster's template. */
 async function twinRoster(relative: string, unit: string, name: string): Promise<string> {
   const source = path.join(REPOSITORY, relative);
   const roster = parse(await readFile(source, 'utf8')) as { template: Record<string, unknown>; entries: { id: string; unit?: string }[] };
-  for (const key of ['unitsFile', 'data']) if (typeof roster.template[key] === 'string') roster.template[key] = path.resolve(path.dirname(source), roster.template[key] as string);
+  for (const key of ['unitsFile', 'data'])
+    if (typeof roster.template[key] === 'string') roster.template[key] = path.resolve(path.dirname(source), roster.template[key] as string);
   const entry = roster.entries.find((item) => item.id === unit);
   if (entry === undefined) throw new Error(`no ${unit} in ${relative}`);
   const file = path.join(directory, name);
@@ -94,30 +94,48 @@ describe('self-balance: a unit against its own twin is priced at its own cost', 
   it.each([
     { ruleset: 'heroic', roster: 'data/heroic/rosters/core.yaml', unit: 'orc-barbarian', cost: 12, budget: 60, precision: 0.02 },
     // Battle Forge games are the slowest trials here: a coarser precision keeps the file quick.
-    { ruleset: 'battleforge', roster: 'data/battleforge/rosters/core-infantry.yaml', unit: 'human_kingdoms/militia', cost: 6, budget: 60, precision: 0.04 },
-  ])('$ruleset: $unit at $cost points', async ({ roster, unit, cost, budget, precision }) => {
-    const file = await twinRoster(roster, unit, `${unit.replaceAll('/', '_')}-twin.yaml`);
-    const loaded = await loadRoster(file);
-    // Alone against its twin as published: even exactly where both field the same models.
-    const alone = await countCosts(loaded, { budget, unit, precision, seed: 20261122 });
-    const [priced] = alone.units;
-    expect(priced?.status).toBe('priced');
-    expect(priced?.deserved).toBeCloseTo(cost, 9);
-    // Known without noise: at equal counts the twins' games are mirrors, exactly ½ whatever the dice, so the interval is the point itself.
-    expect(priced?.interval?.low).toBeCloseTo(cost, 9);
-    expect(priced?.interval?.high).toBeCloseTo(cost, 9);
-    expect(priced?.verdict).toBe('fair');
-    expect(priced?.check?.pass).toBe(true);
-    // A price list of the two: both keep their cost (their scores against each other are ½ at equal counts whatever the dice).
-    const list = await countCosts(loaded, { budget, precision, seed: 20261122, check: false });
-    for (const entry of list.units) expect(entry.deserved).toBeCloseTo(cost, 9);
-  }, 30_000);
+    {
+      ruleset: 'battleforge',
+      roster: 'data/battleforge/rosters/core-infantry.yaml',
+      unit: 'human_kingdoms/militia',
+      cost: 6,
+      budget: 60,
+      precision: 0.04,
+    },
+  ])(
+    '$ruleset: $unit at $cost points',
+    async ({ roster, unit, cost, budget, precision }) => {
+      const file = await twinRoster(roster, unit, `${unit.replaceAll('/', '_')}-twin.yaml`);
+      const loaded = await loadRoster(file);
+      // Alone against its twin as published: even exactly where both field the same models.
+      const alone = await countCosts(loaded, { budget, unit, precision, seed: 20261122 });
+      const [priced] = alone.units;
+      expect(priced?.status).toBe('priced');
+      expect(priced?.deserved).toBeCloseTo(cost, 9);
+      // Known without noise: at equal counts the twins' games are mirrors, exactly ½ whatever the dice, so the interval is the point itself.
+      expect(priced?.interval?.low).toBeCloseTo(cost, 9);
+      expect(priced?.interval?.high).toBeCloseTo(cost, 9);
+      expect(priced?.verdict).toBe('fair');
+      expect(priced?.check?.pass).toBe(true);
+      // A price list of the two: both keep their cost (their scores against each other are ½ at equal counts whatever the dice).
+      const list = await countCosts(loaded, { budget, precision, seed: 20261122, check: false });
+      for (const entry of list.units) expect(entry.deserved).toBeCloseTo(cost, 9);
+    },
+    30_000,
+  );
 });
 
 /** A roster from four-armies.yaml's template and situations, with these entries (and any extra army entries in its template). */
-async function warmasterRoster(name: string, entries: readonly Record<string, unknown>[], units?: Record<string, unknown>): Promise<string> {
+async function warmasterRoster(
+  name: string,
+  entries: readonly Record<string, unknown>[],
+  units?: Record<string, unknown>,
+): Promise<string> {
   const source = path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml');
-  const roster = parse(await readFile(source, 'utf8')) as { template: Record<string, unknown>; entries: { id: string; name: string; cost: number }[] };
+  const roster = parse(await readFile(source, 'utf8')) as {
+    template: Record<string, unknown>;
+    entries: { id: string; name: string; cost: number }[];
+  };
   roster.template.armies = path.resolve(path.dirname(source), roster.template.armies as string);
   if (units !== undefined) roster.template.units = units;
   const file = path.join(directory, name);
@@ -127,10 +145,30 @@ async function warmasterRoster(name: string, entries: readonly Record<string, un
 
 describe('whole units: a round robin at published points', () => {
   it('on the bundled four-armies roster, a strictly worse copy of a unit is called over-costed', async () => {
-    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { entries: Record<string, unknown>[] };
+    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
+      entries: Record<string, unknown>[];
+    };
     // Knights with Attacks 2 instead of 3, at the same 110 points: weaker against every opponent.
-    const units = { 'empire/worse-knights': { name: 'Worse Knights', kind: 'troop', type: 'cavalry', attacks: 2, hits: 3, armour: 4, unitSize: 3, points: 110, min: null, max: null, specialRules: [] } };
-    const file = await warmasterRoster('warmaster-worse.yaml', [...source.entries, { id: 'empire/worse-knights', name: 'Worse Knights', cost: 110 }], units);
+    const units = {
+      'empire/worse-knights': {
+        name: 'Worse Knights',
+        kind: 'troop',
+        type: 'cavalry',
+        attacks: 2,
+        hits: 3,
+        armour: 4,
+        unitSize: 3,
+        points: 110,
+        min: null,
+        max: null,
+        specialRules: [],
+      },
+    };
+    const file = await warmasterRoster(
+      'warmaster-worse.yaml',
+      [...source.entries, { id: 'empire/worse-knights', name: 'Worse Knights', cost: 110 }],
+      units,
+    );
     const costs = await wholeUnitCosts(await loadRoster(file), { precision: 0.04, seed: 20261122 });
     const unit = (id: string) => costs.units.find((entry) => entry.id === id);
     expect(unit('empire/worse-knights')?.verdict).toBe('over-costed');
@@ -147,29 +185,48 @@ describe('whole units: a round robin at published points', () => {
   }, 60_000);
 
   it('refuses a list its cost line cannot be fitted to before playing a game: fewer than 6 entries, or fewer than 3 costs', async () => {
-    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { entries: { id: string; cost: number }[] };
+    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
+      entries: { id: string; cost: number }[];
+    };
     // Six entries at two costs (the published costs rounded to 50 or 100).
     const twoCosts = source.entries.slice(0, 6).map((entry) => ({ ...entry, cost: entry.cost < 75 ? 50 : 100 }));
     let runs = 0;
-    const refused = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-two-costs.yaml', twoCosts)), { precision: 0.05, onRun: () => runs++ });
+    const refused = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-two-costs.yaml', twoCosts)), {
+      precision: 0.05,
+      onRun: () => runs++,
+    });
     await expect(refused).rejects.toThrow(/needs at least 6 entries at 3 or more different points .*found 6 at 2/);
-    const five = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-five.yaml', source.entries.slice(0, 5))), { precision: 0.05, onRun: () => runs++ });
+    const five = wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-five.yaml', source.entries.slice(0, 5))), {
+      precision: 0.05,
+      onRun: () => runs++,
+    });
     await expect(five).rejects.toThrow(/found 5 at/);
     expect(runs).toBe(0);
   });
 
   it('a twin is priced as its original, and the order of the entries changes nothing', async () => {
-    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { entries: { id: string }[] };
+    const source = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
+      entries: { id: string }[];
+    };
     const keep = ['empire/halberdiers', 'empire/knights', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'high-elves/reavers'];
-    const entries: Record<string, unknown>[] = [...source.entries.filter((entry) => keep.includes(entry.id)), { id: 'twin', unit: 'orcs/orc-warriors', name: 'Twin', cost: 60 }];
-    const costs = await wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-twin.yaml', entries)), { precision: 0.05, seed: 20261122 });
+    const entries: Record<string, unknown>[] = [
+      ...source.entries.filter((entry) => keep.includes(entry.id)),
+      { id: 'twin', unit: 'orcs/orc-warriors', name: 'Twin', cost: 60 },
+    ];
+    const costs = await wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-twin.yaml', entries)), {
+      precision: 0.05,
+      seed: 20261122,
+    });
     const unit = (id: string) => costs.units.find((entry) => entry.id === id);
     // A twin plays the same games (its runs are the same games, seeded alike): the same strength and price.
     expect(unit('twin')?.strength).toBeCloseTo(unit('orcs/orc-warriors')?.strength ?? Number.NaN, 6);
     expect(unit('twin')?.deserved).toBe(unit('orcs/orc-warriors')?.deserved);
     expect(unit('twin')?.interval).toEqual(unit('orcs/orc-warriors')?.interval);
     // Every pairing is its own game on its own seed, named by what is played: reversing the entries changes no number.
-    const reversed = await wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-reversed.yaml', [...entries].reverse())), { precision: 0.05, seed: 20261122 });
+    const reversed = await wholeUnitCosts(await loadRoster(await warmasterRoster('warmaster-reversed.yaml', [...entries].reverse())), {
+      precision: 0.05,
+      seed: 20261122,
+    });
     for (const entry of costs.units) {
       const other = reversed.units.find((candidate) => candidate.id === entry.id);
       expect(other?.strength).toBeCloseTo(entry.strength, 9);

@@ -37,7 +37,13 @@ const NULL_BAND = binomialBand(SEEDS, 0.05);
 const COVERAGE_BAND = binomialBand(SEEDS, 0.95);
 
 /** How many of the seeds' runs `event` held in, for each of `channels` (the tally's order: a − b is baseline − variant). */
-function countOverSeeds(baseline: Kernel, variant: Kernel, trials: number, channels: readonly string[], event: (channel: number, result: ReturnType<typeof comparePaired>[number]) => boolean): number[] {
+function countOverSeeds(
+  baseline: Kernel,
+  variant: Kernel,
+  trials: number,
+  channels: readonly string[],
+  event: (channel: number, result: ReturnType<typeof comparePaired>[number]) => boolean,
+): number[] {
   const counts = channels.map(() => 0);
   let indices: number[] | undefined;
   for (let i = 0; i < SEEDS; i++) {
@@ -151,7 +157,13 @@ describe('hand-built kernels: the variant draws more, fewer or the same numbers 
     const exact = exactPair(baseline, variant);
     expect(exact.mean).toBe(0);
     expect(exact.highA).toBe(exact.highB);
-    const [score, high] = countOverSeeds(diceKernel(baseline), diceKernel(variant), TRIALS, ['score', 'high'], (_c, result) => result.difference.pValue < 0.05);
+    const [score, high] = countOverSeeds(
+      diceKernel(baseline),
+      diceKernel(variant),
+      TRIALS,
+      ['score', 'high'],
+      (_c, result) => result.difference.pValue < 0.05,
+    );
     expectInBand(`${baseline.name} → ${variant.name}: score`, score as number, NULL_BAND);
     expectInBand(`${baseline.name} → ${variant.name}: high`, high as number, NULL_BAND);
   });
@@ -165,30 +177,42 @@ describe('hand-built kernels: the variant draws more, fewer or the same numbers 
     ['more', LIGHT_FIRST, BETTER_3, 0.54],
     ['fewer', BETTER_3, LIGHT_FIRST, 0.54],
     ['the same', LIGHT_FIRST, BETTER_2, 0.59],
-  ] as const)('a real difference, the variant draws %s: 95% intervals hold the exact one in 95% of seeds; p < 0.05 as often as its power says', (_, baseline, variant, statedPower) => {
-    const exact = exactPair(baseline, variant);
-    const truth = [exact.mean, exact.highA - exact.highB];
-    expect(Math.abs(exact.mean)).toBeCloseTo(1 / 6, 12);
-    const t = studentTQuantile(0.975, TRIALS - 1);
-    const shift = (Math.abs(exact.mean) * Math.sqrt(TRIALS)) / Math.sqrt(exact.variance);
-    const power = normalCdf(shift - t) + normalCdf(-shift - t);
-    expect(power).toBeCloseTo(statedPower, 2);
-    const covered = countOverSeeds(diceKernel(baseline), diceKernel(variant), TRIALS, ['score', 'high'], (c, result) => {
-      const value = truth[c] as number;
-      return result.difference.interval.low <= value && value <= result.difference.interval.high;
-    });
-    expectInBand(`${baseline.name} → ${variant.name}: score covered`, covered[0] as number, COVERAGE_BAND);
-    expectInBand(`${baseline.name} → ${variant.name}: high covered`, covered[1] as number, COVERAGE_BAND);
-    const [detected] = countOverSeeds(diceKernel(baseline), diceKernel(variant), TRIALS, ['score'], (_c, result) => result.difference.pValue < 0.05);
-    expectInBand(`${baseline.name} → ${variant.name}: detected`, detected as number, binomialBand(SEEDS, power));
-  });
+  ] as const)(
+    'a real difference, the variant draws %s: 95% intervals hold the exact one in 95% of seeds; p < 0.05 as often as its power says',
+    (_, baseline, variant, statedPower) => {
+      const exact = exactPair(baseline, variant);
+      const truth = [exact.mean, exact.highA - exact.highB];
+      expect(Math.abs(exact.mean)).toBeCloseTo(1 / 6, 12);
+      const t = studentTQuantile(0.975, TRIALS - 1);
+      const shift = (Math.abs(exact.mean) * Math.sqrt(TRIALS)) / Math.sqrt(exact.variance);
+      const power = normalCdf(shift - t) + normalCdf(-shift - t);
+      expect(power).toBeCloseTo(statedPower, 2);
+      const covered = countOverSeeds(diceKernel(baseline), diceKernel(variant), TRIALS, ['score', 'high'], (c, result) => {
+        const value = truth[c] as number;
+        return result.difference.interval.low <= value && value <= result.difference.interval.high;
+      });
+      expectInBand(`${baseline.name} → ${variant.name}: score covered`, covered[0] as number, COVERAGE_BAND);
+      expectInBand(`${baseline.name} → ${variant.name}: high covered`, covered[1] as number, COVERAGE_BAND);
+      const [detected] = countOverSeeds(
+        diceKernel(baseline),
+        diceKernel(variant),
+        TRIALS,
+        ['score'],
+        (_c, result) => result.difference.pValue < 0.05,
+      );
+      expectInBand(`${baseline.name} → ${variant.name}: detected`, detected as number, binomialBand(SEEDS, power));
+    },
+  );
 
-  it('the lag-1 autocorrelation of the paired differences is 0 within 4/√n when the variant draws more (1/6 by construction had it read the next trial\'s numbers)', () => {
+  it("the lag-1 autocorrelation of the paired differences is 0 within 4/√n when the variant draws more (1/6 by construction had it read the next trial's numbers)", () => {
     // 100,000 trials: 4/√n = 0.0126; a correlation of 0.02 would be caught with power 0.99.
     const trials = 100_000;
     const a: number[] = [];
     const b: number[] = [];
-    runPaired(recording(diceKernel(LIGHT_FIRST), 'score', a), recording(diceKernel(HEAVY_FIRST_3), 'score', b), { seed: FIRST_SEED, trials });
+    runPaired(recording(diceKernel(LIGHT_FIRST), 'score', a), recording(diceKernel(HEAVY_FIRST_3), 'score', b), {
+      seed: FIRST_SEED,
+      trials,
+    });
     const r = lagOneAutocorrelation(a.map((x, t) => x - (b[t] as number)));
     expect(Math.abs(r), `r = ${r}`).toBeLessThan(4 / Math.sqrt(trials));
   });
@@ -201,7 +225,8 @@ describe('hand-built kernels: the variant draws more, fewer or the same numbers 
 describe('the heroic engine: the cases issue 29 measured', () => {
   const folder = mkdtemp(path.join(tmpdir(), 'crucible-calibration-'));
   afterAll(async () => rm(await folder, { recursive: true, force: true }));
-  const kernel = async (file: string, variant?: string): Promise<Kernel> => compileSpec(kernelSpecOf(await loadScenarioChanged(file, variant === undefined ? {} : { variant }), 'tables'));
+  const kernel = async (file: string, variant?: string): Promise<Kernel> =>
+    compileSpec(kernelSpecOf(await loadScenarioChanged(file, variant === undefined ? {} : { variant }), 'tables'));
 
   // 4 ATK dice on one model, or the same 4 dice on two models of 2 (two Attack Actions: two table
   // draws instead of one), at a DEF 4, MIGHT 100 target without Shield: no cap, nothing saved.
@@ -228,36 +253,42 @@ variants:
 
   // Before the fix: p < 0.05 in 9.1% of 4,000 seeds when the split side was the variant (it draws
   // more), 5.3% the other way.
-  it.each(['more', 'fewer'] as const)('null, the variant draws %s: p < 0.05 on Wounds dealt in 5% of 2,000 seeds of 200 trials', async (draws) => {
-    // The oracle: 4 dice against DEF 4, or 2 and 2: one distribution of Wounds.
-    const whole = rolledWounds(4, 4);
-    const split = convolvePower(rolledWounds(2, 4), 2);
-    whole.forEach((p, wounds) => expect(split[wounds]).toBeCloseTo(p, 14));
-    const file = await nullFile;
-    const [one, two] = [await kernel(file), await kernel(file, 'split')];
-    const [baseline, variant] = draws === 'more' ? [one, two] : [two, one];
-    const [rejected] = countOverSeeds(baseline, variant, 200, ['A.woundsDealt'], (_c, result) => result.difference.pValue < 0.05);
-    expectInBand(`null, variant draws ${draws}`, rejected as number, NULL_BAND);
-  });
+  it.each(['more', 'fewer'] as const)(
+    'null, the variant draws %s: p < 0.05 on Wounds dealt in 5% of 2,000 seeds of 200 trials',
+    async (draws) => {
+      // The oracle: 4 dice against DEF 4, or 2 and 2: one distribution of Wounds.
+      const whole = rolledWounds(4, 4);
+      const split = convolvePower(rolledWounds(2, 4), 2);
+      whole.forEach((p, wounds) => expect(split[wounds]).toBeCloseTo(p, 14));
+      const file = await nullFile;
+      const [one, two] = [await kernel(file), await kernel(file, 'split')];
+      const [baseline, variant] = draws === 'more' ? [one, two] : [two, one];
+      const [rejected] = countOverSeeds(baseline, variant, 200, ['A.woundsDealt'], (_c, result) => result.difference.pValue < 0.05);
+      expectInBand(`null, variant draws ${draws}`, rejected as number, NULL_BAND);
+    },
+  );
 
   // Three Sylvan Knights (ATK 2 each, DEF 4 (S)) against an Ogre (DEF 3 (S), MIGHT 4): one pooled
   // Attack Action with one Shield roll, or three with one each (the variant `singly`, which draws
   // more). Before the fix, at 2,000 trials: the interval held the exact difference of Wounds dealt
   // in 89.2% of 4,000 seeds, of P(vanquished) in 94.4%.
-  it.each(['more', 'fewer'] as const)('sylvan-knights-formation.yaml, the variant draws %s: 95% intervals hold the exact differences in 95% of 2,000 seeds of 500 trials', async (draws) => {
-    const file = path.join(import.meta.dirname, '../../data/heroic/scenarios/sylvan-knights-formation.yaml');
-    const ogre = { might: 4, woundsTaken: 0, shield: true, resistant: false, invulnerable: false };
-    const pooled: Distribution = singleTargetWounds(rolledWounds(6, 3), ogre, 0);
-    const oneByOne: Distribution = capAt(convolvePower(singleShield(rolledWounds(2, 3)), 3), 4);
-    const formation = { kernel: await kernel(file), wounds: mean(pooled), vanquished: pooled[4] as number };
-    const singly = { kernel: await kernel(file, 'singly'), wounds: mean(oneByOne), vanquished: oneByOne[4] as number };
-    const [baseline, variant] = draws === 'more' ? [formation, singly] : [singly, formation];
-    const truth = [baseline.wounds - variant.wounds, baseline.vanquished - variant.vanquished];
-    const covered = countOverSeeds(baseline.kernel, variant.kernel, 500, ['A.woundsDealt', 'ogre.vanquished'], (c, result) => {
-      const value = truth[c] as number;
-      return result.difference.interval.low <= value && value <= result.difference.interval.high;
-    });
-    expectInBand('Wounds dealt covered', covered[0] as number, COVERAGE_BAND);
-    expectInBand('P(vanquished) covered', covered[1] as number, COVERAGE_BAND);
-  });
+  it.each(['more', 'fewer'] as const)(
+    'sylvan-knights-formation.yaml, the variant draws %s: 95% intervals hold the exact differences in 95% of 2,000 seeds of 500 trials',
+    async (draws) => {
+      const file = path.join(import.meta.dirname, '../../data/heroic/scenarios/sylvan-knights-formation.yaml');
+      const ogre = { might: 4, woundsTaken: 0, shield: true, resistant: false, invulnerable: false };
+      const pooled: Distribution = singleTargetWounds(rolledWounds(6, 3), ogre, 0);
+      const oneByOne: Distribution = capAt(convolvePower(singleShield(rolledWounds(2, 3)), 3), 4);
+      const formation = { kernel: await kernel(file), wounds: mean(pooled), vanquished: pooled[4] as number };
+      const singly = { kernel: await kernel(file, 'singly'), wounds: mean(oneByOne), vanquished: oneByOne[4] as number };
+      const [baseline, variant] = draws === 'more' ? [formation, singly] : [singly, formation];
+      const truth = [baseline.wounds - variant.wounds, baseline.vanquished - variant.vanquished];
+      const covered = countOverSeeds(baseline.kernel, variant.kernel, 500, ['A.woundsDealt', 'ogre.vanquished'], (c, result) => {
+        const value = truth[c] as number;
+        return result.difference.interval.low <= value && value <= result.difference.interval.high;
+      });
+      expectInBand('Wounds dealt covered', covered[0] as number, COVERAGE_BAND);
+      expectInBand('P(vanquished) covered', covered[1] as number, COVERAGE_BAND);
+    },
+  );
 });

@@ -63,8 +63,11 @@ const CASES: readonly SystemCase[] = [
     method: 'tables',
     metric: 'A.woundsDealt',
     exact: (loaded) => {
-      const formation = (loaded.scenario as unknown as { sides: { groups: { formation: boolean }[] }[] }).sides[0]?.groups[0]?.formation === true;
-      const wounds: Distribution = formation ? singleTargetWounds(rolledWounds(6, 3), SYLVAN_OGRE, 0) : capAt(convolvePower(singleShield(rolledWounds(2, 3)), 3), 4);
+      const formation =
+        (loaded.scenario as unknown as { sides: { groups: { formation: boolean }[] }[] }).sides[0]?.groups[0]?.formation === true;
+      const wounds: Distribution = formation
+        ? singleTargetWounds(rolledWounds(6, 3), SYLVAN_OGRE, 0)
+        : capAt(convolvePower(singleShield(rolledWounds(2, 3)), 3), 4);
       return mean(wounds);
     },
   },
@@ -73,10 +76,14 @@ const CASES: readonly SystemCase[] = [
     system: 'battleforge',
     file: scenario('battleforge', 'bowmen-hold-vs-orc-charge'),
     baseline: [['mode', 'attack']],
-    variant: [['mode', 'attack'], ['sides[0].units[0].models', 20]],
+    variant: [
+      ['mode', 'attack'],
+      ['sides[0].units[0].models', 20],
+    ],
     method: 'dice',
     metric: 'orc-warriors.woundsLost',
-    exact: (loaded) => mean(exactAttack(loaded.scenario as unknown as BattleforgeScenario, records((loaded.refs as BattleforgeRefs).profiles)).woundsLost),
+    exact: (loaded) =>
+      mean(exactAttack(loaded.scenario as unknown as BattleforgeScenario, records((loaded.refs as BattleforgeRefs).profiles)).woundsLost),
   },
   {
     // The first round of Knights charging supported Orcs with 2 stands in contact, or all 3 (as
@@ -98,7 +105,11 @@ const CASES: readonly SystemCase[] = [
     variant: [['turns', 5]],
     method: 'tables',
     metric: 'company.unitsLost',
-    exact: (loaded) => mean(exactEpic(loaded.scenario as unknown as EpicScenario, records((loaded.refs as EpicRefs).armies)).get('company.unitsLost') ?? new Float64Array(1)),
+    exact: (loaded) =>
+      mean(
+        exactEpic(loaded.scenario as unknown as EpicScenario, records((loaded.refs as EpicRefs).armies)).get('company.unitsLost') ??
+          new Float64Array(1),
+      ),
   },
 ];
 
@@ -127,7 +138,10 @@ function drawsMoreShare(baseline: Kernel, variant: Kernel, trials: number): numb
 
 describe('a paired comparison in each rule system: exact difference, independent trials, the baseline drawn as a run', () => {
   it.each(CASES.map((entry) => [entry.system, entry] as const))('%s', async (_, entry) => {
-    const [baselineLoaded, variantLoaded] = await Promise.all([loadScenarioChanged(entry.file, { fields: entry.baseline }), loadScenarioChanged(entry.file, { fields: entry.variant })]);
+    const [baselineLoaded, variantLoaded] = await Promise.all([
+      loadScenarioChanged(entry.file, { fields: entry.baseline }),
+      loadScenarioChanged(entry.file, { fields: entry.variant }),
+    ]);
     const baseline = compileSpec(kernelSpecOf(baselineLoaded, entry.method));
     const variant = compileSpec(kernelSpecOf(variantLoaded, entry.method));
     expect(drawsMoreShare(baseline, variant, 2000)).toBeGreaterThan(0.1);
@@ -135,14 +149,19 @@ describe('a paired comparison in each rule system: exact difference, independent
     const a: number[] = [];
     const b: number[] = [];
     const tally = runPaired(recording(baseline, entry.metric, a), recording(variant, entry.metric, b), { seed: SEED, trials: TRIALS });
-    const c = tally.channels.findIndex((channel) => tally.metrics[channel.metric]?.name === entry.metric && channel.value === (entry.value ?? -1));
+    const c = tally.channels.findIndex(
+      (channel) => tally.metrics[channel.metric]?.name === entry.metric && channel.value === (entry.value ?? -1),
+    );
     const result = comparePaired(tally)[c];
     if (result === undefined) throw new Error(`no channel ${entry.metric} ${entry.value ?? ''}`);
 
     // The tally's difference is baseline − variant.
     const exact = entry.exact(baselineLoaded) - entry.exact(variantLoaded);
     expect(Math.abs(exact), 'the variant changes the outcome').toBeGreaterThan(0.01);
-    expect(Math.abs(result.difference.mean - exact), `difference ${result.difference.mean}, exact ${exact}, SE ${result.difference.standardError}`).toBeLessThanOrEqual(4 * result.difference.standardError);
+    expect(
+      Math.abs(result.difference.mean - exact),
+      `difference ${result.difference.mean}, exact ${exact}, SE ${result.difference.standardError}`,
+    ).toBeLessThanOrEqual(4 * result.difference.standardError);
 
     const indicator = (x: number): number => (entry.value === undefined ? x : x === entry.value ? 1 : 0);
     const r = lagOneAutocorrelation(a.map((x, t) => indicator(x) - indicator(b[t] as number)));

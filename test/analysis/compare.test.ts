@@ -30,7 +30,9 @@ const WARMASTER = 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml';
 function recordingKernel(draws: (trial: number) => number, keep = true): Kernel & { readonly faces: number[][] } {
   const faces: number[][] = [];
   let trials = 0;
-  const metrics: MetricSpec[] = [{ name: 'first', kind: 'category', max: 5, description: 'the first face − 1', labels: ['1', '2', '3', '4', '5', '6'] }];
+  const metrics: MetricSpec[] = [
+    { name: 'first', kind: 'category', max: 5, description: 'the first face − 1', labels: ['1', '2', '3', '4', '5', '6'] },
+  ];
   return {
     ruleset: 'test',
     engineVersion: 'test-1',
@@ -50,7 +52,7 @@ function recordingKernel(draws: (trial: number) => number, keep = true): Kernel 
 }
 
 describe('the paired run: the baseline draws as a run, the variant from the same state', () => {
-  it('baseline faces are the plain stream in order; each variant trial starts with its baseline trial\'s faces, then draws from its own stream, never the next trial\'s', () => {
+  it("baseline faces are the plain stream in order; each variant trial starts with its baseline trial's faces, then draws from its own stream, never the next trial's", () => {
     const trials = 300;
     // The variant draws more than the baseline in some trials and fewer in others.
     const baselineDraws = (t: number): number => 1 + ((t * 7) % 5);
@@ -78,13 +80,16 @@ describe('the paired run: the baseline draws as a run, the variant from the same
     expect(drewMore).toBeGreaterThan(trials / 4);
   });
 
-  it('across a shard boundary, the baseline tally is runTrials\' count for count, and the variant\'s own stream jumps with the shard', () => {
+  it("across a shard boundary, the baseline tally is runTrials' count for count, and the variant's own stream jumps with the shard", () => {
     const trials = SHARD_TRIALS + 1000;
     const baseline = recordingKernel((t) => 1 + (t % 3), false);
     // The variant draws 5 faces and keeps them: faces 2..5 of trial t come from its own stream whenever the baseline drew fewer.
     const variant = recordingKernel(() => 5);
     const paired = runPaired(baseline, variant, { seed: SEED, trials });
-    const alone = runTrials(recordingKernel((t) => 1 + (t % 3), false), { seed: SEED, trials });
+    const alone = runTrials(
+      recordingKernel((t) => 1 + (t % 3), false),
+      { seed: SEED, trials },
+    );
     paired.channels.forEach((channel, c) => expect(paired.channelSums(c).sumA).toBe(alone.counts[0]?.[channel.value]));
     // The first trial of shard 1 (the baseline drew 1 + 65536 mod 3 = 2 faces): its faces 3..5 open the variant's stream 1.
     const shard1 = new StreamDice(variantStreamGenerator(SEED, 1));
@@ -123,17 +128,18 @@ async function expectBaselineIsTheRun(file: string, variant: string, trials: num
   const compared = await compareVariants(file, undefined, variant, { seed: SEED, trials, method });
   const run = await runScenario(await loadScenarioChanged(file, {}), { seed: SEED, trials, method });
   expect(compared.outcomes.length).toBeGreaterThan(10);
-  for (const outcome of compared.outcomes) expect(outcome.baseline.mean, `${outcome.metric} ${outcome.label ?? ''}`).toBe(runValue(run, outcome.metric, outcome.value));
+  for (const outcome of compared.outcomes)
+    expect(outcome.baseline.mean, `${outcome.metric} ${outcome.label ?? ''}`).toBe(runValue(run, outcome.metric, outcome.value));
   return compared;
 }
 
 describe('compareVariants on bundled scenarios', () => {
   // The stream layout across shards is checked above on a cheap kernel; here the real kernels, both methods.
-  it('heroic, mc and mc-dice: the baseline column is the run\'s', async () => {
+  it("heroic, mc and mc-dice: the baseline column is the run's", async () => {
     for (const method of ['mc', 'mc-dice'] as const) await expectBaselineIsTheRun(HEROIC, 'no-regeneration', 10_000, method);
   });
 
-  it('warmaster: the baseline column is the run\'s; the round a unit fell in is probabilities, never a mean', async () => {
+  it("warmaster: the baseline column is the run's; the round a unit fell in is probabilities, never a mean", async () => {
     const compared = await expectBaselineIsTheRun(WARMASTER, 'knights-stand', 10_000, 'mc');
     const fell = compared.outcomes.filter((outcome) => outcome.metric === 'orcs.destroyedInRound');
     expect(fell.map((outcome) => outcome.label).slice(0, 3)).toEqual(['not destroyed', 'in round 1', 'in round 2']);
@@ -155,11 +161,13 @@ describe('compareVariants on bundled scenarios', () => {
     expect(round1?.difference).toMatchObject({ estimate: 0, pValue: 1 });
   });
 
-  it('difference = variant − baseline: no regeneration lowers the Ogre\'s wins, and the variant agrees with its own run', async () => {
+  it("difference = variant − baseline: no regeneration lowers the Ogre's wins, and the variant agrees with its own run", async () => {
     const trials = 20_000;
     const compared = await compareVariants(HEROIC, undefined, 'no-regeneration', { seed: SEED, trials });
     expect(compared.baseline).toMatchObject({ name: '(as written)', asWritten: true, changes: [] });
-    expect(compared.variant.changes.map((change) => [change.field.label, change.value])).toEqual([['Regenerating Ogre › ogre: unit', 'ogre']]);
+    expect(compared.variant.changes.map((change) => [change.field.label, change.value])).toEqual([
+      ['Regenerating Ogre › ogre: unit', 'ogre'],
+    ]);
     const ogreWins = compared.outcomes.find((outcome) => outcome.metric === 'winner' && outcome.label === 'Regenerating Ogre');
     if (ogreWins === undefined) throw new Error('no winner=Regenerating Ogre');
     for (const outcome of compared.outcomes) expect(outcome.difference.mean).toBeCloseTo(outcome.variant.mean - outcome.baseline.mean, 12);
@@ -172,12 +180,18 @@ describe('compareVariants on bundled scenarios', () => {
   });
 
   it('--metric keeps the metrics named; an unknown one is an InputError listing them, before any trial runs', async () => {
-    const compared = await compareVariants(HEROIC, 'least-damaged', 'no-regeneration', { seed: SEED, trials: 2000, metrics: ['B.modelsLost', 'winner'] });
+    const compared = await compareVariants(HEROIC, 'least-damaged', 'no-regeneration', {
+      seed: SEED,
+      trials: 2000,
+      metrics: ['B.modelsLost', 'winner'],
+    });
     expect(compared.baseline.name).toBe('least-damaged');
     expect(compared.metrics).toEqual(['winner', 'B.modelsLost']);
     expect(new Set(compared.outcomes.map((outcome) => outcome.metric))).toEqual(new Set(['winner', 'B.modelsLost']));
     const started = cpuMilliseconds();
-    const error = await compareVariants(HEROIC, undefined, 'no-regeneration', { trials: 1e9, metrics: ['winner', 'modelsLost'] }).catch((caught: unknown) => caught);
+    const error = await compareVariants(HEROIC, undefined, 'no-regeneration', { trials: 1e9, metrics: ['winner', 'modelsLost'] }).catch(
+      (caught: unknown) => caught,
+    );
     expect(cpuMilliseconds() - started).toBeLessThan(2000);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).message).toBe(

@@ -54,13 +54,19 @@ const listTruth = (worth: readonly number[], published: readonly number[]): numb
 };
 
 /** Per-list coverage of `truth` by the price intervals over `lists` lists, with its standard error. */
-async function listCoverage(lists: number, make: (list: number) => { worth: number[]; published: number[] }): Promise<{ mean: number; se: number }> {
+async function listCoverage(
+  lists: number,
+  make: (list: number) => { worth: number[]; published: number[] },
+): Promise<{ mean: number; se: number }> {
   const rates: number[] = [];
   for (let list = 0; list < lists; list++) {
     const { worth, published } = make(list);
     const truth = listTruth(worth, published);
     const solution = await solvePrices(new SyntheticCells(linearGame(worth, 20261122 + list)), input(published));
-    const covered = solution.prices.filter((price, u) => price.interval !== undefined && price.interval.low <= (truth[u] as number) && (truth[u] as number) <= price.interval.high).length;
+    const covered = solution.prices.filter(
+      (price, u) =>
+        price.interval !== undefined && price.interval.low <= (truth[u] as number) && (truth[u] as number) <= price.interval.high,
+    ).length;
     rates.push(covered / worth.length);
   }
   const mean = rates.reduce((sum, rate) => sum + rate, 0) / lists;
@@ -92,14 +98,21 @@ describe('a price list from games at equal points', () => {
     // 120 lists each: the per-list coverage's standard error is about 0.01, so a true coverage of 90% fails with probability above 0.9.
     const few = await listCoverage(120, (list) => {
       const [z] = normals(list + 1, 1);
-      return { worth: PUBLISHED.map((p, u) => p * (u === 1 ? 1.4 : u === 4 ? 0.7 : u === 6 ? 1 + 0.1 * (z ?? 0) : 1)), published: PUBLISHED };
+      return {
+        worth: PUBLISHED.map((p, u) => p * (u === 1 ? 1.4 : u === 4 ? 0.7 : u === 6 ? 1 + 0.1 * (z ?? 0) : 1)),
+        published: PUBLISHED,
+      };
     });
     const random = await listCoverage(120, (list) => {
       const z = normals(1000 + list, PUBLISHED.length);
       return { worth: PUBLISHED.map((p, u) => p * Math.exp(0.15 * (z[u] ?? 0))), published: PUBLISHED };
     });
-    if (process.env.CRUCIBLE_REPORT_RATES !== undefined) console.log(`price list coverage: few mispriced ${few.mean.toFixed(4)} ± ${few.se.toFixed(4)}, all at random ${random.mean.toFixed(4)} ± ${random.se.toFixed(4)}`);
-    for (const { mean, se } of [few, random]) expect(Math.abs(mean - 0.95), `coverage ${mean} ± ${se}`).toBeLessThanOrEqual(CHECK_Z * se + 0.01);
+    if (process.env.CRUCIBLE_REPORT_RATES !== undefined)
+      console.log(
+        `price list coverage: few mispriced ${few.mean.toFixed(4)} ± ${few.se.toFixed(4)}, all at random ${random.mean.toFixed(4)} ± ${random.se.toFixed(4)}`,
+      );
+    for (const { mean, se } of [few, random])
+      expect(Math.abs(mean - 0.95), `coverage ${mean} ± ${se}`).toBeLessThanOrEqual(CHECK_Z * se + 0.01);
   }, 60_000);
 
   it('prices one unit against the list as published, covering its truth 95% of the time', async () => {
@@ -132,7 +145,12 @@ describe('a price list from games at equal points', () => {
       const solution = await solvePrices(new SyntheticCells(linearGame(worth, 40_000 + list, types)), input(published));
       const verdict = (u: number) => {
         const price = solution.prices[u];
-        return price === undefined ? undefined : priceRow({ id: String(u), name: String(u), published: published[u] as number }, price.price, price.interval, { kind: 'percent', value: 10 }).verdict;
+        return price === undefined
+          ? undefined
+          : priceRow({ id: String(u), name: String(u), published: published[u] as number }, price.price, price.interval, {
+              kind: 'percent',
+              value: 10,
+            }).verdict;
       };
       if (verdict(8) === 'under-costed') cheap++;
       if (verdict(9) === 'over-costed') worse++;
@@ -141,7 +159,16 @@ describe('a price list from games at equal points', () => {
       if (list === 0) {
         // The same entries in reverse order: the same prices.
         const order = worth.map((_, u) => worth.length - 1 - u);
-        const reversed = await solvePrices(new SyntheticCells(linearGame(order.map((u) => worth[u] as number), 40_000, order.map((u) => types[u] as string))), input(order.map((u) => published[u] as number)));
+        const reversed = await solvePrices(
+          new SyntheticCells(
+            linearGame(
+              order.map((u) => worth[u] as number),
+              40_000,
+              order.map((u) => types[u] as string),
+            ),
+          ),
+          input(order.map((u) => published[u] as number)),
+        );
         order.forEach((u, i) => expect(reversed.prices[i]?.price).toBeCloseTo(solution.prices[u]?.price ?? Number.NaN, 6));
       }
     }
@@ -156,7 +183,11 @@ describe('a price list from games at equal points', () => {
     const game: SyntheticGame = {
       types: PUBLISHED.map((_, u) => `type-${u}`),
       shares: [0.5, 0.5],
-      truth: (s, u, a, v, b) => Math.min(0.98, Math.max(0.02, 0.5 + (K * (a * ((worthIn[s] as number[])[u] as number) - b * ((worthIn[s] as number[])[v] as number))) / BUDGET)),
+      truth: (s, u, a, v, b) =>
+        Math.min(
+          0.98,
+          Math.max(0.02, 0.5 + (K * (a * ((worthIn[s] as number[])[u] as number) - b * ((worthIn[s] as number[])[v] as number))) / BUDGET),
+        ),
       trials: TRIALS,
       seed: 50_000,
     };
@@ -168,7 +199,13 @@ describe('a price list from games at equal points', () => {
     // In each situation alone, the others at the mixed prices: 6 and 12.
     expect(alone[0]?.price).toBeCloseTo(6, 1);
     expect(alone[1]?.price).toBeCloseTo(12, 1);
-    const row = priceRow({ id: 'u0', name: 'u0', published: 6 }, solution.prices[0]?.price, solution.prices[0]?.interval, { kind: 'percent', value: 10 }, alone.map((price, s) => ({ situation: `s${s}`, share: 0.5, deserved: price?.price, interval: price?.interval })));
+    const row = priceRow(
+      { id: 'u0', name: 'u0', published: 6 },
+      solution.prices[0]?.price,
+      solution.prices[0]?.interval,
+      { kind: 'percent', value: 10 },
+      alone.map((price, s) => ({ situation: `s${s}`, share: 0.5, deserved: price?.price, interval: price?.interval })),
+    );
     expect(row.mixSensitive).toBe(true);
     expect(row.drivenBy).toBe('s1');
     // Against one opponent alone (others unchanged): the same answer as the list in a linear game where every opponent is fair.

@@ -61,7 +61,11 @@ function naiveLogLikelihood(pairings: readonly PairingCounts[], theta: readonly 
 }
 
 /** Parameters as one vector: θ₁…θₘ₋₁ (θ₀ = 0), log ν, η. */
-const unpack = (vector: readonly number[]) => ({ theta: [0, ...vector.slice(0, UNITS - 1)], logNu: vector[UNITS - 1] as number, eta: vector[UNITS] as number });
+const unpack = (vector: readonly number[]) => ({
+  theta: [0, ...vector.slice(0, UNITS - 1)],
+  logNu: vector[UNITS - 1] as number,
+  eta: vector[UNITS] as number,
+});
 
 function invert(matrix: number[][]): number[][] {
   const n = matrix.length;
@@ -145,7 +149,11 @@ describe('fitting Davidson strengths', () => {
   it('puts its maximum where an independently written likelihood has its maximum, with its curvature', () => {
     const pairings = roundRobin(seedGenerator(SEED), 300);
     const fit = fitDavidson(UNITS, pairings);
-    const at = [...fit.strength.slice(1).map((theta) => theta - (fit.strength[0] as number)), Math.log(fit.drawParameter), fit.seatAdvantage];
+    const at = [
+      ...fit.strength.slice(1).map((theta) => theta - (fit.strength[0] as number)),
+      Math.log(fit.drawParameter),
+      fit.seatAdvantage,
+    ];
     const logLikelihood = (vector: readonly number[]) => {
       const { theta, logNu, eta } = unpack(vector);
       return naiveLogLikelihood(pairings, theta, logNu, eta);
@@ -165,9 +173,12 @@ describe('fitting Davidson strengths', () => {
       }),
     );
     const inverse = invert(hessian);
-    const thetaCovariance = Array.from({ length: UNITS }, (_, i) => Array.from({ length: UNITS }, (_, j) => (i === 0 || j === 0 ? 0 : (inverse[i - 1]?.[j - 1] as number))));
+    const thetaCovariance = Array.from({ length: UNITS }, (_, i) =>
+      Array.from({ length: UNITS }, (_, j) => (i === 0 || j === 0 ? 0 : (inverse[i - 1]?.[j - 1] as number))),
+    );
     const centring = Array.from({ length: UNITS }, (_, i) => Array.from({ length: UNITS }, (_, j) => (i === j ? 1 : 0) - 1 / UNITS));
-    const multiply = (a: number[][], b: number[][]) => a.map((row) => b[0]!.map((_, j) => row.reduce((sum, value, k) => sum + value * (b[k]?.[j] as number), 0)));
+    const multiply = (a: number[][], b: number[][]) =>
+      a.map((row) => b[0]!.map((_, j) => row.reduce((sum, value, k) => sum + value * (b[k]?.[j] as number), 0)));
     const centredCovariance = multiply(multiply(centring, thetaCovariance), centring);
     centredCovariance.forEach((row, i) => row.forEach((value, j) => expect(fit.covariance[i]?.[j]).toBeCloseTo(value, 5)));
     expect(fit.seatAdvantageStandardError).toBeCloseTo(Math.sqrt(inverse[UNITS]?.[UNITS] as number), 5);
@@ -183,7 +194,8 @@ describe('fitting Davidson strengths', () => {
     ];
     const fit = fitDavidson(3, pairings);
     // Coordinate ascent with golden-section line searches over (θ₁, θ₂, log ν, η), θ₀ = 0.
-    const f = ([t1, t2, logNu, eta]: readonly number[]) => naiveLogLikelihood(pairings, [0, t1 as number, t2 as number], logNu as number, eta as number);
+    const f = ([t1, t2, logNu, eta]: readonly number[]) =>
+      naiveLogLikelihood(pairings, [0, t1 as number, t2 as number], logNu as number, eta as number);
     const x = [0, 0, 0, 0];
     const ratio = (Math.sqrt(5) - 1) / 2;
     for (let sweep = 0; sweep < 300; sweep++) {
@@ -268,7 +280,10 @@ describe('fitting Davidson strengths on awkward data', () => {
     const seated = fitDavidson(3, drawn);
     expect([seated.regularized, seated.converged, Number.isFinite(seated.seatAdvantage)]).toEqual([true, true, true]);
     // Nothing but draws: ν would be infinite; with the prior every unit is even.
-    const allDraws = fitDavidson(3, winner.map((pairing) => ({ ...pairing, firstWins: 0, draws: 10, secondWins: 0 })));
+    const allDraws = fitDavidson(
+      3,
+      winner.map((pairing) => ({ ...pairing, firstWins: 0, draws: 10, secondWins: 0 })),
+    );
     expect(allDraws.regularized).toBe(true);
     allDraws.strength.forEach((theta) => expect(theta).toBeCloseTo(0, 9));
   });
@@ -280,10 +295,16 @@ describe('fitting Davidson strengths on awkward data', () => {
     ];
     expect(() => fitDavidson(4, apart)).toThrow(/units 2, 3 never played unit 0's group/);
     expect(() => fitDavidson(3, [{ first: 0, second: 0, firstWins: 1, draws: 0, secondWins: 1 }])).toThrow(/against itself/);
-    expect(() => fitDavidson(2, [{ first: 0, second: 2, firstWins: 1, draws: 0, secondWins: 1 }])).toThrow(/pairings\[0\]\.second must be a unit index in 0\.\.1/);
-    expect(() => fitDavidson(2, [{ first: 0, second: 1, firstWins: -1, draws: 0, secondWins: 1 }])).toThrow(/pairings\[0\]\.firstWins must be a finite count/);
+    expect(() => fitDavidson(2, [{ first: 0, second: 2, firstWins: 1, draws: 0, secondWins: 1 }])).toThrow(
+      /pairings\[0\]\.second must be a unit index in 0\.\.1/,
+    );
+    expect(() => fitDavidson(2, [{ first: 0, second: 1, firstWins: -1, draws: 0, secondWins: 1 }])).toThrow(
+      /pairings\[0\]\.firstWins must be a finite count/,
+    );
     expect(() => fitDavidson(1, [])).toThrow(/at least 2 units/);
     // A seat advantage asked for where every pair played in one seating only, around no cycle: not identifiable.
-    expect(() => fitDavidson(2, [{ first: 0, second: 1, firstWins: 5, draws: 1, secondWins: 4 }], { seatAdvantage: true })).toThrow(/first-seat advantage cannot be told apart/);
+    expect(() => fitDavidson(2, [{ first: 0, second: 1, firstWins: 5, draws: 1, secondWins: 4 }], { seatAdvantage: true })).toThrow(
+      /first-seat advantage cannot be told apart/,
+    );
   });
 });

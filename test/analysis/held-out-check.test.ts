@@ -84,7 +84,13 @@ function roundRobin(seed: number, circle: boolean): MatchupCell[] {
       const first = seatedFirst.get(`${i},${j}`);
       const second = seatedFirst.get(`${j},${i}`);
       if (first === undefined || second === undefined) throw new Error('a pairing was not played');
-      cells.push({ row: ids[i] as string, column: ids[j] as string, first, second: reversed(second), combined: combineOutcomes([first, reversed(second)]) });
+      cells.push({
+        row: ids[i] as string,
+        column: ids[j] as string,
+        first,
+        second: reversed(second),
+        combined: combineOutcomes([first, reversed(second)]),
+      });
     }
   }
   return cells;
@@ -95,7 +101,15 @@ function fitWithout(kept: readonly MatchupCell[]) {
   const pairings: PairingCounts[] = kept.flatMap((cell) => {
     if (cell.first === undefined) return [];
     const count = (p: number) => Math.round(p * (cell.first?.trials ?? 0));
-    return [{ first: ids.indexOf(cell.row), second: ids.indexOf(cell.column), firstWins: count(cell.first.win.value), draws: count(cell.first.draw.value), secondWins: count(cell.first.loss.value) }];
+    return [
+      {
+        first: ids.indexOf(cell.row),
+        second: ids.indexOf(cell.column),
+        firstWins: count(cell.first.win.value),
+        draws: count(cell.first.draw.value),
+        secondWins: count(cell.first.loss.value),
+      },
+    ];
   });
   return fitDavidson(UNITS, pairings, { seatAdvantage: true });
 }
@@ -116,7 +130,10 @@ describe('the held-out model check, in round robins of known strengths', () => {
     const meanRatio = results.reduce((sum, world) => sum + world.ratio, 0) / WORLDS;
     expect(meanRatio).toBeGreaterThan(0.9);
     expect(meanRatio).toBeLessThan(1.25);
-    const high = results.reduce((count, world) => count + [...world.byUnit.values()].filter((miss) => miss > 2 * world.check.rmsError).length, 0);
+    const high = results.reduce(
+      (count, world) => count + [...world.byUnit.values()].filter((miss) => miss > 2 * world.check.rmsError).length,
+      0,
+    );
     expect(high, `units called high in ${high} of ${WORLDS * UNITS}`).toBeLessThanOrEqual(binomialBand(WORLDS * UNITS, 0.01).high);
     expect(results.every((world) => world.check.pairings === (UNITS * (UNITS - 1)) / 2 && world.check.folds === 10)).toBe(true);
   });
@@ -127,12 +144,19 @@ describe('the held-out model check, in round robins of known strengths', () => {
     expect(caught, `X above ${NEAR}× Y in ${caught} of ${WORLDS} worlds`).toBeGreaterThanOrEqual(binomialBand(WORLDS, 0.95).low);
     const circleIds = CIRCLE.map((i) => ids[i] as string);
     const found = results.filter((world) => {
-      const ranked = [...world.byUnit.entries()].sort((a, b) => b[1] - a[1]).slice(0, CIRCLE.length).map(([id]) => id);
+      const ranked = [...world.byUnit.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, CIRCLE.length)
+        .map(([id]) => id);
       return circleIds.every((id) => ranked.includes(id));
     }).length;
-    expect(found, `the circle's three units the three worst in ${found} of ${WORLDS} worlds`).toBeGreaterThanOrEqual(binomialBand(WORLDS, 0.9).low);
+    expect(found, `the circle's three units the three worst in ${found} of ${WORLDS} worlds`).toBeGreaterThanOrEqual(
+      binomialBand(WORLDS, 0.9).low,
+    );
     // The worst pairings shown are the circle's own.
-    const worstInCircle = results.filter((world) => world.check.worst.every((pair) => circleIds.includes(pair.row) && circleIds.includes(pair.column))).length;
+    const worstInCircle = results.filter((world) =>
+      world.check.worst.every((pair) => circleIds.includes(pair.row) && circleIds.includes(pair.column)),
+    ).length;
     expect(worstInCircle).toBeGreaterThanOrEqual(binomialBand(WORLDS, 0.9).low);
   });
 });

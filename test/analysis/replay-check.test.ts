@@ -45,35 +45,53 @@ function trueScore(kappa: readonly number[], u: number): number {
 }
 
 describe('the check of a price list bought by count, in a game of known truth', () => {
-  it.each(PRECISIONS)('at ±%s: a right price is called a miss at most 2.5% of the time; a price off by 2 points and 3.6 replay errors is caught 95% of the time', async (precision) => {
-    let right = 0;
-    let falseMisses = 0;
-    let wrong = 0;
-    let caught = 0;
-    for (let list = 0; list < LISTS; list++) {
-      const solution = await solvePrices(new SyntheticCells(linearGame(20261128 + list, precision)), input);
-      // The replay's own dice: cells seeded apart from the ones the prices came from.
-      const replays = await replayCheck(new SyntheticCells(linearGame(90261128 + list, precision)), solution.kappa, input.free, MAX_COUNT);
-      replays.forEach((replay, u) => {
-        if (replay === undefined || Math.abs(trueScore(solution.kappa, u) - 0.5) > CHECK_TOLERANCE) return;
-        right++;
-        if (!replay.pass) falseMisses++;
-      });
-      // One unit's price moved (its models with it) until its true score is off by the error the check must catch.
-      const u = list % PUBLISHED.length;
-      const noise = Math.sqrt(replays[u]?.variance ?? Number.NaN);
-      const off = CHECK_TOLERANCE + 3.6 * noise;
-      const others = solution.kappa.flatMap((k, v) => (v === u ? [] : [k * (WORTH[v] as number)]));
-      const direction = list % 2 === 0 ? 1 : -1;
-      const moved = solution.kappa.map((k, v) => (v === u ? (others.reduce((sum, value) => sum + value, 0) / others.length + direction * off * BUDGET) / (WORTH[u] as number) : k));
-      expect(trueScore(moved, u) - 0.5).toBeCloseTo(direction * off, 9);
-      const [movedReplay] = (await replayCheck(new SyntheticCells(linearGame(70261128 + list, precision)), moved, input.free.map((_, v) => v === u), MAX_COUNT)).filter((entry) => entry !== undefined);
-      wrong++;
-      if (movedReplay?.pass === false) caught++;
-    }
-    if (process.env.CRUCIBLE_REPORT_RATES !== undefined) console.log(`±${precision}: right prices called a miss ${falseMisses} of ${right}; wrong ones caught ${caught} of ${wrong}`);
-    expect(right).toBeGreaterThan(LISTS * PUBLISHED.length * 0.9);
-    expect(falseMisses, `right prices called a miss ${falseMisses} of ${right}`).toBeLessThanOrEqual(binomialBand(right, 0.025).high);
-    expect(caught, `wrong prices caught ${caught} of ${wrong}`).toBeGreaterThanOrEqual(binomialBand(wrong, 0.95).low);
-  });
+  it.each(PRECISIONS)(
+    'at ±%s: a right price is called a miss at most 2.5% of the time; a price off by 2 points and 3.6 replay errors is caught 95% of the time',
+    async (precision) => {
+      let right = 0;
+      let falseMisses = 0;
+      let wrong = 0;
+      let caught = 0;
+      for (let list = 0; list < LISTS; list++) {
+        const solution = await solvePrices(new SyntheticCells(linearGame(20261128 + list, precision)), input);
+        // The replay's own dice: cells seeded apart from the ones the prices came from.
+        const replays = await replayCheck(
+          new SyntheticCells(linearGame(90261128 + list, precision)),
+          solution.kappa,
+          input.free,
+          MAX_COUNT,
+        );
+        replays.forEach((replay, u) => {
+          if (replay === undefined || Math.abs(trueScore(solution.kappa, u) - 0.5) > CHECK_TOLERANCE) return;
+          right++;
+          if (!replay.pass) falseMisses++;
+        });
+        // One unit's price moved (its models with it) until its true score is off by the error the check must catch.
+        const u = list % PUBLISHED.length;
+        const noise = Math.sqrt(replays[u]?.variance ?? Number.NaN);
+        const off = CHECK_TOLERANCE + 3.6 * noise;
+        const others = solution.kappa.flatMap((k, v) => (v === u ? [] : [k * (WORTH[v] as number)]));
+        const direction = list % 2 === 0 ? 1 : -1;
+        const moved = solution.kappa.map((k, v) =>
+          v === u ? (others.reduce((sum, value) => sum + value, 0) / others.length + direction * off * BUDGET) / (WORTH[u] as number) : k,
+        );
+        expect(trueScore(moved, u) - 0.5).toBeCloseTo(direction * off, 9);
+        const [movedReplay] = (
+          await replayCheck(
+            new SyntheticCells(linearGame(70261128 + list, precision)),
+            moved,
+            input.free.map((_, v) => v === u),
+            MAX_COUNT,
+          )
+        ).filter((entry) => entry !== undefined);
+        wrong++;
+        if (movedReplay?.pass === false) caught++;
+      }
+      if (process.env.CRUCIBLE_REPORT_RATES !== undefined)
+        console.log(`±${precision}: right prices called a miss ${falseMisses} of ${right}; wrong ones caught ${caught} of ${wrong}`);
+      expect(right).toBeGreaterThan(LISTS * PUBLISHED.length * 0.9);
+      expect(falseMisses, `right prices called a miss ${falseMisses} of ${right}`).toBeLessThanOrEqual(binomialBand(right, 0.025).high);
+      expect(caught, `wrong prices caught ${caught} of ${wrong}`).toBeGreaterThanOrEqual(binomialBand(wrong, 0.95).low);
+    },
+  );
 });

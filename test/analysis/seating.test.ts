@@ -31,7 +31,8 @@ async function rosterCopy(relative: string, name: string, edit: (roster: Record<
   const source = path.join(REPOSITORY, relative);
   const roster = parse(await readFile(source, 'utf8')) as Record<string, unknown>;
   const template = roster.template as Record<string, unknown>;
-  for (const key of ['unitsFile', 'data']) if (typeof template[key] === 'string') template[key] = path.resolve(path.dirname(source), template[key] as string);
+  for (const key of ['unitsFile', 'data'])
+    if (typeof template[key] === 'string') template[key] = path.resolve(path.dirname(source), template[key] as string);
   edit(roster);
   const file = path.join(directory, name);
   await writeFile(file, stringify(roster));
@@ -40,30 +41,42 @@ async function rosterCopy(relative: string, name: string, edit: (roster: Record<
 
 const ROSTERS = [
   { ruleset: 'heroic', file: 'data/heroic/rosters/core.yaml', only: ['sylvan-knight', 'goblin', 'orc-barbarian'] },
-  { ruleset: 'battleforge', file: 'data/battleforge/rosters/core-infantry.yaml', only: ['human_kingdoms/bowmen', 'orcs_and_goblins/orc_warriors'] },
-  { ruleset: 'warmaster', file: 'data/warmaster/rosters/four-armies.yaml', only: ['empire/halberdiers', 'orcs/orc-warriors', 'dwarfs/warriors'] },
+  {
+    ruleset: 'battleforge',
+    file: 'data/battleforge/rosters/core-infantry.yaml',
+    only: ['human_kingdoms/bowmen', 'orcs_and_goblins/orc_warriors'],
+  },
+  {
+    ruleset: 'warmaster',
+    file: 'data/warmaster/rosters/four-armies.yaml',
+    only: ['empire/halberdiers', 'orcs/orc-warriors', 'dwarfs/warriors'],
+  },
 ] as const;
 
 describe('matchups seating', () => {
-  it.each(ROSTERS)('$ruleset: mirrors score exactly ½ over both seatings, and the matrix is zero-sum', async ({ file, only }) => {
-    const result = await matchups(await loadRoster(path.join(REPOSITORY, file)), { only, trials: 400, seed: SEED });
-    expect(result.cells).toHaveLength(only.length ** 2);
-    for (const cell of result.cells) {
-      const mirror = result.cells.find((other) => other.row === cell.column && other.column === cell.row);
-      expect(cell.combined.score.value + (mirror?.combined.score.value ?? Number.NaN)).toBeCloseTo(1, 12);
-      if (cell.row === cell.column) {
-        expect(cell.combined.score.value).toBe(0.5);
-        expect(cell.combined.score.interval.low).toBeLessThanOrEqual(0.5);
-        expect(cell.combined.score.interval.high).toBeGreaterThanOrEqual(0.5);
-        // Going first and going second are the same run seen from either side.
-        expect(cell.first?.win.value).toBe(cell.second?.loss.value);
+  it.each(ROSTERS)(
+    '$ruleset: mirrors score exactly ½ over both seatings, and the matrix is zero-sum',
+    async ({ file, only }) => {
+      const result = await matchups(await loadRoster(path.join(REPOSITORY, file)), { only, trials: 400, seed: SEED });
+      expect(result.cells).toHaveLength(only.length ** 2);
+      for (const cell of result.cells) {
+        const mirror = result.cells.find((other) => other.row === cell.column && other.column === cell.row);
+        expect(cell.combined.score.value + (mirror?.combined.score.value ?? Number.NaN)).toBeCloseTo(1, 12);
+        if (cell.row === cell.column) {
+          expect(cell.combined.score.value).toBe(0.5);
+          expect(cell.combined.score.interval.low).toBeLessThanOrEqual(0.5);
+          expect(cell.combined.score.interval.high).toBeGreaterThanOrEqual(0.5);
+          // Going first and going second are the same run seen from either side.
+          expect(cell.first?.win.value).toBe(cell.second?.loss.value);
+        }
+        // W + D + L = 1 in every seating.
+        for (const outcome of [cell.first, cell.second, cell.combined]) {
+          expect((outcome?.win.value ?? 0) + (outcome?.draw.value ?? 0) + (outcome?.loss.value ?? 0)).toBeCloseTo(1, 12);
+        }
       }
-      // W + D + L = 1 in every seating.
-      for (const outcome of [cell.first, cell.second, cell.combined]) {
-        expect((outcome?.win.value ?? 0) + (outcome?.draw.value ?? 0) + (outcome?.loss.value ?? 0)).toBeCloseTo(1, 12);
-      }
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 
   it('a template with $A on the second side gives the same numbers: the unit is read from its own side', async () => {
     const reversed = await rosterCopy('data/heroic/rosters/core.yaml', 'reversed.yaml', (roster) => {

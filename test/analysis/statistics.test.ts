@@ -191,7 +191,8 @@ function exactWilsonCoverage(n: number, p: number): number {
 }
 
 const uniform0to5 = (dice: StreamDice): number => dice.d6() - 1; // mean 2.5, symmetric
-const sixesIn4 = (dice: StreamDice): number => (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0); // mean 2/3, skewed
+const sixesIn4 = (dice: StreamDice): number =>
+  (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0) + (dice.d6() === 6 ? 1 : 0); // mean 2/3, skewed
 
 describe('95% interval coverage, by simulation', () => {
   it('replication k draws the dice of streamDice(SEED, k)', () => {
@@ -366,19 +367,16 @@ describe('common random numbers on a bundled case (Sylvan Knights against an Ogr
   // is 0.279 paired and 0.423 unpaired, an unpairedTrialsFactor of 1.52 (wounds taken: 1.014
   // against 1.553, factor 1.50). Only 1.5: the pooled attack and the three single ones use the
   // shared dice differently, so their outcomes are only partly correlated.
-  it.each(['winner=Sylvan Knights', 'ogre.woundsTaken'])(
-    '%s: the paired difference varies less than the unpaired one',
-    async (name) => {
-      const formation = await load('sylvan-knights-formation');
-      const singly = await load('sylvan-knights-singly');
-      const paired = channel(comparePaired(runPaired(formation, singly, { seed: SEED, trials: TRIALS })), name);
-      const unpaired = channel(comparePaired(runUnpaired(formation, singly, { seed: SEED, trials: TRIALS })), name);
-      expect(paired.difference.variance).toBeLessThan(unpaired.difference.variance);
-      expect(paired.unpairedTrialsFactor).toBeGreaterThan(1.1);
-      // Without pairing, the difference's variance is var(a) + var(b) (their covariance is ~0).
-      expect(unpaired.unpairedTrialsFactor).toBeCloseTo(1, 1);
-      expect(paired.difference.mean).toBeGreaterThan(0);
-      expect(paired.difference.pValue).toBeLessThan(1e-10);
-    },
-  );
+  it.each(['winner=Sylvan Knights', 'ogre.woundsTaken'])('%s: the paired difference varies less than the unpaired one', async (name) => {
+    const formation = await load('sylvan-knights-formation');
+    const singly = await load('sylvan-knights-singly');
+    const paired = channel(comparePaired(runPaired(formation, singly, { seed: SEED, trials: TRIALS })), name);
+    const unpaired = channel(comparePaired(runUnpaired(formation, singly, { seed: SEED, trials: TRIALS })), name);
+    expect(paired.difference.variance).toBeLessThan(unpaired.difference.variance);
+    expect(paired.unpairedTrialsFactor).toBeGreaterThan(1.1);
+    // Without pairing, the difference's variance is var(a) + var(b) (their covariance is ~0).
+    expect(unpaired.unpairedTrialsFactor).toBeCloseTo(1, 1);
+    expect(paired.difference.mean).toBeGreaterThan(0);
+    expect(paired.difference.pValue).toBeLessThan(1e-10);
+  });
 });

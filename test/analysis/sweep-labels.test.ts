@@ -28,7 +28,13 @@ describe('fieldLabel', () => {
     expect(await label(file, 'units.ogre-regenerating.def')).toBe('Regenerating Ogre: DEF');
     expect(await label(file, 'units.ogre-regenerating.regenerates')).toBe('Regenerating Ogre: MIGHT (R)');
     const models = fieldLabel(await loadScenarioFile(file), 'sides[1].groups[0].models');
-    expect(models).toEqual({ path: 'sides[1].groups[0].models', label: 'Sylvan Knights › knights (Sylvan Knight): models', title: 'models', owner: 'Sylvan Knights › knights (Sylvan Knight)', description: 'number of models' });
+    expect(models).toEqual({
+      path: 'sides[1].groups[0].models',
+      label: 'Sylvan Knights › knights (Sylvan Knight): models',
+      title: 'models',
+      owner: 'Sylvan Knights › knights (Sylvan Knight)',
+      description: 'number of models',
+    });
   });
 
   it('warmaster, battleforge, epic and a plugin alike', async () => {
@@ -49,11 +55,24 @@ describe('fieldLabel', () => {
   });
 
   it('words: keys in words; metric and outcome titles from descriptions', () => {
-    expect(['shieldSave', 'enemyWithin30', 'to_charge', 'hitOnOpen'].map(words)).toEqual(['shield save', 'enemy within 30', 'to charge', 'hit on open']);
-    const winner = { name: 'winner', kind: 'category' as const, description: 'side whose enemies were all vanquished (none: round limit reached, or both sides wiped out)' };
+    expect(['shieldSave', 'enemyWithin30', 'to_charge', 'hitOnOpen'].map(words)).toEqual([
+      'shield save',
+      'enemy within 30',
+      'to charge',
+      'hit on open',
+    ]);
+    const winner = {
+      name: 'winner',
+      kind: 'category' as const,
+      description: 'side whose enemies were all vanquished (none: round limit reached, or both sides wiped out)',
+    };
     expect(metricTitle(winner)).toBe('Side whose enemies were all vanquished');
     expect(outcomeTitle(winner, 'Ogre')).toBe('Side whose enemies were all vanquished: Ogre');
-    const retreat = { name: 'retreat', kind: 'count' as const, description: 'cm the loser of round 1 retreated (0: draw, or the loser was destroyed)' };
+    const retreat = {
+      name: 'retreat',
+      kind: 'count' as const,
+      description: 'cm the loser of round 1 retreated (0: draw, or the loser was destroyed)',
+    };
     expect(outcomeTitle(retreat)).toBe('cm the loser of round 1 retreated (0: draw, or the loser was destroyed)');
     expect(metricTitle({ name: 'x.y', kind: 'flag', description: '' })).toBe('x.y');
   });

@@ -33,7 +33,8 @@ describe('sweep', () => {
     expect(sampled?.map((point) => point.method)).toEqual(['mc', 'mc']);
     exact.forEach((point, i) => {
       const p = point.result.summary.find((summary) => summary.name === 'ogre.vanquished')?.distribution[1]?.probability ?? Number.NaN;
-      const q = sampled?.[i]?.result.summary.find((summary) => summary.name === 'ogre.vanquished')?.distribution[1]?.probability ?? Number.NaN;
+      const q =
+        sampled?.[i]?.result.summary.find((summary) => summary.name === 'ogre.vanquished')?.distribution[1]?.probability ?? Number.NaN;
       expect(Math.abs(q - p)).toBeLessThanOrEqual(CHECK_Z * Math.sqrt((p * (1 - p)) / trials));
     });
   });
@@ -61,12 +62,35 @@ describe('sweep', () => {
     const points = await sweep(ATTACK, [SHIELD], { trials: 2000, seed: SEED });
     const document = sweepDocument({ file: ATTACK, axes, points, metrics: ['winner', 'ogre.woundsTaken'], method: 'auto' });
     const rows = sweepTable(document).objects() as Record<string, unknown>[];
-    expect(Object.keys(rows[0] ?? {})).toEqual(['Shield save', 'metric', 'outcome', 'label', 'measure', 'estimate', 'low', 'high', 'trials', 'method']);
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'Shield save',
+      'metric',
+      'outcome',
+      'label',
+      'measure',
+      'estimate',
+      'low',
+      'high',
+      'trials',
+      'method',
+    ]);
     const knights = rows.find((row) => row['Shield save'] === 4 && row.label === 'Sylvan Knights');
-    const summary = points[0]?.result.summary.find((candidate) => candidate.name === 'winner')?.distribution.find((entry) => entry.label === 'Sylvan Knights');
-    expect(knights).toMatchObject({ metric: 'winner', measure: 'probability', estimate: summary?.probability, low: summary?.interval.low, high: summary?.interval.high, trials: 2000, method: 'mc' });
+    const summary = points[0]?.result.summary
+      .find((candidate) => candidate.name === 'winner')
+      ?.distribution.find((entry) => entry.label === 'Sylvan Knights');
+    expect(knights).toMatchObject({
+      metric: 'winner',
+      measure: 'probability',
+      estimate: summary?.probability,
+      low: summary?.interval.low,
+      high: summary?.interval.high,
+      trials: 2000,
+      method: 'mc',
+    });
     expect(rows.find((row) => row.metric === 'ogre.woundsTaken')).toMatchObject({ measure: 'mean', label: null });
-    const exactRows = sweepTable(sweepDocument({ file: ATTACK, axes, points: await sweep(ATTACK, [SHIELD]), metrics: ['winner'], method: 'auto' })).objects() as Record<string, unknown>[];
+    const exactRows = sweepTable(
+      sweepDocument({ file: ATTACK, axes, points: await sweep(ATTACK, [SHIELD]), metrics: ['winner'], method: 'auto' }),
+    ).objects() as Record<string, unknown>[];
     for (const row of exactRows) expect(row).toMatchObject({ low: null, high: null, trials: null, method: 'exact' });
   });
 
@@ -74,14 +98,26 @@ describe('sweep', () => {
   it('bad requests are InputErrors before anything runs: an unknown metric, exact with trials', async () => {
     const chain = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
     const models: SweepAxis = { path: 'sides[0].groups[0].models', values: [1, 2] };
-    const errorOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (caught: unknown) => caught);
+    const errorOf = (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     const unknown = await errorOf(sweep(chain, [models], { trials: 1e9, metrics: ['winner', 'nope'] }));
     expect(unknown).toBeInstanceOf(InputError);
-    expect((unknown as InputError).message).toMatch(new RegExp(`^${chain}: --metric: no metric "nope" in this sweep; its metrics are winner, rounds, `));
+    expect((unknown as InputError).message).toMatch(
+      new RegExp(`^${chain}: --metric: no metric "nope" in this sweep; its metrics are winner, rounds, `),
+    );
     // Every bad point at once, each naming the values that made it.
     const bad = await errorOf(sweep(chain, [{ path: 'sides[1].groups[0].models', values: [1, 2, 3] }], { trials: 1e9 }));
-    expect((bad as InputError).problems.map((problem) => problem.message)).toEqual([1, 2].map((models) => `a formation needs at least 3 models (rulings §8); this group has ${models} (at sides[1].groups[0].models = ${models})`));
+    expect((bad as InputError).problems.map((problem) => problem.message)).toEqual(
+      [1, 2].map(
+        (models) => `a formation needs at least 3 models (rulings §8); this group has ${models} (at sides[1].groups[0].models = ${models})`,
+      ),
+    );
     const exactTrials = await errorOf(sweep(ATTACK, [SHIELD], { method: 'exact', trials: 100 }));
-    expect((exactTrials as InputError).message).toBe(`${ATTACK}: --method: exact enumerates every outcome: --trials and --precision are for Monte Carlo (--method mc)`);
+    expect((exactTrials as InputError).message).toBe(
+      `${ATTACK}: --method: exact enumerates every outcome: --trials and --precision are for Monte Carlo (--method mc)`,
+    );
   });
 });

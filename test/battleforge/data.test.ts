@@ -34,7 +34,9 @@ const dataDirectory = path.join(repository, 'data/battleforge');
 
 const readYaml = (file: string): unknown => parse(readFileSync(file, 'utf8'));
 const index = indexFileSchema.parse(readYaml(path.join(dataDirectory, 'index.yaml')));
-const factions = new Map(index.factions.map((id) => [id, factionFileSchema.parse(readYaml(path.join(dataDirectory, 'factions', `${id}.yaml`)))]));
+const factions = new Map(
+  index.factions.map((id) => [id, factionFileSchema.parse(readYaml(path.join(dataDirectory, 'factions', `${id}.yaml`)))]),
+);
 
 function factionOf(id: string): FactionFile {
   const faction = factions.get(id);
@@ -46,14 +48,21 @@ function unitOf(faction: string, id: string): Unit {
   if (unit === undefined) throw new Error(`${faction} has no unit ${id}`);
   return unit;
 }
-const contextOf = (faction: string): PointsContext => ({ weapons: weaponTable(index, factionOf(faction)), rules: ruleTable(index, factionOf(faction)) });
+const contextOf = (faction: string): PointsContext => ({
+  weapons: weaponTable(index, factionOf(faction)),
+  rules: ruleTable(index, factionOf(faction)),
+});
 
 /** Every weapon reference of a unit: models' weapons and every option's. */
 function weaponRefs(unit: Unit): WeaponRef[] {
   const options = [...unit.options, ...unit.models.flatMap((model) => model.options)];
   return [
     ...unit.models.flatMap((model) => model.weapons),
-    ...options.flatMap((option) => [...(option.replaceWeapon ?? []), ...(option.withWeapon ?? []).flat(), ...(option.addWeapon ?? []).flat()]),
+    ...options.flatMap((option) => [
+      ...(option.replaceWeapon ?? []),
+      ...(option.withWeapon ?? []).flat(),
+      ...(option.addWeapon ?? []).flat(),
+    ]),
   ];
 }
 
@@ -116,7 +125,9 @@ describe('Battle Forge data files', () => {
       const defined = ruleTable(index, faction);
       const weapons = [...weaponTable(index, faction).values()];
       const refs: RuleRef[] = [
-        ...weapons.flatMap((weapon) => ('profiles' in weapon ? [...weapon.rules, ...weapon.profiles.flatMap((profile) => profile.rules)] : weapon.rules)),
+        ...weapons.flatMap((weapon) =>
+          'profiles' in weapon ? [...weapon.rules, ...weapon.profiles.flatMap((profile) => profile.rules)] : weapon.rules,
+        ),
         ...faction.units.flatMap((unit) => [...unit.rules, ...unit.models.flatMap((model) => model.rules)]),
       ];
       for (const ref of refs) expect(defined.has(ref.id) || core.has(ref.id), `${faction.faction}: ${ref.id}`).toBe(true);
@@ -126,7 +137,11 @@ describe('Battle Forge data files', () => {
 
   it('faction weapons, rules and powers that share an index id are marked as overriding it', () => {
     for (const faction of factions.values()) {
-      for (const [own, shared] of [[faction.weapons, index.weapons], [faction.rules, index.rules], [faction.powers, index.powers]] as const) {
+      for (const [own, shared] of [
+        [faction.weapons, index.weapons],
+        [faction.rules, index.rules],
+        [faction.powers, index.powers],
+      ] as const) {
         const ids = new Set(shared.map((entry) => entry.id));
         for (const entry of own) expect(entry.overridesIndex === true, `${faction.faction}: ${entry.id}`).toBe(ids.has(entry.id));
       }
@@ -137,11 +152,20 @@ describe('Battle Forge data files', () => {
 
 type SourceObject = Record<string, unknown>;
 const readSource = (file: string): SourceObject => JSON.parse(readFileSync(path.join(sourceDirectory, file), 'utf8')) as SourceObject;
-const SOURCE_STATS: readonly [keyof Stats, string][] = [['movement', 'movement'], ['accuracy', 'shoot'], ['strength', 'fight'], ['save', 'defense'], ['initiative', 'reflexes'], ['courage', 'courage']];
+const SOURCE_STATS: readonly [keyof Stats, string][] = [
+  ['movement', 'movement'],
+  ['accuracy', 'shoot'],
+  ['strength', 'fight'],
+  ['save', 'defense'],
+  ['initiative', 'reflexes'],
+  ['courage', 'courage'],
+];
 const sourceStat = (value: unknown): number | null => (value === '-' ? null : Number(value));
 const sourceRule = (rule: unknown): RuleRef => (typeof rule === 'string' ? { id: rule } : (rule as RuleRef));
 const sourceWeapon = (weapon: unknown): { id: string; count: number } =>
-  typeof weapon === 'string' ? { id: weapon, count: 1 } : { id: (weapon as { id: string }).id, count: (weapon as { count?: number }).count ?? 1 };
+  typeof weapon === 'string'
+    ? { id: weapon, count: 1 }
+    : { id: (weapon as { id: string }).id, count: (weapon as { count?: number }).count ?? 1 };
 
 describe('against the source JSONs (data/battleforge/source)', () => {
   it.each(index.factions)('%s: every unit and model, stat by stat, weapon by weapon, rule by rule', (id) => {
@@ -160,7 +184,9 @@ describe('against the source JSONs (data/battleforge/source)', () => {
         expect(ours?.name).toBe(model.name);
         for (const [stat, key] of SOURCE_STATS) expect(ours?.stats[stat], `${unitId}[${index}].${key}`).toBe(sourceStat(model[key]));
         expect([ours?.min, ours?.max]).toEqual([model.min, model.max]);
-        expect(ours?.weapons.map(({ id: weaponId, count }) => ({ id: weaponId, count }))).toEqual((model.weapons as unknown[]).map(sourceWeapon));
+        expect(ours?.weapons.map(({ id: weaponId, count }) => ({ id: weaponId, count }))).toEqual(
+          (model.weapons as unknown[]).map(sourceWeapon),
+        );
         expect(ours?.rules).toEqual(((model.rules as unknown[] | undefined) ?? []).map(sourceRule));
       });
     }
@@ -181,10 +207,17 @@ describe('against the source JSONs (data/battleforge/source)', () => {
   });
 
   it('no rule prose is copied: no description of the source appears in any generated file', () => {
-    const generated = [path.join(dataDirectory, 'index.yaml'), ...index.factions.map((id) => path.join(dataDirectory, 'factions', `${id}.yaml`))].map((file) => readFileSync(file, 'utf8')).join('\n');
+    const generated = [
+      path.join(dataDirectory, 'index.yaml'),
+      ...index.factions.map((id) => path.join(dataDirectory, 'factions', `${id}.yaml`)),
+    ]
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
     const sources = [readSource('index.json'), ...index.factions.map((id) => readSource(`${id}.json`))];
     const descriptions = sources.flatMap((source) =>
-      ['rules', 'powers', 'units'].flatMap((key) => Object.values((source[key] ?? {}) as Record<string, SourceObject>).map((entry) => entry.description)),
+      ['rules', 'powers', 'units'].flatMap((key) =>
+        Object.values((source[key] ?? {}) as Record<string, SourceObject>).map((entry) => entry.description),
+      ),
     );
     const prose = descriptions.filter((text): text is string => typeof text === 'string' && text.length > 25);
     expect(prose.length).toBeGreaterThan(300);
@@ -193,15 +226,23 @@ describe('against the source JSONs (data/battleforge/source)', () => {
 });
 
 describe('combatModels: what the combat engine needs', () => {
-  it('wounds: the wounds rule\'s x, from the model or the unit, default 1', () => {
+  it("wounds: the wounds rule's x, from the model or the unit, default 1", () => {
     expect(combatModels(unitOf('greatogre_raiders', 'carnivorous_scavengers'), contextOf('greatogre_raiders').weapons)[0]?.wounds).toBe(2);
-    expect(combatModels(unitOf('greatogre_raiders', 'great_ogre_fangriders'), contextOf('greatogre_raiders').weapons).map((model) => model.wounds)).toEqual([3, 3]);
+    expect(
+      combatModels(unitOf('greatogre_raiders', 'great_ogre_fangriders'), contextOf('greatogre_raiders').weapons).map(
+        (model) => model.wounds,
+      ),
+    ).toEqual([3, 3]);
     expect(combatModels(unitOf('lizardmen', 'lizard_warriors'), contextOf('lizardmen').weapons)[0]?.wounds).toBe(1);
   });
 
   it('models without characteristics: kept, with null stats; only those with a Save can be assigned hits', () => {
     const [cannon, crew] = combatModels(unitOf('human_kingdoms', 'cannon'), contextOf('human_kingdoms').weapons);
-    expect(cannon).toMatchObject({ hasCharacteristics: false, canBeAssignedHits: false, stats: { accuracy: 5, save: null, courage: null, initiative: null } });
+    expect(cannon).toMatchObject({
+      hasCharacteristics: false,
+      canBeAssignedHits: false,
+      stats: { accuracy: 5, save: null, courage: null, initiative: null },
+    });
     expect(crew).toMatchObject({ hasCharacteristics: true, canBeAssignedHits: true });
     const [ballista] = combatModels(unitOf('high_elves', 'elf_ballista'), contextOf('high_elves').weapons);
     expect(ballista).toMatchObject({ hasCharacteristics: false, canBeAssignedHits: true, stats: { strength: null } });
@@ -210,17 +251,47 @@ describe('combatModels: what the combat engine needs', () => {
   it('weapons resolved: one entry per profile, ranges in inches or melee, rule ids with x', () => {
     const [cannon] = combatModels(unitOf('human_kingdoms', 'cannon'), contextOf('human_kingdoms').weapons);
     expect(cannon?.weapons).toEqual([
-      { id: 'cannon', name: 'Cannon', profile: 'Mortar', count: 1, attacks: 1, ap: 7, melee: false, short: 24, long: 48, rules: [{ id: 'blast', x: 3 }, { id: 'scatter' }] },
+      {
+        id: 'cannon',
+        name: 'Cannon',
+        profile: 'Mortar',
+        count: 1,
+        attacks: 1,
+        ap: 7,
+        melee: false,
+        short: 24,
+        long: 48,
+        rules: [{ id: 'blast', x: 3 }, { id: 'scatter' }],
+      },
       { id: 'cannon', name: 'Cannon', profile: 'Grapeshot', count: 1, attacks: 3, ap: 3, melee: false, short: 6, long: 12, rules: [] },
     ]);
     const [warrior] = combatModels(unitOf('lizardmen', 'lizard_warriors'), contextOf('lizardmen').weapons);
-    expect(warrior?.weapons[0]).toEqual({ id: 'great_weapon', name: 'Great Weapon', profile: null, count: 1, attacks: 1, ap: 3, melee: true, short: null, long: null, rules: [] });
+    expect(warrior?.weapons[0]).toEqual({
+      id: 'great_weapon',
+      name: 'Great Weapon',
+      profile: null,
+      count: 1,
+      attacks: 1,
+      ap: 3,
+      melee: true,
+      short: null,
+      long: null,
+      rules: [],
+    });
     expect(combatModels(unitOf('vampire_lords', 'zombies'), contextOf('vampire_lords').weapons)[0]?.unresolvedWeapons).toEqual(['unarmed']);
   });
 });
 
-describe('points: the Battle Forge app\'s formula', () => {
-  const stats = (values: Partial<Stats>): Stats => ({ movement: 6, accuracy: 5, strength: 5, save: 5, initiative: 5, courage: 5, ...values });
+describe("points: the Battle Forge app's formula", () => {
+  const stats = (values: Partial<Stats>): Stats => ({
+    movement: 6,
+    accuracy: 5,
+    strength: 5,
+    save: 5,
+    initiative: 5,
+    courage: 5,
+    ...values,
+  });
 
   it('stat line: 5 + 2·(Save−5) + 2·(Courage−5) + (Initiative−5) + (Movement−6), and the "-" cases', () => {
     expect(statPoints(stats({}))).toBe(5);
@@ -245,7 +316,10 @@ describe('points: the Battle Forge app\'s formula', () => {
 
   it('Goblin Auxiliaries: 1 + Sharp Stuff (9/6)/2 + 2 × Light Hand Weapon 1 + Trappers 1 = 4.75 → 4; 1 + 19 models: 80', () => {
     const points = unitPoints(unitOf('ogre_mercenaries', 'goblin_auxiliary'), contextOf('ogre_mercenaries'));
-    expect(points.models.map((model) => [model.stats, model.weapons, model.rules, model.total])).toEqual([[1, 2.75, 1, 4], [1, 2.75, 1, 4]]);
+    expect(points.models.map((model) => [model.stats, model.weapons, model.rules, model.total])).toEqual([
+      [1, 2.75, 1, 4],
+      [1, 2.75, 1, 4],
+    ]);
     expect(points).toMatchObject({ total: 80, complete: true });
   });
 
@@ -275,12 +349,15 @@ describe('scripts/convert-battleforge.ts', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> => copyWithChange(scratch, sourceDirectory, file, change);
+  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> =>
+    copyWithChange(scratch, sourceDirectory, file, change);
 
   it('--check passes on the committed files (the script run as CI runs it, in a child process)', async () => {
     const result = await runScript(repository, 'scripts/convert-battleforge.ts', '--check');
     expect(result.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
-    expect(result.stdout).toBe('up to date: 17 faction files, 260 units, 273 models, 244 weapons (not in index.json, skipped: skeleton_elite.json)\n');
+    expect(result.stdout).toBe(
+      'up to date: 17 faction files, 260 units, 273 models, 244 weapons (not in index.json, skipped: skeleton_elite.json)\n',
+    );
     expect(result.status).toBe(0);
   });
 
@@ -292,15 +369,21 @@ describe('scripts/convert-battleforge.ts', () => {
   });
 
   it('an unknown weapon id stops it, naming file and JSON path, with a suggestion', async () => {
-    const source = await sourcesWith('lizardmen.json', (text) => text.replace('"weapons": ["great_weapon", "shield", "lizard_bite"]', '"weapons": ["great_weapon", "shield", "lizard_bit"]'));
+    const source = await sourcesWith('lizardmen.json', (text) =>
+      text.replace('"weapons": ["great_weapon", "shield", "lizard_bite"]', '"weapons": ["great_weapon", "shield", "lizard_bit"]'),
+    );
     const result = await converter('--check', source);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`${path.join(source, 'lizardmen.json')}: units.lizard_warriors.models[0].weapons[2]: unknown weapon "lizard_bit": neither the index nor the faction defines it (did you mean "lizard_bite"?)`);
+    expect(result.stderr).toContain(
+      `${path.join(source, 'lizardmen.json')}: units.lizard_warriors.models[0].weapons[2]: unknown weapon "lizard_bit": neither the index nor the faction defines it (did you mean "lizard_bite"?)`,
+    );
     expect(result.stderr).toContain('nothing written');
   });
 
   it('a broken stat or an unknown field stops it, naming file and JSON path', async () => {
-    const source = await sourcesWith('lizardmen.json', (text) => text.replace('"fight": 5', '"fight": "five"').replace('"min": 10', '"minimum": 10'));
+    const source = await sourcesWith('lizardmen.json', (text) =>
+      text.replace('"fight": 5', '"fight": "five"').replace('"min": 10', '"minimum": 10'),
+    );
     const result = await converter('--check', source);
     expect(result.status).toBe(1);
     const file = path.join(source, 'lizardmen.json');

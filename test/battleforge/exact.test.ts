@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../../engine/battleforge/index.js';
+import {
+  compileBattleforge,
+  type Scenario,
+  type ScenarioInput,
+  scenarioSchema,
+  type UnitProfile,
+  type WeaponProfile,
+} from '../../engine/battleforge/index.js';
 import { streamDice } from '../../engine/dice/index.js';
 import { runWithDice } from '../../sim/run.js';
 import { Tally } from '../../statistics/tally.js';
@@ -26,14 +33,45 @@ const TRIALS = trialsToCatch({ shift: 0.02 });
 const ALPHA = 1e-6;
 const Z = 4;
 
-const ranged = (name: string, attacks: number, ap: number, short: number, long: number, copies = 1): WeaponProfile => ({ name, attacks, copies, ap, melee: false, short, long });
-const melee = (name: string, attacks: number, ap: number, copies = 1): WeaponProfile => ({ name, attacks, copies, ap, melee: true, short: 0, long: 0 });
+const ranged = (name: string, attacks: number, ap: number, short: number, long: number, copies = 1): WeaponProfile => ({
+  name,
+  attacks,
+  copies,
+  ap,
+  melee: false,
+  short,
+  long,
+});
+const melee = (name: string, attacks: number, ap: number, copies = 1): WeaponProfile => ({
+  name,
+  attacks,
+  copies,
+  ap,
+  melee: true,
+  short: 0,
+  long: 0,
+});
 
-interface ModelStats { accuracy?: number; strength?: number; save?: number; wounds?: number; count?: number }
+interface ModelStats {
+  accuracy?: number;
+  strength?: number;
+  save?: number;
+  wounds?: number;
+  count?: number;
+}
 function model(name: string, stats: ModelStats, weapons: WeaponProfile[]) {
   return {
-    name, count: stats.count ?? 1, hasCharacteristics: true, movement: 6, accuracy: stats.accuracy ?? 5, strength: stats.strength ?? 5,
-    save: stats.save ?? 5, initiative: 5, courage: 10, wounds: stats.wounds ?? 1, weapons,
+    name,
+    count: stats.count ?? 1,
+    hasCharacteristics: true,
+    movement: 6,
+    accuracy: stats.accuracy ?? 5,
+    strength: stats.strength ?? 5,
+    save: stats.save ?? 5,
+    initiative: 5,
+    courage: 10,
+    wounds: stats.wounds ?? 1,
+    weapons,
   };
 }
 const unit = (id: string, models: UnitProfile['models']): UnitProfile => ({ reference: `test/${id}`, name: id, models });
@@ -46,7 +84,9 @@ const profiles = new Map<string, UnitProfile>(
     // Orc warriors (brief): Str 6, Save 5, Choppa 1 attack × 2 copies AP1.
     unit('orc_warriors', [model('Orc', { accuracy: 4, strength: 6, count: 10 }, [melee('Choppa', 1, 1, 2)])]),
     // Test crossbowmen: Acc 6, a Crossbow(2) 1 attack AP2 18"/30" and a Pistol 2 attacks AP1 6"/6".
-    unit('crossbowmen', [model('Crossbowman', { accuracy: 6, count: 5 }, [ranged('Crossbow', 1, 2, 18, 30, 2), ranged('Pistol', 2, 1, 6, 6)])]),
+    unit('crossbowmen', [
+      model('Crossbowman', { accuracy: 6, count: 5 }, [ranged('Crossbow', 1, 2, 18, 30, 2), ranged('Pistol', 2, 1, 6, 6)]),
+    ]),
     // Test sharpshooter: Acc 9, a Longrifle AP3.
     unit('sharpshooter', [model('Sharpshooter', { accuracy: 9 }, [ranged('Longrifle', 1, 3, 24, 36)])]),
     // Test heavy gunners: Acc 7, a Cannon 3 attacks AP4 24"/48".
@@ -56,20 +96,39 @@ const profiles = new Map<string, UnitProfile>(
     unit('rabble', [model('Peasant', { save: 2, count: 8 }, [melee('Club', 1, 0)])]),
     unit('ogres', [model('Ogre', { save: 4, wounds: 3, count: 3 }, [melee('Club', 2, 1)])]),
     // Two types with different Saves: 5 spearmen Save 4 (most numerous), 3 shieldbearers Save 7.
-    unit('shield_wall', [model('Spearman', { save: 4, count: 5 }, [melee('Spear', 1, 0)]), model('Shieldbearer', { save: 7, count: 3 }, [melee('Sword', 1, 0)])]),
+    unit('shield_wall', [
+      model('Spearman', { save: 4, count: 5 }, [melee('Spear', 1, 0)]),
+      model('Shieldbearer', { save: 7, count: 3 }, [melee('Sword', 1, 0)]),
+    ]),
   ].map((profile) => [profile.reference, profile]),
 );
 
 type UnitInput = ScenarioInput['sides'][number]['units'][number];
-interface AttackSpec { readonly distance: number; readonly attacker: Omit<UnitInput, 'id'>; readonly target: Omit<UnitInput, 'id'>; readonly options?: ScenarioInput['options'] }
+interface AttackSpec {
+  readonly distance: number;
+  readonly attacker: Omit<UnitInput, 'id'>;
+  readonly target: Omit<UnitInput, 'id'>;
+  readonly options?: ScenarioInput['options'];
+}
 function attackScenario({ distance, attacker, target, options }: AttackSpec): Scenario {
   return scenarioSchema.parse({
-    ruleset: 'battleforge', name: 'one attack', mode: 'attack', distance, ...(options === undefined ? {} : { options }),
-    sides: [{ name: 'Attackers', units: [{ id: 'attacker', ...attacker }] }, { name: 'Defenders', units: [{ id: 'target', ...target }] }],
+    ruleset: 'battleforge',
+    name: 'one attack',
+    mode: 'attack',
+    distance,
+    ...(options === undefined ? {} : { options }),
+    sides: [
+      { name: 'Attackers', units: [{ id: 'attacker', ...attacker }] },
+      { name: 'Defenders', units: [{ id: 'target', ...target }] },
+    ],
   });
 }
 
-interface ExactCase { readonly label: string; readonly spec: AttackSpec; readonly hand?: { readonly woundsLost: readonly number[] } }
+interface ExactCase {
+  readonly label: string;
+  readonly spec: AttackSpec;
+  readonly hand?: { readonly woundsLost: readonly number[] };
+}
 
 const cases: ExactCase[] = [
   // Known answers, by hand (rulings §19/§20).
@@ -80,7 +139,11 @@ const cases: ExactCase[] = [
   },
   {
     label: 'known answer: long range (Acc 4) vs Save 5 in Hard cover (7): 0.4 · 0.3',
-    spec: { distance: 18, attacker: { unit: 'test/men_at_arms', models: 1 }, target: { unit: 'test/men_at_arms', models: 1, cover: 'hard' } },
+    spec: {
+      distance: 18,
+      attacker: { unit: 'test/men_at_arms', models: 1 },
+      target: { unit: 'test/men_at_arms', models: 1, cover: 'hard' },
+    },
     hand: { woundsLost: [0.88, 0.12] },
   },
   {
@@ -137,7 +200,11 @@ const cases: ExactCase[] = [
     // 21 targets: 10 dice cannot kill more than half, so no break test and no free attacks as it falls
     // back (README: a broken unit leaving melee may take free attacks, which would add to woundsLost).
     label: 'a Fight: Orc Choppa(2) AP1 across intervening terrain (Hard cover does not count in melee)',
-    spec: { distance: 0, attacker: { unit: 'test/orc_warriors', models: 5 }, target: { unit: 'test/men_at_arms', models: 21, terrain: true, cover: 'hard' } },
+    spec: {
+      distance: 0,
+      attacker: { unit: 'test/orc_warriors', models: 5 },
+      target: { unit: 'test/men_at_arms', models: 21, terrain: true, cover: 'hard' },
+    },
   },
   {
     label: 'two types: Spearmen (5, Save 4) take hits before Shieldbearers (3, Save 7)',
@@ -145,10 +212,14 @@ const cases: ExactCase[] = [
   },
   {
     label: 'two types, best-save-first: the Shieldbearers (Save 7) take hits first',
-    spec: { distance: 10, attacker: { unit: 'test/men_at_arms' }, target: { unit: 'test/shield_wall' }, options: { allocation: 'best-save-first' } },
+    spec: {
+      distance: 10,
+      attacker: { unit: 'test/men_at_arms' },
+      target: { unit: 'test/shield_wall' },
+      options: { allocation: 'best-save-first' },
+    },
   },
 ];
-
 
 /** A frequency against its exact probability: within 4 SE, or (few expected) inside both 4σ binomial tails. */
 function expectFrequency(label: string, count: number, n: number, p: number): void {
@@ -157,8 +228,9 @@ function expectFrequency(label: string, count: number, n: number, p: number): vo
     return;
   }
   const se = Math.sqrt((p * (1 - p)) / n);
-  const plausible = Math.abs(count / n - p) <= Z * se
-    || (Math.min(n * p, n * (1 - p)) < 25 && binomialTailAtLeast(count, n, p) > 3.167e-5 && binomialTailAtMost(count, n, p) > 3.167e-5);
+  const plausible =
+    Math.abs(count / n - p) <= Z * se ||
+    (Math.min(n * p, n * (1 - p)) < 25 && binomialTailAtLeast(count, n, p) > 3.167e-5 && binomialTailAtMost(count, n, p) > 3.167e-5);
   expect(plausible, `${label}: p̂ = ${count / n}, exact ${p}, SE ${se}`).toBe(true);
 }
 
@@ -186,7 +258,10 @@ describe('the Battle Forge attack oracle itself', () => {
     expect(at(4).pools).toEqual([{ dice: 10, pHit: 0.3, ap: 0 }]); // 2 Shock
     expect(at(10).pools).toEqual([{ dice: 6, pHit: 0.5, ap: 0 }]); // long −1, Focus +1
     expect(at(11).pools).toEqual([{ dice: 6, pHit: 0.4, ap: 0 }]); // Evade
-    expect(at(13).pools).toEqual([{ dice: 6, pHit: 0.6, ap: 2 }, { dice: 6, pHit: 0.6, ap: 1 }]); // Crossbow(2), Pistol 2 A
+    expect(at(13).pools).toEqual([
+      { dice: 6, pHit: 0.6, ap: 2 },
+      { dice: 6, pHit: 0.6, ap: 1 },
+    ]); // Crossbow(2), Pistol 2 A
     const fight = at(14);
     expect(fight.fight).toBe(true);
     expect(fight.pools).toEqual([{ dice: 10, pHit: 0.5, ap: 1 }]); // Str 6 − 1 terrain, 5 Orcs × 2 copies

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { battleforgeBenchProfiles, battleforgeBenchScenario } from './bench-scenario.js';
 import { runNaiveBattleforge, WINNER } from './naive.js';
-import { compileBattleforge, type Scenario, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../../engine/battleforge/index.js';
+import {
+  compileBattleforge,
+  type Scenario,
+  type ScenarioInput,
+  scenarioSchema,
+  type UnitProfile,
+  type WeaponProfile,
+} from '../../engine/battleforge/index.js';
 import { runTrials } from '../../sim/run.js';
 import { trialsToCatch } from '../helpers/power.js';
 import { alignedCounts, expectSameDistribution } from '../helpers/two-sample.js';
@@ -26,9 +33,33 @@ const ENGINE_TRIALS = ENGINE_PER_NAIVE * NAIVE_TRIALS;
 const ALPHA = 1e-6;
 const METRICS = ['winner', 'rounds', 'A.modelsLost', 'B.modelsLost', 'A.woundsLost', 'B.woundsLost'] as const;
 
-const ranged = (name: string, attacks: number, ap: number, short: number, long: number): WeaponProfile => ({ name, attacks, copies: 1, ap, melee: false, short, long });
-const melee = (name: string, attacks: number, ap: number, copies = 1): WeaponProfile => ({ name, attacks, copies, ap, melee: true, short: 0, long: 0 });
-interface Stats { movement: number; accuracy: number; strength: number; save: number; initiative: number; courage: number; wounds?: number }
+const ranged = (name: string, attacks: number, ap: number, short: number, long: number): WeaponProfile => ({
+  name,
+  attacks,
+  copies: 1,
+  ap,
+  melee: false,
+  short,
+  long,
+});
+const melee = (name: string, attacks: number, ap: number, copies = 1): WeaponProfile => ({
+  name,
+  attacks,
+  copies,
+  ap,
+  melee: true,
+  short: 0,
+  long: 0,
+});
+interface Stats {
+  movement: number;
+  accuracy: number;
+  strength: number;
+  save: number;
+  initiative: number;
+  courage: number;
+  wounds?: number;
+}
 function unit(reference: string, name: string, count: number, stats: Stats, weapons: WeaponProfile[]): [string, UnitProfile] {
   return [reference, { reference, name, models: [{ name, count, hasCharacteristics: true, wounds: 1, ...stats, weapons }] }];
 }
@@ -36,17 +67,34 @@ function unit(reference: string, name: string, count: number, stats: Stats, weap
 /** Test profiles, MADE UP (plausible Battle Forge stat lines, weapons as the module's index has them). */
 const profiles: ReadonlyMap<string, UnitProfile> = new Map([
   ...battleforgeBenchProfiles,
-  unit('test/bowmen', 'Bowmen', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [ranged('Long Bow', 1, 1, 15, 30), melee('Light Hand Weapon', 1, 0)]),
-  unit('test/quarrellers', 'Quarrellers', 8, { movement: 5, accuracy: 5, strength: 5, save: 6, initiative: 4, courage: 6 }, [ranged('Crossbow', 1, 2, 15, 30), melee('Hand Weapon', 1, 1)]),
-  unit('test/ogres', 'Ogres', 3, { movement: 6, accuracy: 4, strength: 6, save: 5, initiative: 4, courage: 7, wounds: 3 }, [melee('Ogre Club', 2, 2)]),
-  unit('test/handgunners', 'Handgunners', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [ranged('Handgun', 1, 3, 12, 24), melee('Hand Weapon', 1, 1)]),
-  unit('test/boar-boyz', 'Boar Boyz', 8, { movement: 8, accuracy: 4, strength: 6, save: 6, initiative: 4, courage: 7 }, [melee('Choppa', 1, 2, 2)]),
+  unit('test/bowmen', 'Bowmen', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [
+    ranged('Long Bow', 1, 1, 15, 30),
+    melee('Light Hand Weapon', 1, 0),
+  ]),
+  unit('test/quarrellers', 'Quarrellers', 8, { movement: 5, accuracy: 5, strength: 5, save: 6, initiative: 4, courage: 6 }, [
+    ranged('Crossbow', 1, 2, 15, 30),
+    melee('Hand Weapon', 1, 1),
+  ]),
+  unit('test/ogres', 'Ogres', 3, { movement: 6, accuracy: 4, strength: 6, save: 5, initiative: 4, courage: 7, wounds: 3 }, [
+    melee('Ogre Club', 2, 2),
+  ]),
+  unit('test/handgunners', 'Handgunners', 10, { movement: 6, accuracy: 5, strength: 4, save: 5, initiative: 5, courage: 5 }, [
+    ranged('Handgun', 1, 3, 12, 24),
+    melee('Hand Weapon', 1, 1),
+  ]),
+  unit('test/boar-boyz', 'Boar Boyz', 8, { movement: 8, accuracy: 4, strength: 6, save: 6, initiative: 4, courage: 7 }, [
+    melee('Choppa', 1, 2, 2),
+  ]),
 ]);
 
 const scenario = (input: Omit<ScenarioInput, 'ruleset'>): Scenario => scenarioSchema.parse({ ruleset: 'battleforge', ...input });
 
 const cases: readonly { readonly name: string; readonly scenario: Scenario; readonly profiles: ReadonlyMap<string, UnitProfile> }[] = [
-  { name: 'bench: 10 men-at-arms (shoot, then charge) vs 10 orc warriors (charge and fight), 18" apart', scenario: battleforgeBenchScenario, profiles: battleforgeBenchProfiles },
+  {
+    name: 'bench: 10 men-at-arms (shoot, then charge) vs 10 orc warriors (charge and fight), 18" apart',
+    scenario: battleforgeBenchScenario,
+    profiles: battleforgeBenchProfiles,
+  },
   {
     // The Bowmen Shoot then Hold; the Quarrellers Evade then Shoot, and Counter Attack a Shoot even
     // before they activate (an Initiative test; failed, 1 Shock and, keeps-actions, they still act).
@@ -62,7 +110,12 @@ const cases: readonly { readonly name: string; readonly scenario: Scenario; read
       options: { failedReaction: 'keeps-actions' },
       sides: [
         { name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'bowmen', unit: 'test/bowmen', cover: 'soft' }] },
-        { name: 'Dwarfs', plan: 'evade-and-shoot', reactions: { toShooting: 'counter-attack', beforeActivating: true }, units: [{ id: 'quarrellers', unit: 'test/quarrellers', cover: 'hard' }] },
+        {
+          name: 'Dwarfs',
+          plan: 'evade-and-shoot',
+          reactions: { toShooting: 'counter-attack', beforeActivating: true },
+          units: [{ id: 'quarrellers', unit: 'test/quarrellers', cover: 'hard' }],
+        },
       ],
     }),
   },
@@ -77,7 +130,12 @@ const cases: readonly { readonly name: string; readonly scenario: Scenario; read
       options: { surrender: 0.3 },
       sides: [
         { name: 'Ogres', plan: 'charge-and-fight', units: [{ id: 'ogres', unit: 'test/ogres' }] },
-        { name: 'Humans', plan: 'hold-for-overwatch', reactions: { toCharge: 'overwatch', beforeActivating: true }, units: [{ id: 'handgunners', unit: 'test/handgunners' }] },
+        {
+          name: 'Humans',
+          plan: 'hold-for-overwatch',
+          reactions: { toCharge: 'overwatch', beforeActivating: true },
+          units: [{ id: 'handgunners', unit: 'test/handgunners' }],
+        },
       ],
     }),
   },
@@ -91,8 +149,20 @@ const cases: readonly { readonly name: string; readonly scenario: Scenario; read
       distance: 30,
       options: { focusEvade: 'token' },
       sides: [
-        { name: 'Humans', plan: 'focus-then-shoot', bid: 2, rallyAt: 2, units: [{ id: 'handgunners', unit: 'test/handgunners', terrain: true }] },
-        { name: 'Orcs', plan: 'charge-and-fight', bid: 1, rallyAt: 2, units: [{ id: 'boyz', unit: 'test/boar-boyz', models: 5, evade: true }] },
+        {
+          name: 'Humans',
+          plan: 'focus-then-shoot',
+          bid: 2,
+          rallyAt: 2,
+          units: [{ id: 'handgunners', unit: 'test/handgunners', terrain: true }],
+        },
+        {
+          name: 'Orcs',
+          plan: 'charge-and-fight',
+          bid: 1,
+          rallyAt: 2,
+          units: [{ id: 'boyz', unit: 'test/boar-boyz', models: 5, evade: true }],
+        },
       ],
     }),
   },
@@ -106,7 +176,19 @@ describe('battleforge engine and naive implementation agree', () => {
   });
 
   it('the naive code refuses what it cannot play', () => {
-    const twoUnits = scenario({ ...battleforgeBenchScenario, sides: [battleforgeBenchScenario.sides[0], { ...battleforgeBenchScenario.sides[1], units: [{ id: 'a', unit: 'orcs_and_goblins/orc_warriors' }, { id: 'b', unit: 'orcs_and_goblins/orc_warriors' }] }] } as Omit<ScenarioInput, 'ruleset'>);
+    const twoUnits = scenario({
+      ...battleforgeBenchScenario,
+      sides: [
+        battleforgeBenchScenario.sides[0],
+        {
+          ...battleforgeBenchScenario.sides[1],
+          units: [
+            { id: 'a', unit: 'orcs_and_goblins/orc_warriors' },
+            { id: 'b', unit: 'orcs_and_goblins/orc_warriors' },
+          ],
+        },
+      ],
+    } as Omit<ScenarioInput, 'ruleset'>);
     expect(() => runNaiveBattleforge(twoUnits, battleforgeBenchProfiles, SEED, 1)).toThrow(/one unit per side/);
     expect(() => runNaiveBattleforge({ ...battleforgeBenchScenario, mode: 'attack' }, battleforgeBenchProfiles, SEED, 1)).toThrow(/game/);
   });

@@ -23,8 +23,27 @@ export const WINNER = { A: 0, B: 1, none: 2 } as const;
 type Kind = 'shoot' | 'fight';
 type Action = 'shoot' | 'fight' | 'move' | 'charge' | 'focus' | 'hold' | 'evade' | 'rally' | 'nothing';
 
-interface Weapon { name: string; dice: number; ap: number; melee: boolean; short: number; long: number }
-interface Model { name: string; movement: number; accuracy: number; strength: number; save: number; initiative: number; courage: number; maxWounds: number; wounds: number; alive: boolean; weapons: Weapon[] }
+interface Weapon {
+  name: string;
+  dice: number;
+  ap: number;
+  melee: boolean;
+  short: number;
+  long: number;
+}
+interface Model {
+  name: string;
+  movement: number;
+  accuracy: number;
+  strength: number;
+  save: number;
+  initiative: number;
+  courage: number;
+  maxWounds: number;
+  wounds: number;
+  alive: boolean;
+  weapons: Weapon[];
+}
 interface Unit {
   key: 'A' | 'B';
   id: string;
@@ -43,14 +62,35 @@ interface Unit {
   startWounds: number;
   shock: number;
   /** Focus: `any` (text version, or a stated one) or one stat's token (rulings §24); an Evade token. */
-  focusAny: boolean; focusAcc: boolean; focusStr: boolean; evade: boolean;
-  broke: boolean; destroyed: boolean; goneInRound: number;
+  focusAny: boolean;
+  focusAcc: boolean;
+  focusStr: boolean;
+  evade: boolean;
+  broke: boolean;
+  destroyed: boolean;
+  goneInRound: number;
   /** This round: activated, reacted (its round is over), on Hold, made its one Shoot, its one Fight. */
-  activated: boolean; reacted: boolean; onHold: boolean; shot: boolean; fought: boolean;
+  activated: boolean;
+  reacted: boolean;
+  onHold: boolean;
+  shot: boolean;
+  fought: boolean;
 }
 
-interface Outcome { attacker: Unit; target: Unit; hits: number; damage: Model[] }
-interface Loss { target: Unit; gainedShock: boolean; modelsBefore: number; modelsLost: number; woundsBefore: number; woundsLost: number }
+interface Outcome {
+  attacker: Unit;
+  target: Unit;
+  hits: number;
+  damage: Model[];
+}
+interface Loss {
+  target: Unit;
+  gainedShock: boolean;
+  modelsBefore: number;
+  modelsLost: number;
+  woundsBefore: number;
+  woundsLost: number;
+}
 
 const COVER: Record<string, number> = { none: 0, soft: 1, hard: 2, fortified: 3, negative: -1 };
 
@@ -62,28 +102,74 @@ const passes = (face: number, target: number): boolean => face === 1 || (face !=
 
 function buildUnit(key: 'A' | 'B', side: Side, input: ScenarioUnit, profile: UnitProfile): Unit {
   const counts = profile.models.map((model, m) =>
-    input.models === undefined ? model.count : typeof input.models === 'number' ? (m === 0 ? input.models : 0) : (input.models[model.name] ?? 0),
+    input.models === undefined
+      ? model.count
+      : typeof input.models === 'number'
+        ? m === 0
+          ? input.models
+          : 0
+        : (input.models[model.name] ?? 0),
   );
   // Models without characteristics take no hits and go with the rest: they change no metric.
-  const types = profile.models.map((model, m) => ({ model, count: counts[m] ?? 0 })).filter((t) => t.count > 0 && t.model.hasCharacteristics);
+  const types = profile.models
+    .map((model, m) => ({ model, count: counts[m] ?? 0 }))
+    .filter((t) => t.count > 0 && t.model.hasCharacteristics);
   const byType = types.map(({ model, count }) =>
-    Array.from({ length: count }, (): Model => ({
-      name: model.name, movement: model.movement, accuracy: model.accuracy, strength: model.strength, save: model.save,
-      initiative: model.initiative, courage: model.courage, maxWounds: model.wounds, wounds: model.wounds, alive: true,
-      weapons: model.weapons.map((w) => ({ name: w.name, dice: w.attacks * w.copies, ap: w.ap, melee: w.melee, short: w.short, long: w.long })),
-    })),
+    Array.from(
+      { length: count },
+      (): Model => ({
+        name: model.name,
+        movement: model.movement,
+        accuracy: model.accuracy,
+        strength: model.strength,
+        save: model.save,
+        initiative: model.initiative,
+        courage: model.courage,
+        maxWounds: model.wounds,
+        wounds: model.wounds,
+        alive: true,
+        weapons: model.weapons.map((w) => ({
+          name: w.name,
+          dice: w.attacks * w.copies,
+          ap: w.ap,
+          melee: w.melee,
+          short: w.short,
+          long: w.long,
+        })),
+      }),
+    ),
   );
   const models = byType.flat();
   const most = types.reduce((best, t) => (t.count > best.count ? t : best));
   const lead = models.find((model) => model.name === most.model.name);
   if (lead === undefined) throw new Error('naive: a unit needs a model with characteristics');
   return {
-    key, id: input.id, plan: input.plan ?? side.plan, rallyAt: input.rallyAt ?? side.rallyAt ?? 0, bid: side.bid, reactions: side.reactions,
-    cover: COVER[input.cover] ?? 0, terrain: input.terrain, models, lead,
-    types: byType.map((group) => ({ weapons: group[0]?.weapons ?? [], models: group })), startModels: models.length,
-    startWounds: models.reduce((sum, model) => sum + model.wounds, 0), shock: input.shock,
-    focusAny: input.focus, focusAcc: false, focusStr: false, evade: input.evade, broke: false, destroyed: false, goneInRound: 0,
-    activated: false, reacted: false, onHold: false, shot: false, fought: false,
+    key,
+    id: input.id,
+    plan: input.plan ?? side.plan,
+    rallyAt: input.rallyAt ?? side.rallyAt ?? 0,
+    bid: side.bid,
+    reactions: side.reactions,
+    cover: COVER[input.cover] ?? 0,
+    terrain: input.terrain,
+    models,
+    lead,
+    types: byType.map((group) => ({ weapons: group[0]?.weapons ?? [], models: group })),
+    startModels: models.length,
+    startWounds: models.reduce((sum, model) => sum + model.wounds, 0),
+    shock: input.shock,
+    focusAny: input.focus,
+    focusAcc: false,
+    focusStr: false,
+    evade: input.evade,
+    broke: false,
+    destroyed: false,
+    goneInRound: 0,
+    activated: false,
+    reacted: false,
+    onHold: false,
+    shot: false,
+    fought: false,
   };
 }
 
@@ -95,7 +181,11 @@ class Game {
   /** The line between the two units (README "The line"): their distance, and whether they are engaged. */
   readonly state = { distance: 0, engaged: false, round: 0 };
 
-  constructor(readonly scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, readonly random: () => number) {
+  constructor(
+    readonly scenario: Scenario,
+    profiles: ReadonlyMap<string, UnitProfile>,
+    readonly random: () => number,
+  ) {
     const [sideA, sideB] = scenario.sides;
     const [inputA, inputB] = [sideA?.units[0], sideB?.units[0]];
     const [profileA, profileB] = [profiles.get(inputA?.unit ?? ''), profiles.get(inputB?.unit ?? '')];
@@ -108,18 +198,38 @@ class Game {
     this.state.engaged = this.state.distance === 0;
   }
 
-  d10(): number { return Math.floor(this.random() * 10) + 1; }
-  rollD10s(count: number): number[] { return Array.from({ length: count }, () => this.d10()); }
-  enemyOf(unit: Unit): Unit { return (unit === this.A ? this.B : this.A); }
-  over(): boolean { return gone(this.A) || gone(this.B); }
-  moveOf(unit: Unit): number { return Math.max(0, unit.lead.movement - unit.shock); }
-  courageTest(unit: Unit): boolean { return passes(this.d10(), unit.lead.courage); }
-  initiativeTest(unit: Unit): boolean { return passes(this.d10(), unit.lead.initiative - unit.shock); }
-  weapons(unit: Unit, melee: boolean): Weapon[] {
-    return unit.types.filter((type) => type.models.some((model) => model.alive)).flatMap((type) => type.weapons.filter((w) => w.melee === melee));
+  d10(): number {
+    return Math.floor(this.random() * 10) + 1;
   }
-  canShootAt(unit: Unit, distance: number): boolean { return !this.state.engaged && this.weapons(unit, false).some((w) => distance <= w.long); }
-  chargeReach(unit: Unit): number { return this.moveOf(unit) + Math.floor(unit.lead.movement / 2); }
+  rollD10s(count: number): number[] {
+    return Array.from({ length: count }, () => this.d10());
+  }
+  enemyOf(unit: Unit): Unit {
+    return unit === this.A ? this.B : this.A;
+  }
+  over(): boolean {
+    return gone(this.A) || gone(this.B);
+  }
+  moveOf(unit: Unit): number {
+    return Math.max(0, unit.lead.movement - unit.shock);
+  }
+  courageTest(unit: Unit): boolean {
+    return passes(this.d10(), unit.lead.courage);
+  }
+  initiativeTest(unit: Unit): boolean {
+    return passes(this.d10(), unit.lead.initiative - unit.shock);
+  }
+  weapons(unit: Unit, melee: boolean): Weapon[] {
+    return unit.types
+      .filter((type) => type.models.some((model) => model.alive))
+      .flatMap((type) => type.weapons.filter((w) => w.melee === melee));
+  }
+  canShootAt(unit: Unit, distance: number): boolean {
+    return !this.state.engaged && this.weapons(unit, false).some((w) => distance <= w.long);
+  }
+  chargeReach(unit: Unit): number {
+    return this.moveOf(unit) + Math.floor(unit.lead.movement / 2);
+  }
 
   /** One attack rolled on the present state, nothing applied yet (so Counter Attacks are simultaneous). */
   rollAttack(attacker: Unit, target: Unit, kind: Kind, distance: number): Outcome | null {
@@ -176,7 +286,14 @@ class Game {
     const gainedShock = outcome.hits > 0 && living(target).length > 0;
     if (gainedShock) target.shock++;
     if (living(target).length === 0 && !target.destroyed) this.destroyed(target);
-    return { target, gainedShock, modelsBefore, modelsLost: modelsBefore - living(target).length, woundsBefore, woundsLost: outcome.damage.length };
+    return {
+      target,
+      gainedShock,
+      modelsBefore,
+      modelsLost: modelsBefore - living(target).length,
+      woundsBefore,
+      woundsLost: outcome.damage.length,
+    };
   }
 
   /** §22: a single Courage test after Shock ≥ Courage, or more than half its models (Wounds(x): Wounds) lost in one attack. */
@@ -192,7 +309,9 @@ class Game {
   destroyed(unit: Unit): void {
     unit.destroyed = true;
     if (unit.goneInRound === 0) unit.goneInRound = this.state.round;
-    [this.A, this.B].filter((other) => other !== unit && !gone(other) && this.state.distance <= 3).forEach((other) => this.gainShock(other));
+    [this.A, this.B]
+      .filter((other) => other !== unit && !gone(other) && this.state.distance <= 3)
+      .forEach((other) => this.gainShock(other));
   }
 
   gainShock(unit: Unit): void {
@@ -223,7 +342,8 @@ class Game {
 
   /** §23: the reaction a defender makes to a declared Shoot, Fight or Charge, if it may and can. */
   react(defender: Unit, kind: Kind | 'charge', distance: number): string {
-    const policy = kind === 'shoot' ? defender.reactions.toShooting : kind === 'fight' ? defender.reactions.toFighting : defender.reactions.toCharge;
+    const policy =
+      kind === 'shoot' ? defender.reactions.toShooting : kind === 'fight' ? defender.reactions.toFighting : defender.reactions.toCharge;
     if (policy === 'none' || gone(defender) || defender.reacted) return 'none';
     if (!defender.onHold && (defender.activated || !defender.reactions.beforeActivating)) return 'none';
     if (policy === 'counter-attack' && kind === 'shoot' && (defender.shot || !this.canShootAt(defender, distance))) return 'none';
@@ -365,7 +485,8 @@ class Game {
     else if (action === 'evade') unit.evade = true;
     else if (action === 'focus') {
       if (this.options.focusEvade === 'text') unit.focusAny = true;
-      else if (this.state.engaged || this.weapons(unit, false).length === 0) unit.focusStr = true; // token: the stat its next attack uses
+      else if (this.state.engaged || this.weapons(unit, false).length === 0)
+        unit.focusStr = true; // token: the stat its next attack uses
       else unit.focusAcc = true;
     } else if (action === 'rally') {
       unit.shock -= this.rollD10s(unit.shock).filter((face) => passes(face, unit.lead.courage)).length;
@@ -423,29 +544,67 @@ class Game {
     const winner = !gone(A) && gone(B) ? WINNER.A : !gone(B) && gone(A) ? WINNER.B : WINNER.none;
     const loser = winner === WINNER.A ? B : winner === WINNER.B ? A : undefined;
     const side = (unit: Unit): SideResult => ({
-      modelsLost: unit.startModels - living(unit).length, woundsLost: unit.startWounds - unit.models.reduce((sum, model) => sum + model.wounds, 0),
-      destroyed: unit.destroyed ? 1 : 0, broke: unit.broke ? 1 : 0, shock: unit.shock,
+      modelsLost: unit.startModels - living(unit).length,
+      woundsLost: unit.startWounds - unit.models.reduce((sum, model) => sum + model.wounds, 0),
+      destroyed: unit.destroyed ? 1 : 0,
+      broke: unit.broke ? 1 : 0,
+      shock: unit.shock,
     });
     return { winner, rounds: this.state.round, decisiveRound: loser?.goneInRound ?? 0, A: side(A), B: side(B) };
   }
 }
 
-interface SideResult { modelsLost: number; woundsLost: number; destroyed: number; broke: number; shock: number }
-interface GameResult { winner: number; rounds: number; decisiveRound: number; A: SideResult; B: SideResult }
+interface SideResult {
+  modelsLost: number;
+  woundsLost: number;
+  destroyed: number;
+  broke: number;
+  shock: number;
+}
+interface GameResult {
+  winner: number;
+  rounds: number;
+  decisiveRound: number;
+  A: SideResult;
+  B: SideResult;
+}
 
 /** A game's result as the engine's metrics (README "Metrics"): metric name → value. */
 function metricRow(result: GameResult, idA: string, idB: string): [string, number][] {
-  const rows: [string, number][] = [['winner', result.winner], ['rounds', result.rounds], ['decisiveRound', result.decisiveRound]];
-  for (const [key, id] of [['A', idA], ['B', idB]] as const) {
+  const rows: [string, number][] = [
+    ['winner', result.winner],
+    ['rounds', result.rounds],
+    ['decisiveRound', result.decisiveRound],
+  ];
+  for (const [key, id] of [
+    ['A', idA],
+    ['B', idB],
+  ] as const) {
     const r = result[key];
-    rows.push([`${key}.modelsLost`, r.modelsLost], [`${key}.woundsLost`, r.woundsLost], [`${key}.unitsDestroyed`, r.destroyed], [`${key}.unitsBroken`, r.broke]);
-    rows.push([`${id}.modelsLost`, r.modelsLost], [`${id}.woundsLost`, r.woundsLost], [`${id}.shock`, r.shock], [`${id}.broke`, r.broke], [`${id}.destroyed`, r.destroyed]);
+    rows.push(
+      [`${key}.modelsLost`, r.modelsLost],
+      [`${key}.woundsLost`, r.woundsLost],
+      [`${key}.unitsDestroyed`, r.destroyed],
+      [`${key}.unitsBroken`, r.broke],
+    );
+    rows.push(
+      [`${id}.modelsLost`, r.modelsLost],
+      [`${id}.woundsLost`, r.woundsLost],
+      [`${id}.shock`, r.shock],
+      [`${id}.broke`, r.broke],
+      [`${id}.destroyed`, r.destroyed],
+    );
   }
   return rows;
 }
 
 /** Run `trials` naive games of `scenario` from `seed`, counting each metric's values. */
-export function runNaiveBattleforge(scenario: Scenario, profiles: ReadonlyMap<string, UnitProfile>, seed: number, trials: number): NaiveSummary {
+export function runNaiveBattleforge(
+  scenario: Scenario,
+  profiles: ReadonlyMap<string, UnitProfile>,
+  seed: number,
+  trials: number,
+): NaiveSummary {
   if (scenario.mode !== 'game') throw new Error('naive: only mode "game"');
   if (scenario.sides.some((side) => side.units.length !== 1)) throw new Error('naive: exactly one unit per side');
   const [idA = 'A', idB = 'B'] = scenario.sides.map((side) => side.units[0]?.id);
@@ -467,4 +626,3 @@ export function runNaiveBattleforge(scenario: Scenario, profiles: ReadonlyMap<st
   }
   return { trials, histograms };
 }
-

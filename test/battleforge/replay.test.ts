@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile, compileScenario } from '../../engine/battleforge/index.js';
+import {
+  type ScenarioInput,
+  scenarioSchema,
+  type UnitProfile,
+  type WeaponProfile,
+  compileScenario,
+} from '../../engine/battleforge/index.js';
 import { BattleforgeKernel } from '../../engine/battleforge/kernel.js';
 import { type BattleforgeTraceEvent, formatBattleforgeTrace } from '../../engine/battleforge/trace.js';
 import { ScriptedDice, streamDice } from '../../engine/dice/index.js';
@@ -19,14 +25,40 @@ const spear: WeaponProfile = { name: 'Spear', attacks: 1, copies: 1, ap: 0, mele
 const archers: UnitProfile = {
   reference: 'test/archers',
   name: 'Archers',
-  models: [{ name: 'Archer', count: 4, hasCharacteristics: true, movement: 6, accuracy: 5, strength: 5, save: 5, initiative: 5, courage: 9, wounds: 1, weapons: [bow, spear] }],
+  models: [
+    {
+      name: 'Archer',
+      count: 4,
+      hasCharacteristics: true,
+      movement: 6,
+      accuracy: 5,
+      strength: 5,
+      save: 5,
+      initiative: 5,
+      courage: 9,
+      wounds: 1,
+      weapons: [bow, spear],
+    },
+  ],
 };
 const profiles = new Map([[archers.reference, archers]]);
 
 type SideInput = ScenarioInput['sides'][number];
-const side = (name: string, id: string, plan: SideInput['plan'], more: Partial<SideInput> = {}): SideInput => ({ name, plan, units: [{ id, unit: 'test/archers' }], ...more });
+const side = (name: string, id: string, plan: SideInput['plan'], more: Partial<SideInput> = {}): SideInput => ({
+  name,
+  plan,
+  units: [{ id, unit: 'test/archers' }],
+  ...more,
+});
 
-function traced(distance: number, a: SideInput, b: SideInput, faces: readonly number[], method: DrawMethod = 'dice', mode: 'game' | 'attack' = 'game') {
+function traced(
+  distance: number,
+  a: SideInput,
+  b: SideInput,
+  faces: readonly number[],
+  method: DrawMethod = 'dice',
+  mode: 'game' | 'attack' = 'game',
+) {
   const scenario = scenarioSchema.parse({ ruleset: 'battleforge', name: 'traced', mode, rounds: 1, distance, sides: [a, b] });
   const kernel = new BattleforgeKernel(compileScenario(scenario, profiles), method);
   const events: BattleforgeTraceEvent[] = [];
@@ -35,7 +67,15 @@ function traced(distance: number, a: SideInput, b: SideInput, faces: readonly nu
   const row = new Int32Array(kernel.metrics.length);
   kernel.trial(dice, row);
   // Every face an event shows, in order (hits, saves, tests, roll-offs, powers).
-  const shown = events.flatMap((event) => ('faces' in event ? event.faces : event.type === 'bidding' ? (event.rollOff ?? []) : event.type === 'power' || event.type === 'stop' ? [event.face] : []));
+  const shown = events.flatMap((event) =>
+    'faces' in event
+      ? event.faces
+      : event.type === 'bidding'
+        ? (event.rollOff ?? [])
+        : event.type === 'power' || event.type === 'stop'
+          ? [event.face]
+          : [],
+  );
   return { lines: formatBattleforgeTrace(events), remaining: dice.remaining, shown, events };
 }
 
@@ -44,7 +84,12 @@ const ROLL_OFF_A = [9, 2];
 describe('worked examples on scripted dice: the trace line by line', () => {
   it('a Shoot met by a Counter Attack before activating: both volleys on the state before either, then saves, Shock, a break test', () => {
     const faces = [...ROLL_OFF_A, 5, 1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 1, 10, 1, 1];
-    const game = traced(10, side('A', 'a', 'shoot-and-hold'), side('B', 'b', 'shoot-and-hold', { reactions: { toShooting: 'counter-attack', beforeActivating: true } }), faces);
+    const game = traced(
+      10,
+      side('A', 'a', 'shoot-and-hold'),
+      side('B', 'b', 'shoot-and-hold', { reactions: { toShooting: 'counter-attack', beforeActivating: true } }),
+      faces,
+    );
     expect(game.lines).toEqual([
       'round 1',
       '  bidding: A 0, B 0; roll-off 9 2: A activates 1 unit first',
@@ -70,11 +115,17 @@ describe('worked examples on scripted dice: the trace line by line', () => {
   it('a bid, Overwatch on Hold, a failed Rush and a charge that makes contact', () => {
     const faces = [
       10, // b's Courage test for its bid Shock: fails
-      10, 10, 10, 1, // b's Overwatch at 1": Accuracy 5 − 1 Shock + 1 Focus
+      10,
+      10,
+      10,
+      1, // b's Overwatch at 1": Accuracy 5 − 1 Shock + 1 Focus
       10, // a's save
       9, // a's Rush: Initiative 5 − 1 = 4, failed
-      1, 4, 2, // a's free fight: 3 archers left, Strength 5 − 2 Shock
-      3, 8, // b's saves
+      1,
+      4,
+      2, // a's free fight: 3 archers left, Strength 5 − 2 Shock
+      3,
+      8, // b's saves
     ];
     const game = traced(8, side('A', 'a', 'charge-and-fight'), side('B', 'b', 'hold-for-overwatch', { bid: 1 }), faces);
     expect(game.lines).toEqual([
@@ -111,7 +162,12 @@ describe('worked examples on scripted dice: the trace line by line', () => {
   it('a charge from 0", a break, falling back with a failed Initiative test, destroyed by the free attack', () => {
     // The sides start 0" apart but not engaged (only charges engage): A charges, with no Rush needed.
     const faces = [...ROLL_OFF_A, 1, 1, 1, 1, 10, 10, 10, 1, 10, 5, 1, 10, 10, 10, 10];
-    const game = traced(0, side('A', 'a', 'charge-and-fight'), side('B', 'b', 'charge-and-fight', { reactions: { toFighting: 'none' }, units: [{ id: 'b', unit: 'test/archers', shock: 1 }] }), faces);
+    const game = traced(
+      0,
+      side('A', 'a', 'charge-and-fight'),
+      side('B', 'b', 'charge-and-fight', { reactions: { toFighting: 'none' }, units: [{ id: 'b', unit: 'test/archers', shock: 1 }] }),
+      faces,
+    );
     expect(game.lines).toEqual([
       'round 1',
       '  bidding: A 0, B 0; roll-off 9 2: A activates 1 unit first',
@@ -154,8 +210,16 @@ describe('worked examples on scripted dice: the trace line by line', () => {
 describe('tracing on real dice', () => {
   it('every event of a six-round game is plain JSON, and the game ends with its outcome', () => {
     const scenario = scenarioSchema.parse({
-      ruleset: 'battleforge', name: 'six rounds', distance: 20,
-      sides: [side('A', 'a', 'shoot-then-charge', { bid: 1 }), side('B', 'b', 'charge-and-fight', { rallyAt: 2, reactions: { toShooting: 'dodge', toFighting: 'escape', toCharge: 'escape', beforeActivating: true } })],
+      ruleset: 'battleforge',
+      name: 'six rounds',
+      distance: 20,
+      sides: [
+        side('A', 'a', 'shoot-then-charge', { bid: 1 }),
+        side('B', 'b', 'charge-and-fight', {
+          rallyAt: 2,
+          reactions: { toShooting: 'dodge', toFighting: 'escape', toCharge: 'escape', beforeActivating: true },
+        }),
+      ],
     });
     const kernel = new BattleforgeKernel(compileScenario(scenario, profiles), 'dice');
     const events: BattleforgeTraceEvent[] = [];

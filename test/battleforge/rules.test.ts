@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileBattleforge, type ScenarioInput, scenarioSchema, type UnitProfile, type WeaponProfile } from '../../engine/battleforge/index.js';
+import {
+  compileBattleforge,
+  type ScenarioInput,
+  scenarioSchema,
+  type UnitProfile,
+  type WeaponProfile,
+} from '../../engine/battleforge/index.js';
 import { ScriptedDice } from '../../engine/dice/index.js';
 
 /**
@@ -19,16 +25,36 @@ import { ScriptedDice } from '../../engine/dice/index.js';
 const bow: WeaponProfile = { name: 'Bow', attacks: 1, copies: 1, ap: 0, melee: false, short: 12, long: 24 };
 const spear: WeaponProfile = { name: 'Spear', attacks: 1, copies: 1, ap: 0, melee: true, short: 0, long: 0 };
 function unit(id: string, count: number, courage: number, more: { wounds?: number; save?: number } = {}): UnitProfile {
-  const model = { name: id, count, hasCharacteristics: true, movement: 6, accuracy: 5, strength: 5, save: more.save ?? 5, initiative: 5, courage, wounds: more.wounds ?? 1, weapons: [bow, spear] };
+  const model = {
+    name: id,
+    count,
+    hasCharacteristics: true,
+    movement: 6,
+    accuracy: 5,
+    strength: 5,
+    save: more.save ?? 5,
+    initiative: 5,
+    courage,
+    wounds: more.wounds ?? 1,
+    weapons: [bow, spear],
+  };
   return { reference: `test/${id}`, name: id, models: [model] };
 }
 const profiles = new Map(
-  [unit('archers', 4, 9), unit('shaky', 1, 3), unit('ogres', 2, 9, { wounds: 3, save: 4 }), unit('c6', 4, 6), unit('c7', 4, 7)].map((p) => [p.reference, p]),
+  [unit('archers', 4, 9), unit('shaky', 1, 3), unit('ogres', 2, 9, { wounds: 3, save: 4 }), unit('c6', 4, 6), unit('c7', 4, 7)].map((p) => [
+    p.reference,
+    p,
+  ]),
 );
 
 type SideInput = ScenarioInput['sides'][number];
 type UnitInput = SideInput['units'][number];
-const side = (name: string, plan: SideInput['plan'], units: UnitInput[], more: Partial<SideInput> = {}): SideInput => ({ name, plan, units, ...more });
+const side = (name: string, plan: SideInput['plan'], units: UnitInput[], more: Partial<SideInput> = {}): SideInput => ({
+  name,
+  plan,
+  units,
+  ...more,
+});
 const one = (id: string, ref: string, more: Partial<UnitInput> = {}): UnitInput[] => [{ id, unit: `test/${ref}`, ...more }];
 
 function scripted(distance: number, a: SideInput, b: SideInput, faces: readonly number[]) {
@@ -52,7 +78,12 @@ const ROLL_OFF_B = [2, 9];
 describe('break tests (rulings §22)', () => {
   // A (1 archer, shoot-and-hold) shoots B at 10"; B (hold-for-overwatch) never shoots back.
   const shakyGame = (shock: number, faces: number[]) =>
-    scripted(10, side('A', 'shoot-and-hold', one('a', 'archers', { models: 1 })), side('B', 'hold-for-overwatch', one('b', 'shaky', { shock })), faces);
+    scripted(
+      10,
+      side('A', 'shoot-and-hold', one('a', 'archers', { models: 1 })),
+      side('B', 'hold-for-overwatch', one('b', 'shaky', { shock })),
+      faces,
+    );
 
   it('a hit that takes Shock to Courage (3) forces a break test; failing it breaks the unit and B, with nothing left, loses', () => {
     // Roll-off; hit 1; save 1 (saved: the Shock still counts, on hits); break test 10 fails.
@@ -82,7 +113,10 @@ describe('break tests (rulings §22)', () => {
 
   it('a broken unit does not lose the game while its side has another unit', () => {
     // b1 stands 10" from A (the nearest target); b2 on B's line, 20" away, only Holds.
-    const b = side('B', 'hold-for-overwatch', [{ id: 'b1', unit: 'test/shaky', shock: 2, position: 10 }, { id: 'b2', unit: 'test/archers' }]);
+    const b = side('B', 'hold-for-overwatch', [
+      { id: 'b1', unit: 'test/shaky', shock: 2, position: 10 },
+      { id: 'b2', unit: 'test/archers' },
+    ]);
     const game = scripted(20, side('A', 'shoot-and-hold', one('a', 'archers', { models: 1 })), b, [...ROLL_OFF_A, 1, 1, 10]);
     expect(game.metric('b1.broke')).toBe(1);
     expect(game.metric('B.unitsBroken')).toBe(1);
@@ -92,7 +126,15 @@ describe('break tests (rulings §22)', () => {
 
   // 4 archers (Courage 9) shoot 4 archers: 4 hits, then the saves decide the losses.
   const volley = (target: string, saves: number[], rest: number[]) =>
-    scripted(10, side('A', 'shoot-and-hold', one('a', 'archers')), side('B', 'hold-for-overwatch', one('b', target)), [...ROLL_OFF_A, 1, 1, 1, 1, ...saves, ...rest]);
+    scripted(10, side('A', 'shoot-and-hold', one('a', 'archers')), side('B', 'hold-for-overwatch', one('b', target)), [
+      ...ROLL_OFF_A,
+      1,
+      1,
+      1,
+      1,
+      ...saves,
+      ...rest,
+    ]);
 
   it('losing more than half the models (3 of 4) in one attack forces a break test', () => {
     const game = volley('archers', [10, 10, 10, 1], [10]);
@@ -102,7 +144,7 @@ describe('break tests (rulings §22)', () => {
     expect(game.remaining).toBe(0);
   });
 
-  it('losing exactly half (2 of 4) does not: the next die is B\'s activation Shock test', () => {
+  it("losing exactly half (2 of 4) does not: the next die is B's activation Shock test", () => {
     const game = volley('archers', [10, 10, 1, 1], [1]);
     expect(game.metric('b.modelsLost')).toBe(2);
     expect(game.metric('b.broke')).toBe(0);
@@ -132,13 +174,28 @@ describe('Counter Attack: simultaneous shooting (rulings §23, "Simultaneous Act
     const faces = [
       ...ROLL_OFF_A,
       5, // B's Initiative test for the reaction: passes
-      1, 1, 1, 1, // A's 4 hit dice: 4 hits
-      1, 1, 10, 10, // B's 4 hit dice (pre-attack count): 2 hits
-      10, 10, 10, 1, // B's saves: 3 models lost
-      10, 1, // A's saves: 1 model lost
+      1,
+      1,
+      1,
+      1, // A's 4 hit dice: 4 hits
+      1,
+      1,
+      10,
+      10, // B's 4 hit dice (pre-attack count): 2 hits
+      10,
+      10,
+      10,
+      1, // B's saves: 3 models lost
+      10,
+      1, // A's saves: 1 model lost
       1, // B's break test (3 of 4 lost): passes
     ];
-    const game = scripted(10, side('A', 'shoot-and-hold', one('a', 'archers')), side('B', 'shoot-and-hold', one('b', 'archers'), { reactions: { toShooting: 'counter-attack', beforeActivating: true } }), faces);
+    const game = scripted(
+      10,
+      side('A', 'shoot-and-hold', one('a', 'archers')),
+      side('B', 'shoot-and-hold', one('b', 'archers'), { reactions: { toShooting: 'counter-attack', beforeActivating: true } }),
+      faces,
+    );
     expect(game.metric('b.modelsLost')).toBe(3);
     expect(game.metric('a.modelsLost')).toBe(1);
     expect(game.metric('a.shock')).toBe(1);
@@ -149,7 +206,12 @@ describe('Counter Attack: simultaneous shooting (rulings §23, "Simultaneous Act
 
   it('a failed reaction test: 1 Shock and no counter attack (failedReaction: spends-round)', () => {
     const faces = [...ROLL_OFF_A, 6, 1, 1, 10, 10, 10, 1];
-    const game = scripted(10, side('A', 'shoot-and-hold', one('a', 'archers')), side('B', 'shoot-and-hold', one('b', 'archers'), { reactions: { toShooting: 'counter-attack', beforeActivating: true } }), faces);
+    const game = scripted(
+      10,
+      side('A', 'shoot-and-hold', one('a', 'archers')),
+      side('B', 'shoot-and-hold', one('b', 'archers'), { reactions: { toShooting: 'counter-attack', beforeActivating: true } }),
+      faces,
+    );
     expect(game.metric('b.modelsLost')).toBe(1);
     expect(game.metric('b.shock')).toBe(2);
     expect(game.metric('a.modelsLost')).toBe(0);
@@ -159,12 +221,27 @@ describe('Counter Attack: simultaneous shooting (rulings §23, "Simultaneous Act
   it('on Hold (no test, with its Focus): B is destroyed by the Shoot yet all 4 of its archers shoot back', () => {
     const faces = [
       ...ROLL_OFF_B, // B activates first: Focus, Hold
-      1, 1, 1, 1, // A's hits
-      6, 6, 7, 7, // B's hits on Accuracy 5 + 1 Focus: the 6s hit
-      10, 10, 10, 10, // B's saves: all 4 lost
-      10, 10, // A's saves: 2 lost (exactly half: no break test)
+      1,
+      1,
+      1,
+      1, // A's hits
+      6,
+      6,
+      7,
+      7, // B's hits on Accuracy 5 + 1 Focus: the 6s hit
+      10,
+      10,
+      10,
+      10, // B's saves: all 4 lost
+      10,
+      10, // A's saves: 2 lost (exactly half: no break test)
     ];
-    const game = scripted(10, side('A', 'shoot-and-hold', one('a', 'archers')), side('B', 'hold-for-overwatch', one('b', 'archers')), faces);
+    const game = scripted(
+      10,
+      side('A', 'shoot-and-hold', one('a', 'archers')),
+      side('B', 'hold-for-overwatch', one('b', 'archers')),
+      faces,
+    );
     expect(game.metric('b.destroyed')).toBe(1);
     expect(game.metric('a.modelsLost')).toBe(2);
     expect(game.metric('a.shock')).toBe(1);
@@ -219,11 +296,16 @@ describe('bidding limits (rulings §25)', () => {
 describe('falling back from melee (core rules "Falling Back", README)', () => {
   // 4 archers fight 4 archers in base contact (distance 0); B does not react to the Fight.
   const melee = (faces: number[]) =>
-    scripted(0, side('A', 'charge-and-fight', one('a', 'archers')), side('B', 'charge-and-fight', one('b', 'archers'), { reactions: { toFighting: 'none' } }), faces);
+    scripted(
+      0,
+      side('A', 'charge-and-fight', one('a', 'archers')),
+      side('B', 'charge-and-fight', one('b', 'archers'), { reactions: { toFighting: 'none' } }),
+      faces,
+    );
   // Roll-off; A's Fight: 4 hits, B saves 1 of 4 (3 lost); B's break test fails (10).
   const broken = [...ROLL_OFF_A, 1, 1, 1, 1, 10, 10, 10, 1, 10];
 
-  it('a broken unit failing its Initiative test (5 − 1 Shock = 4: a 5 fails) takes A\'s free attack', () => {
+  it("a broken unit failing its Initiative test (5 − 1 Shock = 4: a 5 fails) takes A's free attack", () => {
     const game = melee([...broken, 5, 1, 10, 10, 10, 1]); // free attack: 1 hit, saved
     expect(game.metric('b.broke')).toBe(1);
     expect(game.metric('b.modelsLost')).toBe(3);

@@ -36,7 +36,7 @@ describe('battleforge scenarios that load', () => {
     const file = path.join(directory(), 'valid.yaml');
     await writeFile(file, stringify(validScenario()));
     const loaded = await loadScenarioFile(file);
-    expect(loaded.ruleset).toBe('battleforge');
+    expect(loaded.system.id).toBe('battleforge');
     for (const name of ['men-at-arms-vs-orc-warriors', 'bowmen-hold-vs-orc-charge', 'battlemage-vs-orc-warriors']) {
       const bundled = await loadScenarioFile(path.join(DATA, 'scenarios', `${name}.yaml`));
       expect(bundled.inputs.length).toBeGreaterThan(2); // scenario, index, factions
@@ -52,16 +52,51 @@ describe('battleforge scenario problems', () => {
   });
 
   it('references: an unknown faction, an unknown unit, an unknown model name, a power', async () => {
-    await expectProblem(withUnit(0, 0, { unit: 'human_kingdom/men_at_arms' }), 'sides[0].units[0].unit', 'unknown faction "human_kingdom" (did you mean "human_kingdoms"?');
-    await expectProblem(withUnit(0, 0, { unit: 'human_kingdoms/men_at_arm' }), 'sides[0].units[0].unit', 'no unit "human_kingdoms/men_at_arm" in the human_kingdoms faction');
-    await expectProblem(withUnit(0, 0, { models: { 'Man-at-arm': 10 } }), 'sides[0].units[0].models.Man-at-arm', 'has no model "Man-at-arm" (did you mean "Man-at-arms"?');
+    await expectProblem(
+      withUnit(0, 0, { unit: 'human_kingdom/men_at_arms' }),
+      'sides[0].units[0].unit',
+      'unknown faction "human_kingdom" (did you mean "human_kingdoms"?',
+    );
+    await expectProblem(
+      withUnit(0, 0, { unit: 'human_kingdoms/men_at_arm' }),
+      'sides[0].units[0].unit',
+      'no unit "human_kingdoms/men_at_arm" in the human_kingdoms faction',
+    );
+    await expectProblem(
+      withUnit(0, 0, { models: { 'Man-at-arm': 10 } }),
+      'sides[0].units[0].models.Man-at-arm',
+      'has no model "Man-at-arm" (did you mean "Man-at-arms"?',
+    );
     await expectProblem(withUnit(0, 0, { powers: ['fireball'] }), 'sides[0].units[0].powers', 'has no power rule');
-    await expectProblem(withUnit(0, 0, { unit: 'human_kingdoms/battle_mage', models: 1, powers: ['firebal'] }), 'sides[0].units[0].powers[0]', 'no power "firebal" for human_kingdoms (did you mean "fireball"?');
-    await expectProblem(withUnit(0, 0, { unit: 'human_kingdoms/battle_mage', models: 1, powers: ['haste'] }), 'sides[0].units[0].powers[0]', 'does neither damage nor Shock');
+    await expectProblem(
+      withUnit(0, 0, { unit: 'human_kingdoms/battle_mage', models: 1, powers: ['firebal'] }),
+      'sides[0].units[0].powers[0]',
+      'no power "firebal" for human_kingdoms (did you mean "fireball"?',
+    );
+    await expectProblem(
+      withUnit(0, 0, { unit: 'human_kingdoms/battle_mage', models: 1, powers: ['haste'] }),
+      'sides[0].units[0].powers[0]',
+      'does neither damage nor Shock',
+    );
   });
 
   it('rules a scenario must respect: plans the unit can carry out, positions, ids, side names', async () => {
-    await expectProblem(withUnit(0, 0, {}, { ...validScenario(), sides: [{ name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'men', unit: 'human_kingdoms/men_at_arms' }] }, (validScenario().sides as Json[])[1]] }), 'sides[0].plan', 'has no ranged weapon');
+    await expectProblem(
+      withUnit(
+        0,
+        0,
+        {},
+        {
+          ...validScenario(),
+          sides: [
+            { name: 'Humans', plan: 'shoot-and-hold', units: [{ id: 'men', unit: 'human_kingdoms/men_at_arms' }] },
+            (validScenario().sides as Json[])[1],
+          ],
+        },
+      ),
+      'sides[0].plan',
+      'has no ranged weapon',
+    );
     await expectProblem(withUnit(0, 0, { position: 30 }), 'sides[0].units[0].position', 'the sides are 24" apart');
     await expectProblem(withUnit(1, 0, { id: 'men' }), 'sides[1].units[0].id', 'duplicate unit id "men"');
     const same = validScenario();
@@ -72,7 +107,11 @@ describe('battleforge scenario problems', () => {
   it('rule knobs: out of range, misspelt, or an automatic pass not below the automatic failure', async () => {
     await expectProblem({ ...validScenario(), rules: { autoFailFace: 11 } }, 'rules.autoFailFace', '10');
     await expectProblem({ ...validScenario(), rules: { shockPerHit: 2 } }, 'rules.shockPerHit', 'unknown field "shockPerHit"');
-    await expectProblem({ ...validScenario(), rules: { autoPassFace: 6, autoFailFace: 6 } }, 'rules.autoFailFace', 'is not above rules.autoPassFace (6)');
+    await expectProblem(
+      { ...validScenario(), rules: { autoPassFace: 6, autoFailFace: 6 } },
+      'rules.autoFailFace',
+      'is not above rules.autoPassFace (6)',
+    );
   });
 
   it('the data: a missing directory is named', async () => {

@@ -63,10 +63,14 @@ describe('crucible run --workers', () => {
     expect(clean.status).toBe(0);
     expect(killed).toMatchObject({ status: 0, stdout: clean.stdout });
     expect(failing).toMatchObject({ status: 1, stdout: '' });
-    expect(failing.stderr).toContain(`shard 1 (trials 65,536–131,071) of "A regenerating Ogre against three Sylvan Knights in formation, to the end" (${ENGAGEMENT_FILE}), seed 3, failed 2 times`);
+    expect(failing.stderr).toContain(
+      `shard 1 (trials 65,536–131,071) of "A regenerating Ogre against three Sylvan Knights in formation, to the end" (${ENGAGEMENT_FILE}), seed 3, failed 2 times`,
+    );
     expect(failing.stderr).toContain(`replay its first trial with: crucible replay ${ENGAGEMENT_FILE} --seed 3 --trial 65536\n`);
     expect(failing.stderr).not.toMatch(STACK_LINE);
-    expect((await inProcess(args, { CRUCIBLE_TEST_FAULT: 'explode' })).stderr).toMatch(/^error: CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3/);
+    expect((await inProcess(args, { CRUCIBLE_TEST_FAULT: 'explode' })).stderr).toMatch(
+      /^error: CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3/,
+    );
   });
 });
 
@@ -90,7 +94,10 @@ describe('Ctrl-C and resume (spawned)', () => {
     const args = LONG_RUN;
     // Shard 4 stalls for seconds, so the run cannot end before the signal however slow this test
     // process is to notice the first checkpoint (it did once on a loaded machine).
-    const child = spawn(process.execPath, [binary, ...args, '--checkpoint', checkpoint], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '', CRUCIBLE_TEST_FAULT: 'stall:4' } });
+    const child = spawn(process.execPath, [binary, ...args, '--checkpoint', checkpoint], {
+      cwd: repository,
+      env: { ...process.env, CRUCIBLE_DEBUG: '', CRUCIBLE_TEST_FAULT: 'stall:4' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -110,7 +117,18 @@ describe('Ctrl-C and resume (spawned)', () => {
     const resumeLine = /^resume with: crucible (.+)$/m.exec(stderr);
     expect(resumeLine, stderr).not.toBeNull();
     const resumeArgs = (resumeLine?.[1] ?? '').split(' ');
-    expect(resumeArgs).toEqual(['run', ENGAGEMENT_FILE, '--seed', '5', '--trials', '1000000', '--checkpoint', checkpoint, '--workers', '2']);
+    expect(resumeArgs).toEqual([
+      'run',
+      ENGAGEMENT_FILE,
+      '--seed',
+      '5',
+      '--trials',
+      '1000000',
+      '--checkpoint',
+      checkpoint,
+      '--workers',
+      '2',
+    ]);
 
     // Resumed in this process: what is tested is the checkpoint a killed process left behind.
     const resumed = await inProcess(resumeArgs);
@@ -156,7 +174,10 @@ describe('progress bar and options (in process)', () => {
     [['--precision', 'fine'], /The precision must be a probability/],
     [['--precision', '0.01', '--trials', '5'], /'--precision <epsilon>' cannot be used with option '-n, --trials <count>'/],
     [['--max-trials', '5000'], /^error: --max-trials only applies with --precision/],
-    [['--checkpoint', '/no/such/directory/x.ckpt'], /^\/no\/such\/directory\/x\.ckpt: \(root\): --checkpoint: cannot write the checkpoint: its directory does not exist$/m],
+    [
+      ['--checkpoint', '/no/such/directory/x.ckpt'],
+      /^\/no\/such\/directory\/x\.ckpt: \(root\): --checkpoint: cannot write the checkpoint: its directory does not exist$/m,
+    ],
   ])('%j is refused: exit 2, no stack', async (extra, message) => {
     const run = capture();
     expect(await main(['run', ENGAGEMENT_FILE, '--quiet', ...extra], run.io, {})).toBe(2);
@@ -181,9 +202,13 @@ describe('progress bar and options (in process)', () => {
         signal = undefined;
       };
     };
-    expect(await main([...args, '--checkpoint', checkpoint], { ...stopped.io, progressStream: terminal.stream, onInterrupt }, {})).toBe(143);
+    expect(await main([...args, '--checkpoint', checkpoint], { ...stopped.io, progressStream: terminal.stream, onInterrupt }, {})).toBe(
+      143,
+    );
     expect(stopped.output().stdout).toBe('');
-    expect(stopped.output().stderr).toContain(`resume with: crucible run ${ENGAGEMENT_FILE} --seed 5 --trials 1000000 --checkpoint ${checkpoint} --workers 2`);
+    expect(stopped.output().stderr).toContain(
+      `resume with: crucible run ${ENGAGEMENT_FILE} --seed 5 --trials 1000000 --checkpoint ${checkpoint} --workers 2`,
+    );
     const saved = (JSON.parse(await readFile(checkpoint, 'utf8')) as { trials: number }).trials;
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(1_000_000);
@@ -195,7 +220,9 @@ describe('progress bar and options (in process)', () => {
   it('--checkpoint may not name an input file', async () => {
     const run = capture();
     expect(await main(['run', ENGAGEMENT_FILE, '--checkpoint', ENGAGEMENT_FILE], run.io, {})).toBe(2);
-    expect(run.output().stderr).toBe(`error: --checkpoint ${ENGAGEMENT_FILE} is one of the run's input files; name a new file for the checkpoint\n`);
+    expect(run.output().stderr).toBe(
+      `error: --checkpoint ${ENGAGEMENT_FILE} is one of the run's input files; name a new file for the checkpoint\n`,
+    );
   });
 
   it('--checkpoint takes one scenario', async () => {
@@ -208,7 +235,10 @@ describe('progress bar and options (in process)', () => {
   it('--precision reports the trials it took and the widest interval reached', async () => {
     const run = capture();
     expect(await main(['run', ENGAGEMENT_FILE, '--precision', '0.005', '--json', '--workers', '0'], run.io, {})).toBe(0);
-    const document = JSON.parse(run.output().stdout) as { trials: number; precision: { target: number; reached: boolean; widestHalfWidth: number } };
+    const document = JSON.parse(run.output().stdout) as {
+      trials: number;
+      precision: { target: number; reached: boolean; widestHalfWidth: number };
+    };
     expect(document.precision).toMatchObject({ target: 0.005, reached: true });
     expect(document.precision.widestHalfWidth).toBeLessThanOrEqual(0.005);
     expect(document.trials % 65536).toBe(0);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { capture, type CliRun, runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -20,10 +20,15 @@ const binary = path.join(repository, 'bin', 'crucible.js');
 /** `crucible …` as a child process. */
 function spawned(...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [binary, ...args], { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } }, (error, stdout, stderr) => {
-      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ status, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [binary, ...args],
+      { cwd: repository, env: { ...process.env, CRUCIBLE_DEBUG: '' } },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ status, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -86,7 +91,8 @@ describe('crucible', () => {
   it('run --help explains every option', async () => {
     const result = await crucible('run', '--help');
     expect(result.status).toBe(0);
-    for (const word of ['--trials', '--seed', '--json', '--quiet', '--method', 'mc-dice', 'Examples:']) expect(result.stdout).toContain(word);
+    for (const word of ['--trials', '--seed', '--json', '--quiet', '--method', 'mc-dice', 'Examples:'])
+      expect(result.stdout).toContain(word);
   });
 
   it('validate on a bad file: exit 2, the file and field on stderr, no stack trace', async () => {
@@ -144,8 +150,10 @@ describe('crucible', () => {
     const result = await crucible('schema', '--out', out);
     expect(result.status).toBe(0);
     const names = (await readdir(out)).sort();
-    // Every rule system engine/rulesets.ts lists: its scenario format, and its data files' (heroic's units, epic's armies).
-    for (const system of RULE_SYSTEMS) for (const name of [`${system.id}-scenario.schema.json`, ...(system.dataSchemas ?? []).map((file) => file.name)]) expect(names).toContain(name);
+    // Every rule system engine/registry.ts lists: its scenario format, and its data files' (heroic's units, epic's armies).
+    for (const system of RULE_SYSTEMS)
+      for (const name of [`${system.id}-scenario.schema.json`, ...(system.dataSchemas ?? []).map((file) => file.name)])
+        expect(names).toContain(name);
     for (const name of names) {
       const written = await readFile(path.join(out, name), 'utf8');
       const committed = await readFile(path.join(repository, 'schema', name), 'utf8');
@@ -157,7 +165,6 @@ describe('crucible', () => {
 });
 
 describe('main (in process)', () => {
-
   it('an unexpected error is exit 1 with a hint and no stack, unless CRUCIBLE_DEBUG=1', async () => {
     const failingIo = {
       stdout: () => {
@@ -192,7 +199,11 @@ describe('main (in process)', () => {
       expect(result.stdout).not.toContain('seed');
       // 3 Knights × 3 dice vs DEF 3 (sixes 2), MIGHT 4: P(fewer than 4 Wounds) is a sum of exact terms.
       expect(result.stdout).toMatch(/Sylvan Knights +74\.51%/);
-      const json = JSON.parse((await run(attack, '--json')).stdout) as { method: string; exact: { paths: number; errorBound: number }; trials?: number };
+      const json = JSON.parse((await run(attack, '--json')).stdout) as {
+        method: string;
+        exact: { paths: number; errorBound: number };
+        trials?: number;
+      };
       expect(json.method).toBe('exact');
       expect(json.exact.paths).toBe(13);
       expect(json.exact.errorBound).toBeLessThan(1e-12);
@@ -217,7 +228,7 @@ describe('main (in process)', () => {
       expect(mixed.stderr).toContain('--method exact enumerates every outcome');
       const unknown = await run(attack, '--method', 'fast');
       expect(unknown.status).toBe(2);
-      expect(unknown.stderr).toContain("Allowed choices are auto, exact, mc, mc-dice");
+      expect(unknown.stderr).toContain('Allowed choices are auto, exact, mc, mc-dice');
     });
   });
 

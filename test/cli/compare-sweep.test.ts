@@ -67,15 +67,42 @@ describe('compare', () => {
   });
 
   it('reads as titled: baseline column first, then the variant, then variant − baseline, said in the header', async () => {
-    const text = await ok('compare', HEROIC, '--variant', 'no-regeneration', '-s', SEED, '-n', '4000', '--metric', 'winner', 'A.modelsLost');
+    const text = await ok(
+      'compare',
+      HEROIC,
+      '--variant',
+      'no-regeneration',
+      '-s',
+      SEED,
+      '-n',
+      '4000',
+      '--metric',
+      'winner',
+      'A.modelsLost',
+    );
     const lines = text.split('\n');
-    expect(lines[0]).toBe('A regenerating Ogre against three Sylvan Knights in formation, to the end: the scenario as written → no-regeneration, on the same dice');
+    expect(lines[0]).toBe(
+      'A regenerating Ogre against three Sylvan Knights in formation, to the end: the scenario as written → no-regeneration, on the same dice',
+    );
     // The verdict leads, on the headline metric (--metric's first): the knights win more often without regeneration.
-    expect(lines[1]).toMatch(/^With “no-regeneration”, “Side whose enemies were all vanquished: Sylvan Knights” happens \d+\.\d+ points more often than with the scenario as written: \d+% against \d+% \(95% interval \d+\.\d+ to \d+\.\d+ points more; p < 0\.001\)\.$/);
-    expect(text).toContain('  baseline (as written): the scenario as written\n  variant  no-regeneration: the same Ogre without Regeneration');
+    expect(lines[1]).toMatch(
+      /^With “no-regeneration”, “Side whose enemies were all vanquished: Sylvan Knights” happens \d+\.\d+ points more often than with the scenario as written: \d+% against \d+% \(95% interval \d+\.\d+ to \d+\.\d+ points more; p < 0\.001\)\.$/,
+    );
+    expect(text).toContain(
+      '  baseline (as written): the scenario as written\n  variant  no-regeneration: the same Ogre without Regeneration',
+    );
     expect(text).toContain('sets Regenerating Ogre › ogre: unit (sides[0].groups[0].unit) to "ogre"');
     expect(text).toContain('  method   Monte Carlo (outcomes drawn from exact tables), paired');
-    expect(cellsOf(lines.find((line) => line.startsWith('outcome ')))).toEqual(['outcome', '(as written)', 'no-regeneration', 'no-regeneration − (as written)', '95% interval', 'p', 'unpaired would need', 'metric']);
+    expect(cellsOf(lines.find((line) => line.startsWith('outcome ')))).toEqual([
+      'outcome',
+      '(as written)',
+      'no-regeneration',
+      'no-regeneration − (as written)',
+      '95% interval',
+      'p',
+      'unpaired would need',
+      'metric',
+    ]);
     // Without regeneration the Ogre wins less: a negative difference, variant − baseline.
     const ogre = cellsOf(lines.find((line) => line.startsWith('Side whose enemies were all vanquished: Regenerating Ogre ')));
     expect(Number(ogre?.[1]?.replace('%', ''))).toBeGreaterThan(Number(ogre?.[2]?.replace('%', '')));
@@ -88,7 +115,9 @@ describe('compare', () => {
   it('bad requests: exit 2, the file and the option named, no stack trace', async () => {
     const unknown = await runCli(['compare', HEROIC, '--variant', 'no-regeneration', '--metric', 'modelsLost']);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(new RegExp(`^${HEROIC}: --metric: no metric "modelsLost" in this comparison; its metrics are winner, rounds, A\\.woundsDealt, `));
+    expect(unknown.stderr).toMatch(
+      new RegExp(`^${HEROIC}: --metric: no metric "modelsLost" in this comparison; its metrics are winner, rounds, A\\.woundsDealt, `),
+    );
     const twice = await runCli(['compare', HEROIC, '--variant', 'least-damaged', 'least-damaged']);
     expect(twice.stderr).toBe(`${HEROIC}: --variant: least-damaged twice: a variant compared with itself differs in nothing\n`);
     const three = await runCli(['compare', HEROIC, '--variant', 'a', 'b', 'c']);
@@ -120,15 +149,25 @@ describe('compare: what the designer asked is answered in words', () => {
 
   it('without --variant: the variants the file declares, with descriptions and changes (exit 0); none declared, a units file, or --json: exit 2', async () => {
     const listing = await ok('compare', HEROIC);
-    expect(listing).toContain(`${HEROIC} declares 2 variants: compare one with the scenario as written (--variant NAME) or two, the first the baseline (--variant BASELINE NAME).`);
+    expect(listing).toContain(
+      `${HEROIC} declares 2 variants: compare one with the scenario as written (--variant NAME) or two, the first the baseline (--variant BASELINE NAME).`,
+    );
     expect(listing).toContain('  no-regeneration  the same Ogre without Regeneration');
-    expect(listing).toContain('  least-damaged    the knights give Wounds to their least damaged model first (rulings §5)\n                   sets options.allocation to "least-damaged"');
+    expect(listing).toContain(
+      '  least-damaged    the knights give Wounds to their least damaged model first (rulings §5)\n                   sets options.allocation to "least-damaged"',
+    );
     const none = await runCli(['compare', 'data/heroic/scenarios/sylvan-knights-singly.yaml']);
-    expect(none.stderr).toMatch(/^data\/heroic\/scenarios\/sylvan-knights-singly\.yaml: variants: the file declares no variants, so there is nothing to compare: /);
+    expect(none.stderr).toMatch(
+      /^data\/heroic\/scenarios\/sylvan-knights-singly\.yaml: variants: the file declares no variants, so there is nothing to compare: /,
+    );
     const units = await runCli(['compare', 'data/heroic/units.yaml', '--variant', 'x']);
-    expect(units.stderr).toBe('data/heroic/units.yaml: (root): this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)\n');
+    expect(units.stderr).toBe(
+      'data/heroic/units.yaml: (root): this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)\n',
+    );
     const json = await runCli(['compare', HEROIC, '--json']);
-    expect(json.stderr).toBe(`${HEROIC}: --variant: missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares no-regeneration, least-damaged\n`);
+    expect(json.stderr).toBe(
+      `${HEROIC}: --variant: missing: name one variant to compare with the scenario as written, or two (the baseline first); the file declares no-regeneration, least-damaged\n`,
+    );
     for (const result of [none, units, json]) {
       expect(result.status).toBe(2);
       expect(result.stdout).toBe('');
@@ -153,20 +192,41 @@ describe('compare: what the designer asked is answered in words', () => {
     expect(document.sameScenario).toBe(true);
     expect(comparePage(document).sections[0]?.text).toContain('The two are the same scenario (the variant changes nothing the rules read)');
     // A real change keeps the factor, a median over the outcomes whose difference varied.
-    expect(await ok('compare', ATTACK, '--variant', 'singly', '-n', '3000', '-s', SEED)).toMatch(/\nRounds started {2}.* {2}same every trial {2}rounds\n[\s\S]*would need \d\.\d× the trials for the same precision \(median over the outcomes whose difference varied\)/);
+    expect(await ok('compare', ATTACK, '--variant', 'singly', '-n', '3000', '-s', SEED)).toMatch(
+      /\nRounds started {2}.* {2}same every trial {2}rounds\n[\s\S]*would need \d\.\d× the trials for the same precision \(median over the outcomes whose difference varied\)/,
+    );
   });
 
   it('a bad value a variant sets is named at its field, saying which variant set it', async () => {
     const result = await runCli(['compare', await variantsFile, '--variant', 'negative']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe(`${await variantsFile}: sides[0].groups[0].models: must be an integer ≥ 1, got -3 (set by variant "negative")\n`);
+    expect(result.stderr).toBe(
+      `${await variantsFile}: sides[0].groups[0].models: must be an integer ≥ 1, got -3 (set by variant "negative")\n`,
+    );
   });
 });
 
 describe('sweep', () => {
   it('reads in words: fields and metrics named, percentages as run prints them, one table per metric', async () => {
-    const text = await ok('sweep', HEROIC, '--set', 'sides[0].groups[0].models=1,2', '-n', '3000', '-s', SEED, '-w', '0', '--metric', 'winner', 'B.modelsLost', 'knights.formationBroken');
-    expect(text.split('\n')[0]).toBe('A regenerating Ogre against three Sylvan Knights in formation, to the end: sweep of Regenerating Ogre › ogre: models');
+    const text = await ok(
+      'sweep',
+      HEROIC,
+      '--set',
+      'sides[0].groups[0].models=1,2',
+      '-n',
+      '3000',
+      '-s',
+      SEED,
+      '-w',
+      '0',
+      '--metric',
+      'winner',
+      'B.modelsLost',
+      'knights.formationBroken',
+    );
+    expect(text.split('\n')[0]).toBe(
+      'A regenerating Ogre against three Sylvan Knights in formation, to the end: sweep of Regenerating Ogre › ogre: models',
+    );
     expect(text).toContain('  swept    Regenerating Ogre › ogre: models (sides[0].groups[0].models): 1, 2');
     expect(text).toContain('  trials   3,000 a point');
     expect(text).toContain('Side whose enemies were all vanquished: the chance of each  [winner]');
@@ -189,12 +249,17 @@ describe('sweep', () => {
     expect(text).not.toMatch(/seed|trials|\[\d/);
     const [csv, json, md] = await Promise.all(files.map((file) => readFile(file, 'utf8')));
     // A row per point, a column per outcome, its interval's ends beside it (empty: exact), how it was answered.
-    expect(csv?.split('\n')[0]).toBe('shield save,winner: none,winner: none low,winner: none high,winner: Sylvan Knights,winner: Sylvan Knights low,winner: Sylvan Knights high,ogre.woundsTaken mean,ogre.woundsTaken mean low,ogre.woundsTaken mean high,trials,method');
+    expect(csv?.split('\n')[0]).toBe(
+      'shield save,winner: none,winner: none low,winner: none high,winner: Sylvan Knights,winner: Sylvan Knights low,winner: Sylvan Knights high,ogre.woundsTaken mean,ogre.woundsTaken mean low,ogre.woundsTaken mean high,trials,method',
+    );
     expect(csv).toMatch(/\n4,0\.\d{10,},,,0\.\d{10,},,,\d\.\d+,,,,exact\n/);
     expect(csv?.endsWith('exact\n')).toBe(true);
     const table = JSON.parse(json ?? '') as { title: string; columns: { name: string }[]; rows: unknown[][] };
     expect(table.columns.map((column) => column.name)).toEqual(csv?.split('\n')[0]?.split(','));
-    expect(table.rows.map((row) => [row[0], row.at(-2), row.at(-1)])).toEqual([[4, null, 'exact'], [6, null, 'exact']]);
+    expect(table.rows.map((row) => [row[0], row.at(-2), row.at(-1)])).toEqual([
+      [4, null, 'exact'],
+      [6, null, 'exact'],
+    ]);
     expect(md).toContain('**Three Sylvan Knights in formation attack an Ogre: sweep of Shield save**');
     expect(md).toContain('- swept: Shield save (rules.shieldSave): 4, 6');
     expect(md).toContain('**Wounds taken by ogre  [ogre.woundsTaken]**');
@@ -204,19 +269,52 @@ describe('sweep', () => {
     const printed = await ok(...args, '--layout', 'long', '--out', long);
     const longCsv = await readFile(long, 'utf8');
     expect(longCsv.split('\n')[0]).toBe('shield save,metric,outcome,label,measure,estimate,low,high,trials,method');
-    expect(longCsv).toMatch(/\n4,winner,Side whose enemies were all vanquished: Sylvan Knights,Sylvan Knights,probability,0\.\d{10,},,,,exact\n/);
-    expect(cellsOf(printed.split('\n').find((line) => line.startsWith('shield save ')))).toEqual(['shield save', 'metric', 'outcome', 'label', 'measure', 'estimate', 'low', 'high', 'trials', 'method']);
+    expect(longCsv).toMatch(
+      /\n4,winner,Side whose enemies were all vanquished: Sylvan Knights,Sylvan Knights,probability,0\.\d{10,},,,,exact\n/,
+    );
+    expect(cellsOf(printed.split('\n').find((line) => line.startsWith('shield save ')))).toEqual([
+      'shield save',
+      'metric',
+      'outcome',
+      'label',
+      'measure',
+      'estimate',
+      'low',
+      'high',
+      'trials',
+      'method',
+    ]);
     // The document is --json's.
     const document = sweepDocumentSchema.parse(JSON.parse(await ok(...args, '--json')));
-    expect(document.points.map((point) => [point.method, point.trials])).toEqual([['exact', null], ['exact', null]]);
+    expect(document.points.map((point) => [point.method, point.trials])).toEqual([
+      ['exact', null],
+      ['exact', null],
+    ]);
   });
 
   it('--layout wide: two fields as a grid per outcome, rows the first field, columns the second; refused with one field', async () => {
     const out = path.join(await folder, 'grid.csv');
-    const text = await ok('sweep', ATTACK, '--set', 'rules.shieldSave=4,6', '--set', 'sides[0].groups[0].models=3,4', '--metric', 'winner', '-w', '0', '--layout', 'wide', '--out', out);
+    const text = await ok(
+      'sweep',
+      ATTACK,
+      '--set',
+      'rules.shieldSave=4,6',
+      '--set',
+      'sides[0].groups[0].models=3,4',
+      '--metric',
+      'winner',
+      '-w',
+      '0',
+      '--layout',
+      'wide',
+      '--out',
+      out,
+    );
     expect(text).toContain('Side whose enemies were all vanquished: Sylvan Knights  [winner]: rows shield save, columns models');
     const csv = (await readFile(out, 'utf8')).split('\n');
-    expect(csv[0]).toBe('shield save,winner: none @ models=3,winner: none @ models=4,winner: Sylvan Knights @ models=3,winner: Sylvan Knights @ models=4');
+    expect(csv[0]).toBe(
+      'shield save,winner: none @ models=3,winner: none @ models=4,winner: Sylvan Knights @ models=3,winner: Sylvan Knights @ models=4',
+    );
     expect(csv.slice(1, 3).map((line) => line.split(',')[0])).toEqual(['4', '6']);
     expect(csv[1]).toMatch(/^4(,0\.\d+){4}$/);
     expect(csv).toHaveLength(4);
@@ -253,7 +351,10 @@ describe('run --json and the run output', () => {
   it('compactDistribution names a folded tail by what it holds; percent never prints a 0 or 100 that is not there', () => {
     expect(compactDistribution(summarizeHistogram('x', 'count', '', [999, 0, 0, 0, 0, 0, 0, 0, 0, 1]))).toBe('0: 99.9%  9: 0.1%');
     expect(compactDistribution(summarizeHistogram('x', 'count', '', [1, 0, 1, 0, 0, 0, 0, 0, 0, 998]))).toBe('≤2: 0.2%  9: 99.8%');
-    const exact = summarizeExact([{ name: 'x', kind: 'count', max: 9, description: '' }], [Float64Array.from([1e-13, 0, 0, 0, 0, 0, 0, 0, 0, 1 - 1e-13])]);
+    const exact = summarizeExact(
+      [{ name: 'x', kind: 'count', max: 9, description: '' }],
+      [Float64Array.from([1e-13, 0, 0, 0, 0, 0, 0, 0, 0, 1 - 1e-13])],
+    );
     expect(compactDistribution(exact[0] as NonNullable<(typeof exact)[0]>)).toBe('0: <0.0000000001%  9: >99.9999999999%');
     expect(percent(0.25)).toBe('25.00%');
     expect(percent(3.8e-5)).toBe('0.004%');

@@ -25,7 +25,10 @@ interface RunJson {
   readonly rulesChanged?: Record<string, unknown>;
   readonly unitsDigest: string;
   readonly method: string;
-  readonly metrics: readonly { readonly name: string; readonly distribution: readonly { readonly label?: string; readonly value: number; readonly probability: number }[] }[];
+  readonly metrics: readonly {
+    readonly name: string;
+    readonly distribution: readonly { readonly label?: string; readonly value: number; readonly probability: number }[];
+  }[];
 }
 
 async function runJson(args: readonly string[]): Promise<RunJson> {
@@ -37,12 +40,19 @@ async function runJson(args: readonly string[]): Promise<RunJson> {
 
 /** P(metric = value) by its label (or value). */
 const probability = (run: RunJson, metric: string, label: string | number): number => {
-  const entry = run.metrics.find((summary) => summary.name === metric)?.distribution.find((value) => value.label === label || value.value === label);
+  const entry = run.metrics
+    .find((summary) => summary.name === metric)
+    ?.distribution.find((value) => value.label === label || value.value === label);
   return entry?.probability ?? 0;
 };
 
 /** The change under `--set`: exact differs from the text's rules, and mc, mc-dice agree with exact. */
-async function expectAgreement(file: string, set: string, metric: string, label: string | number): Promise<{ exact: number; asWritten: number; run: RunJson }> {
+async function expectAgreement(
+  file: string,
+  set: string,
+  metric: string,
+  label: string | number,
+): Promise<{ exact: number; asWritten: number; run: RunJson }> {
   const asWritten = probability(await runJson([file, '--method', 'exact']), metric, label);
   const exact = await runJson([file, '--set', set, '--method', 'exact']);
   const p = probability(exact, metric, label);
@@ -56,7 +66,12 @@ async function expectAgreement(file: string, set: string, metric: string, label:
 
 describe('the designer loop: one --set, every method, shown in provenance', () => {
   it('"Shields on 4+": the Ogre saves more, exact = mc = mc-dice, and the result says shieldSave 4', async () => {
-    const { exact, asWritten, run } = await expectAgreement(scenario('heroic', 'sylvan-knights-formation'), 'rules.shieldSave=4', 'winner', 'Sylvan Knights');
+    const { exact, asWritten, run } = await expectAgreement(
+      scenario('heroic', 'sylvan-knights-formation'),
+      'rules.shieldSave=4',
+      'winner',
+      'Sylvan Knights',
+    );
     expect(exact).toBeLessThan(asWritten - 0.02);
     expect(run.rulesChanged).toEqual({ shieldSave: 4 });
   });
@@ -79,8 +94,14 @@ describe('the designer loop: one --set, every method, shown in provenance', () =
     expect(runs.every((entry) => entry.run.rulesChanged === undefined)).toBe(true);
   });
 
-  it('a bad --set is the scenario file\'s bad field, exit 2', async () => {
-    const { status, stderr } = await runCli(['run', scenario('heroic', 'sylvan-knights-formation'), '--set', 'rules.shieldSave=9', '--quiet']);
+  it("a bad --set is the scenario file's bad field, exit 2", async () => {
+    const { status, stderr } = await runCli([
+      'run',
+      scenario('heroic', 'sylvan-knights-formation'),
+      '--set',
+      'rules.shieldSave=9',
+      '--quiet',
+    ]);
     expect(status).toBe(2);
     expect(stderr).toMatch(/sylvan-knights-formation\.yaml: rules\.shieldSave: /);
   });

@@ -51,12 +51,15 @@ describe('report --out where no folder can be made', HOSTILE, () => {
     return file;
   })();
 
-  it.each(['/proc/crucible-probe-out', '/proc/crucible-probe/a/b', '/proc/self', '/sys/crucible-probe-out'])('%s: exit 2 at once, nothing created', async (out) => {
-    const result = await timed(['report', await results, '--out', out]);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^${out}: \\(root\\): cannot write the report here: /(proc|sys) is a kernel file system`));
-    expect(out === '/proc/self' || !existsSync(out)).toBe(true);
-  });
+  it.each(['/proc/crucible-probe-out', '/proc/crucible-probe/a/b', '/proc/self', '/sys/crucible-probe-out'])(
+    '%s: exit 2 at once, nothing created',
+    async (out) => {
+      const result = await timed(['report', await results, '--out', out]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^${out}: \\(root\\): cannot write the report here: /(proc|sys) is a kernel file system`));
+      expect(out === '/proc/self' || !existsSync(out)).toBe(true);
+    },
+  );
 
   it('a file in the way of the folder: exit 2 naming it', async () => {
     const blocker = path.join(await folder, 'a-file');
@@ -77,15 +80,24 @@ describe('report --out where no folder can be made', HOSTILE, () => {
 
 describe('--set values and paths are checked for control characters', HOSTILE, () => {
   it('run: a value holding ESC is refused at its field', async () => {
-    expectRefused(await timed(['run', HEROIC, '--trials', '100', '--set', 'sides[0].name=X\u001b[31mRED']), `${HEROIC}: sides[0].name: ${CONTROL_PROBLEM} U+001B`);
+    expectRefused(
+      await timed(['run', HEROIC, '--trials', '100', '--set', 'sides[0].name=X\u001b[31mRED']),
+      `${HEROIC}: sides[0].name: ${CONTROL_PROBLEM} U+001B`,
+    );
   });
 
   it('run: inside a JSON value, at the element that holds it', async () => {
-    expectRefused(await timed(['run', HEROIC, '--trials', '100', '--set', 'sides.1.groups=[{"id":"a\u202eb"}]']), `${HEROIC}: sides[1].groups[0].id: ${CONTROL_PROBLEM} U+202E`);
+    expectRefused(
+      await timed(['run', HEROIC, '--trials', '100', '--set', 'sides.1.groups=[{"id":"a\u202eb"}]']),
+      `${HEROIC}: sides[1].groups[0].id: ${CONTROL_PROBLEM} U+202E`,
+    );
   });
 
   it('run: a field path holding one is refused without being echoed', async () => {
-    expectRefused(await timed(['run', HEROIC, '--trials', '100', '--set', 'sides[0].n\u001b]0;owned\u0007=1']), `${HEROIC}: (root): a field path ${CONTROL_PROBLEM} U+001B`);
+    expectRefused(
+      await timed(['run', HEROIC, '--trials', '100', '--set', 'sides[0].n\u001b]0;owned\u0007=1']),
+      `${HEROIC}: (root): a field path ${CONTROL_PROBLEM} U+001B`,
+    );
   });
 
   it('sweep: any value of an axis, once per field', async () => {
@@ -102,7 +114,10 @@ describe('--set values and paths are checked for control characters', HOSTILE, (
   });
 
   it('sweep: an axis path holding one', async () => {
-    expectRefused(await timed(['sweep', HEROIC, '-n', '100', '--set', 'sides[0].n\u009b=1,2']), `${HEROIC}: (root): a field path ${CONTROL_PROBLEM} U+009B`);
+    expectRefused(
+      await timed(['sweep', HEROIC, '-n', '100', '--set', 'sides[0].n\u009b=1,2']),
+      `${HEROIC}: (root): a field path ${CONTROL_PROBLEM} U+009B`,
+    );
   });
 
   it("a variant's set: is refused with the file", async () => {
@@ -120,7 +135,13 @@ describe('--set values and paths are checked for control characters', HOSTILE, (
   it('the API refuses the same through loadScenarioChanged', async () => {
     const refused = await loadScenarioChanged(HEROIC, { fields: [['sides[0].name', 'X\u0007']] }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InputError);
-    expect((refused as InputError).problems).toEqual([expect.objectContaining({ file: HEROIC, path: 'sides[0].name', message: expect.stringContaining(`${CONTROL_PROBLEM} U+0007`) as unknown })]);
+    expect((refused as InputError).problems).toEqual([
+      expect.objectContaining({
+        file: HEROIC,
+        path: 'sides[0].name',
+        message: expect.stringContaining(`${CONTROL_PROBLEM} U+0007`) as unknown,
+      }),
+    ]);
   });
 });
 

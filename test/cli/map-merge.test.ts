@@ -38,7 +38,9 @@ describe('crucible run --shards and crucible merge', () => {
     expect(merged.stderr).toBe('');
     expect(merged.status).toBe(0);
     expect(merged.stdout).toBe(local.stdout);
-    expect((await runCli(['merge', '--json', part('slice-0.json'), part('slice-1.json'), part('slice-2.json')])).stdout).toBe(localJson.stdout);
+    expect((await runCli(['merge', '--json', part('slice-0.json'), part('slice-1.json'), part('slice-2.json')])).stdout).toBe(
+      localJson.stdout,
+    );
     // Ranges cut elsewhere merge the same; a slice past the shards is an empty part.
     expect((await run('--shards', '0-3', '--out', part('range-a.json'))).status).toBe(0);
     expect((await run('--shards', '4', '--out', part('range-b.json'))).status).toBe(0);
@@ -49,13 +51,35 @@ describe('crucible run --shards and crucible merge', () => {
   it('refuses missing, duplicated, foreign and damaged parts: exit 2, one line each naming the file', async () => {
     const missing = await runCli(['merge', part('slice-0.json'), part('slice-2.json')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/completedShards: shards 1-2 of 5 are in no part: compute them with crucible run \S+knights-vs-regenerating-ogre\.yaml --seed 20261122 --trials 300000 --shards 1-2 --out <file>/);
+    expect(missing.stderr).toMatch(
+      /completedShards: shards 1-2 of 5 are in no part: compute them with crucible run \S+knights-vs-regenerating-ogre\.yaml --seed 20261122 --trials 300000 --shards 1-2 --out <file>/,
+    );
 
     const duplicated = await runCli(['merge', part('slice-0.json'), part('slice-1.json'), part('slice-2.json'), part('range-b.json')]);
     expect(duplicated.status).toBe(2);
-    expect(duplicated.stderr).toMatch(/range-b\.json: completedShards: shard 4 also in \S+slice-2\.json: each shard must be in one part only/);
+    expect(duplicated.stderr).toMatch(
+      /range-b\.json: completedShards: shard 4 also in \S+slice-2\.json: each shard must be in one part only/,
+    );
 
-    expect((await runCli(['run', SCENARIO, '--trials', TRIALS, '--seed', '7', '-w', '0', '-q', '--shards', '1-2', '--out', part('other-seed.json')])).status).toBe(0);
+    expect(
+      (
+        await runCli([
+          'run',
+          SCENARIO,
+          '--trials',
+          TRIALS,
+          '--seed',
+          '7',
+          '-w',
+          '0',
+          '-q',
+          '--shards',
+          '1-2',
+          '--out',
+          part('other-seed.json'),
+        ])
+      ).status,
+    ).toBe(0);
     const foreign = await runCli(['merge', part('slice-0.json'), part('other-seed.json'), part('slice-2.json')]);
     expect(foreign.status).toBe(2);
     expect(foreign.stderr).toMatch(/other-seed\.json: seed: part of another run than \S+slice-0\.json .*seed 7\): its seed differs/);
@@ -66,12 +90,21 @@ describe('crucible run --shards and crucible merge', () => {
     await writeFile(part('tampered.json'), JSON.stringify(document));
     await writeFile(part('cut.json'), (await readFile(part('slice-1.json'), 'utf8')).slice(0, 200));
     await writeFile(part('nested.json'), `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    const damaged = await runCli(['merge', part('slice-0.json'), part('tampered.json'), part('cut.json'), part('nested.json'), part('slice-2.json')]);
+    const damaged = await runCli([
+      'merge',
+      part('slice-0.json'),
+      part('tampered.json'),
+      part('cut.json'),
+      part('nested.json'),
+      part('slice-2.json'),
+    ]);
     expect(damaged.status).toBe(2);
     expect(damaged.stderr).toMatch(/tampered\.json: checksum: not a usable part file: its content does not match its checksum/);
     expect(damaged.stderr).toMatch(/cut\.json: \(root\): not a usable part file: not valid JSON/);
     // Refused before parsing: JSON.parse of deep nesting costs memory, and a walk of it the stack.
-    expect(damaged.stderr).toMatch(/nested\.json: line 1, column \d+: not a usable part file: invalid JSON: .*nested more than 64 levels deep/);
+    expect(damaged.stderr).toMatch(
+      /nested\.json: line 1, column \d+: not a usable part file: invalid JSON: .*nested more than 64 levels deep/,
+    );
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -76,11 +76,29 @@ describe('crucible matchups', () => {
     expect(typeof document.cells[1]?.combined.score.value).toBe('number');
     const longLines = (await readFile(long, 'utf8')).trim().split('\n');
     // Two situations (singly, in formation): each pairing in each situation by seating and combined, then the mix.
-    expect(cells(longLines[0] ?? '')).toEqual(['unit', 'opponent', 'situation', 'seating', 'P(win)', 'P(draw)', 'P(loss)', 'expected score', 'score 95% low', 'score 95% high', 'trials', 'seed']);
+    expect(cells(longLines[0] ?? '')).toEqual([
+      'unit',
+      'opponent',
+      'situation',
+      'seating',
+      'P(win)',
+      'P(draw)',
+      'P(loss)',
+      'expected score',
+      'score 95% low',
+      'score 95% high',
+      'trials',
+      'seed',
+    ]);
     expect(longLines).toHaveLength(1 + 9 * (2 * 3 + 1));
     // Each seating's own seed: the two seatings of a pairing differ (independent games), a mirror's are one run.
-    const seeds = longLines.slice(1).map(cells).filter((line) => line[3] !== 'both (mean)').map((line) => ({ unit: line[0], opponent: line[1], situation: line[2], seed: line[11] }));
-    const seedOf = (unit: string, opponent: string, seating: number) => seeds.filter((entry) => entry.unit === unit && entry.opponent === opponent && entry.situation === 'singly')[seating]?.seed;
+    const seeds = longLines
+      .slice(1)
+      .map(cells)
+      .filter((line) => line[3] !== 'both (mean)')
+      .map((line) => ({ unit: line[0], opponent: line[1], situation: line[2], seed: line[11] }));
+    const seedOf = (unit: string, opponent: string, seating: number) =>
+      seeds.filter((entry) => entry.unit === unit && entry.opponent === opponent && entry.situation === 'singly')[seating]?.seed;
     expect(seedOf('Goblin', 'Ogre', 0)).not.toBe(seedOf('Goblin', 'Ogre', 1));
     expect(seedOf('Goblin', 'Goblin', 0)).toBe(seedOf('Goblin', 'Goblin', 1));
   });
@@ -108,7 +126,20 @@ describe('crucible matchups', () => {
       expect(Math.max(interval.high - value, value - interval.low), `${cell.row} against ${cell.column}`).toBeLessThanOrEqual(0.02);
     }
     const report = path.join(directory, 'adaptive-report');
-    const text = await runCli(['matchups', WARMASTER, ...only, '-p', '0.02', '--seed', '20261124', '--adaptive', '-w', '0', '--report', report]);
+    const text = await runCli([
+      'matchups',
+      WARMASTER,
+      ...only,
+      '-p',
+      '0.02',
+      '--seed',
+      '20261124',
+      '--adaptive',
+      '-w',
+      '0',
+      '--report',
+      report,
+    ]);
     expect(text.stdout).toMatch(/64 runs of up to [\d,]+ trials \([\d,]+ in all\)/);
     expect(text.stdout).toMatch(/Up to [\d,]+ trials per seating, each stopped once its own score was precise enough/);
     const page = await readFile(path.join(report, (text.stderr.match(/report: .*\/([^/\n]+\.html)/) ?? [])[1] ?? 'missing.html'), 'utf8');
@@ -125,7 +156,9 @@ describe('crucible matchups', () => {
     expect(bad.stderr).toContain(`${path.join(directory, 'm.xlsx')}: --out: cannot tell the table format from ".xlsx"`);
     const unknown = await runCli(['matchups', HEROIC, '--only', 'sylvan-knight', 'gobiln']);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain(`${HEROIC}: --only: the roster has no entry "gobiln" (did you mean "goblin"?); its entries: sylvan-knight, goblin,`);
+    expect(unknown.stderr).toContain(
+      `${HEROIC}: --only: the roster has no entry "gobiln" (did you mean "goblin"?); its entries: sylvan-knight, goblin,`,
+    );
   });
 });
 
@@ -133,14 +166,33 @@ describe('crucible balance', () => {
   it('one unit against the list as published: its price, curve and opponents; --json is the whole document, --out .csv the price list as numbers and its curve beside it', async () => {
     const json = path.join(directory, 'b.json');
     const csv = path.join(directory, 'b.csv');
-    const args = ['balance', 'orc-barbarian', '--against', HEROIC, '--only', 'orc-barbarian', 'goblin', 'sylvan-knight', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122'];
+    const args = [
+      'balance',
+      'orc-barbarian',
+      '--against',
+      HEROIC,
+      '--only',
+      'orc-barbarian',
+      'goblin',
+      'sylvan-knight',
+      '--budget',
+      '60',
+      '-p',
+      '0.04',
+      '-w',
+      '0',
+      '--seed',
+      '20261122',
+    ];
     const run = await runCli(args);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('what Orc Barbarian should cost at 60 points a side, the others at their published costs');
     expect(run.stdout).toContain('Orc Barbarian: expected score against the list by models fielded');
     expect(run.stdout).toContain('Orc Barbarian: against each opponent alone');
     // The legend's paragraphs are wrapped for the terminal: read them as one line.
-    expect(run.stdout.replace(/\s+/g, ' ')).toMatch(/Verdict: under-costed \(over-costed\) when the published cost lies below \(above\) the interval and the proposal differs from it by more than the tolerance, ±10% of the published cost/);
+    expect(run.stdout.replace(/\s+/g, ' ')).toMatch(
+      /Verdict: under-costed \(over-costed\) when the published cost lies below \(above\) the interval and the proposal differs from it by more than the tolerance, ±10% of the published cost/,
+    );
     const document = balanceDocumentSchema.parse(JSON.parse((await runCli([...args, '--json', '--out', json])).stdout));
     if (document.fielded !== 'by-count') throw new Error('expected a by-count document');
     expect(document.scope).toBe('unit');
@@ -152,12 +204,36 @@ describe('crucible balance', () => {
     expect(unit?.check?.pass).toBe(true);
     expect((await runCli([...args, '--out', csv])).status).toBe(0);
     const lines = (await readFile(csv, 'utf8')).trim().split('\n');
-    expect(cells(lines[0] ?? '')).toEqual(['unit', 'id', 'published', 'proposed', 'proposed low', 'proposed high', 'change %', 'verdict', 'driven by', 'depends on the mix', 'singly: deserved', 'in formation: deserved', 'models at proposed', 'score at published', 'replayed score', 'replay within 2 points']);
+    expect(cells(lines[0] ?? '')).toEqual([
+      'unit',
+      'id',
+      'published',
+      'proposed',
+      'proposed low',
+      'proposed high',
+      'change %',
+      'verdict',
+      'driven by',
+      'depends on the mix',
+      'singly: deserved',
+      'in formation: deserved',
+      'models at proposed',
+      'score at published',
+      'replayed score',
+      'replay within 2 points',
+    ]);
     expect(lines).toHaveLength(2);
     expect(cells(lines[1] ?? '').slice(0, 3)).toEqual(['Orc Barbarian', 'orc-barbarian', String(unit?.published)]);
     // Beside it, as docs/commands.md names it: the unit's score at each count measured.
     const curves = (await readFile(path.join(directory, 'b.curves.csv'), 'utf8')).trim().split('\n');
-    expect(cells(curves[0] ?? '')).toEqual(['unit', 'models', 'score against the list at the proposed prices', 'score against the list at the proposed prices low', 'score against the list at the proposed prices high', 'measured']);
+    expect(cells(curves[0] ?? '')).toEqual([
+      'unit',
+      'models',
+      'score against the list at the proposed prices',
+      'score against the list at the proposed prices low',
+      'score against the list at the proposed prices high',
+      'measured',
+    ]);
     expect(curves).toHaveLength(1 + (unit?.curve.length ?? 0));
     // --out .json is that table, its columns described.
     const table = JSON.parse(await readFile(json, 'utf8')) as { columns: { name: string }[]; rows: unknown[][] };
@@ -165,7 +241,23 @@ describe('crucible balance', () => {
   }, 60_000);
 
   it('a price list: every unit, ranked by verdict, checked by replaying it; --tolerance in points; --no-check skips the replay', async () => {
-    const args = ['balance', '--against', HEROIC, '--only', 'goblin', 'skeleton', 'orc-barbarian', '--budget', '60', '-p', '0.04', '-w', '0', '--seed', '20261122'];
+    const args = [
+      'balance',
+      '--against',
+      HEROIC,
+      '--only',
+      'goblin',
+      'skeleton',
+      'orc-barbarian',
+      '--budget',
+      '60',
+      '-p',
+      '0.04',
+      '-w',
+      '0',
+      '--seed',
+      '20261122',
+    ];
     const run = await runCli([...args, '--tolerance', '1', '--json']);
     expect(run.status, run.stderr).toBe(0);
     const document = balanceDocumentSchema.parse(JSON.parse(run.stdout));
@@ -192,7 +284,9 @@ describe('crucible balance', () => {
     expect(noBudget.stderr).toContain(`${HEROIC}: --budget: give --budget <points>`);
     const tolerance = await runCli(['balance', '--against', HEROIC, '--budget', '60', '--tolerance', 'ten']);
     expect(tolerance.status).toBe(2);
-    expect(tolerance.stderr).toContain('The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got "ten".');
+    expect(tolerance.stderr).toContain(
+      'The tolerance is a percentage of the published cost from 0% to 99% ("10%") or points, 0 or more ("5"), got "ten".',
+    );
     const unknown = await runCli(['balance', 'gobiln', '--against', HEROIC, '--budget', '60']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain(`${HEROIC}: entries: no entry "gobiln"`);

@@ -18,7 +18,10 @@ let root: string;
 let server: PageServer;
 
 /** A request sent as written (fetch would normalise `..` away), with its status, headers and body. */
-function get(rawPath: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  rawPath: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const sent = request({ hostname: hostname === 'localhost' ? '127.0.0.1' : hostname, port, path: rawPath, method }, (response) => {
@@ -35,7 +38,10 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'crucible-page-'));
   const page = path.join(root, 'page');
   await mkdir(path.join(page, 'assets'), { recursive: true });
-  await writeFile(path.join(page, 'index.html'), `<!doctype html><meta http-equiv="Content-Security-Policy" content="${POLICY}"><script type="module" src="./assets/main.js"></script>\n`);
+  await writeFile(
+    path.join(page, 'index.html'),
+    `<!doctype html><meta http-equiv="Content-Security-Policy" content="${POLICY}"><script type="module" src="./assets/main.js"></script>\n`,
+  );
   await writeFile(path.join(page, 'assets', 'main.js'), 'console.log(1);\n');
   await writeFile(path.join(page, '.secret'), 'hidden\n');
   await writeFile(path.join(root, 'outside.txt'), 'outside\n');
@@ -50,7 +56,11 @@ afterAll(async () => {
 
 describe('the built page server', () => {
   it('serves the page at / and its scripts as JavaScript, each with the page’s policy and nosniff', async () => {
-    for (const [url, type] of [['/', /^text\/html/], ['/index.html', /^text\/html/], ['/assets/main.js?v=1', /^text\/javascript/]] as const) {
+    for (const [url, type] of [
+      ['/', /^text\/html/],
+      ['/index.html', /^text\/html/],
+      ['/assets/main.js?v=1', /^text\/javascript/],
+    ] as const) {
       const answer = await get(url);
       expect(answer.status, url).toBe(200);
       expect(answer.headers['content-type'], url).toMatch(type);
@@ -61,7 +71,16 @@ describe('the built page server', () => {
   });
 
   it('answers 404 outside its folder, to dotfiles and through a link leading out; 405 to other methods; headers on each', async () => {
-    for (const url of ['/../outside.txt', '/assets/../../outside.txt', '/%2e%2e/outside.txt', '/assets/%2e%2e%2f%2e%2e%2foutside.txt', '/.secret', '/assets/link.txt', '/missing.js', '/%E0%A4%A'])
+    for (const url of [
+      '/../outside.txt',
+      '/assets/../../outside.txt',
+      '/%2e%2e/outside.txt',
+      '/assets/%2e%2e%2f%2e%2e%2foutside.txt',
+      '/.secret',
+      '/assets/link.txt',
+      '/missing.js',
+      '/%E0%A4%A',
+    ])
       expect((await get(url)).status, url).toBe(404);
     const refused = await get('/', 'POST');
     expect(refused.status).toBe(405);

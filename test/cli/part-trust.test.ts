@@ -39,7 +39,12 @@ const swapped = (part: Part): Part => {
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-part-trust-'));
-  for (const [name, shards, env] of [['plain-0.json', '0', {}], ['plain-1.json', '1', {}], ['tagged-0.json', '0', SECRET], ['tagged-1.json', '1', SECRET]] as const) {
+  for (const [name, shards, env] of [
+    ['plain-0.json', '0', {}],
+    ['plain-1.json', '1', {}],
+    ['tagged-0.json', '0', SECRET],
+    ['tagged-1.json', '1', SECRET],
+  ] as const) {
     expect((await run(file(name), shards, env)).status).toBe(0);
   }
 });
@@ -84,7 +89,9 @@ describe('merge and $CRUCIBLE_SECRET', () => {
     await writeForged('old.json', old as Part);
     const result = await runCli(['merge', file('plain-0.json'), file('newer.json'), file('old.json')]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/newer\.json: crucibleVersion: part made by crucible "0\.2\.0", this is crucible \d+\.\d+\.\d+: parts merge only with parts of the same version/);
+    expect(result.stderr).toMatch(
+      /newer\.json: crucibleVersion: part made by crucible "0\.2\.0", this is crucible \d+\.\d+\.\d+: parts merge only with parts of the same version/,
+    );
     expect(result.stderr).toMatch(/old\.json: crucibleVersion: part made by a crucible that records no version/);
   });
 });
@@ -125,11 +132,19 @@ describe('what merge takes from a part, and what it prints', () => {
     // One part holding every other shard of 10,000: 5,000 ranges missing.
     const part = await readPart('plain-0.json');
     const ranges = Array.from({ length: 5000 }, (_, i) => [2 * i, 2 * i + 1]);
-    await writeForged('sparse.json', { ...part, plan: { trials: 65536 * 10_000 }, completedShards: ranges, trials: 65536 * 5000, cells: part.cells.map((cell) => cell * 5000) });
+    await writeForged('sparse.json', {
+      ...part,
+      plan: { trials: 65536 * 10_000 },
+      completedShards: ranges,
+      trials: 65536 * 5000,
+      cells: part.cells.map((cell) => cell * 5000),
+    });
     const result = await runCli(['merge', file('sparse.json')]);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n').filter((line) => line.includes('in no part'))).toHaveLength(1);
-    expect(result.stderr).toMatch(/sparse\.json: completedShards: 5,000 shards of 10000 are in no part, in 5,000 ranges \(1, 3, 5, .*, 19, … and 4,990 more ranges\): compute each range with crucible run \S+ --seed 5 --trials 655360000 --shards 1-1 --out <file>, and so on/);
+    expect(result.stderr).toMatch(
+      /sparse\.json: completedShards: 5,000 shards of 10000 are in no part, in 5,000 ranges \(1, 3, 5, .*, 19, … and 4,990 more ranges\): compute each range with crucible run \S+ --seed 5 --trials 655360000 --shards 1-1 --out <file>, and so on/,
+    );
     expect(result.stderr.length).toBeLessThan(1000);
   });
 });

@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('a queued run under kills, pauses, a Redis restart and a duplicate coordinator', () => {
-  it('ends in the local run\'s bytes', async () => {
+  it("ends in the local run's bytes", async () => {
     await Promise.all([startWorker(), startWorker()]);
     const args = ['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--queue', redis.url, '--quiet'];
     const random = mulberry32(CHAOS_SEED);
@@ -82,7 +82,9 @@ describe('a queued run under kills, pauses, a Redis restart and a duplicate coor
             const client = new Redis(redis.url, { retryStrategy: () => null });
             client.on('error', () => {});
             try {
-              const listening = String(await client.client('LIST')).split('\n').filter((line) => /name=\S*:qe\b/.test(line)).length;
+              const listening = String(await client.client('LIST'))
+                .split('\n')
+                .filter((line) => /name=\S*:qe\b/.test(line)).length;
               const results = (await client.keys('crucible:results:*')).length;
               return listening >= 2 && results >= 1;
             } finally {

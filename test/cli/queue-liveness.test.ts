@@ -119,14 +119,17 @@ describe('a queued run is never left waiting in silence', () => {
     const running = runCli(args('--trials', TRIALS), FAST);
     await until(jobQueued, 'the job');
     await client.flushall();
-    const status = await Promise.race([running, new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 15 s'), 15_000))]);
+    const status = await Promise.race([
+      running,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 15 s'), 15_000)),
+    ]);
     if (typeof status === 'string') throw new Error(status);
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toBe(expected);
     expect(status.stderr).toMatch(/shards 0–1: the job is no longer in Redis \(flushed, restarted or evicting\?\); queued again/);
   }, 30_000);
 
-  it('a second coordinator of the same run, interrupted twice (Ctrl-C, Ctrl-C), leaves the first one\'s jobs alone', async () => {
+  it("a second coordinator of the same run, interrupted twice (Ctrl-C, Ctrl-C), leaves the first one's jobs alone", async () => {
     await killOutdated();
     await compatibleWorker();
     // The queue paused: every job of both coordinators (the same ids: the same run) waits in the queue.
@@ -137,7 +140,7 @@ describe('a queued run is never left waiting in silence', () => {
     const events = await client.xlen('bull:crucible-shards:events');
     const second = startCoordinator(args('--trials', TRIALS));
     // Its jobs are the first's: adding them again writes a "duplicated" event each.
-    await until(async () => (await client.xlen('bull:crucible-shards:events')) >= events + 1, 'the second coordinator\'s jobs');
+    await until(async () => (await client.xlen('bull:crucible-shards:events')) >= events + 1, "the second coordinator's jobs");
     second.child.kill('SIGINT');
     await until(() => second.stderr().includes('stopping'), 'the first Ctrl-C to be heard');
     second.child.kill('SIGINT');
@@ -174,7 +177,9 @@ describe('a queued run is never left waiting in silence', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(expected);
     // The outdated worker did refuse the run's job.
-    const refusals = Object.values(await client.hgetall(refusalsKey((await client.keys('crucible:spec:*'))[0]?.slice('crucible:spec:'.length) ?? '')));
+    const refusals = Object.values(
+      await client.hgetall(refusalsKey((await client.keys('crucible:spec:*'))[0]?.slice('crucible:spec:'.length) ?? '')),
+    );
     expect(refusals.join('\n')).toMatch(/refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+/);
   }, 30_000);
 
@@ -183,7 +188,9 @@ describe('a queued run is never left waiting in silence', () => {
     await outdatedWorker();
     const run = await runCli(args('--trials', String(65_536)), FAST);
     expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/^error: --queue: no connected worker can run this run's shards \(1 connected, every one refuses them\): worker [^:]+:\d+ refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+$/m);
+    expect(run.stderr).toMatch(
+      /^error: --queue: no connected worker can run this run's shards \(1 connected, every one refuses them\): worker [^:]+:\d+ refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+$/m,
+    );
     expect(run.stderr).not.toMatch(/replay its first trial/);
   }, 30_000);
 });

@@ -19,7 +19,9 @@ const started = (async () => {
 started.catch(() => {});
 const { Queue: BullQueue } = await import('bullmq');
 const { Redis: IORedis } = await import('ioredis');
-const { CRUCIBLE_VERSION, encodeResult, QUEUE_NAME, refusalsKey, resultField, resultsKey, specKey } = await import('../../queue/shard-queue.js');
+const { CRUCIBLE_VERSION, encodeResult, QUEUE_NAME, refusalsKey, resultField, resultsKey, specKey } = await import(
+  '../../queue/shard-queue.js'
+);
 const { runCli } = await import('../helpers/capture.js');
 
 /**
@@ -71,23 +73,40 @@ async function failedReasonOf(jobId: string): Promise<string> {
 
 describe('the queue trusts only what it can check', () => {
   it('a worker refuses a stored spec its digest does not name, and one whose scenario its rule system refuses', async () => {
-    const probe = await runCli(['run', SCENARIO, '--trials', '65536', '--seed', String(SEED), '--queue', redis.url, '--quiet'], { CRUCIBLE_TEST_QUEUE_FAST: '1' });
+    const probe = await runCli(['run', SCENARIO, '--trials', '65536', '--seed', String(SEED), '--queue', redis.url, '--quiet'], {
+      CRUCIBLE_TEST_QUEUE_FAST: '1',
+    });
     expect(probe.status, probe.stderr).toBe(0);
     const [key] = await client.keys('crucible:spec:*');
-    const spec = JSON.parse((await client.get(key ?? '')) ?? '{}') as { version: string; scenario: { sides: { units: { models: number }[] }[] } };
+    const spec = JSON.parse((await client.get(key ?? '')) ?? '{}') as {
+      version: string;
+      scenario: { sides: { units: { models: number }[] }[] };
+    };
     const requires = { crucible: CRUCIBLE_VERSION, ruleset: 'battleforge', rulesetVersion: spec.version };
     const unit = spec.scenario.sides[0]?.units[0];
     if (unit !== undefined) unit.models = 0;
     const tampered = spec as unknown as Record<string, unknown>;
     // A made-up digest: the spec is not the one it names.
     await client.set(specKey('f'.repeat(64)), JSON.stringify(tampered));
-    await queue.add('shard', { run: 'e'.repeat(64), specDigest: 'f'.repeat(64), seed: 1, shard: 0, trials: 10, requires }, { jobId: 'forged-digest', attempts: 1 });
-    expect(await failedReasonOf('forged-digest')).toMatch(/refuses shard 0: the stored spec's digest is [0-9a-f]{12}…, the job names ffffffffffff…$/);
+    await queue.add(
+      'shard',
+      { run: 'e'.repeat(64), specDigest: 'f'.repeat(64), seed: 1, shard: 0, trials: 10, requires },
+      { jobId: 'forged-digest', attempts: 1 },
+    );
+    expect(await failedReasonOf('forged-digest')).toMatch(
+      /refuses shard 0: the stored spec's digest is [0-9a-f]{12}…, the job names ffffffffffff…$/,
+    );
     // Its own digest: only the rule system's schema stops it.
     const digest = digestOf(tampered);
     await client.set(specKey(digest), JSON.stringify(tampered));
-    await queue.add('shard', { run: 'd'.repeat(64), specDigest: digest, seed: 1, shard: 0, trials: 10, requires }, { jobId: 'invalid-scenario', attempts: 1 });
-    expect(await failedReasonOf('invalid-scenario')).toMatch(/refuses shard 0: the stored spec's scenario is not valid: sides\.0\.units\.0\.models: /);
+    await queue.add(
+      'shard',
+      { run: 'd'.repeat(64), specDigest: digest, seed: 1, shard: 0, trials: 10, requires },
+      { jobId: 'invalid-scenario', attempts: 1 },
+    );
+    expect(await failedReasonOf('invalid-scenario')).toMatch(
+      /refuses shard 0: the stored spec's scenario is not valid: sides\.0\.units\.0\.models: /,
+    );
   }, 30_000);
 
   it('with CRUCIBLE_SECRET, a forged stored result is recomputed, not merged, and an unsigned job is refused', async () => {
@@ -112,12 +131,31 @@ describe('the queue trusts only what it can check', () => {
     const second = await runCli(args, { ...SECRET, CRUCIBLE_TEST_QUEUE_FAST: '1' });
     expect(second.status, second.stderr).toBe(0);
     expect(second.stdout).toBe(expected);
-    expect(second.stderr).toMatch(/the result stored for shard 0 was refused: it has no tag \(CRUCIBLE_SECRET is set\); the shard is run again/);
+    expect(second.stderr).toMatch(
+      /the result stored for shard 0 was refused: it has no tag \(CRUCIBLE_SECRET is set\); the shard is run again/,
+    );
     // A job written straight into Redis, without the tag: the worker with the secret will not run it.
     // The worker without the secret is stopped first (it holds no job: both runs are done), so the
     // refusal awaited is the signed worker's, whatever either worker's refusal pause happens to be.
     workers[0]?.kill('SIGKILL');
-    await queue.add('shard', { run: 'c'.repeat(64), specDigest: 'c'.repeat(64), seed: 1, shard: 0, trials: 10, requires: { crucible: CRUCIBLE_VERSION, ruleset: 'battleforge', rulesetVersion: '1' } }, { jobId: 'unsigned', attempts: 1 });
-    await until(async () => Object.values(await client.hgetall(refusalsKey('c'.repeat(64)))).some((entry) => /the job is not signed and this worker has CRUCIBLE_SECRET set/.test(entry)), 'the unsigned job to be refused');
+    await queue.add(
+      'shard',
+      {
+        run: 'c'.repeat(64),
+        specDigest: 'c'.repeat(64),
+        seed: 1,
+        shard: 0,
+        trials: 10,
+        requires: { crucible: CRUCIBLE_VERSION, ruleset: 'battleforge', rulesetVersion: '1' },
+      },
+      { jobId: 'unsigned', attempts: 1 },
+    );
+    await until(
+      async () =>
+        Object.values(await client.hgetall(refusalsKey('c'.repeat(64)))).some((entry) =>
+          /the job is not signed and this worker has CRUCIBLE_SECRET set/.test(entry),
+        ),
+      'the unsigned job to be refused',
+    );
   }, 40_000);
 });

@@ -60,7 +60,11 @@ let expected: string;
 beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url);
-  const [localRun] = await Promise.all([runCli(['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--workers', '0', '--quiet']), startWorker(), startWorker()]);
+  const [localRun] = await Promise.all([
+    runCli(['run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--workers', '0', '--quiet']),
+    startWorker(),
+    startWorker(),
+  ]);
   expected = localRun.stdout;
 }, 30_000);
 
@@ -72,7 +76,7 @@ afterAll(async () => {
 });
 
 describe('crucible run --queue with crucible worker processes on a real Redis', () => {
-  it('prints the local run\'s bytes though one of two workers is killed (SIGKILL) mid-run', async () => {
+  it("prints the local run's bytes though one of two workers is killed (SIGKILL) mid-run", async () => {
     await client.flushall();
     const running = queued();
     await until(async () => (await resultsStored()) >= 2, 'the first results');
@@ -89,7 +93,11 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
 
   it('a coordinator killed mid-run is resumed from the results in Redis by the same command, to the same bytes', async () => {
     await client.flushall();
-    const coordinator = spawn(process.execPath, [BINARY, 'run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--queue', redis.url, '--quiet'], { stdio: 'ignore' });
+    const coordinator = spawn(
+      process.execPath,
+      [BINARY, 'run', SCENARIO, '--trials', TRIALS, '--seed', String(SEED), '--queue', redis.url, '--quiet'],
+      { stdio: 'ignore' },
+    );
     await until(async () => (await resultsStored()) >= 3, 'the first results');
     coordinator.kill('SIGKILL');
     const resumed = await queued();
@@ -116,18 +124,32 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     // Duplicated jobs of shards 2 and 3, queued by someone else before the run.
     const queue = new Queue(QUEUE_NAME, { connection: connect() });
     const requires = { crucible: '0.1.0', ruleset: 'heroic', rulesetVersion: 'x' };
-    for (const shard of [2, 3]) await queue.add('shard', { run, specDigest: '0'.repeat(64), seed: SEED, shard, trials: 65_536, requires }, { jobId: jobIdOf({ run, shard, trials: 65_536 }, 9) });
+    for (const shard of [2, 3])
+      await queue.add(
+        'shard',
+        { run, specDigest: '0'.repeat(64), seed: SEED, shard, trials: 65_536, requires },
+        { jobId: jobIdOf({ run, shard, trials: 65_536 }, 9) },
+      );
     const result = await queued();
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe(expected);
-    expect(result.stderr).toMatch(/the result stored for shard 0 was refused: the histogram of winner holds \d+ trials, not 65536; the shard is run again/);
+    expect(result.stderr).toMatch(
+      /the result stored for shard 0 was refused: the histogram of winner holds \d+ trials, not 65536; the shard is run again/,
+    );
     expect(result.stderr).toMatch(/the result stored for shard 1 was refused: holds 3 cells/);
     await queue.close();
   }, 40_000);
 
   it('a worker refuses a job of another crucible version, naming itself and the difference, and puts it back unspent', async () => {
     const queue = new Queue(QUEUE_NAME, { connection: connect() });
-    const job = { run: 'b'.repeat(64), specDigest: 'c'.repeat(64), seed: 1, shard: 0, trials: 10, requires: { crucible: '0.0.1', ruleset: 'heroic', rulesetVersion: '1' } };
+    const job = {
+      run: 'b'.repeat(64),
+      specDigest: 'c'.repeat(64),
+      seed: 1,
+      shard: 0,
+      trials: 10,
+      requires: { crucible: '0.0.1', ruleset: 'heroic', rulesetVersion: '1' },
+    };
     const jobId = jobIdOf(job, 1);
     await queue.add('shard', job, { jobId, attempts: 1 });
     // The refusal is recorded for the coordinator (which ends the run only when every worker refuses).

@@ -34,7 +34,9 @@ async function workbenchOdds(file: string, settings: { method: Method; seed?: nu
 
 const documentText = (update: OddsUpdate): string => `${JSON.stringify(runReportJson(update.report), null, 2)}\n`;
 
-async function cliJson(args: readonly string[]): Promise<{ text: string; document: { method: string; seed?: number; trials?: number; metrics: unknown[] } }> {
+async function cliJson(
+  args: readonly string[],
+): Promise<{ text: string; document: { method: string; seed?: number; trials?: number; metrics: unknown[] } }> {
   const run = await runCli(['run', ...args, '--json', '--quiet']);
   expect(run.status, run.stderr).toBe(0);
   return { text: run.stdout, document: JSON.parse(run.stdout) as { method: string; seed?: number; trials?: number; metrics: unknown[] } };

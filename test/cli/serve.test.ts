@@ -90,7 +90,8 @@ describe('crucible serve: the built page', () => {
 
 describe('the warning before listening beyond loopback', () => {
   it('is silent on loopback and names the exposure elsewhere, and more loudly for --dev', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST']) expect(exposureWarning(host, true), host).toBeUndefined();
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST'])
+      expect(exposureWarning(host, true), host).toBeUndefined();
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'my-laptop.local', '']) {
       expect(exposureWarning(host, false), host).toContain('reachable from other machines');
       expect(exposureWarning(host, false), host).not.toContain('development server');
@@ -109,14 +110,33 @@ describe('a build is stale when its inputs changed', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'crucible-stamp-'));
-    const files = ['web/index.html', 'web/app/app.css', 'engine/heroic/kernel.ts', 'engine/heroic/README.md', 'reports/charts.ts', 'reports/page.html', 'documents/format.ts', 'data/heroic/units.yaml', 'package-lock.json', 'docs/commands.md'];
+    const files = [
+      'web/index.html',
+      'web/app/app.css',
+      'engine/heroic/kernel.ts',
+      'engine/heroic/README.md',
+      'reports/charts.ts',
+      'reports/page.html',
+      'documents/format.ts',
+      'data/heroic/units.yaml',
+      'package-lock.json',
+      'docs/commands.md',
+    ];
     for (const file of files) await write(file, `${file}\n`);
     await write('dist/web/index.html', '<!doctype html>');
   });
   afterAll(async () => rm(root, { recursive: true, force: true }));
 
   it('counts every file of web/ and data/, source elsewhere, and the lock file; not docs or generated pages', async () => {
-    expect(await buildInputs(root)).toEqual(['data/heroic/units.yaml', 'documents/format.ts', 'engine/heroic/kernel.ts', 'package-lock.json', 'reports/charts.ts', 'web/app/app.css', 'web/index.html']);
+    expect(await buildInputs(root)).toEqual([
+      'data/heroic/units.yaml',
+      'documents/format.ts',
+      'engine/heroic/kernel.ts',
+      'package-lock.json',
+      'reports/charts.ts',
+      'web/app/app.css',
+      'web/index.html',
+    ]);
   });
 
   it('is fresh with the stamp of its inputs, stale when one is edited or touched, not when a README or a generated page is', async () => {
@@ -154,7 +174,10 @@ describe('crucible serve --dev', () => {
   beforeAll(async () => {
     cacheDir = await mkdtemp(path.join(os.tmpdir(), 'crucible-vite-cache-'));
     // A private dependency cache, no dependency scan and no file watcher: these requests need none.
-    workbench = await startWorkbench({ port: 0, host: '127.0.0.1', dev: true }, { logLevel: 'silent', cacheDir, optimizeDeps: { noDiscovery: true }, server: { watch: null } });
+    workbench = await startWorkbench(
+      { port: 0, host: '127.0.0.1', dev: true },
+      { logLevel: 'silent', cacheDir, optimizeDeps: { noDiscovery: true }, server: { watch: null } },
+    );
   });
   afterAll(async () => {
     await workbench?.close();
@@ -173,7 +196,12 @@ describe('crucible serve --dev', () => {
     const dotGit = existsSync(path.join(REPOSITORY, '.git/config')) ? '.git/config' : '.git';
     const nodeModules = realpathSync(path.join(REPOSITORY, 'node_modules'));
     expect(existsSync(path.join(nodeModules, '.package-lock.json'))).toBe(true);
-    for (const file of ['/etc/passwd', path.join(REPOSITORY, 'package.json'), path.join(REPOSITORY, dotGit), path.join(nodeModules, '.package-lock.json')])
+    for (const file of [
+      '/etc/passwd',
+      path.join(REPOSITORY, 'package.json'),
+      path.join(REPOSITORY, dotGit),
+      path.join(nodeModules, '.package-lock.json'),
+    ])
       expect(await status(`/@fs${file}`), file).toBe(403);
   });
 
@@ -183,6 +211,6 @@ describe('crucible serve --dev', () => {
     expect(entry.headers.get('content-type')).toMatch(/javascript/);
     expectHeaders(entry, pagePolicy());
     expect(await entry.text()).toContain('/app/app.tsx');
-    expect(await status(`/@fs${path.join(REPOSITORY, 'engine/rulesets.ts')}`)).toBe(200);
+    expect(await status(`/@fs${path.join(REPOSITORY, 'engine/registry.ts')}`)).toBe(200);
   });
 });

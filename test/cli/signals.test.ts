@@ -15,12 +15,17 @@ const binary = path.join(REPOSITORY, 'bin', 'crucible.js');
 
 describe('three Ctrl-Cs', () => {
   it('end a long run within a second, exit 130 (or by the signal itself while still loading)', async () => {
-    const child = spawn(process.execPath, [binary, 'run', ENGAGEMENT_FILE, '--trials', '100000000', '--workers', '2', '--quiet'], { cwd: REPOSITORY, env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+    const child = spawn(process.execPath, [binary, 'run', ENGAGEMENT_FILE, '--trials', '100000000', '--workers', '2', '--quiet'], {
+      cwd: REPOSITORY,
+      env: { ...process.env, CRUCIBLE_DEBUG: '' },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))));
+    const exited = new Promise<string>((resolve) =>
+      child.on('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))),
+    );
     // Let it start its workers and its first shards.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const sent = performance.now();

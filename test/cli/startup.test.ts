@@ -35,7 +35,20 @@ function packagesLoaded(args: readonly string[]): Promise<Set<string>> {
 describe('commands are loaded when chosen', () => {
   it('commandsFor: the named command, none for the version alone, all for help and anything unknown', () => {
     const all = commandsFor(['--help']);
-    expect(all).toEqual(['run', 'validate', 'schema', 'merge', 'worker', 'replay', 'compare', 'sweep', 'matchups', 'balance', 'report', 'serve']);
+    expect(all).toEqual([
+      'run',
+      'validate',
+      'schema',
+      'merge',
+      'worker',
+      'replay',
+      'compare',
+      'sweep',
+      'matchups',
+      'balance',
+      'report',
+      'serve',
+    ]);
     expect(commandsFor(['run', 'x.yaml', '--trials', '5'])).toEqual(['run']);
     expect(commandsFor(['help', 'sweep'])).toEqual(['sweep']);
     expect(commandsFor(['--version'])).toEqual([]);
@@ -50,7 +63,8 @@ describe('commands are loaded when chosen', () => {
   it('crucible run on a bundled scenario loads no tables, charts, queue or build tools', async () => {
     const loaded = await packagesLoaded(['run', 'data/heroic/scenarios/sylvan-knights-formation.yaml', '--trials', '1000']);
     expect(loaded.has('zod') && loaded.has('yaml')).toBe(true);
-    for (const name of ['arquero', 'vega', 'vega-lite', '@resvg/resvg-js', 'bullmq', 'ioredis', 'vite', 'preact']) expect(loaded.has(name), name).toBe(false);
+    for (const name of ['arquero', 'vega', 'vega-lite', '@resvg/resvg-js', 'bullmq', 'ioredis', 'vite', 'preact'])
+      expect(loaded.has(name), name).toBe(false);
   });
 });
 
@@ -59,7 +73,9 @@ describe('the notebooks use the public API', () => {
     const folder = path.join(REPOSITORY, 'notebooks');
     const internal = readdirSync(folder)
       .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) => [...readFileSync(path.join(folder, file), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((match) => `${file}: ${match[1]}`))
+      .flatMap((file) =>
+        [...readFileSync(path.join(folder, file), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((match) => `${file}: ${match[1]}`),
+      )
       .filter((line) => !/: \.\.\/(index|reports)\.js$/.test(line));
     expect(internal).toEqual([]);
   });

@@ -14,7 +14,11 @@ describe.runIf(existsSync('/dev/full'))('stdout on a full disk', () => {
   it('says so in one line and exits 2', () => {
     const full = openSync('/dev/full', 'w');
     try {
-      const result = spawnSync(process.execPath, [path.join(REPOSITORY, 'bin', 'crucible.js'), '--version'], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8', env: { ...process.env, CRUCIBLE_DEBUG: '' } });
+      const result = spawnSync(process.execPath, [path.join(REPOSITORY, 'bin', 'crucible.js'), '--version'], {
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+        env: { ...process.env, CRUCIBLE_DEBUG: '' },
+      });
       expect(result.stderr).toBe('crucible: cannot write the output to stdout: no space left on the device (ENOSPC)\n');
       expect(result.status).toBe(2);
     } finally {

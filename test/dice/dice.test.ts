@@ -50,10 +50,9 @@ describe('χ² critical values (helpers/chi-square.ts)', () => {
 function expectUniform(counts: Float64Array, label: string): void {
   const statistic = uniformChiSquare(counts);
   const critical = chiSquareCritical(ALPHA, counts.length - 1);
-  expect(
-    statistic,
-    `${label}: χ² = ${statistic} with ${counts.length - 1} df, critical ${critical} at α = ${ALPHA}`,
-  ).toBeLessThan(critical);
+  expect(statistic, `${label}: χ² = ${statistic} with ${counts.length - 1} df, critical ${critical} at α = ${ALPHA}`).toBeLessThan(
+    critical,
+  );
 }
 
 describe('StreamDice is uniform (χ² goodness of fit, 600 000 rolls, α = 1e-6)', () => {
@@ -116,12 +115,16 @@ describe('d10Packed and D10Tests', () => {
   it('count equals the faces that pass the test, one by one (1 always passes, 10 always fails), for scripted pools of 1–30 dice', () => {
     const tests = new D10Tests();
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: -3, max: 14 }), (faces, target) => {
-        const dice = new ScriptedDice(faces);
-        const expected = faces.filter((face) => face === 1 || (face !== 10 && face <= target)).length;
-        expect(tests.count(dice, faces.length, target)).toBe(expected);
-        expect(dice.remaining).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: -3, max: 14 }),
+        (faces, target) => {
+          const dice = new ScriptedDice(faces);
+          const expected = faces.filter((face) => face === 1 || (face !== 10 && face <= target)).length;
+          expect(tests.count(dice, faces.length, target)).toBe(expected);
+          expect(dice.remaining).toBe(0);
+        },
+      ),
       { seed: SEED, numRuns: 2000 },
     );
   });

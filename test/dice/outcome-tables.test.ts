@@ -131,11 +131,26 @@ describe('OutcomeTable', () => {
     const score = woundFaceScore(3);
     const rolled = new PoolScorer(score);
     const tabled = new PoolTables(score);
-    expectSameDistribution('13 dice vs DEF 3', histogram((dice) => rolled.roll(dice, 13), 1, 27), histogram((dice) => tabled.roll(dice, 13), 2, 27), ALPHA);
+    expectSameDistribution(
+      '13 dice vs DEF 3',
+      histogram((dice) => rolled.roll(dice, 13), 1, 27),
+      histogram((dice) => tabled.roll(dice, 13), 2, 27),
+      ALPHA,
+    );
     const tests = new D10Tests();
     const testTables = new D10TestTables();
-    expectSameDistribution('20 D10 tests on 6', histogram((dice) => tests.count(dice, 20, 6), 3, 21), histogram((dice) => testTables.count(dice, 20, 6), 4, 21), ALPHA);
-    expectSameDistribution('7 D10 tests on 12 (10 fails)', histogram((dice) => tests.count(dice, 7, 12), 5, 8), histogram((dice) => testTables.count(dice, 7, 12), 6, 8), ALPHA);
+    expectSameDistribution(
+      '20 D10 tests on 6',
+      histogram((dice) => tests.count(dice, 20, 6), 3, 21),
+      histogram((dice) => testTables.count(dice, 20, 6), 4, 21),
+      ALPHA,
+    );
+    expectSameDistribution(
+      '7 D10 tests on 12 (10 fails)',
+      histogram((dice) => tests.count(dice, 7, 12), 5, 8),
+      histogram((dice) => testTables.count(dice, 7, 12), 6, 8),
+      ALPHA,
+    );
   });
 
   it('ScriptedDice.pick takes the outcome itself and refuses an impossible one', () => {

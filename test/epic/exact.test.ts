@@ -23,7 +23,13 @@ const SEED = 20261122;
 const ALPHA = 1e-6;
 const Z = 4;
 
-const army = (id: string, strategyRating: number, initiative: number): Army => ({ id, name: id, strategyRating, initiative, source: 'test' });
+const army = (id: string, strategyRating: number, initiative: number): Army => ({
+  id,
+  name: id,
+  strategyRating,
+  initiative,
+  source: 'test',
+});
 const armies = new Map<string, Army>(
   [army('imperial-guard', 2, 2), army('traitor-guard', 2, 2), army('space-marines', 5, 1), army('orks', 3, 3)].map((a) => [a.id, a]),
 );
@@ -73,11 +79,11 @@ function expectFrequency(label: string, count: number, n: number, p: number): vo
     return;
   }
   const se = Math.sqrt((p * (1 - p)) / n);
-  const plausible = Math.abs(count / n - p) <= Z * se
-    || (Math.min(n * p, n * (1 - p)) < 25 && binomialTailAtLeast(count, n, p) > 3.167e-5 && binomialTailAtMost(count, n, p) > 3.167e-5);
+  const plausible =
+    Math.abs(count / n - p) <= Z * se ||
+    (Math.min(n * p, n * (1 - p)) < 25 && binomialTailAtLeast(count, n, p) > 3.167e-5 && binomialTailAtMost(count, n, p) > 3.167e-5);
   expect(plausible, `${label}: p̂ = ${count / n}, exact ${p}, SE ${se}`).toBe(true);
 }
-
 
 /** A metric's whole histogram against its exact distribution: χ² at ALPHA and the mean within 4 SE. */
 function expectDistribution(tally: Tally, name: string, exact: Distribution): void {
@@ -91,7 +97,9 @@ function expectDistribution(tally: Tally, name: string, exact: Distribution): vo
   let sum = 0;
   for (let v = 0; v < histogram.length; v++) sum += v * (histogram[v] as number);
   const se = Math.sqrt(variance(exact) / n);
-  expect(Math.abs(sum / n - mean(exact)), `${name}: mean ${sum / n} vs exact ${mean(exact)} (SE ${se})`).toBeLessThanOrEqual(Z * se + 1e-12);
+  expect(Math.abs(sum / n - mean(exact)), `${name}: mean ${sum / n} vs exact ${mean(exact)} (SE ${se})`).toBeLessThanOrEqual(
+    Z * se + 1e-12,
+  );
 }
 
 describe('a single Rally test (rulings §26)', () => {
@@ -102,7 +110,11 @@ describe('a single Rally test (rulings §26)', () => {
     'broken-clear': [4, 3, 2, 1, 0, 0],
     'broken-near': [3, 2, 1, 0, 0, 0],
   };
-  interface Single { readonly id: string; readonly p: number; readonly formation: FormationInput }
+  interface Single {
+    readonly id: string;
+    readonly p: number;
+    readonly formation: FormationInput;
+  }
   const start = (broken: boolean): Partial<FormationInput> => (broken ? { units: 4, broken: true } : { units: 4, markers: 1 });
   const singles: Single[] = [];
   for (let initiative = 1; initiative <= 6; initiative++) {
@@ -120,14 +132,26 @@ describe('a single Rally test (rulings §26)', () => {
     }
   }
   singles.push(
-    { id: 'steady-i3-enemy-30pc', p: 0.3 * (3 / 6) + 0.7 * (4 / 6), formation: { id: 'steady-i3-enemy-30pc', units: 4, markers: 2, initiative: 3, enemyWithin30: 0.3 } },
-    { id: 'broken-i2-enemy-60pc', p: 0.6 * (2 / 6) + 0.4 * (3 / 6), formation: { id: 'broken-i2-enemy-60pc', units: 4, broken: true, enemyWithin30: 0.6 } },
+    {
+      id: 'steady-i3-enemy-30pc',
+      p: 0.3 * (3 / 6) + 0.7 * (4 / 6),
+      formation: { id: 'steady-i3-enemy-30pc', units: 4, markers: 2, initiative: 3, enemyWithin30: 0.3 },
+    },
+    {
+      id: 'broken-i2-enemy-60pc',
+      p: 0.6 * (2 / 6) + 0.4 * (3 / 6),
+      formation: { id: 'broken-i2-enemy-60pc', units: 4, broken: true, enemyWithin30: 0.6 },
+    },
     {
       id: 'broken-i2-off-25pc-enemy-60pc',
       p: 0.25 * (3 / 6) + 0.75 * (0.6 * (2 / 6) + 0.4 * (3 / 6)),
       formation: { id: 'broken-i2-off-25pc-enemy-60pc', units: 4, broken: true, enemyWithin30: 0.6, offTable: 0.25 },
     },
-    { id: 'steady-i4-off-50pc', p: 0.5 * (3 / 6) + 0.5 * (2 / 6), formation: { id: 'steady-i4-off-50pc', units: 4, markers: 1, initiative: 4, offTable: 0.5 } },
+    {
+      id: 'steady-i4-off-50pc',
+      p: 0.5 * (3 / 6) + 0.5 * (2 / 6),
+      formation: { id: 'steady-i4-off-50pc', units: 4, markers: 1, initiative: 4, offTable: 0.5 },
+    },
   );
   const s = scenario([guard(singles.map(({ formation }) => formation))], 1);
   const exact = exactEpic(s, armies);
@@ -158,7 +182,13 @@ describe('Blast marker arithmetic (rulings §27), scripted dice', () => {
   const brokenSeven = one({ units: 7, broken: true, enemyWithin30: true, withdrawalCost: 2 });
 
   it("the text's example: a Broken 7-unit company rallies (5 − 2 − 1 ≥ 2+) with 7 − ⌈7/2⌉ = 3 markers", () => {
-    expect(scripted(brokenSeven, [5])).toMatchObject({ 'company.brokenAtEnd': 0, 'company.markers': 3, 'company.rallies': 1, 'turn1.rallied': 1, 'company.unitsLost': 0 });
+    expect(scripted(brokenSeven, [5])).toMatchObject({
+      'company.brokenAtEnd': 0,
+      'company.markers': 3,
+      'company.rallies': 1,
+      'turn1.rallied': 1,
+      'company.unitsLost': 0,
+    });
   });
   it('a single marker is removed (⌈1/2⌉ = 1)', () => {
     expect(scripted(one({ units: 4, markers: 1 }), [6])).toMatchObject({ 'company.markers': 0, 'company.rallies': 1 });
@@ -167,10 +197,20 @@ describe('Blast marker arithmetic (rulings §27), scripted dice', () => {
     expect(scripted(one({ units: 6, markers: 5 }), [6])).toMatchObject({ 'company.markers': 2, 'company.rallies': 1 });
   });
   it('a failed unbroken test keeps its markers (2 − 1 < 2+)', () => {
-    expect(scripted(one({ units: 6, markers: 3 }), [2])).toMatchObject({ 'company.markers': 3, 'company.rallies': 0, 'turn1.rallied': 0, 'company.brokenAtEnd': 0 });
+    expect(scripted(one({ units: 6, markers: 3 }), [2])).toMatchObject({
+      'company.markers': 3,
+      'company.rallies': 0,
+      'turn1.rallied': 0,
+      'company.brokenAtEnd': 0,
+    });
   });
   it('a failed Broken test withdraws: withdrawalCost units lost (4 − 3 < 2+)', () => {
-    expect(scripted(brokenSeven, [4])).toMatchObject({ 'company.brokenAtEnd': 1, 'company.unitsLost': 2, 'company.markers': 0, 'company.rallies': 0 });
+    expect(scripted(brokenSeven, [4])).toMatchObject({
+      'company.brokenAtEnd': 1,
+      'company.unitsLost': 2,
+      'company.markers': 0,
+      'company.rallies': 0,
+    });
   });
   it('an unbroken formation without markers takes no test (no die)', () => {
     expect(scripted(one({ units: 4 }), [])).toMatchObject({ 'company.rallies': 0, 'turn1.rallied': 0 });
@@ -184,8 +224,16 @@ describe('the FAQ, scripted dice', () => {
     // turn 3 unbroken: 1 + 6 ≥ 3 breaks again (withdraws: 2), rallies on a 6: 2 markers → 1.
     const s = scenario([guard([{ id: 'c', units: 6, markersPerTurn: 6, unitsLostWhileBroken: 1, withdrawalCost: 1 }])], 3);
     expect(scripted(s, [1, 6, 6])).toEqual({
-      'turn1.rallied': 0, 'turn2.rallied': 1, 'turn3.rallied': 1,
-      'c.brokenAtEnd': 0, 'c.markers': 1, 'c.turnsBroken': 1, 'c.unitsLost': 4, 'c.destroyed': 0, 'c.rallies': 2, 'c.breaks': 2,
+      'turn1.rallied': 0,
+      'turn2.rallied': 1,
+      'turn3.rallied': 1,
+      'c.brokenAtEnd': 0,
+      'c.markers': 1,
+      'c.turnsBroken': 1,
+      'c.unitsLost': 4,
+      'c.destroyed': 0,
+      'c.rallies': 2,
+      'c.breaks': 2,
     });
     // Starting Broken and failing twice: two turns spent Broken, one die per End phase only.
     const broken = scenario([guard([{ id: 'c', units: 5, broken: true }])], 2);
@@ -198,7 +246,8 @@ describe('the FAQ, scripted dice', () => {
   });
 
   it('formations off the table rally, without the −1 for enemy within 30 cm', () => {
-    const at = (offTable: boolean | number, enemyWithin30: boolean | number) => scenario([guard([{ id: 'c', units: 4, broken: true, offTable, enemyWithin30 }])], 1);
+    const at = (offTable: boolean | number, enemyWithin30: boolean | number) =>
+      scenario([guard([{ id: 'c', units: 4, broken: true, offTable, enemyWithin30 }])], 1);
     expect(scripted(at(true, true), [4])).toMatchObject({ 'c.rallies': 1, 'c.brokenAtEnd': 0, 'c.markers': 2 }); // 4 − 2 ≥ 2+
     expect(scripted(at(false, true), [4])).toMatchObject({ 'c.rallies': 0, 'c.brokenAtEnd': 1 }); // 4 − 2 − 1 < 2+
     // Drawn (HalfChanceDice: p > ½ holds): off the table, the enemy (held if drawn) does not count.
@@ -217,7 +266,9 @@ describe('rally order (rulings §28), scripted dice', () => {
     const s = scenario([guard([broken('g1')]), { name: 'Traitors', army: 'traitor-guard', formations: [broken('t1')] }], 1);
     expect(scripted(s, [3, 3, 2, 5, 6, 1])).toMatchObject({ 't1.rallies': 1, 'g1.rallies': 0 });
     expect(scripted(s, [4, 1, 6, 1])).toMatchObject({ 'g1.rallies': 1, 't1.rallies': 0 });
-    const first = scenario([guard([broken('g1')]), { name: 'Traitors', army: 'traitor-guard', formations: [broken('t1')] }], 1, { firstInRallyTie: 'first-player' });
+    const first = scenario([guard([broken('g1')]), { name: 'Traitors', army: 'traitor-guard', formations: [broken('t1')] }], 1, {
+      firstInRallyTie: 'first-player',
+    });
     expect(scripted(first, [6, 1])).toMatchObject({ 'g1.rallies': 1, 't1.rallies': 0 });
   });
 });
@@ -230,56 +281,152 @@ describe('multi-turn chains: engine vs the Markov oracle', () => {
     units: 7,
     broken: true,
     enemyWithin30: 0.8,
-    markersPerTurn: [{ value: 1, p: 0.3 }, { value: 2, p: 0.4 }, { value: 3, p: 0.3 }],
-    unitsLostPerTurn: [{ value: 0, p: 0.6 }, { value: 1, p: 0.4 }],
-    unitsLostWhileBroken: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }],
-    withdrawalCost: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }],
+    markersPerTurn: [
+      { value: 1, p: 0.3 },
+      { value: 2, p: 0.4 },
+      { value: 3, p: 0.3 },
+    ],
+    unitsLostPerTurn: [
+      { value: 0, p: 0.6 },
+      { value: 1, p: 0.4 },
+    ],
+    unitsLostWhileBroken: [
+      { value: 0, p: 0.5 },
+      { value: 1, p: 0.5 },
+    ],
+    withdrawalCost: [
+      { value: 0, p: 0.5 },
+      { value: 1, p: 0.5 },
+    ],
     ...extra,
   });
   const marines: PlayerInput = {
     name: 'Marines',
     army: 'space-marines',
-    formations: [{
-      id: 'tactical', units: 6, enemyWithin30: 0.5,
-      markersPerTurn: [{ value: 1, p: 0.25 }, { value: 2, p: 0.5 }, { value: 3, p: 0.25 }],
-      unitsLostPerTurn: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }],
-      unitsLostWhileBroken: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }],
-      withdrawalCost: 1,
-    }],
+    formations: [
+      {
+        id: 'tactical',
+        units: 6,
+        enemyWithin30: 0.5,
+        markersPerTurn: [
+          { value: 1, p: 0.25 },
+          { value: 2, p: 0.5 },
+          { value: 3, p: 0.25 },
+        ],
+        unitsLostPerTurn: [
+          { value: 0, p: 0.5 },
+          { value: 1, p: 0.5 },
+        ],
+        unitsLostWhileBroken: [
+          { value: 0, p: 0.5 },
+          { value: 1, p: 0.5 },
+        ],
+        withdrawalCost: 1,
+      },
+    ],
   };
   const orks: PlayerInput = {
     name: 'Orks',
     army: 'orks',
-    formations: [{
-      id: 'warband', units: 12,
-      markersPerTurn: [{ value: 2, p: 0.25 }, { value: 3, p: 0.5 }, { value: 4, p: 0.25 }],
-      unitsLostPerTurn: [{ value: 0, p: 0.25 }, { value: 1, p: 0.5 }, { value: 2, p: 0.25 }],
-      unitsLostWhileBroken: [{ value: 1, p: 0.5 }, { value: 2, p: 0.5 }],
-      withdrawalCost: [{ value: 1, p: 0.5 }, { value: 2, p: 0.5 }],
-    }],
+    formations: [
+      {
+        id: 'warband',
+        units: 12,
+        markersPerTurn: [
+          { value: 2, p: 0.25 },
+          { value: 3, p: 0.5 },
+          { value: 4, p: 0.25 },
+        ],
+        unitsLostPerTurn: [
+          { value: 0, p: 0.25 },
+          { value: 1, p: 0.5 },
+          { value: 2, p: 0.25 },
+        ],
+        unitsLostWhileBroken: [
+          { value: 1, p: 0.5 },
+          { value: 2, p: 0.5 },
+        ],
+        withdrawalCost: [
+          { value: 1, p: 0.5 },
+          { value: 2, p: 0.5 },
+        ],
+      },
+    ],
   };
   const traitors = (extra: Partial<FormationInput>): PlayerInput => ({
-    name: 'Traitors', army: 'traitor-guard',
+    name: 'Traitors',
+    army: 'traitor-guard',
     formations: [
-      { id: 'cult', units: 4, markers: 2, initiative: 3, offTable: 0.3, markersPerTurn: [{ value: 0, p: 0.5 }, { value: 2, p: 0.5 }], withdrawalCost: 1, ...extra },
-      { id: 'mob', units: 3, broken: true, enemyWithin30: false, markersPerTurn: 1, unitsLostWhileBroken: [{ value: 0, p: 0.75 }, { value: 1, p: 0.25 }] },
+      {
+        id: 'cult',
+        units: 4,
+        markers: 2,
+        initiative: 3,
+        offTable: 0.3,
+        markersPerTurn: [
+          { value: 0, p: 0.5 },
+          { value: 2, p: 0.5 },
+        ],
+        withdrawalCost: 1,
+        ...extra,
+      },
+      {
+        id: 'mob',
+        units: 3,
+        broken: true,
+        enemyWithin30: false,
+        markersPerTurn: 1,
+        unitsLostWhileBroken: [
+          { value: 0, p: 0.75 },
+          { value: 1, p: 0.25 },
+        ],
+      },
     ],
   });
   const chains: { readonly label: string; readonly s: Scenario; readonly breaksAgain?: string }[] = [
-    { label: 'inflow and losses as distributions: the Broken Guard company, 4 turns', s: scenario([guard([guardCompany('company')])], 4), breaksAgain: 'company' },
+    {
+      label: 'inflow and losses as distributions: the Broken Guard company, 4 turns',
+      s: scenario([guard([guardCompany('company')])], 4),
+      breaksAgain: 'company',
+    },
     {
       label: 'markersOnBreak: kept (a rallied formation can re-break with no new markers), 5 turns',
       s: scenario([guard([guardCompany('company', { broken: false, units: 5, markers: 2 })])], 5, { markersOnBreak: 'kept' }),
       breaksAgain: 'company',
     },
-    { label: 'two players, Strategy Ratings 5 and 3: Marines and Orks under fire, 4 turns', s: scenario([marines, orks], 4), breaksAgain: 'tactical' },
+    {
+      label: 'two players, Strategy Ratings 5 and 3: Marines and Orks under fire, 4 turns',
+      s: scenario([marines, orks], 4),
+      breaksAgain: 'tactical',
+    },
     {
       label: 'two players, equal Strategy Ratings (roll-off), two formations each, off table sometimes, 3 turns',
-      s: scenario([guard([guardCompany('company'), { id: 'squad', units: 2, markers: 1, enemyWithin30: 0.5, markersPerTurn: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }] }]), traitors({})], 3),
+      s: scenario(
+        [
+          guard([
+            guardCompany('company'),
+            {
+              id: 'squad',
+              units: 2,
+              markers: 1,
+              enemyWithin30: 0.5,
+              markersPerTurn: [
+                { value: 0, p: 0.5 },
+                { value: 1, p: 0.5 },
+              ],
+            },
+          ]),
+          traitors({}),
+        ],
+        3,
+      ),
     },
     {
       label: 'equal Strategy Ratings, firstInRallyTie: first-player, kept markers, 3 turns',
-      s: scenario([guard([guardCompany('company')]), traitors({ enemyWithin30: 0.4 })], 3, { markersOnBreak: 'kept', firstInRallyTie: 'first-player' }),
+      s: scenario([guard([guardCompany('company')]), traitors({ enemyWithin30: 0.4 })], 3, {
+        markersOnBreak: 'kept',
+        firstInRallyTie: 'first-player',
+      }),
     },
   ];
 
@@ -289,17 +436,26 @@ describe('multi-turn chains: engine vs the Markov oracle', () => {
     { label: 'equal Strategy Ratings (the roll-off), 1 turn', s: scenario([guard([guardCompany('company')]), traitors({})], 1) },
     { label: 'Marines and Orks, 1 turn', s: scenario([marines, orks], 1) },
   ];
-  it.each(shortChains.map((chain) => [chain.label, chain] as const))('exact enumeration equals the Markov oracle (to 1e-9): %s', (label, { s }) => {
-    const exact = enumerate(compileEpic(s, armies, 'tables'), label);
-    for (const [name, distribution] of exactEpic(s, armies)) expectSameProbabilities(`${label}: ${name}`, exact.probabilities(name), distribution, 1e-9);
-  });
+  it.each(shortChains.map((chain) => [chain.label, chain] as const))(
+    'exact enumeration equals the Markov oracle (to 1e-9): %s',
+    (label, { s }) => {
+      const exact = enumerate(compileEpic(s, armies, 'tables'), label);
+      for (const [name, distribution] of exactEpic(s, armies))
+        expectSameProbabilities(`${label}: ${name}`, exact.probabilities(name), distribution, 1e-9);
+    },
+  );
 
   chains.forEach(({ label, s, breaksAgain }, k) => {
     it(label, () => {
       const exact = exactEpic(s, armies);
       if (breaksAgain !== undefined) {
         // Breaking twice means breaking, rallying and breaking again during the run.
-        expect(exact.get(`${breaksAgain}.breaks`)?.slice(2).reduce((a, p) => a + p, 0)).toBeGreaterThan(0.01);
+        expect(
+          exact
+            .get(`${breaksAgain}.breaks`)
+            ?.slice(2)
+            .reduce((a, p) => a + p, 0),
+        ).toBeGreaterThan(0.01);
       }
       const tally = monteCarlo(s, 1 + k, TRIALS);
       expect(new Set(tally.metrics.map((m) => m.name))).toEqual(new Set(exact.keys()));

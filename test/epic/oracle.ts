@@ -134,7 +134,9 @@ function endPhase(chain: Chain, f: FormationInputs): { chain: Chain; pPassed: nu
     add(next, { ...state, broken: false, markers: markers - Math.ceil(markers / 2), rallies: state.rallies + 1 }, p * pass);
     pPassed += p * pass;
     if (!state.broken) add(next, state, p * (1 - pass));
-    else for (const [cost, s] of outcomes(f.withdrawalCost)) add(next, { ...state, units: Math.max(0, state.units - cost) }, p * (1 - pass) * s);
+    else
+      for (const [cost, s] of outcomes(f.withdrawalCost))
+        add(next, { ...state, units: Math.max(0, state.units - cost) }, p * (1 - pass) * s);
   }
   return { chain: next, pPassed };
 }
@@ -202,7 +204,10 @@ export function exactEpic(scenario: Scenario, armies: ReadonlyMap<string, Army>)
   });
   const out = new Map<string, Distribution>();
   for (let turn = 1; turn <= scenario.turns; turn++) {
-    out.set(`turn${turn}.rallied`, formations.reduce((sum, f) => convolve(sum, bernoulli(f.passByTurn[turn - 1] ?? 0)), pointMass(0)));
+    out.set(
+      `turn${turn}.rallied`,
+      formations.reduce((sum, f) => convolve(sum, bernoulli(f.passByTurn[turn - 1] ?? 0)), pointMass(0)),
+    );
   }
   for (const f of formations) for (const name of FORMATION_METRICS) out.set(`${f.id}.${name}`, f.metrics[name]);
   return out;

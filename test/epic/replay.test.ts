@@ -16,7 +16,13 @@ import { runTrials } from '../../sim/run.js';
  */
 const SEED = 20261122;
 
-const army = (id: string, strategyRating: number, initiative: number): Army => ({ id, name: id, strategyRating, initiative, source: 'test' });
+const army = (id: string, strategyRating: number, initiative: number): Army => ({
+  id,
+  name: id,
+  strategyRating,
+  initiative,
+  source: 'test',
+});
 const armies = new Map<string, Army>([army('guard', 2, 2), army('traitors', 2, 2), army('marines', 5, 1)].map((a) => [a.id, a]));
 
 function scenario(input: Omit<ScenarioInput, 'ruleset' | 'name'>): Scenario {
@@ -53,7 +59,7 @@ function expectScripted(s: Scenario, faces: number[], lines: string[]): EpicTrac
 }
 
 describe('worked examples on scripted dice', () => {
-  it('equal Strategy Ratings, a roll-off re-rolled while equal, the text\'s Broken 7-unit company, a break and two withdrawals', () => {
+  it("equal Strategy Ratings, a roll-off re-rolled while equal, the text's Broken 7-unit company, a break and two withdrawals", () => {
     const s = scenario({
       turns: 2,
       players: [
@@ -61,7 +67,18 @@ describe('worked examples on scripted dice', () => {
         {
           name: 'Traitors',
           army: 'traitors',
-          formations: [{ id: 'mob', units: 4, enemyWithin30: false, markersPerTurn: [{ value: 2, p: 0.5 }, { value: 3, p: 0.5 }], withdrawalCost: 1 }],
+          formations: [
+            {
+              id: 'mob',
+              units: 4,
+              enemyWithin30: false,
+              markersPerTurn: [
+                { value: 2, p: 0.5 },
+                { value: 3, p: 0.5 },
+              ],
+              withdrawalCost: 1,
+            },
+          ],
         },
       ],
     });
@@ -105,36 +122,70 @@ describe('worked examples on scripted dice', () => {
       initiative: 2,
       passed: true,
     });
-    expect(events.filter((event) => event.type === 'endPhase').map((event) => event.type === 'endPhase' && event.rollOff)).toEqual([[[3, 3], [2, 5]], [[6, 1]]]);
+    expect(events.filter((event) => event.type === 'endPhase').map((event) => event.type === 'endPhase' && event.rollOff)).toEqual([
+      [
+        [3, 3],
+        [2, 5],
+      ],
+      [[6, 1]],
+    ]);
   });
 
   it('the knobs as the trace reads them: a D8, −3 Broken, no enemy modifier, 2 markers a unit, a third removed, breaking at 2 a unit', () => {
     const s = scenario({
       turns: 2,
-      rules: { dieSides: 8, brokenModifier: -3, enemyWithin30Modifier: 0, markersPerUnitOnRally: 2, rallyRemovalDivisor: 3, breakMarkersPerUnit: 2 },
-      players: [{ name: 'Marines', army: 'marines', formations: [{ id: 'detachment', units: 5, broken: true, markersPerTurn: 4, withdrawalCost: [{ value: 0, p: 0.5 }, { value: 1, p: 0.5 }] }] }],
+      rules: {
+        dieSides: 8,
+        brokenModifier: -3,
+        enemyWithin30Modifier: 0,
+        markersPerUnitOnRally: 2,
+        rallyRemovalDivisor: 3,
+        breakMarkersPerUnit: 2,
+      },
+      players: [
+        {
+          name: 'Marines',
+          army: 'marines',
+          formations: [
+            {
+              id: 'detachment',
+              units: 5,
+              broken: true,
+              markersPerTurn: 4,
+              withdrawalCost: [
+                { value: 0, p: 0.5 },
+                { value: 1, p: 0.5 },
+              ],
+            },
+          ],
+        },
+      ],
     });
     // A D8 is a uniform pick: each scripted entry is the face. Turn 1: 4 passes (4 − 3 ≥ 1).
     // Turn 2: 6 + 4 = 10 markers on 5 units breaks at 10; the withdrawal (a pick) costs 1; 3 fails (3 − 3 < 1), withdraws 0.
-    expectScripted(s, [4, 1, 3, 0], [
-      'turn 1: Action phase',
-      '  detachment: Broken, cannot activate',
-      'turn 1: End phase, first to rally: Marines (the only player)',
-      '  detachment (Broken): D8 4 − 3 Broken = 1 vs Initiative 1+: rallies',
-      '    detachment: no longer Broken, takes 10 Blast markers; removes 4 of 10 → 6 Blast markers',
-      'turn 2: Action phase',
-      '  detachment: takes 4 Blast markers → 5 units, 10 Blast markers',
-      '  detachment breaks: 10 Blast markers on 5 units (breaks at 10); its 10 Blast markers are removed',
-      '    detachment withdraws: loses 1 unit (4 units left)',
-      'turn 2: End phase, first to rally: Marines (the only player)',
-      '  detachment (Broken): D8 3 − 3 Broken = 0 vs Initiative 1+: fails',
-      '    detachment withdraws: no units lost (4 units left)',
-      'end after turn 2',
-      '  detachment: Broken, 4 units, 0 Blast markers (lost 1 unit)',
-    ]);
+    expectScripted(
+      s,
+      [4, 1, 3, 0],
+      [
+        'turn 1: Action phase',
+        '  detachment: Broken, cannot activate',
+        'turn 1: End phase, first to rally: Marines (the only player)',
+        '  detachment (Broken): D8 4 − 3 Broken = 1 vs Initiative 1+: rallies',
+        '    detachment: no longer Broken, takes 10 Blast markers; removes 4 of 10 → 6 Blast markers',
+        'turn 2: Action phase',
+        '  detachment: takes 4 Blast markers → 5 units, 10 Blast markers',
+        '  detachment breaks: 10 Blast markers on 5 units (breaks at 10); its 10 Blast markers are removed',
+        '    detachment withdraws: loses 1 unit (4 units left)',
+        'turn 2: End phase, first to rally: Marines (the only player)',
+        '  detachment (Broken): D8 3 − 3 Broken = 0 vs Initiative 1+: fails',
+        '    detachment withdraws: no units lost (4 units left)',
+        'end after turn 2',
+        '  detachment: Broken, 4 units, 0 Blast markers (lost 1 unit)',
+      ],
+    );
   });
 
-  it('a roll-off rolls the knob\'s die: D8 pairs, re-rolled while equal', () => {
+  it("a roll-off rolls the knob's die: D8 pairs, re-rolled while equal", () => {
     const s = scenario({
       turns: 1,
       rules: { dieSides: 8 },
@@ -144,15 +195,19 @@ describe('worked examples on scripted dice', () => {
       ],
     });
     // Faces 7 and 8 are no D6's: ScriptedDice refuses them to d6().
-    expectScripted(s, [7, 7, 8, 2], [
-      'turn 1: Action phase',
-      '  company: no losses, no Blast markers → 3 units, 0 Blast markers',
-      '  mob: no losses, no Blast markers → 3 units, 0 Blast markers',
-      'turn 1: End phase, first to rally: Guard (roll-off 7–7, 8–2)',
-      'end after turn 1',
-      '  company: 3 units, 0 Blast markers (lost 0 units)',
-      '  mob: 3 units, 0 Blast markers (lost 0 units)',
-    ]);
+    expectScripted(
+      s,
+      [7, 7, 8, 2],
+      [
+        'turn 1: Action phase',
+        '  company: no losses, no Blast markers → 3 units, 0 Blast markers',
+        '  mob: no losses, no Blast markers → 3 units, 0 Blast markers',
+        'turn 1: End phase, first to rally: Guard (roll-off 7–7, 8–2)',
+        'end after turn 1',
+        '  company: 3 units, 0 Blast markers (lost 0 units)',
+        '  mob: 3 units, 0 Blast markers (lost 0 units)',
+      ],
+    );
   });
 });
 
@@ -162,8 +217,42 @@ const MIXED: readonly Scenario[] = [
     turns: 3,
     options: { markersOnBreak: 'kept' },
     players: [
-      { name: 'Guard', army: 'guard', formations: [{ id: 'company', units: 3, markersPerTurn: [{ value: 1, p: 0.5 }, { value: 2, p: 0.5 }], unitsLostPerTurn: [{ value: 0, p: 0.7 }, { value: 2, p: 0.3 }], offTable: 0.3, enemyWithin30: 0.5, withdrawalCost: 1 }] },
-      { name: 'Traitors', army: 'traitors', formations: [{ id: 'mob', units: 2, broken: true, unitsLostWhileBroken: [{ value: 0, p: 0.8 }, { value: 1, p: 0.2 }] }] },
+      {
+        name: 'Guard',
+        army: 'guard',
+        formations: [
+          {
+            id: 'company',
+            units: 3,
+            markersPerTurn: [
+              { value: 1, p: 0.5 },
+              { value: 2, p: 0.5 },
+            ],
+            unitsLostPerTurn: [
+              { value: 0, p: 0.7 },
+              { value: 2, p: 0.3 },
+            ],
+            offTable: 0.3,
+            enemyWithin30: 0.5,
+            withdrawalCost: 1,
+          },
+        ],
+      },
+      {
+        name: 'Traitors',
+        army: 'traitors',
+        formations: [
+          {
+            id: 'mob',
+            units: 2,
+            broken: true,
+            unitsLostWhileBroken: [
+              { value: 0, p: 0.8 },
+              { value: 1, p: 0.2 },
+            ],
+          },
+        ],
+      },
     ],
   }),
   scenario({
@@ -250,7 +339,8 @@ describe('what the trace reports', () => {
           for (const event of traced(kernel, stream).events) {
             seen.add(event.type);
             if (event.type === 'endPhase') seen.add(`by:${event.by}`);
-            if (event.type === 'rally') seen.add(`${event.broken ? 'broken' : 'steady'}:${event.passed ? 'passed' : 'failed'}${event.offTable ? ':off-table' : ''}`);
+            if (event.type === 'rally')
+              seen.add(`${event.broken ? 'broken' : 'steady'}:${event.passed ? 'passed' : 'failed'}${event.offTable ? ':off-table' : ''}`);
             if (event.type === 'break' && event.markersRemoved === 0) seen.add('break:kept');
             if (event.type === 'action' && event.units === 0) seen.add('destroyed');
           }
@@ -260,7 +350,17 @@ describe('what the trace reports', () => {
     const kinds: EpicTraceEvent['type'][] = ['turn', 'action', 'break', 'withdrawal', 'endPhase', 'rally', 'rallied', 'end'];
     const reasons = ['strategy-rating', 'roll-off', 'coin', 'first-player', 'only-player'].map((by) => `by:${by}`);
     // 'only-player' needs one player: the worked examples show it; here the two-player reasons.
-    const expected = [...kinds, ...reasons.filter((reason) => reason !== 'by:only-player'), 'broken:passed', 'broken:failed', 'steady:passed', 'steady:failed', 'steady:passed:off-table', 'break:kept', 'destroyed'];
+    const expected = [
+      ...kinds,
+      ...reasons.filter((reason) => reason !== 'by:only-player'),
+      'broken:passed',
+      'broken:failed',
+      'steady:passed',
+      'steady:failed',
+      'steady:passed:off-table',
+      'break:kept',
+      'destroyed',
+    ];
     for (const kind of expected) expect(seen, kind).toContain(kind);
   });
 });

@@ -30,16 +30,33 @@ describe('epic scenarios that load', () => {
   it('every bundled scenario', async () => {
     for (const name of ['broken-guard-company-rallies', 'guard-company-under-fire', 'marines-vs-orks-under-fire']) {
       const loaded = await loadScenarioFile(path.join(repository, 'data/epic/scenarios', `${name}.yaml`));
-      expect(loaded.ruleset).toBe('epic');
+      expect(loaded.system.id).toBe('epic');
     }
   });
 });
 
 describe('epic scenario problems', () => {
   it('an unknown army, a misspelt field, a distribution that does not add up to 1', async () => {
-    await expectProblem({ ...validScenario(), players: [{ name: 'Guard', army: 'imperial-gaurd', formations: [{ id: 'company', units: 7 }] }] }, 'players[0].army', 'unknown army "imperial-gaurd" (did you mean "imperial-guard"?');
-    await expectProblem(withFormation({ enemyWithin: true }), 'players[0].formations[0].enemyWithin', 'unknown field "enemyWithin" (did you mean "enemyWithin30"?)');
-    await expectProblem(withFormation({ markersPerTurn: [{ value: 1, p: 0.5 }, { value: 2, p: 0.4 }] }), 'players[0].formations[0].markersPerTurn', 'the probabilities add up to 0.9');
+    await expectProblem(
+      { ...validScenario(), players: [{ name: 'Guard', army: 'imperial-gaurd', formations: [{ id: 'company', units: 7 }] }] },
+      'players[0].army',
+      'unknown army "imperial-gaurd" (did you mean "imperial-guard"?',
+    );
+    await expectProblem(
+      withFormation({ enemyWithin: true }),
+      'players[0].formations[0].enemyWithin',
+      'unknown field "enemyWithin" (did you mean "enemyWithin30"?)',
+    );
+    await expectProblem(
+      withFormation({
+        markersPerTurn: [
+          { value: 1, p: 0.5 },
+          { value: 2, p: 0.4 },
+        ],
+      }),
+      'players[0].formations[0].markersPerTurn',
+      'the probabilities add up to 0.9',
+    );
   });
 
   it('starting states the rules do not allow', async () => {

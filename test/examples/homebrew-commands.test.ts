@@ -74,8 +74,23 @@ describe('(b) every command runs on the plugin', () => {
   it('compare runs a declared variant on the same dice; sweep runs a rule knob over its values', async () => {
     const compared = await ok('compare', scenario('veterans-criticals'), '--variant', 'extra-hits', '-n', '20000', '-s', SEED);
     expect(compared.stdout).toMatch(/^outcome +\(as written\) {2}extra-hits {2}extra-hits − \(as written\) {2}/m);
-    expect(compared.stdout).toMatch(/^The side that destroyed the other, or none: Veterans +\d+\.\d\d% +\d+\.\d\d% +[+-]\d+\.\d\d pts {2}/m);
-    const swept = await ok('sweep', scenario('volley'), '--set', 'rules.criticalFace=5,6', '--metric', 'winner', '-n', '5000', '-s', SEED, '-w', '0');
+    expect(compared.stdout).toMatch(
+      /^The side that destroyed the other, or none: Veterans +\d+\.\d\d% +\d+\.\d\d% +[+-]\d+\.\d\d pts {2}/m,
+    );
+    const swept = await ok(
+      'sweep',
+      scenario('volley'),
+      '--set',
+      'rules.criticalFace=5,6',
+      '--metric',
+      'winner',
+      '-n',
+      '5000',
+      '-s',
+      SEED,
+      '-w',
+      '0',
+    );
     expect(swept.stdout).toContain('sweep of Critical face');
     expect(swept.stdout).toMatch(/^critical face +none +Line Infantry$/m);
     expect(swept.stdout).toMatch(/^ +5 +\d+\.\d\d% \[[\d.]+%, [\d.]+%\] +\d+\.\d\d% \[/m);
@@ -87,7 +102,23 @@ describe('(b) every command runs on the plugin', () => {
     expect(matrix.stdout).toMatch(/^row \\ column {2,}Militia {2,}Brutes$/m);
     // The plugin's sides are told apart by name: a mirror is exactly ½ over both seatings.
     expect(matrix.stdout).toMatch(/^Militia {2,}50% {2,}/m);
-    const fitted = await ok('balance', 'knight', '--against', ROSTER, '--budget', '40', '--only', 'knight', 'brute', '-p', '0.05', '-s', SEED, '-w', '0');
+    const fitted = await ok(
+      'balance',
+      'knight',
+      '--against',
+      ROSTER,
+      '--budget',
+      '40',
+      '--only',
+      'knight',
+      'brute',
+      '-p',
+      '0.05',
+      '-s',
+      SEED,
+      '-w',
+      '0',
+    );
     expect(fitted.stdout).toMatch(/^Knights {2,}18 {2,}[\d.]+ {2,}/m);
   });
 
@@ -108,7 +139,10 @@ describe('(b) every command runs on the plugin', () => {
     const valid = await ok('validate', path.join(PLUGIN, 'scenarios'));
     expect(valid.stdout.trim().split('\n')).toHaveLength(3);
     const bad = path.join(root, 'bad.yaml');
-    await writeFile(bad, `ruleset: ${path.join(PLUGIN, 'index.ts')}\nname: bad\nunitsFile: ${path.join(PLUGIN, 'units.yaml')}\nsides:\n  - { name: A, unit: brutes, models: 3 }\n  - { name: B, unit: knight, models: 0 }\n`);
+    await writeFile(
+      bad,
+      `ruleset: ${path.join(PLUGIN, 'index.ts')}\nname: bad\nunitsFile: ${path.join(PLUGIN, 'units.yaml')}\nsides:\n  - { name: A, unit: brutes, models: 3 }\n  - { name: B, unit: knight, models: 0 }\n`,
+    );
     const result = await runCli(['validate', bad, ...TRUST]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${bad}: sides[1].models:`);
@@ -117,9 +151,11 @@ describe('(b) every command runs on the plugin', () => {
     expect((await runCli(['validate', unknown, ...TRUST])).stderr).toContain(`${unknown}: sides[0].unit: unknown unit "brutes"`);
   });
 
-  it('validate checks a units file by the plugin\'s own check (its dataFile), as a built-in\'s; untrusted, only the built-ins\' apply', async () => {
+  it("validate checks a units file by the plugin's own check (its dataFile), as a built-in's; untrusted, only the built-ins' apply", async () => {
     const units = path.join(PLUGIN, 'units.yaml');
-    expect((await ok('validate', units, path.join(REPOSITORY, 'data', 'heroic', 'units.yaml'))).stdout).toBe(`ok ${units}\nok ${path.join(REPOSITORY, 'data', 'heroic', 'units.yaml')}\n`);
+    expect((await ok('validate', units, path.join(REPOSITORY, 'data', 'heroic', 'units.yaml'))).stdout).toBe(
+      `ok ${units}\nok ${path.join(REPOSITORY, 'data', 'heroic', 'units.yaml')}\n`,
+    );
     // Named like heroic's units files too: without --plugin it is read as one, and is not.
     const untrusted = await runCli(['validate', units]);
     expect(untrusted.status).toBe(2);
@@ -129,7 +165,9 @@ describe('(b) every command runs on the plugin', () => {
     await writeFile(bad, (await readFile(units, 'utf8')).replace('save: 5', 'save: 9'));
     const result = await runCli(['validate', bad, ...TRUST]);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([`${bad}: units[3].save: must be an integer ≤ 7, got 9 (checked as a homebrew data file: the closest to it of the formats named like it, homebrew, heroic)`]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `${bad}: units[3].save: must be an integer ≤ 7, got 9 (checked as a homebrew data file: the closest to it of the formats named like it, homebrew, heroic)`,
+    ]);
   });
 
   it('schema --plugin writes the committed schema files of examples/homebrew/schema', async () => {
@@ -138,7 +176,10 @@ describe('(b) every command runs on the plugin', () => {
     const names = (await readdir(out)).sort();
     expect(names).toEqual(['homebrew-scenario.schema.json', 'homebrew-units.schema.json']);
     for (const name of names) {
-      expect(await readFile(path.join(out, name), 'utf8'), `examples/homebrew/schema/${name} is stale: run the schema command of the tutorial`).toBe(await readFile(path.join(PLUGIN, 'schema', name), 'utf8'));
+      expect(
+        await readFile(path.join(out, name), 'utf8'),
+        `examples/homebrew/schema/${name} is stale: run the schema command of the tutorial`,
+      ).toBe(await readFile(path.join(PLUGIN, 'schema', name), 'utf8'));
     }
   });
 

@@ -14,7 +14,16 @@ import { type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../.
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { expectFitsExact } from '../helpers/enumeration.js';
 import { binomialTailAtLeast, binomialTailAtMost } from '../helpers/exact-check.js';
-import { determinismProblems, exactProblems, rangeProblems, rowDifference, runRows, runRowsAsWritten, specProblems, traceProblems } from '../helpers/kernel-checks.js';
+import {
+  determinismProblems,
+  exactProblems,
+  rangeProblems,
+  rowDifference,
+  runRows,
+  runRowsAsWritten,
+  specProblems,
+  traceProblems,
+} from '../helpers/kernel-checks.js';
 import { CHECK_Z, trialsToCatch } from '../helpers/power.js';
 import { REPOSITORY } from '../helpers/repository.js';
 import { damageOf, mapped, type OracleAttack, type OracleProfile, type OracleRules, unsavedWounds } from './homebrew-oracle.js';
@@ -66,15 +75,32 @@ const metricOf = (run: RunJson, name: string): MetricJson => {
   return metric;
 };
 
-const profile = (overrides: Partial<OracleProfile>): OracleProfile => ({ attacks: 2, hit: 4, wound: 4, ap: 0, damage: 1, rerollHits: 'none', rerollWounds: 'none', ...overrides });
+const profile = (overrides: Partial<OracleProfile>): OracleProfile => ({
+  attacks: 2,
+  hit: 4,
+  wound: 4,
+  ap: 0,
+  damage: 1,
+  rerollHits: 'none',
+  rerollWounds: 'none',
+  ...overrides,
+});
 const TEXT_RULES: OracleRules = { criticalFace: 6, criticalEffect: 'auto-wound', extraHits: 1, damageSpills: false };
 
 /** Attacks covering every rule: rerolls of each kind, both critical effects, a critical face below the hit roll, no save, spilling damage. */
 const ATTACKS: readonly { readonly label: string; readonly attack: OracleAttack }[] = [
-  { label: 'the text: 10 × 2 dice, 4+/4+ against 5+, critical 6 wounds', attack: { attacker: profile({}), models: 10, defender: { save: 5, wounds: 3, models: 3 }, rules: TEXT_RULES } },
+  {
+    label: 'the text: 10 × 2 dice, 4+/4+ against 5+, critical 6 wounds',
+    attack: { attacker: profile({}), models: 10, defender: { save: 5, wounds: 3, models: 3 }, rules: TEXT_RULES },
+  },
   {
     label: 'reroll 1s to hit, AP 1, D 2, criticals on 5+ with 2 extra hits',
-    attack: { attacker: profile({ hit: 3, ap: 1, damage: 2, rerollHits: 'ones' }), models: 6, defender: { save: 3, wounds: 3, models: 4 }, rules: { ...TEXT_RULES, criticalFace: 5, criticalEffect: 'extra-hits', extraHits: 2 } },
+    attack: {
+      attacker: profile({ hit: 3, ap: 1, damage: 2, rerollHits: 'ones' }),
+      models: 6,
+      defender: { save: 3, wounds: 3, models: 4 },
+      rules: { ...TEXT_RULES, criticalFace: 5, criticalEffect: 'extra-hits', extraHits: 2 },
+    },
   },
   {
     // Criticals from 4+ with hits on 5+: every hit is critical, each making 2 hits to wound.
@@ -88,7 +114,12 @@ const ATTACKS: readonly { readonly label: string; readonly attack: OracleAttack 
   },
   {
     label: 'reroll failed wounds, no critical hits',
-    attack: { attacker: profile({ attacks: 3, hit: 3, wound: 5, rerollWounds: 'failed' }), models: 5, defender: { save: 4, wounds: 1, models: 12 }, rules: { ...TEXT_RULES, criticalFace: 7 } },
+    attack: {
+      attacker: profile({ attacks: 3, hit: 3, wound: 5, rerollWounds: 'failed' }),
+      models: 5,
+      defender: { save: 4, wounds: 1, models: 12 },
+      rules: { ...TEXT_RULES, criticalFace: 7 },
+    },
   },
 ];
 
@@ -161,7 +192,10 @@ describe('(a) one attack: the oracle, --method exact, mc and mc-dice agree', () 
       for (const [name, distribution] of Object.entries(expected)) {
         const metric = metricOf(run, name);
         const exactMean = distribution.reduce((sum, p, v) => sum + p * v, 0);
-        expect(Math.abs(metric.mean - exactMean), `${method} ${name}: mean ${metric.mean} vs ${exactMean} (SE ${metric.standardError})`).toBeLessThanOrEqual(CHECK_Z * metric.standardError);
+        expect(
+          Math.abs(metric.mean - exactMean),
+          `${method} ${name}: mean ${metric.mean} vs ${exactMean} (SE ${metric.standardError})`,
+        ).toBeLessThanOrEqual(CHECK_Z * metric.standardError);
         const off = distribution.flatMap((p, v) => {
           const count = metric.distribution.find((entry) => entry.value === v)?.count ?? 0;
           return implausible(count, TRIALS, p) ? [`${v}: ${count}/${TRIALS} vs p ${p}`] : [];
@@ -174,8 +208,11 @@ describe('(a) one attack: the oracle, --method exact, mc and mc-dice agree', () 
 
 describe('(d) the kernel contract (helpers/kernel-checks.ts)', () => {
   const loaded: Partial<Record<'attack' | 'fight', LoadedScenario>> = {};
-  const kernelOf = (shape: 'attack' | 'fight', method: DrawMethod): Kernel => compileSpec(kernelSpecOf(loaded[shape] as LoadedScenario, method));
-  const combinations = (['attack', 'fight'] as const).flatMap((shape) => (['tables', 'dice'] as const).map((method) => ({ shape, method })));
+  const kernelOf = (shape: 'attack' | 'fight', method: DrawMethod): Kernel =>
+    compileSpec(kernelSpecOf(loaded[shape] as LoadedScenario, method));
+  const combinations = (['attack', 'fight'] as const).flatMap((shape) =>
+    (['tables', 'dice'] as const).map((method) => ({ shape, method })),
+  );
 
   beforeAll(async () => {
     loaded.attack = await loadScenarioFile(path.join(PLUGIN, 'scenarios', 'volley.yaml'), TRUSTED);
@@ -206,16 +243,33 @@ describe('(d) the kernel contract (helpers/kernel-checks.ts)', () => {
     for (const [index, method] of (['tables', 'dice'] as const).entries()) {
       const kernel = kernelOf('fight', method);
       const tally = runTrials(kernel, { seed: SEED + index, trials: TRIALS });
-      kernel.metrics.forEach((metric, m) => expectFitsExact(`${metric.name} (${method})`, tally.histogram(metric.name), exact.probabilities[m] as Float64Array, TRIALS, 1e-6, CHECK_Z));
+      kernel.metrics.forEach((metric, m) =>
+        expectFitsExact(
+          `${metric.name} (${method})`,
+          tally.histogram(metric.name),
+          exact.probabilities[m] as Float64Array,
+          TRIALS,
+          1e-6,
+          CHECK_Z,
+        ),
+      );
     }
   });
 });
 
 describe('a worked example on scripted dice (method dice), read from its trace', () => {
   it('two Line Infantry attack one Brute: rerolled 1s, a critical auto-wound, saves, damage', async () => {
-    const loaded = await loadScenarioChanged(path.join(PLUGIN, 'scenarios', 'volley.yaml'), {
-      fields: [['sides[0].models', 2], ['sides[1].models', 1], ['units.line-infantry.rerollHits', 'ones']],
-    }, TRUSTED);
+    const loaded = await loadScenarioChanged(
+      path.join(PLUGIN, 'scenarios', 'volley.yaml'),
+      {
+        fields: [
+          ['sides[0].models', 2],
+          ['sides[1].models', 1],
+          ['units.line-infantry.rerollHits', 'ones'],
+        ],
+      },
+      TRUSTED,
+    );
     const kernel = compileSpec(kernelSpecOf(loaded, 'dice')) as Kernel<HomebrewTraceEvent>;
     // Hit 4+: 1 (rerolled), 6 (critical), 4, 2; the 1 rerolled: 5. Wound 4+ for the two hits: 3, 4.
     // Saves 5+ for the critical's automatic wound and the rolled one: 5 (saved), 2.
@@ -243,9 +297,14 @@ describe('a worked example on scripted dice (method dice), read from its trace',
 /** `crucible <args>` in a child process (a plugin's code is loaded once per process: see the test below). */
 function spawned(args: readonly string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPOSITORY, 'bin', 'crucible.js'), ...args], { cwd: REPOSITORY, env: { ...process.env, CRUCIBLE_DEBUG: '' } }, (error, stdout, stderr) => {
-      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(REPOSITORY, 'bin', 'crucible.js'), ...args],
+      { cwd: REPOSITORY, env: { ...process.env, CRUCIBLE_DEBUG: '' } },
+      (error, stdout, stderr) => {
+        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -259,7 +318,19 @@ describe('(c) a changed plugin refuses an old checkpoint', () => {
     await cp(PLUGIN, copy, { recursive: true });
     await symlink(path.join(REPOSITORY, 'engine'), path.join(project, 'engine'), 'dir');
     await symlink(path.join(REPOSITORY, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-    const args = ['run', path.join(copy, 'scenarios', 'knights-vs-brutes.yaml'), '-n', '65536', '-s', SEED_TEXT, '-q', '--checkpoint', path.join(root, 'copy.ckpt'), '--plugin', path.join(copy, 'index.ts')];
+    const args = [
+      'run',
+      path.join(copy, 'scenarios', 'knights-vs-brutes.yaml'),
+      '-n',
+      '65536',
+      '-s',
+      SEED_TEXT,
+      '-q',
+      '--checkpoint',
+      path.join(root, 'copy.ckpt'),
+      '--plugin',
+      path.join(copy, 'index.ts'),
+    ];
     const first = await runCli(args);
     expect(first.status, first.stderr).toBe(0);
     const source = path.join(copy, 'odds.ts');

@@ -15,10 +15,25 @@ export interface AttackUnit {
   readonly atk: number;
 }
 
-export async function writeAttackRoster(directory: string, name: string, units: readonly AttackUnit[], entries: readonly Record<string, unknown>[]): Promise<string> {
+export async function writeAttackRoster(
+  directory: string,
+  name: string,
+  units: readonly AttackUnit[],
+  entries: readonly Record<string, unknown>[],
+): Promise<string> {
   await writeFile(
     path.join(directory, 'units.yaml'),
-    stringify({ units: units.map((unit) => ({ id: unit.id, name: unit.name, madeUp: true, def: unit.def, might: unit.might, will: 3, weapons: [{ name: `${unit.name}'s weapon`, type: 'melee', atk: unit.atk }] })) }),
+    stringify({
+      units: units.map((unit) => ({
+        id: unit.id,
+        name: unit.name,
+        madeUp: true,
+        def: unit.def,
+        might: unit.might,
+        will: 3,
+        weapons: [{ name: `${unit.name}'s weapon`, type: 'melee', atk: unit.atk }],
+      })),
+    }),
   );
   const file = path.join(directory, 'roster.yaml');
   await writeFile(

@@ -1,7 +1,10 @@
 import { main } from '../../cli/main.js';
 
 /** Output sinks for `main(args, io)`: what the CLI wrote to stdout and stderr, as text. */
-export function capture(): { io: { stdout: (text: string) => void; stderr: (text: string) => void }; output: () => { stdout: string; stderr: string } } {
+export function capture(): {
+  io: { stdout: (text: string) => void; stderr: (text: string) => void };
+  output: () => { stdout: string; stderr: string };
+} {
   let stdout = '';
   let stderr = '';
   return {

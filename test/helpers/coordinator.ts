@@ -18,7 +18,10 @@ export interface Coordinator {
 const BINARY = path.join(REPOSITORY, 'bin', 'crucible.js');
 
 export function startCoordinator(args: readonly string[], env: NodeJS.ProcessEnv = {}): Coordinator {
-  const child = spawn(process.execPath, [BINARY, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '', CRUCIBLE_TEST_QUEUE_FAST: '1', ...env } });
+  const child = spawn(process.execPath, [BINARY, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CRUCIBLE_DEBUG: '', CRUCIBLE_TEST_QUEUE_FAST: '1', ...env },
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -27,7 +30,9 @@ export function startCoordinator(args: readonly string[], env: NodeJS.ProcessEnv
   child.stderr?.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15))));
+  const exited = new Promise<number>((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15))),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

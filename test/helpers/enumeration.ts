@@ -39,14 +39,22 @@ export function expectSameProbabilities(label: string, actual: ArrayLike<number>
  * seen, a Pearson χ² over the whole distribution below its α critical value, and the mean within
  * `z` standard errors (from the exact variance) of the exact mean.
  */
-export function expectFitsExact(label: string, histogram: ArrayLike<number>, exact: ArrayLike<number>, trials: number, alpha = 1e-6, z = 4): void {
+export function expectFitsExact(
+  label: string,
+  histogram: ArrayLike<number>,
+  exact: ArrayLike<number>,
+  trials: number,
+  alpha = 1e-6,
+  z = 4,
+): void {
   let mean = 0;
   let second = 0;
   for (let v = 0; v < exact.length; v++) {
     mean += (exact[v] ?? 0) * v;
     second += (exact[v] ?? 0) * v * v;
   }
-  for (let v = 0; v < histogram.length; v++) if ((histogram[v] ?? 0) > 0) expect(exact[v] ?? 0, `${label}: value ${v} happened but is impossible`).toBeGreaterThan(0);
+  for (let v = 0; v < histogram.length; v++)
+    if ((histogram[v] ?? 0) > 0) expect(exact[v] ?? 0, `${label}: value ${v} happened but is impossible`).toBeGreaterThan(0);
   const { statistic, df } = chiSquareFit(histogram, exact, trials);
   if (df >= 1) expect(statistic, `${label}: χ² ${statistic.toFixed(1)} on ${df} df`).toBeLessThan(chiSquareCritical(alpha, df));
   let sum = 0;

@@ -30,12 +30,7 @@ export interface CompareOptions {
   readonly pointMass?: boolean;
 }
 
-export function expectMatchesExact(
-  tally: Tally,
-  metric: string,
-  exact: Distribution,
-  options: CompareOptions = {},
-): ExactComparison {
+export function expectMatchesExact(tally: Tally, metric: string, exact: Distribution, options: CompareOptions = {}): ExactComparison {
   const n = tally.trials;
   const histogram = tally.histogram(metric);
   expect(Math.abs(total(exact) - 1), `${metric}: exact distribution sums to ${total(exact)}`).toBeLessThan(EXACT_TOTAL_TOLERANCE);

@@ -4,7 +4,7 @@ import { type BuiltInExamples, builtInExamples } from '../../scripts/rule-system
 
 /**
  * Every built-in rule system with the samples its folder exports (engine/<id>/examples.ts), in the
- * registry's order: what the shared suites iterate, so a rule system added to engine/rulesets.ts
+ * registry's order: what the shared suites iterate, so a rule system added to engine/registry.ts
  * is checked by each of them with nothing added to the tests.
  */
 export const BUILT_IN_EXAMPLES: readonly BuiltInExamples[] = await builtInExamples();

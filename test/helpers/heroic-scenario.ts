@@ -5,7 +5,9 @@ import { InputError } from '../../input/errors.js';
 import { type LoadedScenario, loadScenarioFileOf } from '../../input/scenario-file.js';
 
 /** A heroic scenario file loaded as the CLI loads it, with its units and units file by name (tests' shorthand). */
-export async function loadHeroicScenarioFile(file: string): Promise<LoadedScenario<Scenario, HeroicRefs> & { readonly units: readonly Unit[]; readonly unitsFile: string }> {
+export async function loadHeroicScenarioFile(
+  file: string,
+): Promise<LoadedScenario<Scenario, HeroicRefs> & { readonly units: readonly Unit[]; readonly unitsFile: string }> {
   const loaded = await loadScenarioFileOf(file, heroic);
   return { ...loaded, units: loaded.refs.units, unitsFile: loaded.inputs[1] ?? '' };
 }

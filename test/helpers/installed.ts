@@ -9,7 +9,10 @@ import { REDIS_SERVER } from '../../scripts/setup-redis.mjs';
  * itself (files run side by side, and apt-get runs one at a time): missing, it says how to get it.
  */
 function installed(executable: string, script: string): string {
-  if (!existsSync(executable)) throw new Error(`${executable} is missing: npm test installs it before the tests (test/global-setup.ts); on its own, run node ${script}`);
+  if (!existsSync(executable))
+    throw new Error(
+      `${executable} is missing: npm test installs it before the tests (test/global-setup.ts); on its own, run node ${script}`,
+    );
   return executable;
 }
 

@@ -67,7 +67,8 @@ export function specProblems(metrics: readonly MetricSpec[]): string[] {
     names.add(metric.name);
     if (!Number.isInteger(metric.max) || metric.max < 0) problems.push(`${metric.name}: max ${metric.max}`);
     if (metric.kind === 'flag' && metric.max !== 1) problems.push(`${metric.name}: a flag with max ${metric.max}`);
-    if (metric.kind === 'category' && metric.labels?.length !== metric.max + 1) problems.push(`${metric.name}: ${metric.labels?.length} labels for values 0..${metric.max}`);
+    if (metric.kind === 'category' && metric.labels?.length !== metric.max + 1)
+      problems.push(`${metric.name}: ${metric.labels?.length} labels for values 0..${metric.max}`);
   }
   return problems;
 }
@@ -79,7 +80,8 @@ export function rangeProblems(metrics: readonly MetricSpec[], rows: ArrayLike<nu
   for (let cell = 0; cell < rows.length && problems.length < 10; cell++) {
     const value = rows[cell] as number;
     const metric = metrics[cell % width] as MetricSpec;
-    if (!Number.isInteger(value) || value < 0 || value > metric.max) problems.push(`trial ${Math.floor(cell / width)}: ${metric.name} = ${value}, not an integer in 0..${metric.max}`);
+    if (!Number.isInteger(value) || value < 0 || value > metric.max)
+      problems.push(`trial ${Math.floor(cell / width)}: ${metric.name} = ${value}, not an integer in 0..${metric.max}`);
   }
   return problems;
 }
@@ -90,7 +92,8 @@ export function rowDifference(metrics: readonly MetricSpec[], actual: ArrayLike<
   if (actual.length !== expected.length) return `${actual.length / width} rows, not ${expected.length / width}`;
   for (let cell = 0; cell < actual.length; cell++) {
     // !==, not Object.is: a −0 is the integer 0 (and NaN, never stored by an Int32Array, differs from everything).
-    if (actual[cell] !== expected[cell]) return `trial ${Math.floor(cell / width)}: ${metrics[cell % width]?.name} = ${actual[cell]}, not ${expected[cell]}`;
+    if (actual[cell] !== expected[cell])
+      return `trial ${Math.floor(cell / width)}: ${metrics[cell % width]?.name} = ${actual[cell]}, not ${expected[cell]}`;
   }
   return undefined;
 }
@@ -106,7 +109,10 @@ export function determinismProblems(kernel: Kernel, build: () => Kernel, seed: n
   const found = [
     ['the same kernel run again', rowDifference(metrics, runRows(kernel, streamDice(seed), trials), first)],
     ['a freshly built kernel', rowDifference(metrics, runRows(build(), streamDice(seed), trials), first)],
-    ['each trial reseeded, in reverse order on a fresh kernel vs in order', rowDifference(metrics, runReseeded(build(), seed, [...order].reverse()), runReseeded(kernel, seed, order))],
+    [
+      'each trial reseeded, in reverse order on a fresh kernel vs in order',
+      rowDifference(metrics, runReseeded(build(), seed, [...order].reverse()), runReseeded(kernel, seed, order)),
+    ],
   ] as const;
   return found.filter(([, difference]) => difference !== undefined).map(([what, difference]) => `${what}: ${difference}`);
 }
@@ -171,7 +177,8 @@ export function exactProblems(kernel: Kernel): { problems: string[]; exact?: Exa
   const problems: string[] = [];
   kernel.metrics.forEach((metric, m) => {
     const probabilities = exact.probabilities[m] as Float64Array;
-    if (probabilities.length !== metric.max + 1) problems.push(`${metric.name}: ${probabilities.length} probabilities for 0..${metric.max}`);
+    if (probabilities.length !== metric.max + 1)
+      problems.push(`${metric.name}: ${probabilities.length} probabilities for 0..${metric.max}`);
     let sum = 0;
     for (const p of probabilities) {
       if (!(p >= 0)) problems.push(`${metric.name}: a probability ${p}`);
@@ -179,7 +186,10 @@ export function exactProblems(kernel: Kernel): { problems: string[]; exact?: Exa
     }
     // Our own summation of max + 1 terms adds at most (max + 1)·2⁻⁵³ to the enumeration's bound.
     const tolerance = exact.errorBound + (metric.max + 1) * 2 ** -53;
-    if (Math.abs(sum - 1) > tolerance) problems.push(`${metric.name}: probabilities sum to 1 ${sum >= 1 ? '+' : '−'} ${Math.abs(sum - 1).toExponential(2)}, beyond the bound ${tolerance.toExponential(2)}`);
+    if (Math.abs(sum - 1) > tolerance)
+      problems.push(
+        `${metric.name}: probabilities sum to 1 ${sum >= 1 ? '+' : '−'} ${Math.abs(sum - 1).toExponential(2)}, beyond the bound ${tolerance.toExponential(2)}`,
+      );
   });
   return { problems, exact };
 }
@@ -189,5 +199,11 @@ export const informative = (distribution: ArrayLike<number>): boolean => Array.f
 
 /** A kernel that behaves like `base` except for `change`: the broken kernels the checks must catch. */
 export function broken(base: Kernel, change: Partial<Kernel>): Kernel {
-  return { ruleset: base.ruleset, engineVersion: base.engineVersion, metrics: base.metrics, trial: (dice, row) => base.trial(dice, row), ...change };
+  return {
+    ruleset: base.ruleset,
+    engineVersion: base.engineVersion,
+    metrics: base.metrics,
+    trial: (dice, row) => base.trial(dice, row),
+    ...change,
+  };
 }

@@ -66,7 +66,12 @@ export function noncentralChiSquareSurvival(x: number, df: number, lambda: numbe
  * Power of `chiSquareFit(histogram, exact, trials)` at level `alpha` when the truth is `truth`
  * rather than `exact` (both as probabilities over the same values).
  */
-export function chiSquareFitPower(exact: ArrayLike<number>, truth: ArrayLike<number>, trials: number, alpha: number): { lambda: number; df: number; power: number } {
+export function chiSquareFitPower(
+  exact: ArrayLike<number>,
+  truth: ArrayLike<number>,
+  trials: number,
+  alpha: number,
+): { lambda: number; df: number; power: number } {
   const expected = Array.from({ length: Math.max(exact.length, truth.length) }, (_, v) => trials * (truth[v] ?? 0));
   const { statistic: lambda, df } = chiSquareFit(expected, exact, trials);
   if (df < 1) return { lambda, df, power: 0 };

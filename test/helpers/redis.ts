@@ -29,7 +29,11 @@ function freePort(): Promise<number> {
 
 function spawnRedis(port: number): Promise<ChildProcess> {
   const executable = redisServerPath();
-  const server: ChildProcess = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server: ChildProcess = spawn(
+    executable,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return new Promise<void>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
@@ -72,7 +76,10 @@ const BINARY = path.join(import.meta.dirname, '..', '..', 'bin', 'crucible.js');
 
 /** A real `crucible worker` process on `url` (one thread, plus `options`), resolved once it takes shards. */
 export function startCrucibleWorker(url: string, options: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1', ...options], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CRUCIBLE_DEBUG: '', ...env } });
+  const child = spawn(process.execPath, [BINARY, 'worker', url, '--workers', '1', ...options], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CRUCIBLE_DEBUG: '', ...env },
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stderr?.on('data', (chunk: Buffer) => {

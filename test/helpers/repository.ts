@@ -24,13 +24,19 @@ export interface RepositoryTree {
 export function repositoryTree(): RepositoryTree {
   const files = gitFiles() ?? walkedFiles();
   const folders = new Set<string>([REPOSITORY]);
-  for (const file of files) for (let folder = path.dirname(file); folder.startsWith(REPOSITORY) && !folders.has(folder); folder = path.dirname(folder)) folders.add(folder);
+  for (const file of files)
+    for (let folder = path.dirname(file); folder.startsWith(REPOSITORY) && !folders.has(folder); folder = path.dirname(folder))
+      folders.add(folder);
   return { folders: [...folders], files, textFiles: files.filter((file) => TEXT_FILE.test(path.basename(file))) };
 }
 
 function gitFiles(): string[] | undefined {
   try {
-    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPOSITORY, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: REPOSITORY,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return listed
       .split('\0')
       .filter((name) => name !== '')

@@ -34,7 +34,10 @@ export function scenarioProblems(prefix: string): {
       lines = (error as InputError).message.split('\n');
     }
     const start = `${file}: ${fieldPath}: `;
-    expect(lines.find((line) => line.startsWith(start) && line.includes(fragment)), `no line starting ${JSON.stringify(start)} containing ${JSON.stringify(fragment)} in:\n${lines.join('\n')}`).toBeDefined();
+    expect(
+      lines.find((line) => line.startsWith(start) && line.includes(fragment)),
+      `no line starting ${JSON.stringify(start)} containing ${JSON.stringify(fragment)} in:\n${lines.join('\n')}`,
+    ).toBeDefined();
   };
   return { expectProblem, directory: () => root };
 }

@@ -70,7 +70,9 @@ export class SyntheticCells implements CellSource {
 
   async measure(requests: readonly CellRequest[], level: CellLevel): Promise<void> {
     for (const request of requests) {
-      const { u, a, v, b } = this.first(request.u, request.a, request.v, request.b) ? request : { u: request.v, a: request.b, v: request.u, b: request.a };
+      const { u, a, v, b } = this.first(request.u, request.a, request.v, request.b)
+        ? request
+        : { u: request.v, a: request.b, v: request.u, b: request.a };
       if (this.game.types[u] === this.game.types[v] && a === b) continue;
       const key = this.key(u, a, v, b);
       const known = this.stored.get(key);

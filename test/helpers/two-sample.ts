@@ -43,7 +43,9 @@ export function expectSameMean(label: string, engine: readonly number[], naive: 
   const e = meanAndError(engine);
   const n = meanAndError(naive);
   const combined = Math.sqrt(e.standardError ** 2 + n.standardError ** 2);
-  expect(Math.abs(e.mean - n.mean), `${label}: engine ${e.mean} vs naive ${n.mean} (combined SE ${combined})`).toBeLessThanOrEqual(Z * combined);
+  expect(Math.abs(e.mean - n.mean), `${label}: engine ${e.mean} vs naive ${n.mean} (combined SE ${combined})`).toBeLessThanOrEqual(
+    Z * combined,
+  );
 }
 
 /**
@@ -51,10 +53,19 @@ export function expectSameMean(label: string, engine: readonly number[], naive: 
  * the means within 4 combined SE. For a categorical metric (`winner`) the mean of the codes means
  * nothing, so each outcome's share is compared instead.
  */
-export function expectSameDistribution(metric: string, engine: readonly number[], other: readonly number[], alpha: number, categorical = false): void {
+export function expectSameDistribution(
+  metric: string,
+  engine: readonly number[],
+  other: readonly number[],
+  alpha: number,
+  categorical = false,
+): void {
   const { statistic, df } = twoSampleChiSquare(engine, other);
   if (df > 0) {
-    expect(statistic, `${metric}: χ² ${statistic.toFixed(1)} on ${df} df\n engine ${engine.join(' ')}\n other  ${other.join(' ')}`).toBeLessThan(chiSquareCritical(alpha, df));
+    expect(
+      statistic,
+      `${metric}: χ² ${statistic.toFixed(1)} on ${df} df\n engine ${engine.join(' ')}\n other  ${other.join(' ')}`,
+    ).toBeLessThan(chiSquareCritical(alpha, df));
   }
   if (!categorical) {
     expectSameMean(metric, engine, other);

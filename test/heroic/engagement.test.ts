@@ -9,13 +9,20 @@ import { attackScenario, engagementScenario, model, SIDE_NAMES, scriptedTrial, w
 
 describe('Formation: Engagement — rear ranks attack only with Indirect Engagement (rulings §8)', () => {
   const units = [
-    model('spearman', { def: 4, might: 1, will: 4, weapons: [weapon('melee', 2), { name: 'long spear', type: 'melee', atk: 2, indirect: true }, weapon('ranged', 2)] }),
+    model('spearman', {
+      def: 4,
+      might: 1,
+      will: 4,
+      weapons: [weapon('melee', 2), { name: 'long spear', type: 'melee', atk: 2, indirect: true }, weapon('ranged', 2)],
+    }),
     model('target', { def: 4, might: 20, will: 4 }),
   ];
   const attack = (weaponName: string) =>
-    attackScenario('ranks', [{ id: 'spears', unit: 'spearman', models: 4, formation: true, frontRank: 2, weapon: weaponName, target: 'target' }], [
-      { id: 'target', unit: 'target', models: 1 },
-    ]);
+    attackScenario(
+      'ranks',
+      [{ id: 'spears', unit: 'spearman', models: 4, formation: true, frontRank: 2, weapon: weaponName, target: 'target' }],
+      [{ id: 'target', unit: 'target', models: 1 }],
+    );
 
   it('a melee weapon: only the 2 front-rank figures roll (4 dice, not 8)', () => {
     const trial = scriptedTrial(attack('melee-2'), units, [4, 4, 4, 4]);
@@ -41,7 +48,12 @@ describe('Healing — Regeneration (R) heals 1 Wound at the start of each activa
     model('hitter', { def: 6, might: 3, will: 4, weapons: [weapon('melee', 2)] }),
     model('troll', { def: 4, might: 5, will: 4, regenerates: true, weapons: [weapon('melee', 1)] }),
   ];
-  const scenario = engagementScenario('regeneration', 3, [{ id: 'hitter', unit: 'hitter', models: 1 }], [{ id: 'troll', unit: 'troll', models: 1 }]);
+  const scenario = engagementScenario(
+    'regeneration',
+    3,
+    [{ id: 'hitter', unit: 'hitter', models: 1 }],
+    [{ id: 'troll', unit: 'troll', models: 1 }],
+  );
 
   it('heals before the troll acts, so it survives two 2-Wound rounds and falls in the third', () => {
     // Round 1: 2 Wounds, troll heals to 1 and misses. Round 2: 3, heals to 2, misses.
@@ -55,15 +67,18 @@ describe('Healing — Regeneration (R) heals 1 Wound at the start of each activa
   });
 });
 
-describe('Healing ability: Wounds healed at the end of the group\'s activation', () => {
+describe("Healing ability: Wounds healed at the end of the group's activation", () => {
   const units = [
     model('hitter', { def: 6, might: 3, will: 4, weapons: [weapon('melee', 2)] }),
     model('brewer', { def: 4, might: 4, will: 4, heroic: true, weapons: [weapon('melee', 1)] }),
   ];
   it('healing 2 lets the target take 3 + 3 Wounds before falling, not 3 + 1', () => {
-    const scenario = engagementScenario('heal', 2, [{ id: 'hitter', unit: 'hitter', models: 1 }], [
-      { id: 'brewer', unit: 'brewer', models: 1, heal: { wounds: 2 } },
-    ]);
+    const scenario = engagementScenario(
+      'heal',
+      2,
+      [{ id: 'hitter', unit: 'hitter', models: 1 }],
+      [{ id: 'brewer', unit: 'brewer', models: 1, heal: { wounds: 2 } }],
+    );
     const trial = scriptedTrial(scenario, units, [6, 4, 1, 6, 4]);
     expect(trial.metric('brewer.woundsTaken')).toBe(6);
     expect(trial.metric('brewer.vanquished')).toBe(1);
@@ -71,8 +86,11 @@ describe('Healing ability: Wounds healed at the end of the group\'s activation',
   });
 });
 
-describe('Formation Attacks — the defender\'s allocation policy (rulings §5)', () => {
-  const units = [model('archer', { def: 4, might: 1, will: 4, weapons: [weapon('ranged', 1)] }), model('soldier', { def: 4, might: 2, will: 4 })];
+describe("Formation Attacks — the defender's allocation policy (rulings §5)", () => {
+  const units = [
+    model('archer', { def: 4, might: 1, will: 4, weapons: [weapon('ranged', 1)] }),
+    model('soldier', { def: 4, might: 2, will: 4 }),
+  ];
   const scenario = (allocation: 'most-damaged' | 'least-damaged') =>
     attackScenario(
       `allocation-${allocation}`,
@@ -104,7 +122,12 @@ describe('Breaking a Formation: below 3 models its survivors fight as single mod
     model('knight', { def: 4, might: 1, will: 4, weapons: [weapon('ranged', 1)] }),
   ];
   it('each survivor makes its own Attack Action, with its own Shield roll by the target', () => {
-    const scenario = engagementScenario('broken', 1, [{ id: 'sniper', unit: 'sniper', models: 1 }], [{ id: 'knights', unit: 'knight', models: 3, formation: true }]);
+    const scenario = engagementScenario(
+      'broken',
+      1,
+      [{ id: 'sniper', unit: 'sniper', models: 1 }],
+      [{ id: 'knights', unit: 'knight', models: 3, formation: true }],
+    );
     // Sniper kills a knight (4). Knight 1: hit (4), Shield fails (1). Knight 2: hit (4), Shield fails (1).
     const trial = scriptedTrial(scenario, units, [4, 4, 1, 4, 1]);
     expect(trial.metric('knights.formationBroken')).toBe(1);
@@ -123,7 +146,17 @@ describe('Rolling ATK Dice: a split re-declared each activation', () => {
     const scenario = engagementScenario(
       'split-orphan',
       2,
-      [{ id: 'uldar', unit: 'uldar', models: 1, split: [{ target: 'kobold', dice: 1 }, { target: 'ogre', dice: 3 }] }],
+      [
+        {
+          id: 'uldar',
+          unit: 'uldar',
+          models: 1,
+          split: [
+            { target: 'kobold', dice: 1 },
+            { target: 'ogre', dice: 3 },
+          ],
+        },
+      ],
       [
         { id: 'kobold', unit: 'kobold', models: 1, target: 'uldar' },
         { id: 'ogre', unit: 'ogre', models: 1, target: 'uldar' },
@@ -148,7 +181,15 @@ describe('Area of Effect: allies inside the area are hit too (rulings §10)', ()
     const scenario = attackScenario(
       'friendly-fire',
       [
-        { id: 'shaman', unit: 'shaman', models: 1, area: [{ group: 'skeletons', models: 2 }, { group: 'bodyguard', models: 1 }] },
+        {
+          id: 'shaman',
+          unit: 'shaman',
+          models: 1,
+          area: [
+            { group: 'skeletons', models: 2 },
+            { group: 'bodyguard', models: 1 },
+          ],
+        },
         { id: 'bodyguard', unit: 'bodyguard', models: 1 },
       ],
       [{ id: 'skeletons', unit: 'skeleton', models: 2 }],

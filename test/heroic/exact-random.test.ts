@@ -39,7 +39,15 @@ function randomCase(random: () => number, k: number): RandomCase {
   const flag = (): string[] => (tags.length > 0 && random() < 0.4 ? ['Fire'] : []);
   const units = [
     model('attacker', { def: 4, might: 2, will: 4, weapons: [weapon(pick(['melee', 'ranged'] as const), int(1, 4), [...tags])] }),
-    model('defender', { def: int(0, 7), shield: random() < 0.6, might: int(1, 4), will: 3, weak: flag(), resist: flag(), immune: random() < 0.1 ? flag() : [] }),
+    model('defender', {
+      def: int(0, 7),
+      shield: random() < 0.6,
+      might: int(1, 4),
+      will: 3,
+      weak: flag(),
+      resist: flag(),
+      immune: random() < 0.1 ? flag() : [],
+    }),
   ];
   const options: OptionsInput = {
     shieldRolls: pick(['every-model', 'allocated-models'] as const),
@@ -47,8 +55,12 @@ function randomCase(random: () => number, k: number): RandomCase {
     order: pick(['weakness-then-shield', 'shield-then-weakness'] as const),
     allocation: pick(['most-damaged', 'least-damaged'] as const),
   };
-  const attackers: GroupInput[] = [{ id: 'attackers', unit: 'attacker', models: attackerModels, formation: attackerFormation, target: 'defenders' }];
-  const defenders: GroupInput[] = [{ id: 'defenders', unit: 'defender', models: defenderModels, formation: defenderFormation, woundsTaken: random() < 0.2 ? 1 : 0 }];
+  const attackers: GroupInput[] = [
+    { id: 'attackers', unit: 'attacker', models: attackerModels, formation: attackerFormation, target: 'defenders' },
+  ];
+  const defenders: GroupInput[] = [
+    { id: 'defenders', unit: 'defender', models: defenderModels, formation: defenderFormation, woundsTaken: random() < 0.2 ? 1 : 0 },
+  ];
   return { label: `random attack ${k + 1}`, units, attackers, defenders, options };
 }
 
@@ -67,8 +79,14 @@ describe('random single Attack Actions: exact enumeration against Monte Carlo ro
     const exact = enumerate(compileHeroic(scenario, c.units, 'tables'), c.label);
     const kernel = compileHeroic(scenario, c.units, 'dice');
     const tally = runTrials(kernel, { seed: SEED, trials: TRIALS });
-    const setting = JSON.stringify({ units: c.units.map((unit) => [unit.def, unit.shield, unit.might, unit.weak, unit.resist, unit.immune, unit.weapons[0]?.atk]), attackers: c.attackers, defenders: c.defenders, options: c.options });
-    for (const metric of kernel.metrics) expectFitsExact(`${metric.name}; ${setting}`, tally.histogram(metric.name), exact.probabilities(metric.name), TRIALS, ALPHA);
+    const setting = JSON.stringify({
+      units: c.units.map((unit) => [unit.def, unit.shield, unit.might, unit.weak, unit.resist, unit.immune, unit.weapons[0]?.atk]),
+      attackers: c.attackers,
+      defenders: c.defenders,
+      options: c.options,
+    });
+    for (const metric of kernel.metrics)
+      expectFitsExact(`${metric.name}; ${setting}`, tally.histogram(metric.name), exact.probabilities(metric.name), TRIALS, ALPHA);
   });
 
   it('most cases are informative: a metric with two or more outcomes of p > 1%, and more than a handful of paths', () => {
@@ -85,8 +103,26 @@ describe('random single Attack Actions: exact enumeration against Monte Carlo ro
   });
 
   it('the generator reaches every option and both target kinds (the cases are not all alike)', () => {
-    const seen = new Set(cases.flatMap((c) => [...Object.values(c.options), c.defenders[0]?.formation ? 'formation target' : 'single target', c.units[1]?.shield ? 'shielded' : 'unshielded']));
-    for (const wanted of ['allocated-models', 'every-model', 'per-successful-figure', 'per-figure', 'once', 'shield-then-weakness', 'weakness-then-shield', 'least-damaged', 'formation target', 'single target', 'shielded']) {
+    const seen = new Set(
+      cases.flatMap((c) => [
+        ...Object.values(c.options),
+        c.defenders[0]?.formation ? 'formation target' : 'single target',
+        c.units[1]?.shield ? 'shielded' : 'unshielded',
+      ]),
+    );
+    for (const wanted of [
+      'allocated-models',
+      'every-model',
+      'per-successful-figure',
+      'per-figure',
+      'once',
+      'shield-then-weakness',
+      'weakness-then-shield',
+      'least-damaged',
+      'formation target',
+      'single target',
+      'shielded',
+    ]) {
       expect(seen.has(wanted), wanted).toBe(true);
     }
   });

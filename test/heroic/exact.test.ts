@@ -49,18 +49,8 @@ const cases: ExactCase[] = [
     { def: 7, might: 12, will: 2 },
     singleTargetWounds(rolledWounds(6, 7), plain(12), 0),
   ),
-  oneOnOne(
-    'DEF 0: every die succeeds',
-    { atk: 3 },
-    { def: 0, might: 12, will: 2 },
-    singleTargetWounds(rolledWounds(3, 0), plain(12), 0),
-  ),
-  oneOnOne(
-    'DEF 1: every die succeeds',
-    { atk: 3 },
-    { def: 1, might: 12, will: 2 },
-    singleTargetWounds(rolledWounds(3, 1), plain(12), 0),
-  ),
+  oneOnOne('DEF 0: every die succeeds', { atk: 3 }, { def: 0, might: 12, will: 2 }, singleTargetWounds(rolledWounds(3, 0), plain(12), 0)),
+  oneOnOne('DEF 1: every die succeeds', { atk: 3 }, { def: 1, might: 12, will: 2 }, singleTargetWounds(rolledWounds(3, 1), plain(12), 0)),
   oneOnOne(
     'single Shield: 3 dice vs DEF 4 (S)',
     { atk: 3 },
@@ -247,10 +237,7 @@ function noSpillCase(): ExactCase {
   const wounds = singleTargetWounds(rolledWounds(4, 4), plain(2), 0);
   return {
     label: 'no spill-over between non-formation models: 4 dice at 3 single models of MIGHT 2',
-    units: [
-      model('hero', { def: 4, might: 5, will: 6, weapons: [weapon('melee', 4)] }),
-      model('goblin', { def: 4, might: 2, will: 3 }),
-    ],
+    units: [model('hero', { def: 4, might: 5, will: 6, weapons: [weapon('melee', 4)] }), model('goblin', { def: 4, might: 2, will: 3 })],
     attackers: [{ id: 'hero', unit: 'hero', models: 1, target: 'goblins' }],
     defenders: [{ id: 'goblins', unit: 'goblin', models: 3 }],
     expected: { 'goblins.woundsTaken': wounds, 'goblins.modelsLost': bernoulli(wounds[2] ?? 0) },
@@ -261,10 +248,7 @@ function woundedTargetCase(): ExactCase {
   const wounds = singleTargetWounds(rolledWounds(3, 3), { ...plain(4), woundsTaken: 2 }, 0);
   return {
     label: 'cap at remaining MIGHT: 3 dice vs DEF 3, MIGHT 4 with 2 Wounds already taken',
-    units: [
-      model('hero', { def: 4, might: 5, will: 6, weapons: [weapon('melee', 3)] }),
-      model('troll', { def: 3, might: 4, will: 3 }),
-    ],
+    units: [model('hero', { def: 4, might: 5, will: 6, weapons: [weapon('melee', 3)] }), model('troll', { def: 3, might: 4, will: 3 })],
     attackers: [{ id: 'hero', unit: 'hero', models: 1, target: 'troll' }],
     defenders: [{ id: 'troll', unit: 'troll', models: 1, woundsTaken: 2 }],
     expected: {
@@ -277,12 +261,7 @@ function woundedTargetCase(): ExactCase {
 
 cases.push(
   aoeCase(),
-  chargeCase(
-    'WILL test: a Heroic WILL 4 charger vs a formation of 4, refused with P = 1 − 4/6',
-    { will: 4, heroic: true },
-    4,
-    {},
-  ),
+  chargeCase('WILL test: a Heroic WILL 4 charger vs a formation of 4, refused with P = 1 − 4/6', { will: 4, heroic: true }, 4, {}),
   chargeCase('WILL test at equality: WILL 3 vs 3 models (at-least-will, the Goblin)', { will: 3, heroic: false }, 3, {}),
   chargeCase('no WILL test at equality with exceeds-will', { will: 3, heroic: false }, 3, { chargeTest: 'exceeds-will' }),
   splitCase(),
@@ -364,7 +343,8 @@ describe('heroic single Attack Actions: exact enumeration equals the oracle', ()
     it(exactCase.label, () => {
       const scenario = attackScenario(exactCase.label, exactCase.attackers, exactCase.defenders, exactCase.options ?? {});
       const exact = enumerate(compileHeroic(scenario, exactCase.units, 'tables'), exactCase.label);
-      for (const [metric, expected] of Object.entries(exactCase.expected)) expectSameProbabilities(metric, exact.probabilities(metric), expected, 1e-12);
+      for (const [metric, expected] of Object.entries(exactCase.expected))
+        expectSameProbabilities(metric, exact.probabilities(metric), expected, 1e-12);
     });
   }
 });

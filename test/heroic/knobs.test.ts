@@ -50,7 +50,8 @@ const UNITS: Unit[] = [
 ];
 
 const group = (id: string, unit: string, models: number, extra: Partial<GroupInput> = {}): GroupInput => ({ id, unit, models, ...extra });
-const formation = (id: string, unit: string, models: number, extra: Partial<GroupInput> = {}): GroupInput => group(id, unit, models, { formation: true, ...extra });
+const formation = (id: string, unit: string, models: number, extra: Partial<GroupInput> = {}): GroupInput =>
+  group(id, unit, models, { formation: true, ...extra });
 
 interface KnobCase {
   readonly knob: keyof RulesInput;
@@ -63,8 +64,10 @@ interface KnobCase {
   readonly why: string;
 }
 
-const oneAttack = (name: string, attackers: GroupInput[], defenders: GroupInput[], options: OptionsInput = {}) => (rules: RulesInput) =>
-  attackScenario(name, attackers, defenders, options, rules);
+const oneAttack =
+  (name: string, attackers: GroupInput[], defenders: GroupInput[], options: OptionsInput = {}) =>
+  (rules: RulesInput) =>
+    attackScenario(name, attackers, defenders, options, rules);
 
 const CASES: readonly KnobCase[] = [
   {
@@ -88,9 +91,14 @@ const CASES: readonly KnobCase[] = [
     knob: 'shieldSave',
     value: 3,
     // Option allocated-models: a model's own Shield die as it is first allocated Wounds.
-    scenario: oneAttack('a formation at a shielded formation, allocated Shields', [formation('a', 'spearman', 3)], [formation('wall', 'shield-wall', 3)], {
-      shieldRolls: 'allocated-models',
-    }),
+    scenario: oneAttack(
+      'a formation at a shielded formation, allocated Shields',
+      [formation('a', 'spearman', 3)],
+      [formation('wall', 'shield-wall', 3)],
+      {
+        shieldRolls: 'allocated-models',
+      },
+    ),
     metric: 'wall.woundsTaken',
     direction: 'down',
     why: 'each allocated model saves on 3+ instead of 5+',
@@ -140,7 +148,11 @@ const CASES: readonly KnobCase[] = [
     knob: 'resistanceReduction',
     value: 2,
     // Against a formation Resistance applies per model allocated Wounds (allocation, not the table).
-    scenario: oneAttack('three Frost duellists in formation at a resistant formation', [formation('a', 'freezer', 3)], [formation('guard', 'ice-guard', 3)]),
+    scenario: oneAttack(
+      'three Frost duellists in formation at a resistant formation',
+      [formation('a', 'freezer', 3)],
+      [formation('guard', 'ice-guard', 3)],
+    ),
     metric: 'guard.woundsTaken',
     direction: 'down',
     why: 'each model allocated Wounds ignores 2 of them',
@@ -149,7 +161,15 @@ const CASES: readonly KnobCase[] = [
     knob: 'regenerationHeal',
     value: 2,
     // Two rounds: the regenerator heals at the start of its own activation, between the two attacks.
-    scenario: (rules) => engagementScenario('three dice twice at a regenerating brute', 2, [group('a', 'brute', 1)], [group('regenerator', 'regenerator', 1)], {}, rules),
+    scenario: (rules) =>
+      engagementScenario(
+        'three dice twice at a regenerating brute',
+        2,
+        [group('a', 'brute', 1)],
+        [group('regenerator', 'regenerator', 1)],
+        {},
+        rules,
+      ),
     metric: 'regenerator.vanquished',
     direction: 'down',
     why: 'healing 2 Wounds per activation keeps it standing more often',
@@ -167,7 +187,11 @@ const CASES: readonly KnobCase[] = [
     knob: 'chargeTorment',
     value: 2,
     // A Heroic WILL 3 model charging a formation of 3 tests WILL (rulings §7): fails on 4–6.
-    scenario: oneAttack('a champion charges a formation', [group('champion', 'champion', 1, { charging: true })], [formation('wall', 'shield-wall', 3)]),
+    scenario: oneAttack(
+      'a champion charges a formation',
+      [group('champion', 'champion', 1, { charging: true })],
+      [formation('wall', 'shield-wall', 3)],
+    ),
     metric: 'A.torment',
     direction: 'up',
     why: 'a failed charge test gives 2 Torment instead of 1',
@@ -250,7 +274,10 @@ describe('Shields on 4+: the same answer by hand, by --method exact, mc and mc-d
 
   it('through a scenario file and `--set rules.shieldSave=4` (the sweep path): exact, mc and mc-dice agree, and differ from 5+', async () => {
     const file = path.join(REPOSITORY, 'data', 'heroic', 'scenarios', 'sylvan-knights-formation.yaml');
-    const [printed, changed] = await Promise.all([loadScenarioChanged(file, {}), loadScenarioChanged(file, { fields: [['rules.shieldSave', 4]] })]);
+    const [printed, changed] = await Promise.all([
+      loadScenarioChanged(file, {}),
+      loadScenarioChanged(file, { fields: [['rules.shieldSave', 4]] }),
+    ]);
     const exactOfLoaded = (loaded: typeof printed) => {
       const kernel = compileSpec(kernelSpecOf(loaded, 'tables'));
       const exact = exactDistributions(kernel, EXACT_BUDGET);
@@ -263,7 +290,8 @@ describe('Shields on 4+: the same answer by hand, by --method exact, mc and mc-d
     METHODS.forEach((method, m) => {
       const kernel = compileSpec(kernelSpecOf(changed, method));
       const tally = runTrials(kernel, { seed: SEED + m, trials: TRIALS });
-      for (const metric of kernel.metrics) expectFitsExact(`${method} ${metric.name}`, tally.histogram(metric.name), after(metric.name), TRIALS, ALPHA);
+      for (const metric of kernel.metrics)
+        expectFitsExact(`${method} ${metric.name}`, tally.histogram(metric.name), after(metric.name), TRIALS, ALPHA);
     });
   });
 });
@@ -279,9 +307,18 @@ describe('knob values are checked', () => {
   });
 
   it('rules.formationMinimum raises the size a declared formation needs (rulings §8)', () => {
-    const scenario = attackScenario('three in formation', [formation('a', 'spearman', 3)], [group('troll', 'troll', 1)], {}, { formationMinimum: 4 });
+    const scenario = attackScenario(
+      'three in formation',
+      [formation('a', 'spearman', 3)],
+      [group('troll', 'troll', 1)],
+      {},
+      { formationMinimum: 4 },
+    );
     expect(validateHeroic(scenario, UNITS)).toEqual([
-      { path: ['sides', 0, 'groups', 0, 'formation'], message: 'a formation needs at least 4 models (rulings §8, rules.formationMinimum); this group has 3' },
+      {
+        path: ['sides', 0, 'groups', 0, 'formation'],
+        message: 'a formation needs at least 4 models (rulings §8, rules.formationMinimum); this group has 3',
+      },
     ]);
   });
 });

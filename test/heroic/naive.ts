@@ -101,7 +101,9 @@ function attackSingleModel(attackers: Model[], target: Model, d6: () => number):
 function attackFormation(attacker: Model, formation: Model[], d6: () => number): number {
   let wounds = woundsRolled(rollDice(attacker.atk, d6), formation[0]?.def ?? 0);
   if (wounds === 0) return 0;
-  const shields = living(formation).filter((model) => model.shield).map(() => d6());
+  const shields = living(formation)
+    .filter((model) => model.shield)
+    .map(() => d6());
   wounds -= Math.min(wounds, shields.filter((face) => face >= 5).length);
   let taken = 0;
   for (const model of mostDamagedFirst(formation)) {

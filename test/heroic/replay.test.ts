@@ -43,19 +43,57 @@ function engagement(name: string, rounds: number, first: GroupInput[], second: G
 
 /** Like the bundled scenarios, between them reaching every step the kernel traces. */
 const SCENARIOS: readonly Scenario[] = [
-  engagement('knights vs regenerating ogre', 20, [{ id: 'ogre', unit: 'ogre', models: 1 }], [{ id: 'knights', unit: 'knight', models: 3, formation: true }]),
-  engagement('charges at a formation', 6, [
-    { id: 'boss', unit: 'boss', models: 1, charging: true },
-    { id: 'goblins', unit: 'goblin', models: 3, charging: true },
-  ], [{ id: 'knights', unit: 'knight', models: 4, formation: true }]),
-  engagement('fire cannon, allies in the area', 4, [
-    { id: 'vesdra', unit: 'vesdra', models: 1, area: [{ group: 'skeletons', models: 4 }, { group: 'draugr', models: 1 }] },
-    { id: 'draugr', unit: 'draugr', models: 2 },
-  ], [{ id: 'skeletons', unit: 'skeleton', models: 6, formation: true }]),
-  engagement('uldar splits', 5, [{ id: 'uldar', unit: 'uldar', models: 1, split: [{ target: 'kobold', dice: 1 }, { target: 'ogre', dice: 3 }] }], [
-    { id: 'kobold', unit: 'kobold', models: 1 },
-    { id: 'ogre', unit: 'ogre', models: 1 },
-  ]),
+  engagement(
+    'knights vs regenerating ogre',
+    20,
+    [{ id: 'ogre', unit: 'ogre', models: 1 }],
+    [{ id: 'knights', unit: 'knight', models: 3, formation: true }],
+  ),
+  engagement(
+    'charges at a formation',
+    6,
+    [
+      { id: 'boss', unit: 'boss', models: 1, charging: true },
+      { id: 'goblins', unit: 'goblin', models: 3, charging: true },
+    ],
+    [{ id: 'knights', unit: 'knight', models: 4, formation: true }],
+  ),
+  engagement(
+    'fire cannon, allies in the area',
+    4,
+    [
+      {
+        id: 'vesdra',
+        unit: 'vesdra',
+        models: 1,
+        area: [
+          { group: 'skeletons', models: 4 },
+          { group: 'draugr', models: 1 },
+        ],
+      },
+      { id: 'draugr', unit: 'draugr', models: 2 },
+    ],
+    [{ id: 'skeletons', unit: 'skeleton', models: 6, formation: true }],
+  ),
+  engagement(
+    'uldar splits',
+    5,
+    [
+      {
+        id: 'uldar',
+        unit: 'uldar',
+        models: 1,
+        split: [
+          { target: 'kobold', dice: 1 },
+          { target: 'ogre', dice: 3 },
+        ],
+      },
+    ],
+    [
+      { id: 'kobold', unit: 'kobold', models: 1 },
+      { id: 'ogre', unit: 'ogre', models: 1 },
+    ],
+  ),
   engagement(
     'fire archers, optioned rulings',
     6,
@@ -67,15 +105,25 @@ const SCENARIOS: readonly Scenario[] = [
       { id: 'draugr', unit: 'draugr', models: 4, formation: true },
       { id: 'blackrazors', unit: 'blackrazor', models: 3, formation: true },
     ],
-    { formationWeakness: 'per-successful-figure', shieldRolls: 'allocated-models', order: 'shield-then-weakness', allocation: 'least-damaged' },
+    {
+      formationWeakness: 'per-successful-figure',
+      shieldRolls: 'allocated-models',
+      order: 'shield-then-weakness',
+      allocation: 'least-damaged',
+    },
   ),
-  engagement('brew and a combined formation', 8, [
-    { id: 'gino', unit: 'gino', models: 1, heal: { wounds: 2 } },
-    { id: 'poisoner', unit: 'vesdra', models: 1, weapon: 'ranged-2', target: 'skeletons' },
-  ], [
-    { id: 'orcs', unit: 'orc', models: 4, formation: true, cards: [3, 1], exhausted: true },
-    { id: 'skeletons', unit: 'skeleton', models: 2 },
-  ]),
+  engagement(
+    'brew and a combined formation',
+    8,
+    [
+      { id: 'gino', unit: 'gino', models: 1, heal: { wounds: 2 } },
+      { id: 'poisoner', unit: 'vesdra', models: 1, weapon: 'ranged-2', target: 'skeletons' },
+    ],
+    [
+      { id: 'orcs', unit: 'orc', models: 4, formation: true, cards: [3, 1], exhausted: true },
+      { id: 'skeletons', unit: 'skeleton', models: 2 },
+    ],
+  ),
 ];
 
 const SEED = 2024;
@@ -109,7 +157,7 @@ function runTrialsRow(kernel: HeroicKernel, seed: number, trial: number): number
 
 describe('replayTrial reproduces the run', () => {
   const trials = [0, 1, 7, 4095, SHARD_TRIALS - 1, SHARD_TRIALS, SHARD_TRIALS + 3];
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s: the replayed row is the run\'s row', (_name, scenario) => {
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))("%s: the replayed row is the run's row", (_name, scenario) => {
     const kernel = heroicKernel(scenario);
     const rows = runRows(kernel, SEED, trials);
     for (const trial of trials) {
@@ -122,7 +170,8 @@ describe('replayTrial reproduces the run', () => {
   it('equals what runTrials tallies for that trial, across a shard boundary', () => {
     for (const scenario of SCENARIOS.slice(0, 3)) {
       const kernel = heroicKernel(scenario);
-      for (const trial of [0, 5, SHARD_TRIALS]) expect(Array.from(replayTrial(kernel, 9, trial).row)).toEqual(runTrialsRow(kernel, 9, trial));
+      for (const trial of [0, 5, SHARD_TRIALS])
+        expect(Array.from(replayTrial(kernel, 9, trial).row)).toEqual(runTrialsRow(kernel, 9, trial));
     }
   });
 
@@ -135,7 +184,8 @@ describe('replayTrial reproduces the run', () => {
 
   it('a far shard is jumped to in a few steps, to the same stream as jump after jump', () => {
     for (const seed of [0, 1, 4294967295]) {
-      for (const shard of [1025, 1500, 4096]) expect(shardGenerator(seed, shard).getState()).toEqual(streamGenerator(seed, shard).getState());
+      for (const shard of [1025, 1500, 4096])
+        expect(shardGenerator(seed, shard).getState()).toEqual(streamGenerator(seed, shard).getState());
     }
     const started = performance.now();
     const replay = replayTrial(heroicKernel(SCENARIOS[0] as Scenario), SEED, 1e15 - 1);
@@ -151,7 +201,9 @@ describe('replayTrial reproduces the run', () => {
 
 /** Every face a trace reports, in the order it reports them. */
 function reportedFaces(events: readonly HeroicTraceEvent[]): number[] {
-  return events.flatMap((event) => (event.type === 'attack' || event.type === 'shield' ? [...event.faces] : event.type === 'willTest' ? [event.roll] : []));
+  return events.flatMap((event) =>
+    event.type === 'attack' || event.type === 'shield' ? [...event.faces] : event.type === 'willTest' ? [event.roll] : [],
+  );
 }
 
 function tracedTrial(kernel: HeroicKernel, dice: Dice): { events: HeroicTraceEvent[]; row: Int32Array } {
@@ -164,22 +216,25 @@ function tracedTrial(kernel: HeroicKernel, dice: Dice): { events: HeroicTraceEve
 }
 
 describe('the trace reports exactly the dice the kernel draws', () => {
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s: 300 trials, scripted with the faces a run drew', (_name, scenario) => {
-    const kernel = heroicKernel(scenario);
-    const stream = new StreamDice(streamGenerator(SEED, 0));
-    const untracedRow = new Int32Array(kernel.metrics.length);
-    for (let t = 0; t < 300; t++) {
-      // The recorder the tracer itself reads through: every face, packed pools unpacked die by die.
-      const log = new RecordingDice(stream);
-      kernel.trial(log, untracedRow);
-      const faces = log.take();
-      const script = new ScriptedDice(faces);
-      const { events, row } = tracedTrial(kernel, script);
-      expect(reportedFaces(events)).toEqual(faces);
-      expect(script.remaining).toBe(0);
-      expect(Array.from(row)).toEqual(Array.from(untracedRow));
-    }
-  });
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
+    '%s: 300 trials, scripted with the faces a run drew',
+    (_name, scenario) => {
+      const kernel = heroicKernel(scenario);
+      const stream = new StreamDice(streamGenerator(SEED, 0));
+      const untracedRow = new Int32Array(kernel.metrics.length);
+      for (let t = 0; t < 300; t++) {
+        // The recorder the tracer itself reads through: every face, packed pools unpacked die by die.
+        const log = new RecordingDice(stream);
+        kernel.trial(log, untracedRow);
+        const faces = log.take();
+        const script = new ScriptedDice(faces);
+        const { events, row } = tracedTrial(kernel, script);
+        expect(reportedFaces(events)).toEqual(faces);
+        expect(script.remaining).toBe(0);
+        expect(Array.from(row)).toEqual(Array.from(untracedRow));
+      }
+    },
+  );
 
   it('a formation attack reports its scripted ATK faces, then the Shield die', () => {
     const scenario = scenarioSchema.parse({
@@ -226,25 +281,48 @@ describe('every kind of step shows up in the traces', () => {
         }
       }
     }
-    const types: HeroicTraceEvent['type'][] = ['round', 'activation', 'exhausted', 'regeneration', 'willTest', 'attack', 'weakness', 'shield', 'resistance', 'wound'];
+    const types: HeroicTraceEvent['type'][] = [
+      'round',
+      'activation',
+      'exhausted',
+      'regeneration',
+      'willTest',
+      'attack',
+      'weakness',
+      'shield',
+      'resistance',
+      'wound',
+    ];
     types.push('formationBroken', 'heal', 'end');
-    const details = ['torment', 'attack:formation', 'attack:single', 'attack:split', 'attack:aoe', 'invulnerable', 'redirected', 'figureWounds'];
+    const details = [
+      'torment',
+      'attack:formation',
+      'attack:single',
+      'attack:split',
+      'attack:aoe',
+      'invulnerable',
+      'redirected',
+      'figureWounds',
+    ];
     const expected = [...types, ...details, 'shield:pool', 'shield:model', 'lost'];
     expect([...seen].sort()).toEqual(expected.sort());
   });
 });
 
 describe('tracing changes no result', () => {
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s: the same tally over 10,000 trials with and without a sink', (_name, scenario) => {
-    const kernel = heroicKernel(scenario);
-    const plain = runTrials(kernel, { seed: SEED, trials: 10_000 });
-    let events = 0;
-    kernel.setTrace({ event: () => events++ });
-    const traced = runTrials(kernel, { seed: SEED, trials: 10_000 });
-    kernel.setTrace(null);
-    expect(events).toBeGreaterThan(10_000);
-    expect(Array.from(traced.cells)).toEqual(Array.from(plain.cells));
-  });
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
+    '%s: the same tally over 10,000 trials with and without a sink',
+    (_name, scenario) => {
+      const kernel = heroicKernel(scenario);
+      const plain = runTrials(kernel, { seed: SEED, trials: 10_000 });
+      let events = 0;
+      kernel.setTrace({ event: () => events++ });
+      const traced = runTrials(kernel, { seed: SEED, trials: 10_000 });
+      kernel.setTrace(null);
+      expect(events).toBeGreaterThan(10_000);
+      expect(Array.from(traced.cells)).toEqual(Array.from(plain.cells));
+    },
+  );
 });
 
 const repository = REPOSITORY;
@@ -257,7 +335,17 @@ describe('crucible replay', () => {
     const result = await inProcess('replay', BUNDLED, '--trial', '3');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    for (const text of ['seed     1', 'trial    3', 'engine heroic-', 'round 1\n', '  ogre (', ' attacks knights: ', 'outcome: ', 'metrics [their names for --metric and --json]\n', 'Formation knights fell below 3 models  [knights.formationBroken]']) {
+    for (const text of [
+      'seed     1',
+      'trial    3',
+      'engine heroic-',
+      'round 1\n',
+      '  ogre (',
+      ' attacks knights: ',
+      'outcome: ',
+      'metrics [their names for --metric and --json]\n',
+      'Formation knights fell below 3 models  [knights.formationBroken]',
+    ]) {
       expect(result.stdout).toContain(text);
     }
   });
@@ -270,10 +358,15 @@ describe('crucible replay', () => {
     expect(result.stderr).not.toMatch(/^ {4}at /m);
   });
 
-  it('--json: the events and the metrics of the run\'s trial', async () => {
+  it("--json: the events and the metrics of the run's trial", async () => {
     const result = await inProcess('replay', BUNDLED, '--seed', '5', '--trial', '65_537', '--json');
     expect(result.status).toBe(0);
-    const document = JSON.parse(result.stdout) as { seed: number; trial: number; events: HeroicTraceEvent[]; metrics: Record<string, number> };
+    const document = JSON.parse(result.stdout) as {
+      seed: number;
+      trial: number;
+      events: HeroicTraceEvent[];
+      metrics: Record<string, number>;
+    };
     expect(document).toMatchObject({ seed: 5, trial: 65537 });
     const { scenario, units } = await loadHeroicScenarioFile(path.join(repository, BUNDLED));
     // A run's default method draws each pool whole (tables): the replay's row is that run's row.
@@ -296,7 +389,12 @@ describe('crucible replay', () => {
   });
 
   it('bad input: a fractional or too large trial, a seed out of range, a units file — exit 2', async () => {
-    for (const args of [['--trial', '1.5'], ['--trial', '1e15'], ['--trial', 'three'], ['--seed', '-3']]) {
+    for (const args of [
+      ['--trial', '1.5'],
+      ['--trial', '1e15'],
+      ['--trial', 'three'],
+      ['--seed', '-3'],
+    ]) {
       const result = await inProcess('replay', BUNDLED, ...args);
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/must be a whole number/);

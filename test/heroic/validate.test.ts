@@ -15,9 +15,37 @@ type Json = Record<string, unknown>;
 
 const UNITS = {
   units: [
-    { id: 'sylvan-knight', name: 'Sylvan Knight', madeUp: true, def: 4, shield: true, might: 2, will: 4, dex: 5, weapons: [{ name: 'Lance', type: 'melee', atk: 3 }] },
-    { id: 'ogre', name: 'Ogre', madeUp: true, def: 3, might: 8, will: 3, regenerates: true, weapons: [{ name: 'Club', type: 'melee', atk: 4 }] },
-    { id: 'hero', name: 'Hero', madeUp: true, heroic: true, def: 4, might: 5, will: 5, weapons: [{ name: 'Sword', type: 'melee', atk: 4 }] },
+    {
+      id: 'sylvan-knight',
+      name: 'Sylvan Knight',
+      madeUp: true,
+      def: 4,
+      shield: true,
+      might: 2,
+      will: 4,
+      dex: 5,
+      weapons: [{ name: 'Lance', type: 'melee', atk: 3 }],
+    },
+    {
+      id: 'ogre',
+      name: 'Ogre',
+      madeUp: true,
+      def: 3,
+      might: 8,
+      will: 3,
+      regenerates: true,
+      weapons: [{ name: 'Club', type: 'melee', atk: 4 }],
+    },
+    {
+      id: 'hero',
+      name: 'Hero',
+      madeUp: true,
+      heroic: true,
+      def: 4,
+      might: 5,
+      will: 5,
+      weapons: [{ name: 'Sword', type: 'melee', atk: 4 }],
+    },
     {
       id: 'mage',
       name: 'Mage',
@@ -119,19 +147,31 @@ describe('loadHeroicScenarioFile: valid files', () => {
     }
   });
 
-  it('lays a scenario\'s units: changes over the units file (weapons by name), and adds new units', async () => {
+  it("lays a scenario's units: changes over the units file (weapons by name), and adds new units", async () => {
     const sides = [
       { name: 'Knights', groups: [{ id: 'knights', unit: 'sylvan-knight', models: 3, formation: true }] },
       { name: 'Ogre', groups: [{ id: 'ogre', unit: 'ogre', models: 1 }] },
     ];
-    const changed = await loadHeroicScenarioFile(await writeScenario({ ...validScenario(), sides, units: { ogre: { def: 6, weapons: { Club: { atk: 9 } } } } }));
+    const changed = await loadHeroicScenarioFile(
+      await writeScenario({ ...validScenario(), sides, units: { ogre: { def: 6, weapons: { Club: { atk: 9 } } } } }),
+    );
     const ogre = changed.units.find((unit) => unit.id === 'ogre');
     expect([ogre?.def, ogre?.might, ogre?.weapons.map((weapon) => [weapon.name, weapon.atk])]).toEqual([6, 8, [['Club', 9]]]);
     const twin = { name: 'Twin', def: 4, might: 2, will: 4, weapons: [{ name: 'Lance', type: 'melee', atk: 3 }] };
-    const added = await loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { twin }, sides: [sides[0], { name: 'Twins', groups: [{ id: 'twins', unit: 'twin', models: 2 }] }] }));
+    const added = await loadHeroicScenarioFile(
+      await writeScenario({
+        ...validScenario(),
+        units: { twin },
+        sides: [sides[0], { name: 'Twins', groups: [{ id: 'twins', unit: 'twin', models: 2 }] }],
+      }),
+    );
     expect(added.units.map((unit) => unit.id)).toEqual(['sylvan-knight', 'twin']);
-    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { ogre: { def: 'high' } } }))).rejects.toThrow(/units\.ogre\.def: /);
-    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { newcomer: { def: 4 } } }))).rejects.toThrow(/units\.newcomer\.name: /);
+    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { ogre: { def: 'high' } } }))).rejects.toThrow(
+      /units\.ogre\.def: /,
+    );
+    await expect(loadHeroicScenarioFile(await writeScenario({ ...validScenario(), units: { newcomer: { def: 4 } } }))).rejects.toThrow(
+      /units\.newcomer\.name: /,
+    );
   });
 });
 
@@ -155,9 +195,14 @@ describe('loadHeroicScenarioFile: file-level problems', () => {
   it('a key with brackets left unquoted inside { } gets the hint to quote it', async () => {
     const scenario = 'ruleset: heroic\nname: x\nsides: []\nvariants:\n  - name: v\n    set: { sides[0].groups[0].models: 2 }\n';
     const lines = await problemsOf(await writeScenario(scenario));
-    expect(lines[0]).toMatch(/: line 6, column \d+: invalid YAML: .* \(inside \{ \}, a key with brackets must be quoted: "sides\[0\]\.groups\[0\]\.models": …\)$/);
+    expect(lines[0]).toMatch(
+      /: line 6, column \d+: invalid YAML: .* \(inside \{ \}, a key with brackets must be quoted: "sides\[0\]\.groups\[0\]\.models": …\)$/,
+    );
     // Quoted, or in block form, the same key reads as the path it is.
-    for (const fixed of [scenario.replace('sides[0].groups[0].models', '"sides[0].groups[0].models"'), scenario.replace('{ sides[0].groups[0].models: 2 }', '\n      sides[0].groups[0].models: 2')]) {
+    for (const fixed of [
+      scenario.replace('sides[0].groups[0].models', '"sides[0].groups[0].models"'),
+      scenario.replace('{ sides[0].groups[0].models: 2 }', '\n      sides[0].groups[0].models: 2'),
+    ]) {
       expect((await problemsOf(await writeScenario(fixed))).join('\n')).not.toContain('invalid YAML');
     }
   });
@@ -180,17 +225,35 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
     const group = (scenario.sides as { groups: Json[] }[])[0]?.groups[0] as Json;
     group.modles = group.models;
     delete group.models;
-    const lines = await expectProblem(await writeScenario(scenario), 'sides[0].groups[0].modles', 'unknown field "modles" (did you mean "models"?)');
-    expect(lines).toContainEqual(expect.stringContaining('sides[0].groups[0].models: missing required field "models" (an integer from 1 to 1000: number of models)'));
+    const lines = await expectProblem(
+      await writeScenario(scenario),
+      'sides[0].groups[0].modles',
+      'unknown field "modles" (did you mean "models"?)',
+    );
+    expect(lines).toContainEqual(
+      expect.stringContaining('sides[0].groups[0].models: missing required field "models" (an integer from 1 to 1000: number of models)'),
+    );
   });
 
   it('a negative model count', async () => {
-    await expectProblem(await writeScenario(withGroup(1, 0, { models: -2 })), 'sides[1].groups[0].models', 'must be an integer ≥ 1, got -2');
+    await expectProblem(
+      await writeScenario(withGroup(1, 0, { models: -2 })),
+      'sides[1].groups[0].models',
+      'must be an integer ≥ 1, got -2',
+    );
   });
 
   it('a wrong or missing ruleset', async () => {
-    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', 'unknown ruleset "warhammer": no such module or package from');
-    await expectProblem(await writeScenario({ ...validScenario(), ruleset: 'warhammer' }), 'ruleset', '(the built-ins "heroic", "warmaster", "battleforge", "epic", or a plugin module\'s path');
+    await expectProblem(
+      await writeScenario({ ...validScenario(), ruleset: 'warhammer' }),
+      'ruleset',
+      'unknown ruleset "warhammer": no such module or package from',
+    );
+    await expectProblem(
+      await writeScenario({ ...validScenario(), ruleset: 'warhammer' }),
+      'ruleset',
+      '(the built-ins "heroic", "warmaster", "battleforge", "epic", or a plugin module\'s path',
+    );
     const { ruleset: _, ...withoutRuleset } = validScenario();
     await expectProblem(await writeScenario(withoutRuleset), 'ruleset', 'missing: say which rules the scenario uses');
   });
@@ -200,12 +263,20 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
   });
 
   it('a wrong type', async () => {
-    await expectProblem(await writeScenario(withGroup(0, 0, { formation: 'yes' })), 'sides[0].groups[0].formation', 'must be true or false, got "yes"');
+    await expectProblem(
+      await writeScenario(withGroup(0, 0, { formation: 'yes' })),
+      'sides[0].groups[0].formation',
+      'must be true or false, got "yes"',
+    );
     await expectProblem(await writeScenario({ ...validScenario(), sides: 'two' }), 'sides', 'must be a list, got "two"');
   });
 
   it('a badly written id', async () => {
-    await expectProblem(await writeScenario(withGroup(0, 0, { id: 'Knights 1' })), 'sides[0].groups[0].id', 'lower-case letters, digits and dashes');
+    await expectProblem(
+      await writeScenario(withGroup(0, 0, { id: 'Knights 1' })),
+      'sides[0].groups[0].id',
+      'lower-case letters, digits and dashes',
+    );
   });
 
   it('negative dice in the units file name the units file', async () => {
@@ -229,14 +300,34 @@ describe('loadHeroicScenarioFile: field problems (zod)', () => {
 describe('loadHeroicScenarioFile: cross-references and rules', () => {
   const cases: [title: string, scenario: () => Json, path: string, fragment: string][] = [
     ['unknown unit', () => withGroup(1, 0, { unit: 'ogr' }), 'sides[1].groups[0].unit', 'unknown unit "ogr" (did you mean "ogre"?'],
-    ['unknown weapon', () => withGroup(1, 0, { weapon: 'Axe' }), 'sides[1].groups[0].weapon', 'has no weapon set "Axe"; its weapon sets: "Club"'],
-    ['formation of 2', () => withGroup(0, 0, { models: 2 }), 'sides[0].groups[0].formation', 'a formation needs at least 3 models (rulings §8)'],
-    ['hero in a formation', () => withGroup(0, 0, { unit: 'hero' }), 'sides[0].groups[0].formation', 'Heroes, Heroic Mounts and Heroic Beasts cannot enter Formations'],
+    [
+      'unknown weapon',
+      () => withGroup(1, 0, { weapon: 'Axe' }),
+      'sides[1].groups[0].weapon',
+      'has no weapon set "Axe"; its weapon sets: "Club"',
+    ],
+    [
+      'formation of 2',
+      () => withGroup(0, 0, { models: 2 }),
+      'sides[0].groups[0].formation',
+      'a formation needs at least 3 models (rulings §8)',
+    ],
+    [
+      'hero in a formation',
+      () => withGroup(0, 0, { unit: 'hero' }),
+      'sides[0].groups[0].formation',
+      'Heroes, Heroic Mounts and Heroic Beasts cannot enter Formations',
+    ],
     ['cards without formation', () => withGroup(0, 0, { formation: false, cards: [3] }), 'sides[0].groups[0].cards', 'set formation: true'],
     ['cards not adding up', () => withGroup(0, 0, { models: 4, cards: [3, 2] }), 'sides[0].groups[0].cards', 'cards add up to 5 models'],
     ['frontRank over models', () => withGroup(0, 0, { frontRank: 4 }), 'sides[0].groups[0].frontRank', 'frontRank 4 is more than'],
     ['woundsTaken ≥ MIGHT', () => withGroup(1, 0, { woundsTaken: 8 }), 'sides[1].groups[0].woundsTaken', 'MIGHT 8'],
-    ['unknown target', () => withGroup(1, 0, { target: 'knight' }), 'sides[1].groups[0].target', 'no group has id "knight" (did you mean "knights"?'],
+    [
+      'unknown target',
+      () => withGroup(1, 0, { target: 'knight' }),
+      'sides[1].groups[0].target',
+      'no group has id "knight" (did you mean "knights"?',
+    ],
     [
       'own-side target',
       () => withGroup(0, 0, { target: 'knights2' }, addGroup(validScenario(), 0, { id: 'knights2', unit: 'sylvan-knight', models: 1 })),
@@ -257,9 +348,24 @@ describe('loadHeroicScenarioFile: cross-references and rules', () => {
       'sides[1].groups[0].split',
       'only a melee attack can be split',
     ],
-    ['split with too many dice', () => withGroup(1, 0, { split: [{ target: 'knights', dice: 5 }] }), 'sides[1].groups[0].split', 'split uses 5 dice but weapon "Club" has ATK 4'],
-    ['split at an own-side group', () => withGroup(1, 0, { split: [{ target: 'ogre', dice: 1 }] }), 'sides[1].groups[0].split[0].target', "own side"],
-    ['area on a melee weapon', () => withGroup(1, 0, { area: [{ group: 'knights', models: 1 }] }), 'sides[1].groups[0].area', 'area is only for AoE weapons; weapon "Club" is melee'],
+    [
+      'split with too many dice',
+      () => withGroup(1, 0, { split: [{ target: 'knights', dice: 5 }] }),
+      'sides[1].groups[0].split',
+      'split uses 5 dice but weapon "Club" has ATK 4',
+    ],
+    [
+      'split at an own-side group',
+      () => withGroup(1, 0, { split: [{ target: 'ogre', dice: 1 }] }),
+      'sides[1].groups[0].split[0].target',
+      'own side',
+    ],
+    [
+      'area on a melee weapon',
+      () => withGroup(1, 0, { area: [{ group: 'knights', models: 1 }] }),
+      'sides[1].groups[0].area',
+      'area is only for AoE weapons; weapon "Club" is melee',
+    ],
     [
       'area larger than the group',
       () => withGroup(1, 0, { unit: 'mage', weapon: 'Storm', area: [{ group: 'knights', models: 4 }] }),
@@ -272,7 +378,12 @@ describe('loadHeroicScenarioFile: cross-references and rules', () => {
       'sides[1].groups[0].area[0].group',
       'is enemiesOnly',
     ],
-    ['area on an unknown group', () => withGroup(1, 0, { unit: 'mage', weapon: 'Storm', area: [{ group: 'elves', models: 1 }] }), 'sides[1].groups[0].area[0].group', 'no group has id "elves"'],
+    [
+      'area on an unknown group',
+      () => withGroup(1, 0, { unit: 'mage', weapon: 'Storm', area: [{ group: 'elves', models: 1 }] }),
+      'sides[1].groups[0].area[0].group',
+      'no group has id "elves"',
+    ],
   ];
 
   it.each(cases)('%s', async (_title, scenario, fieldPath, fragment) => {
@@ -280,7 +391,14 @@ describe('loadHeroicScenarioFile: cross-references and rules', () => {
   });
 
   it('an area may include allies when the weapon is not enemiesOnly', async () => {
-    const scenario = withGroup(1, 0, { unit: 'mage', weapon: 'Storm', area: [{ group: 'ogre', models: 1 }, { group: 'knights', models: 3 }] });
+    const scenario = withGroup(1, 0, {
+      unit: 'mage',
+      weapon: 'Storm',
+      area: [
+        { group: 'ogre', models: 1 },
+        { group: 'knights', models: 3 },
+      ],
+    });
     await expect(loadHeroicScenarioFile(await writeScenario(scenario))).resolves.toBeDefined();
   });
 });
@@ -296,12 +414,23 @@ describe('validateHeroic and validateUnits (pure)', () => {
 
   it('report paths as arrays', () => {
     const scenario: Scenario = scenarioSchema.parse(withGroup(0, 0, { unit: 'nobody' }));
-    expect(validateHeroic(scenario, units)).toEqual([{ path: ['sides', 0, 'groups', 0, 'unit'], message: expect.stringContaining('unknown unit "nobody"') }]);
+    expect(validateHeroic(scenario, units)).toEqual([
+      { path: ['sides', 0, 'groups', 0, 'unit'], message: expect.stringContaining('unknown unit "nobody"') },
+    ]);
   });
 
   it('find duplicate unit ids and weapon names', () => {
     const duplicated = unitsFileSchema.parse({
-      units: [...UNITS.units, { ...UNITS.units[1], weapons: [{ name: 'Club', type: 'melee', atk: 1 }, { name: 'Club', type: 'melee', atk: 2 }] }],
+      units: [
+        ...UNITS.units,
+        {
+          ...UNITS.units[1],
+          weapons: [
+            { name: 'Club', type: 'melee', atk: 1 },
+            { name: 'Club', type: 'melee', atk: 2 },
+          ],
+        },
+      ],
     }).units;
     expect(validateUnits(duplicated).map((issue) => formatPath(issue.path))).toEqual(['units[4].id', 'units[4].weapons[1].name']);
   });

@@ -32,7 +32,8 @@ interface Ran {
 }
 
 /** A child process's environment without what npm or vitest set for this one (NODE_OPTIONS, npm_* settings). */
-const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && name !== 'NODE_OPTIONS'));
+const cleanEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && name !== 'NODE_OPTIONS'));
 
 function run(command: string, args: readonly string[], cwd: string): Promise<Ran> {
   return new Promise((resolve) => {
@@ -73,16 +74,23 @@ beforeAll(async () => {
   app = path.join(work, 'app');
   await timed('build', () => ok(process.execPath, ['scripts/build-lib.mjs'], REPOSITORY));
   // --ignore-scripts: prepack would build the workbench page again; test/global-setup.ts made dist/web fresh.
-  const packed = JSON.parse(await timed('pack', () => ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPOSITORY))) as { filename: string; unpackedSize: number; files: { path: string }[] }[];
+  const packed = JSON.parse(
+    await timed('pack', () => ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPOSITORY)),
+  ) as { filename: string; unpackedSize: number; files: { path: string }[] }[];
   const [summary] = packed;
   if (summary === undefined) throw new Error('npm pack printed no package');
   tarball = path.join(work, summary.filename);
   packedFiles = summary.files.map((file) => file.path);
   unpackedSize = summary.unpackedSize;
   await mkdir(app);
-  await writeFile(path.join(app, 'package.json'), `${JSON.stringify({ name: 'a-designers-project', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    path.join(app, 'package.json'),
+    `${JSON.stringify({ name: 'a-designers-project', private: true, type: 'module' }, null, 2)}\n`,
+  );
   await timed('install', () => ok('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], app));
-  console.log(`packed test: build ${seconds.build?.toFixed(1)} s, pack ${seconds.pack?.toFixed(1)} s, npm install ${seconds.install?.toFixed(1)} s; tarball ${packedFiles.length} files, ${(unpackedSize / 1e6).toFixed(1)} MB unpacked`);
+  console.log(
+    `packed test: build ${seconds.build?.toFixed(1)} s, pack ${seconds.pack?.toFixed(1)} s, npm install ${seconds.install?.toFixed(1)} s; tarball ${packedFiles.length} files, ${(unpackedSize / 1e6).toFixed(1)} MB unpacked`,
+  );
 }, SLOW);
 
 afterAll(async () => {
@@ -91,9 +99,30 @@ afterAll(async () => {
 
 describe('the tarball', () => {
   it('holds the compiled library with its types, the command, the built workbench, the data and its licence; no source, tests or tools', () => {
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/crucible.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/plugin.d.ts', 'dist/lib/reports.d.ts', 'dist/lib/cli/bin.js', 'dist/lib/sim/shard-worker-entry.mjs', 'dist/lib/engine/heroic/kernel-module.js', 'dist/web/index.html', SCENARIO, 'data/battleforge/LICENSE', 'schema/heroic-scenario.schema.json'])
+    for (const file of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'bin/crucible.js',
+      'dist/lib/index.js',
+      'dist/lib/index.d.ts',
+      'dist/lib/plugin.d.ts',
+      'dist/lib/reports.d.ts',
+      'dist/lib/cli/bin.js',
+      'dist/lib/sim/shard-worker-entry.mjs',
+      'dist/lib/engine/heroic/kernel-module.js',
+      'dist/web/index.html',
+      SCENARIO,
+      'data/battleforge/LICENSE',
+      'schema/heroic-scenario.schema.json',
+    ])
       expect(packedFiles, file).toContain(file);
-    const misplaced = packedFiles.filter((file) => /^(test|bench|scratch|scripts|notebooks|examples|web|docs|node_modules)\//.test(file) || /^data\/[^/]+\/source\//.test(file) || (/\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts')));
+    const misplaced = packedFiles.filter(
+      (file) =>
+        /^(test|bench|scratch|scripts|notebooks|examples|web|docs|node_modules)\//.test(file) ||
+        /^data\/[^/]+\/source\//.test(file) ||
+        (/\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts')),
+    );
     expect(misplaced).toEqual([]);
     expect(unpackedSize).toBeLessThan(15e6);
   });
@@ -101,7 +130,12 @@ describe('the tarball', () => {
   it('passes publint (strict: warnings count) with no suggestion either', async () => {
     const { publint } = await import('publint');
     const bytes = await readFile(tarball);
-    const { messages } = await publint({ pkgDir: 'package', pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }, strict: true, level: 'suggestion' });
+    const { messages } = await publint({
+      pkgDir: 'package',
+      pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
+      strict: true,
+      level: 'suggestion',
+    });
     expect(messages).toEqual([]);
   });
 
@@ -114,8 +148,10 @@ describe('the tarball', () => {
 
 describe('installed from the registry into an empty folder', () => {
   it('installs the library’s dependencies and none of the optional or build-time ones', () => {
-    for (const name of ['crucible-lab', 'zod', 'arquero', '@uwdata/flechette', 'piscina']) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(true);
-    for (const name of ['tsx', 'vite', 'preact', 'vega', 'vega-lite', '@resvg/resvg-js', 'bullmq', 'typescript']) expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
+    for (const name of ['crucible-lab', 'zod', 'arquero', '@uwdata/flechette', 'piscina'])
+      expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(true);
+    for (const name of ['tsx', 'vite', 'preact', 'vega', 'vega-lite', '@resvg/resvg-js', 'bullmq', 'typescript'])
+      expect(existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
   });
 
   it('the library runs a bundled scenario in plain Node, with the numbers a run from source gives', async () => {
@@ -137,7 +173,10 @@ console.log(JSON.stringify({ version: CRUCIBLE_VERSION, summary: result.summary 
   });
 
   it('npx crucible run prints what crucible run prints from source, on the main thread and on 2 worker threads', async () => {
-    for (const options of [['--trials', '20000'], ['--trials', '300000', '--workers', '2']]) {
+    for (const options of [
+      ['--trials', '20000'],
+      ['--trials', '300000', '--workers', '2'],
+    ]) {
       const packed = await crucible(['run', installed(SCENARIO), '--seed', '3', '--json', ...options]);
       expect(packed.status, packed.stderr).toBe(0);
       const fromSource = await runCli(['run', path.join(REPOSITORY, SCENARIO), '--seed', '3', '--json', ...options]);
@@ -160,19 +199,49 @@ console.log(JSON.stringify({ version: CRUCIBLE_VERSION, summary: result.summary 
       const file = path.join(plugin, name);
       await writeFile(file, (await readFile(file, 'utf8')).replace(/'(\.\.\/)+engine\/[\w/.-]+'/g, "'crucible-lab/plugin'"));
     }
-    const typescript = await run('npx', ['--no-install', 'crucible', 'run', path.join('homebrew', 'scenarios', 'volley.yaml'), '--plugin', path.join('homebrew', 'index.ts')], app);
+    const typescript = await run(
+      'npx',
+      ['--no-install', 'crucible', 'run', path.join('homebrew', 'scenarios', 'volley.yaml'), '--plugin', path.join('homebrew', 'index.ts')],
+      app,
+    );
     expect(typescript.status).toBe(2);
     expect(typescript.stderr).toContain('needs the tsx package');
     // The JavaScript a user's build would make: compiled by tsc against the installed .d.ts files.
     // lib DOM: its ImportMeta declares resolve(), which the plugin's index.ts uses to name its kernel module (a Node project would have @types/node).
-    await writeFile(path.join(plugin, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'nodenext', strict: true, skipLibCheck: true, types: [] }, include: ['*.ts'] }));
+    await writeFile(
+      path.join(plugin, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'nodenext', strict: true, skipLibCheck: true, types: [] },
+        include: ['*.ts'],
+      }),
+    );
     await ok(process.execPath, [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', plugin], app);
     const scenario = path.join(plugin, 'scenarios', 'volley.yaml');
     await writeFile(scenario, (await readFile(scenario, 'utf8')).replace('ruleset: ../index.ts', 'ruleset: ../index.js'));
-    const compiled = await crucible(['run', path.join('homebrew', 'scenarios', 'volley.yaml'), '--plugin', path.join('homebrew', 'index.js'), '--trials', '200000', '--workers', '2', '--json']);
+    const compiled = await crucible([
+      'run',
+      path.join('homebrew', 'scenarios', 'volley.yaml'),
+      '--plugin',
+      path.join('homebrew', 'index.js'),
+      '--trials',
+      '200000',
+      '--workers',
+      '2',
+      '--json',
+    ]);
     expect(compiled.status, compiled.stderr).toBe(0);
     const examples = path.join(REPOSITORY, 'examples', 'homebrew');
-    const fromSource = await runCli(['run', path.join(examples, 'scenarios', 'volley.yaml'), '--plugin', path.join(examples, 'index.ts'), '--trials', '200000', '--workers', '2', '--json']);
+    const fromSource = await runCli([
+      'run',
+      path.join(examples, 'scenarios', 'volley.yaml'),
+      '--plugin',
+      path.join(examples, 'index.ts'),
+      '--trials',
+      '200000',
+      '--workers',
+      '2',
+      '--json',
+    ]);
     expect(fromSource.status, fromSource.stderr).toBe(0);
     const metricsOf = (text: string): unknown => (JSON.parse(text) as { metrics: unknown }).metrics;
     expect(metricsOf(compiled.stdout)).toEqual(metricsOf(fromSource.stdout));
@@ -183,17 +252,24 @@ console.log(JSON.stringify({ version: CRUCIBLE_VERSION, summary: result.summary 
     await writeFile(saved, (await crucible(['run', installed(SCENARIO), '--trials', '1000', '--json'])).stdout);
     const report = await crucible(['report', 'run.json']);
     expect(report.status).toBe(2);
-    expect(report.stderr.trim()).toMatch(/^crucible: report pages .* need the packages .*: npm install vega vega-lite vega-embed @resvg\/resvg-js @expo-google-fonts\/inter$/);
+    expect(report.stderr.trim()).toMatch(
+      /^crucible: report pages .* need the packages .*: npm install vega vega-lite vega-embed @resvg\/resvg-js @expo-google-fonts\/inter$/,
+    );
   });
 
   it('crucible serve serves the shipped workbench page, with its policy, without Vite', async () => {
     let server: ChildProcess | undefined;
     try {
-      server = spawn(path.join(app, 'node_modules', '.bin', 'crucible'), ['serve', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn(path.join(app, 'node_modules', '.bin', 'crucible'), ['serve', '--port', '0'], {
+        cwd: app,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       server.stdout?.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
       const started = Date.now();
-      while (!/crucible workbench: \S+/.test(stdout) && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!/crucible workbench: \S+/.test(stdout) && Date.now() - started < 30_000)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       const url = /crucible workbench: (\S+)/.exec(stdout)?.[1];
       expect(url, stdout).toBeDefined();
       const page = await fetch(url ?? '');

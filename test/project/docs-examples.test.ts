@@ -17,12 +17,15 @@ describe('the quoted command outputs (npm run check:docs:examples)', () => {
     expect(process.cwd()).toBe(REPOSITORY);
     expect(await checkDocExamples(REPOSITORY, { quick: true })).toEqual([]);
     // The workspace under scratch/ is gone.
-    expect((await readdir(path.join(REPOSITORY, 'scratch')).catch(() => [])).filter((name) => name.startsWith('docs-examples-'))).toEqual([]);
+    expect((await readdir(path.join(REPOSITORY, 'scratch')).catch(() => [])).filter((name) => name.startsWith('docs-examples-'))).toEqual(
+      [],
+    );
   });
 
   it('cover the README, the tutorial and docs/, each block showing its command', () => {
     const docs = new Set(EXAMPLES.map((example) => example.doc));
-    for (const doc of ['README.md', 'examples/homebrew/README.md', 'docs/plugins.md', 'docs/commands.md']) expect(docs.has(doc), doc).toBe(true);
+    for (const doc of ['README.md', 'examples/homebrew/README.md', 'docs/plugins.md', 'docs/commands.md'])
+      expect(docs.has(doc), doc).toBe(true);
     expect(new Set(EXAMPLES.map((example) => example.id)).size).toBe(EXAMPLES.length);
   });
 
@@ -42,10 +45,15 @@ describe('the quoted command outputs (npm run check:docs:examples)', () => {
       expect(await renderDoc('test.md', stale, [example], workspace)).toEqual({
         text: current,
         problems: [],
-        changes: ['test.md: validate: its block is not what the commands print', 'test.md: validate: the prose says "yes", the output "ok"'],
+        changes: [
+          'test.md: validate: its block is not what the commands print',
+          'test.md: validate: the prose says "yes", the output "ok"',
+        ],
       });
       const missing = current.replace(markerOf('validate'), '');
-      expect((await renderDoc('test.md', missing, [example], workspace)).problems).toEqual([expect.stringContaining('no place for the example validate')]);
+      expect((await renderDoc('test.md', missing, [example], workspace)).problems).toEqual([
+        expect.stringContaining('no place for the example validate'),
+      ]);
       const unknown = `${current}\n${markerOf('other')}\n<!-- end generated -->\n`;
       expect((await renderDoc('test.md', unknown, [example], workspace)).problems).toEqual([expect.stringContaining('names no example')]);
     } finally {

@@ -19,12 +19,18 @@ const SHARED_STATE_CHANGES = [
 
 describe('tests share modules safely', () => {
   it('no test file mocks, spies, stubs globals or the environment, or changes process state', () => {
-    const testFiles = repositoryTree().textFiles.filter((file) => file.startsWith(path.join(REPOSITORY, 'test')) && file.endsWith('.ts') && file !== import.meta.filename);
+    const testFiles = repositoryTree().textFiles.filter(
+      (file) => file.startsWith(path.join(REPOSITORY, 'test')) && file.endsWith('.ts') && file !== import.meta.filename,
+    );
     expect(testFiles.length).toBeGreaterThan(40);
     const found = testFiles.flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, index) => (SHARED_STATE_CHANGES.some((pattern) => pattern.test(line)) ? [`${path.relative(REPOSITORY, file)}:${index + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, index) =>
+          SHARED_STATE_CHANGES.some((pattern) => pattern.test(line))
+            ? [`${path.relative(REPOSITORY, file)}:${index + 1}: ${line.trim()}`]
+            : [],
+        ),
     );
     expect(found).toEqual([]);
   });

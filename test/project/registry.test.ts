@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { runFields, scenarioHeading } from '../../engine/scenario-base.js';
 import { trustPlugins } from '../../input/plugin-trust.js';
 import { descriptorProblems, resolveRuleSystem } from '../../input/rule-systems.js';
@@ -12,7 +12,7 @@ import { builtInExamples } from '../../scripts/rule-system-examples.js';
 import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
 
 /**
- * A rule system is one folder reached through one list (engine/rulesets.ts): nothing above the
+ * A rule system is one folder reached through one list (engine/registry.ts): nothing above the
  * engine — input/, sim/, analysis/, cli/, reports/, web/, the API in index.ts — imports a rule
  * system's folder (dependency-cruiser's rule `through-the-descriptor`, .dependency-cruiser.cjs) or
  * names one to dispatch on (below); they reach every rule system through its RuleSystem descriptor,
@@ -20,14 +20,21 @@ import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
  */
 
 /** The repository's TypeScript files, relative to it. */
-const sourceFiles = (): string[] => repositoryTree().files.filter((file) => /\.tsx?$/.test(file)).map((file) => path.relative(REPOSITORY, file));
+const sourceFiles = (): string[] =>
+  repositoryTree()
+    .files.filter((file) => /\.tsx?$/.test(file))
+    .map((file) => path.relative(REPOSITORY, file));
 
 /** The code above the engine, which must not tell rule systems apart by name. */
 const ABOVE_THE_ENGINE = /^(input|statistics|sim|queue|analysis|documents|reports|cli|web)\/.*\.tsx?$|^index\.ts$/;
 
 /** Where code above the engine may write a built-in's id, and why. */
 const NAMED_ON_PURPOSE: readonly { readonly file: string; readonly id: string; readonly why: string }[] = [
-  { file: 'web/app/app.tsx', id: 'heroic', why: 'an imported file naming no known rule system opens beside the default scenario (DEFAULT_SCENARIO, a heroic one)' },
+  {
+    file: 'web/app/app.tsx',
+    id: 'heroic',
+    why: 'an imported file naming no known rule system opens beside the default scenario (DEFAULT_SCENARIO, a heroic one)',
+  },
 ];
 
 /**
@@ -37,7 +44,13 @@ const NAMED_ON_PURPOSE: readonly { readonly file: string; readonly id: string; r
  */
 function namesIn(fileName: string, source: string, ids: ReadonlySet<string>): { readonly id: string; readonly at: string }[] {
   if (![...ids].some((id) => source.includes(id))) return [];
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: { id: string; at: string }[] = [];
   const note = (node: ts.Node, text: string): void => {
     if (!ids.has(text)) return;
@@ -46,7 +59,12 @@ function namesIn(fileName: string, source: string, ids: ReadonlySet<string>): { 
   };
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) note(node, node.text);
-    else if (ts.isIdentifier(node) && (ts.isPropertyAssignment(node.parent) || ts.isPropertySignature(node.parent) || ts.isShorthandPropertyAssignment(node.parent)) && node.parent.name === node) note(node, node.text);
+    else if (
+      ts.isIdentifier(node) &&
+      (ts.isPropertyAssignment(node.parent) || ts.isPropertySignature(node.parent) || ts.isShorthandPropertyAssignment(node.parent)) &&
+      node.parent.name === node
+    )
+      note(node, node.text);
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -64,17 +82,18 @@ describe('one registry of rule systems', () => {
     }
   });
 
-  it('each built-in\'s folder exports its examples (examples.ts), naming files that exist: what the shared suites and the docs read', async () => {
+  it("each built-in's folder exports its examples (examples.ts), naming files that exist: what the shared suites and the docs read", async () => {
     const all = await builtInExamples();
     expect(all.map((found) => found.system.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
     for (const { system, examples, file } of all) {
       const { contract, sample, docs } = examples;
-      for (const named of [examples.scenarios, contract.action.file, contract.chain.file, sample.scenario, ...sample.dataFiles]) expect(existsSync(file(named)), `${system.id}: ${named}`).toBe(true);
+      for (const named of [examples.scenarios, contract.action.file, contract.chain.file, sample.scenario, ...sample.dataFiles])
+        expect(existsSync(file(named)), `${system.id}: ${named}`).toBe(true);
       expect(existsSync(path.join(REPOSITORY, 'engine', system.id, docs.source)), `${system.id}: ${docs.source}`).toBe(true);
     }
   });
 
-  it('nothing above the engine names a built-in to tell it apart: no `ruleset === \'warmaster\'`, no table by id', () => {
+  it("nothing above the engine names a built-in to tell it apart: no `ruleset === 'warmaster'`, no table by id", () => {
     const ids = new Set(RULE_SYSTEMS.map((system) => system.id));
     const named = sourceFiles()
       .filter((file) => ABOVE_THE_ENGINE.test(file))
@@ -83,7 +102,10 @@ describe('one registry of rule systems', () => {
     expect(named.map((name) => name.at)).toEqual([]);
     // Every allowance is still needed.
     for (const allowed of NAMED_ON_PURPOSE) {
-      expect(namesIn(allowed.file, readFileSync(path.join(REPOSITORY, allowed.file), 'utf8'), ids).map((name) => name.id), allowed.why).toContain(allowed.id);
+      expect(
+        namesIn(allowed.file, readFileSync(path.join(REPOSITORY, allowed.file), 'utf8'), ids).map((name) => name.id),
+        allowed.why,
+      ).toContain(allowed.id);
     }
   });
 
@@ -116,12 +138,12 @@ describe('one registry of rule systems', () => {
     }
   });
 
-  it('only engine/rulesets.ts imports the built-ins\' descriptors', () => {
+  it("only engine/registry.ts imports the built-ins' descriptors", () => {
     const descriptor = new RegExp(`from '\\./(${RULE_SYSTEMS.map((system) => system.id).join('|')})/index\\.js'`);
     const importers = sourceFiles()
       .filter((file) => !file.startsWith('test/'))
       .filter((file) => descriptor.test(readFileSync(path.join(REPOSITORY, file), 'utf8')));
-    expect(importers).toEqual(['engine/rulesets.ts']);
+    expect(importers).toEqual(['engine/registry.ts']);
   });
 
   it('a plugin named two ways (two scenarios, two relative paths) is one module, recorded as each scenario names it', async () => {

@@ -18,10 +18,11 @@ const RULINGS_FILE = path.join(REPOSITORY, 'docs/rulings.md');
 const rulingsText = readFileSync(RULINGS_FILE, 'utf8');
 /** `### §12 Attacks` → 12 → the section's text up to the next heading. */
 const sections = new Map<number, string>();
-for (const match of rulingsText.matchAll(/^### §(\d+) [^\n]+\n([\s\S]*?)(?=^##|(?![\s\S]))/gm)) sections.set(Number(match[1]), match[2] ?? '');
+for (const match of rulingsText.matchAll(/^### §(\d+) [^\n]+\n([\s\S]*?)(?=^##|(?![\s\S]))/gm))
+  sections.set(Number(match[1]), match[2] ?? '');
 
 /** The ruling numbers one text cites: `§5`, `§ 5`, and every number of `§12–18` or `§6-7`. */
-export function citedRulings(text: string): number[] {
+function citedRulings(text: string): number[] {
   const cited: number[] = [];
   for (const match of text.matchAll(/§ ?(\d+)(?:\s*[–-]\s*§?(\d+))?/g)) {
     const first = Number(match[1]);
@@ -56,7 +57,12 @@ describe('docs/rulings.md', () => {
   });
 
   it('names, under its ruling, every option whose description cites one', () => {
-    const schemas: Record<string, z.ZodObject> = { heroic: heroicOptions, warmaster: warmasterOptions, battleforge: battleforgeOptions, epic: epicOptions };
+    const schemas: Record<string, z.ZodObject> = {
+      heroic: heroicOptions,
+      warmaster: warmasterOptions,
+      battleforge: battleforgeOptions,
+      epic: epicOptions,
+    };
     const missing: string[] = [];
     for (const [ruleset, schema] of Object.entries(schemas))
       for (const [option, field] of Object.entries(schema.shape)) {

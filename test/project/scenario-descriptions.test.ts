@@ -60,7 +60,15 @@ const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['The same company, Broken', 'players[0].formations[0].units', 7],
     ['over four turns', 'turns', 4],
     ['within 30 cm at four rallies in five', 'players[0].formations[0].enemyWithin30', 0.8],
-    ['takes 1–3 Blast markers', 'players[0].formations[0].markersPerTurn', [{ value: 1, p: 0.3 }, { value: 2, p: 0.4 }, { value: 3, p: 0.3 }]],
+    [
+      'takes 1–3 Blast markers',
+      'players[0].formations[0].markersPerTurn',
+      [
+        { value: 1, p: 0.3 },
+        { value: 2, p: 0.4 },
+        { value: 3, p: 0.3 },
+      ],
+    ],
     ['loses a unit a turn a third of the time', 'players[0].formations[0].unitsLostWhileBroken[1]', { value: 1, p: 0.3333 }],
     ['each withdrawal costs a unit half the time', 'players[0].formations[0].withdrawalCost[1]', { value: 1, p: 0.5 }],
   ],
@@ -181,7 +189,11 @@ const FACTS: Readonly<Record<string, readonly Fact[]>> = {
 const BUNDLED = readdirSync(path.join(REPOSITORY, 'data'))
   .flatMap((system) => {
     const folder = path.join(REPOSITORY, 'data', system, 'scenarios');
-    return existsSync(folder) ? readdirSync(folder).filter((name) => /\.ya?ml$/.test(name)).map((name) => `${system}/${name}`) : [];
+    return existsSync(folder)
+      ? readdirSync(folder)
+          .filter((name) => /\.ya?ml$/.test(name))
+          .map((name) => `${system}/${name}`)
+      : [];
   })
   .sort();
 
@@ -199,7 +211,13 @@ function valueAt(root: unknown, fieldPath: string): unknown {
 
 /** A plan in words, as a description writes it: `shoot-then-charge` as "shoot then charge", "shoots and then charges". */
 const planWords = (plan: string): RegExp =>
-  new RegExp(`\\b${plan.split('-').map((word) => (word === 'then' ? '(?:and\\s+)?then' : word === 'and' || word === 'for' ? word : `${word}(?:e?s)?`)).join('\\s+')}\\b`, 'i');
+  new RegExp(
+    `\\b${plan
+      .split('-')
+      .map((word) => (word === 'then' ? '(?:and\\s+)?then' : word === 'and' || word === 'for' ? word : `${word}(?:e?s)?`))
+      .join('\\s+')}\\b`,
+    'i',
+  );
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
 
@@ -211,7 +229,9 @@ describe('the bundled scenarios say what they set', () => {
 
   for (const name of BUNDLED) {
     it(name, async () => {
-      const loaded = await loadScenarioFile(path.join(REPOSITORY, 'data', name.split('/')[0] as string, 'scenarios', name.split('/')[1] as string));
+      const loaded = await loadScenarioFile(
+        path.join(REPOSITORY, 'data', name.split('/')[0] as string, 'scenarios', name.split('/')[1] as string),
+      );
       const scenario = loaded.scenario as unknown as Record<string, unknown>;
       const text = oneLine(`${String(scenario.name)} — ${String(scenario.description ?? '')}`);
       const root = { ...scenario, refs: loaded.refs };
@@ -219,14 +239,19 @@ describe('the bundled scenarios say what they set', () => {
 
       for (const [phrase, fieldPath, value] of FACTS[name] ?? []) {
         if (!text.includes(oneLine(phrase))) wrong.push(`the phrase "${oneLine(phrase)}" is not in its name or description`);
-        else if (JSON.stringify(valueAt(root, fieldPath)) !== JSON.stringify(value)) wrong.push(`"${oneLine(phrase)}": ${fieldPath} is ${JSON.stringify(valueAt(root, fieldPath))}, not ${JSON.stringify(value)}`);
+        else if (JSON.stringify(valueAt(root, fieldPath)) !== JSON.stringify(value))
+          wrong.push(`"${oneLine(phrase)}": ${fieldPath} is ${JSON.stringify(valueAt(root, fieldPath))}, not ${JSON.stringify(value)}`);
       }
 
       // Battle Forge plans named in words are plans the scenario's sides or units follow.
-      if (loaded.ruleset === 'battleforge') {
+      if (loaded.system.id === 'battleforge') {
         const sides = scenario.sides as { plan: string; units: { plan?: string }[] }[];
         const followed = new Set(sides.flatMap((side) => [side.plan, ...side.units.map((unit) => unit.plan ?? side.plan)]));
-        for (const plan of PLANS) if (planWords(plan).test(text) && !followed.has(plan)) wrong.push(`it names the plan ${plan} ("${planWords(plan).exec(text)?.[0]}"), which no side or unit follows (${[...followed].join(', ')})`);
+        for (const plan of PLANS)
+          if (planWords(plan).test(text) && !followed.has(plan))
+            wrong.push(
+              `it names the plan ${plan} ("${planWords(plan).exec(text)?.[0]}"), which no side or unit follows (${[...followed].join(', ')})`,
+            );
       }
 
       // `options.x: y` and `maxRounds 1`: the scenario's own fields, as it sets them.
@@ -236,13 +261,16 @@ describe('the bundled scenarios say what they set', () => {
       }
       for (const match of text.matchAll(/\b([a-z]+[A-Z]\w*) (\d+)\b/g)) {
         const field = match[1] as string;
-        if (field in scenario && scenario[field] !== Number(match[2])) wrong.push(`it says ${field} ${match[2]}, the scenario has ${JSON.stringify(scenario[field])}`);
+        if (field in scenario && scenario[field] !== Number(match[2]))
+          wrong.push(`it says ${field} ${match[2]}, the scenario has ${JSON.stringify(scenario[field])}`);
       }
 
       // Files it names exist: another scenario beside it, or a path in the repository.
       for (const match of text.matchAll(/(?<![\w/.-])([\w-]+(?:\/[\w.-]+)*\.(?:yaml|ts))\b/g)) {
         const named = match[1] as string;
-        const where = named.includes('/') ? path.join(REPOSITORY, named) : path.join(REPOSITORY, 'data', name.split('/')[0] as string, 'scenarios', named);
+        const where = named.includes('/')
+          ? path.join(REPOSITORY, named)
+          : path.join(REPOSITORY, 'data', name.split('/')[0] as string, 'scenarios', named);
         if (!existsSync(where)) wrong.push(`it names ${named}, which does not exist`);
       }
 

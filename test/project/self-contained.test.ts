@@ -54,7 +54,9 @@ describe('the repository stands on its own', () => {
     const mentions = textFiles.flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, index) => (/(^|[^\w-])shared\/(rules|data|rulings|design)/.test(line) ? [`${path.relative(REPOSITORY, file)}:${index + 1}`] : [])),
+        .flatMap((line, index) =>
+          /(^|[^\w-])shared\/(rules|data|rulings|design)/.test(line) ? [`${path.relative(REPOSITORY, file)}:${index + 1}`] : [],
+        ),
     );
     expect(mentions).toEqual([]);
   });

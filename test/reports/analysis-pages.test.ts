@@ -26,8 +26,10 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const chartsOf = (page: ReturnType<typeof analysisPage>): Chart[] => page.sections.flatMap((section) => (section.chart === undefined ? [] : [section.chart]));
-const dataOf = (chart: Chart | undefined): Record<string, unknown>[] => (chart?.spec.data as { values: Record<string, unknown>[] } | undefined)?.values ?? [];
+const chartsOf = (page: ReturnType<typeof analysisPage>): Chart[] =>
+  page.sections.flatMap((section) => (section.chart === undefined ? [] : [section.chart]));
+const dataOf = (chart: Chart | undefined): Record<string, unknown>[] =>
+  (chart?.spec.data as { values: Record<string, unknown>[] } | undefined)?.values ?? [];
 
 describe('analysis pages', () => {
   it('compile every chart of every kind without warnings, with unique chart ids', () => {
@@ -55,18 +57,34 @@ describe('analysis pages', () => {
     expect(matrix?.rows[0]?.map(cellText)).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
     // Its CSV holds numbers where the page prints "70% ±3": each opponent's score and its margin, as fractions.
     const numbers = tableNumbers(matrix!);
-    expect(numbers.columns).toEqual(['Unit', 'vs Knight', 'vs Knight ±', `vs ${HOSTILE}`, `vs ${HOSTILE} ±`, 'vs Shield Wall', 'vs Shield Wall ±']);
+    expect(numbers.columns).toEqual([
+      'Unit',
+      'vs Knight',
+      'vs Knight ±',
+      `vs ${HOSTILE}`,
+      `vs ${HOSTILE} ±`,
+      'vs Shield Wall',
+      'vs Shield Wall ±',
+    ]);
     const { interval } = knight!.combined.score;
     expect(numbers.rows[0]?.slice(3, 5)).toEqual([knight!.combined.score.value, Math.max(0.7 - interval.low, interval.high - 0.7)]);
     expect(numbers.rows.flat().filter((cell) => typeof cell === 'string')).toEqual(['Knight', HOSTILE, 'Shield Wall']);
     // Shield Wall draws everything: 50% in every cell, never 0%.
     expect(cells.filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0.5, 0.5, 0.5]);
     expect(page.sections[0]?.text).toMatch(/both ways.*1,000 trials each/s);
-    expect(page.sections[1]?.table?.rows).toEqual([['Knight', '4 × 16 = 64'], [HOSTILE, '12 × 5 = 60'], ['Shield Wall', '5 × 10 = 50']]);
+    expect(page.sections[1]?.table?.rows).toEqual([
+      ['Knight', '4 × 16 = 64'],
+      [HOSTILE, '12 × 5 = 60'],
+      ['Shield Wall', '5 × 10 = 50'],
+    ]);
     expect(page.sections[1]?.text).toContain('from 50 to 64 points');
     // P(win) on request: the all-draw pairings are then 0%.
     const win = analysisPage(document, { measure: 'win' });
-    expect(dataOf(chartsOf(win)[0]).filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0, 0, 0]);
+    expect(
+      dataOf(chartsOf(win)[0])
+        .filter((cell) => cell.row === 'Shield Wall')
+        .map((cell) => cell.value),
+    ).toEqual([0, 0, 0]);
     expect(win.sections[0]?.heading).toBe('Chance to win, row unit against column unit');
   });
 
@@ -78,8 +96,17 @@ describe('analysis pages', () => {
       ['Rounds started', -0.1],
     ]);
     const table = page.sections[1]?.table;
-    expect(table?.columns.slice(1, 4)).toEqual(['Baseline: as written', 'Variant: least-damaged', 'Difference, least-damaged − as written (95% interval)']);
-    expect(table?.rows[0]?.slice(0, 4).map(cellText)).toEqual(['Side that won: Knights', '60% ±2', '65% ±2', '+5.00 points [+4.20, +5.80]']);
+    expect(table?.columns.slice(1, 4)).toEqual([
+      'Baseline: as written',
+      'Variant: least-damaged',
+      'Difference, least-damaged − as written (95% interval)',
+    ]);
+    expect(table?.rows[0]?.slice(0, 4).map(cellText)).toEqual([
+      'Side that won: Knights',
+      '60% ±2',
+      '65% ±2',
+      '+5.00 points [+4.20, +5.80]',
+    ]);
     expect(page.sections[0]?.text).toContain('sets Allocation = least-damaged');
   });
 
@@ -88,9 +115,17 @@ describe('analysis pages', () => {
     const charts = chartsOf(page);
     expect(charts).toHaveLength(1);
     expect(JSON.stringify(charts[0]?.spec)).toContain('"title":"Knights › knights: models"');
-    expect(dataOf(charts[0]).map((point) => [point.x, point.estimate])).toEqual([[3, 0.5], [4, 0.7], [5, 0.9]]);
+    expect(dataOf(charts[0]).map((point) => [point.x, point.estimate])).toEqual([
+      [3, 0.5],
+      [4, 0.7],
+      [5, 0.9],
+    ]);
     expect(page.sections.at(-1)?.text).toBe('Not drawn: Rounds started (1 at every point).');
-    expect(page.sections[0]?.table?.rows).toEqual([['3', '50% ±2'], ['4', '70% ±2'], ['5', '90% ±2']]);
+    expect(page.sections[0]?.table?.rows).toEqual([
+      ['3', '50% ±2'],
+      ['4', '70% ±2'],
+      ['5', '90% ±2'],
+    ]);
   });
 
   it('balance by count, one unit: the price list with its verdict, the score curve through the measured points with the ½ line at the even count, the opponents', () => {
@@ -99,19 +134,41 @@ describe('analysis pages', () => {
     // One unit: no scatter (nothing to set it beside), its curve.
     expect(charts).toHaveLength(1);
     const curve = charts[0];
-    expect(dataOf(curve).map((point) => [point.x, point.score])).toEqual([[3, 0.3], [4, 0.5], [5, 0.7]]);
+    expect(dataOf(curve).map((point) => [point.x, point.score])).toEqual([
+      [3, 0.3],
+      [4, 0.5],
+      [5, 0.7],
+    ]);
     expect(JSON.stringify(curve?.spec)).toContain('even: 4.00 models (15.0 points each)');
     expect(page.sections[0]?.text).toContain('1 over-costed');
     expect(page.sections[0]?.text).toContain('Over-costed: Knight 20 → 15.0.');
-    expect(page.sections[0]?.table?.columns).toEqual(['Unit', 'Published', 'Proposed', '95% interval', 'Change', 'Verdict', 'Score at published costs', 'Replayed score']);
+    expect(page.sections[0]?.table?.columns).toEqual([
+      'Unit',
+      'Published',
+      'Proposed',
+      '95% interval',
+      'Change',
+      'Verdict',
+      'Score at published costs',
+      'Replayed score',
+    ]);
     expect(page.sections[0]?.table?.rows[0]).toEqual(['Knight', 20, '15.0', '[14.2, 15.8]', '−25%', 'over-costed', '30% ±1', '50.2% ±0.4']);
-    expect(page.sections.map((section) => section.heading)).toEqual(['The price list', 'The check: the proposed prices played again', 'Knight: score by models fielded', 'Knight: against each opponent alone']);
+    expect(page.sections.map((section) => section.heading)).toEqual([
+      'The price list',
+      'The check: the proposed prices played again',
+      'Knight: score by models fielded',
+      'Knight: against each opponent alone',
+    ]);
   });
 
   it('balance of whole units: the cost scatter colours each unit by its verdict, the held-out check and the round robin follow', () => {
     const page = analysisPage(wholeBalanceFixture());
     const scatter = chartsOf(page)[0];
-    expect(dataOf(scatter).map((point) => [point.name, point.verdict])).toEqual([['Knight', 'over-costed'], [HOSTILE, 'uncertain'], ['Shield Wall', 'under-costed']]);
+    expect(dataOf(scatter).map((point) => [point.name, point.verdict])).toEqual([
+      ['Knight', 'over-costed'],
+      [HOSTILE, 'uncertain'],
+      ['Shield Wall', 'under-costed'],
+    ]);
     // An interval unbounded above is drawn to the top of the axis, and says so on hover.
     const wall = dataOf(scatter).find((point) => point.name === 'Shield Wall');
     expect(wall?.high).toBeGreaterThan(90);
@@ -119,21 +176,40 @@ describe('analysis pages', () => {
     // An unbounded end reads as the tables print it (documents/balance-tables.ts's costRange decides "any price").
     expect(wall?.fittedText).toBe('90, from 62.0');
     expect(page.sections[1]?.heading).toBe('The check: pairings held out of the fit');
-    expect(page.sections[1]?.text).toContain('off by ±2.0 points (root mean square over 3 pairings), where the simulation noise alone would give ±1.0');
+    expect(page.sections[1]?.text).toContain(
+      'off by ±2.0 points (root mean square over 3 pairings), where the simulation noise alone would give ±1.0',
+    );
     expect(page.sections.some((section) => section.heading.startsWith('Round robin: expected score'))).toBe(true);
-    expect(page.sections[0]?.text).toMatch(/^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, of 3\./);
+    expect(page.sections[0]?.text).toMatch(
+      /^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, of 3\./,
+    );
   });
 
   it('balance: a unit without a price is counted in the summary, not left out of it', () => {
     const document = wholeBalanceFixture();
     if (document.fielded !== 'whole') throw new Error('the fixture fields whole units');
-    const unpriced = { ...document, units: [...document.units, { id: 'rabble', name: 'Rabble', points: 20, published: 20, strength: -2, strengthStandardError: 0.05, lineWeight: 1 }] };
-    expect(analysisPage(unpriced).sections[0]?.text).toMatch(/^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, 1 without a price \(see the table's note\), of 4\./);
+    const unpriced = {
+      ...document,
+      units: [
+        ...document.units,
+        { id: 'rabble', name: 'Rabble', points: 20, published: 20, strength: -2, strengthStandardError: 0.05, lineWeight: 1 },
+      ],
+    };
+    expect(analysisPage(unpriced).sections[0]?.text).toMatch(
+      /^At a tolerance of ±10% of the published cost: 1 under-costed, 1 over-costed, 1 uncertain and 0 fair, 1 without a price \(see the table's note\), of 4\./,
+    );
   });
 });
 
 describe('provenance', () => {
-  const run = { scenario: 'Bowmen against Orcs', file: 'data/x.yaml', ruleset: 'battleforge', engineVersion: 'battleforge-1.0.0', seed: 1, trials: 20_000 };
+  const run = {
+    scenario: 'Bowmen against Orcs',
+    file: 'data/x.yaml',
+    ruleset: 'battleforge',
+    engineVersion: 'battleforge-1.0.0',
+    seed: 1,
+    trials: 20_000,
+  };
   it('shows identical runs once, with how many', () => {
     const html = provenanceHtml(Array.from({ length: 18 }, () => run));
     expect(html.match(/<tr>/g)).toHaveLength(2);
@@ -141,7 +217,9 @@ describe('provenance', () => {
   });
   it('says once what every run shares and tabulates only what varies', () => {
     const html = provenanceHtml([run, { ...run, seed: 2 }, { ...run, seed: 2 }]);
-    expect(html).toContain('<p>3 runs, all with scenario Bowmen against Orcs, file data/x.yaml, ruleset battleforge, engine version battleforge-1.0.0, trials 20,000; they differ in seed:</p>');
+    expect(html).toContain(
+      '<p>3 runs, all with scenario Bowmen against Orcs, file data/x.yaml, ruleset battleforge, engine version battleforge-1.0.0, trials 20,000; they differ in seed:</p>',
+    );
     expect(html).toContain('<th>seed</th><th>runs</th>');
     expect(html).toContain('<td class="num" data-label="runs">×2</td>');
   });
@@ -162,7 +240,23 @@ describe('crucible report with analysis documents', () => {
     engineVersion: 'heroic-1.1.0',
     seed: 1,
     trials: 10,
-    metrics: [{ name: 'won', kind: 'flag', description: 'won', trials: 10, mean: 0.5, sd: 0.5, standardError: 0.16, meanInterval: { low: 0.2, high: 0.8 }, distribution: [{ value: 0, label: 'no', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } }, { value: 1, label: 'yes', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } }], atLeast: [] }],
+    metrics: [
+      {
+        name: 'won',
+        kind: 'flag',
+        description: 'won',
+        trials: 10,
+        mean: 0.5,
+        sd: 0.5,
+        standardError: 0.16,
+        meanInterval: { low: 0.2, high: 0.8 },
+        distribution: [
+          { value: 0, label: 'no', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } },
+          { value: 1, label: 'yes', count: 5, probability: 0.5, interval: { low: 0.2, high: 0.8 } },
+        ],
+        atLeast: [],
+      },
+    ],
   };
 
   it('writes a page per document, of every kind, and lists them in the index', async () => {
@@ -171,7 +265,10 @@ describe('crucible report with analysis documents', () => {
     const result = await cli('report', ...files, '--out', out);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const written = result.stdout.trimEnd().split('\n').map((line) => /^wrote (\S+) /.exec(line)?.[1] ?? '');
+    const written = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => /^wrote (\S+) /.exec(line)?.[1] ?? '');
     expect(written).toHaveLength(files.length);
     const index = await readFile(path.join(out, 'index.html'), 'utf8');
     for (const page of written) {
@@ -186,7 +283,9 @@ describe('crucible report with analysis documents', () => {
     const mixed = await cli('report', matchups, runs, '--out', path.join(root, 'never'));
     expect(mixed.status).toBe(2);
     expect(mixed.stderr).not.toMatch(STACK_LINE);
-    expect(mixed.stderr).toBe(`${matchups}: (root): a matchups document cannot be reported together with run results (${runs}): run results make one page between them, an analysis a page of its own; run crucible report once for each\n`);
+    expect(mixed.stderr).toBe(
+      `${matchups}: (root): a matchups document cannot be reported together with run results (${runs}): run results make one page between them, an analysis a page of its own; run crucible report once for each\n`,
+    );
     const compare = await save('c.json', compareFixture());
     const slug = await cli('report', matchups, compare, '--slug', 'one', '--out', path.join(root, 'never'));
     expect(slug.status).toBe(2);
@@ -196,7 +295,10 @@ describe('crucible report with analysis documents', () => {
     const bad = await cli('report', unknown, broken, '--out', path.join(root, 'never'));
     expect(bad.status).toBe(2);
     expect(bad.stderr).not.toMatch(STACK_LINE);
-    expect(bad.stderr.trimEnd().split('\n')).toEqual([`${unknown}: kind: must be "matchups", "compare", "sweep" or "balance" (what those commands print with --json), got "tournament"`, expect.stringMatching(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: seating: `))]);
+    expect(bad.stderr.trimEnd().split('\n')).toEqual([
+      `${unknown}: kind: must be "matchups", "compare", "sweep" or "balance" (what those commands print with --json), got "tournament"`,
+      expect.stringMatching(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: seating: `)),
+    ]);
     expect(await stat(path.join(root, 'never')).catch(() => undefined)).toBeUndefined();
   });
 

@@ -28,8 +28,17 @@ import { FIXTURES } from './documents.js';
 
 const repository = REPOSITORY;
 /** A 24-unit roster's matrix, as the matchups page prints it: on paper it must fit a landscape page. */
-const WIDE_NAMES = Array.from({ length: 24 }, (_, i) => `${['Halberdiers (Empire)', 'Troll Slayers (Dwarfs)', 'Silver Helms (High Elves)', 'Wolf Chariots (Orcs)'][i % 4]} ${i + 1}`);
-const WIDE_MATRIX = { heading: 'A 24-unit matrix', table: { columns: ['Unit', ...WIDE_NAMES.map((name) => `vs ${name}`)], rows: WIDE_NAMES.map((name) => [name, ...WIDE_NAMES.map(() => '50% ±2')]) } };
+const WIDE_NAMES = Array.from(
+  { length: 24 },
+  (_, i) => `${['Halberdiers (Empire)', 'Troll Slayers (Dwarfs)', 'Silver Helms (High Elves)', 'Wolf Chariots (Orcs)'][i % 4]} ${i + 1}`,
+);
+const WIDE_MATRIX = {
+  heading: 'A 24-unit matrix',
+  table: {
+    columns: ['Unit', ...WIDE_NAMES.map((name) => `vs ${name}`)],
+    rows: WIDE_NAMES.map((name) => [name, ...WIDE_NAMES.map(() => '50% ±2')]),
+  },
+};
 let directory: string;
 let executablePath: string;
 let browser: Browser;
@@ -64,9 +73,25 @@ beforeAll(async () => {
       sections: [
         { heading: 'Winner', chart: distributionChart(winner, { id: 'winner' }) },
         { heading: 'Wounds', chart: distributionChart(wounds, { id: 'wounds' }) },
-        { heading: 'Matchups', chart: heatmapChart(cells, { id: 'heatmap', rowTitle: 'Unit', columnTitle: 'Opponent' }), table: { columns: ['unit', 'opponent', 'score'], rows: cells.map((cell) => [cell.row, cell.column, cell.combined.score.value.toFixed(3)]) } },
+        {
+          heading: 'Matchups',
+          chart: heatmapChart(cells, { id: 'heatmap', rowTitle: 'Unit', columnTitle: 'Opponent' }),
+          table: {
+            columns: ['unit', 'opponent', 'score'],
+            rows: cells.map((cell) => [cell.row, cell.column, cell.combined.score.value.toFixed(3)]),
+          },
+        },
       ],
-      provenance: [{ scenario: result.scenario, file: 'data/heroic/scenarios/sylvan-knights-formation.yaml', ruleset: result.ruleset, engineVersion: result.engineVersion, seed: result.seed, trials: result.trials }],
+      provenance: [
+        {
+          scenario: result.scenario,
+          file: 'data/heroic/scenarios/sylvan-knights-formation.yaml',
+          ruleset: result.ruleset,
+          engineVersion: result.engineVersion,
+          seed: result.seed,
+          trials: result.trials,
+        },
+      ],
       methods: ['browser test'],
     },
     directory,
@@ -80,7 +105,10 @@ beforeAll(async () => {
       slug: 'analysis-pages',
       title: 'Every kind of analysis page',
       question: analyses.map((page) => page.title).join('; '),
-      sections: [...analyses.flatMap((page) => page.sections.map((section) => ({ ...section, heading: `${page.slug}: ${section.heading}` }))), WIDE_MATRIX],
+      sections: [
+        ...analyses.flatMap((page) => page.sections.map((section) => ({ ...section, heading: `${page.slug}: ${section.heading}` }))),
+        WIDE_MATRIX,
+      ],
       provenance: analyses.flatMap((page) => page.provenance),
       methods: analyses.flatMap((page) => page.methods),
     },
@@ -118,7 +146,11 @@ async function open(slug: string, width: number): Promise<Opened> {
     if (!request.url().startsWith('file:')) requests.push(request.url());
   });
   await page.goto(pathToFileURL(path.join(directory, `${slug}.html`)).href);
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'),
+    undefined,
+    { timeout: 30_000 },
+  );
   return { page, errors, requests };
 }
 
@@ -130,9 +162,15 @@ describe('the report in headless Chromium', () => {
       expect(states).toEqual(['interactive', 'interactive', 'interactive']);
       expect(await page.$$eval('figure.chart .vega-view svg', (svgs) => svgs.length)).toBe(3);
       // Once interactive, the static fallback image is out of sight (each chart shows once).
-      expect(await page.$$eval('img.static-chart', (images) => images.filter((image) => (image as HTMLElement).offsetParent !== null).length)).toBe(0);
+      expect(
+        await page.$$eval('img.static-chart', (images) => images.filter((image) => (image as HTMLElement).offsetParent !== null).length),
+      ).toBe(0);
       // The unit name is text in the table, not a script element or bold markup.
-      expect(await page.$$eval('script', (scripts) => scripts.some((script) => script.textContent?.includes('alert(1)') === true && script.type !== 'application/json'))).toBe(false);
+      expect(
+        await page.$$eval('script', (scripts) =>
+          scripts.some((script) => script.textContent?.includes('alert(1)') === true && script.type !== 'application/json'),
+        ),
+      ).toBe(false);
       expect(await page.textContent('body')).toContain('Ogre <script>alert(1)</script>');
       expect(await page.$$eval('h1 b', (bold) => bold.length)).toBe(0);
       expect(errors).toEqual([]);
@@ -164,29 +202,42 @@ describe('the report in headless Chromium', () => {
         wraps.flatMap((wrap) => {
           const box = wrap.getBoundingClientRect();
           const overflow = getComputedStyle(wrap).overflowX;
-          const beyond = [...wrap.querySelectorAll('td')].filter((cell) => cell.getBoundingClientRect().width > 0 && cell.getBoundingClientRect().right > box.right + 1);
-          return overflow !== 'auto' || beyond.length > 0 ? [`${wrap.querySelector('th')?.textContent ?? '?'}: overflow ${overflow}, ${beyond.length} cells beyond ${Math.round(box.right)} px`] : [];
+          const beyond = [...wrap.querySelectorAll('td')].filter(
+            (cell) => cell.getBoundingClientRect().width > 0 && cell.getBoundingClientRect().right > box.right + 1,
+          );
+          return overflow !== 'auto' || beyond.length > 0
+            ? [
+                `${wrap.querySelector('th')?.textContent ?? '?'}: overflow ${overflow}, ${beyond.length} cells beyond ${Math.round(box.right)} px`,
+              ]
+            : [];
         }),
       );
       expect(await page.$$eval('.table-wrap', (wraps) => wraps.length)).toBeGreaterThan(10);
       expect(clipped).toEqual([]);
       const widest = () => page.evaluate(() => document.documentElement.scrollWidth);
       expect(await widest()).toBeLessThanOrEqual(420);
-      if (process.env.CRUCIBLE_SCREENSHOTS !== undefined) await page.screenshot({ path: path.join(SCREENSHOTS, `${slug}-420.png`), fullPage: true });
+      if (process.env.CRUCIBLE_SCREENSHOTS !== undefined)
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${slug}-420.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
       expect(await widest()).toBeLessThanOrEqual(1280);
-      if (process.env.CRUCIBLE_SCREENSHOTS !== undefined) await page.screenshot({ path: path.join(SCREENSHOTS, `${slug}-1280.png`), fullPage: true });
+      if (process.env.CRUCIBLE_SCREENSHOTS !== undefined)
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${slug}-1280.png`), fullPage: true });
       // The cell's number (a text mark) lies over its rectangle and carries the same tooltip.
       await page.locator('figure.chart .vega-view svg .mark-rect path').first().hover({ force: true, timeout: 5000 });
       const tooltip = page.locator('#vg-tooltip-element');
       await tooltip.waitFor({ state: 'visible', timeout: 5000 });
       const text = (await tooltip.textContent()) ?? '';
-      for (const line of ['Expected score (win + ½ draw)', 'Win', 'Draw', 'Loss', 'Row seated first', 'Row seated second', 'Trials']) expect(text).toContain(line);
+      for (const line of ['Expected score (win + ½ draw)', 'Win', 'Draw', 'Loss', 'Row seated first', 'Row seated second', 'Trials'])
+        expect(text).toContain(line);
       hovered = true;
       // Printed (a landscape A4 page is 1047 px between its margins): every table and chart lies within the paper, none cut at its edge.
       await page.emulateMedia({ media: 'print' });
       await page.setViewportSize({ width: 1047, height: 740 });
-      const beyond = await page.$$eval('table, figure.chart svg, figure.chart img', (elements) => elements.filter((element) => element.getBoundingClientRect().right > 1048).map((element) => element.closest('section')?.querySelector('h2')?.textContent ?? element.tagName));
+      const beyond = await page.$$eval('table, figure.chart svg, figure.chart img', (elements) =>
+        elements
+          .filter((element) => element.getBoundingClientRect().right > 1048)
+          .map((element) => element.closest('section')?.querySelector('h2')?.textContent ?? element.tagName),
+      );
       expect(beyond).toEqual([]);
       expect(errors).toEqual([]);
       expect(requests).toEqual([]);

@@ -49,7 +49,13 @@ const metric = (result: Pick<ScenarioResult, 'summary'>, name: string): MetricSu
 const cell = (row: string, column: string, first: readonly [number, number], second: readonly [number, number]): HeatmapCell => {
   const a = outcomeFromCounts(first[0], first[1], 1000 - first[0] - first[1]);
   const b = outcomeFromCounts(second[0], second[1], 1000 - second[0] - second[1]);
-  return { row, column, first: a, second: b, combined: outcomeFromCounts(first[0] + second[0], first[1] + second[1], 2000 - first[0] - first[1] - second[0] - second[1]) };
+  return {
+    row,
+    column,
+    first: a,
+    second: b,
+    combined: outcomeFromCounts(first[0] + second[0], first[1] + second[1], 2000 - first[0] - first[1] - second[0] - second[1]),
+  };
 };
 
 const costPoints: CostPoint[] = [
@@ -73,10 +79,21 @@ beforeAll(async () => {
   const formation = await runScenario(await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml'), { trials: TRIALS });
   const exact = exactScenario(await loadScenarioFile('data/heroic/scenarios/sylvan-knights-formation.yaml'));
   if (exact === undefined) throw new Error('sylvan-knights-formation should be small enough to enumerate');
-  const comparison = await compareVariants('data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', undefined, 'least-damaged', { trials: TRIALS });
+  const comparison = await compareVariants('data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', undefined, 'least-damaged', {
+    trials: TRIALS,
+  });
   const rows: DifferenceRow[] = comparison.outcomes
     .filter((outcome) => !outcome.neverSeen)
-    .map((outcome) => ({ label: outcome.title, kind: outcome.measure === 'probability' ? 'chance' : 'mean', baseline: outcome.baseline.mean, variant: outcome.variant.mean, difference: outcome.difference.mean, low: outcome.difference.interval.low, high: outcome.difference.interval.high, pValue: outcome.difference.pValue }));
+    .map((outcome) => ({
+      label: outcome.title,
+      kind: outcome.measure === 'probability' ? 'chance' : 'mean',
+      baseline: outcome.baseline.mean,
+      variant: outcome.variant.mean,
+      difference: outcome.difference.mean,
+      low: outcome.difference.interval.low,
+      high: outcome.difference.interval.high,
+      pValue: outcome.difference.pValue,
+    }));
   heatmapCells = [
     cell('Sylvan Knight', 'Sylvan Knight', [600, 0], [400, 0]),
     cell('Sylvan Knight', HOSTILE, [700, 100], [600, 100]),
@@ -84,30 +101,114 @@ beforeAll(async () => {
     cell(HOSTILE, HOSTILE, [0, 1000], [0, 1000]),
     cell(HOSTILE, 'Sylvan Knight', [300, 100], [200, 100]),
   ];
-  const line = (estimates: readonly number[], series?: string): SweepLinePoint[] => estimates.map((estimate, i) => ({ x: 3 + i, ...(series === undefined ? {} : { series }), estimate, low: estimate - 0.02, high: estimate + 0.02, trials: TRIALS }));
+  const line = (estimates: readonly number[], series?: string): SweepLinePoint[] =>
+    estimates.map((estimate, i) => ({
+      x: 3 + i,
+      ...(series === undefined ? {} : { series }),
+      estimate,
+      low: estimate - 0.02,
+      high: estimate + 0.02,
+      trials: TRIALS,
+    }));
   const logistic = (z: number) => 1 / (1 + Math.exp(-z));
   cases.push(
-    { chart: distributionChart(metric(formation, 'winner')), texts: ['winner: how often each outcome happens', 'Chance', 'Side whose enemies were all vanquished (none: round limit reached, or both sides wiped out)'] },
-    { chart: distributionChart(metric(formation, 'ogre.woundsTaken'), { title: 'Wounds the Ogre takes', id: 'ogre-wounds', xTitle: 'Wounds on the Ogre' }), texts: ['Wounds the Ogre takes', 'Chance', 'Wounds on the Ogre'] },
-    { chart: atLeastChart(metric(formation, 'A.woundsDealt')), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more'] },
-    { chart: differenceChart(rows, { baseline: 'as written', variant: 'least-damaged' }), texts: ['least-damaged against as written', 'Change in chance, least-damaged − as written (percentage points)', 'Change in the average, least-damaged − as written'] },
-    { chart: heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent' }), texts: ['Expected score of the row against the column', 'Unit', 'Opponent', 'Sylvan Knight', 'Expected score(win + ½ draw)(blue: the row ahead)'] },
-    { chart: heatmapChart(heatmapCells, { rowTitle: 'Bowmen plan', columnTitle: 'Orc plan', measure: 'win', id: 'heatmap-win' }), texts: ['Chance the row wins against the column', 'Bowmen plan', 'Orc plan', 'Chance therow wins(blue: more wins)'] },
-    { chart: sweepChart([...line([0.5, 0.7, 0.9], 'yes'), ...line([0.4, 0.6, 0.8], 'no')], { xTitle: 'Sylvan Knights', yTitle: 'Chance the Ogre is vanquished', probability: true, seriesTitle: 'In formation' }), texts: ['Chance the Ogre is vanquished against Sylvan Knights', 'Sylvan Knights', 'In formation', 'Chance the Ogre is vanquished'] },
-    { chart: sweepChart(line([3.2, 3.5, 3.7]), { title: 'Wounds on the Ogre by knights in formation', xTitle: 'Knights in the formation', yTitle: 'Wounds on the Ogre (average)', probability: false }), texts: ['Wounds on the Ogre by knights in formation', 'Knights in the formation', 'Wounds on the Ogre (average)'] },
     {
-      chart: balanceCurveChart({
-        points: [3, 4, 5].map((count) => ({ x: count, score: logistic(2 * (count - 4)), low: logistic(2 * (count - 4)) - 0.02, high: logistic(2 * (count - 4)) + 0.02, trials: 9604 })),
-        fitted: [3, 3.5, 4, 4.5, 5].map((x) => ({ x, score: logistic(2 * (x - 4)) })),
-        xTitle: 'Models fielded for 60 points',
-        integerX: true,
-        fair: { x: 4, label: 'fair: 4.00 models (15.0 points each)' },
-      }, { title: 'Sylvan Knight: expected score by models fielded' }),
-      texts: ['Sylvan Knight: expected score by models fielded', 'Models fielded for 60 points', 'Expected score against the roster', 'target 50%'],
+      chart: distributionChart(metric(formation, 'winner')),
+      texts: [
+        'winner: how often each outcome happens',
+        'Chance',
+        'Side whose enemies were all vanquished (none: round limit reached, or both sides wiped out)',
+      ],
     },
-    { chart: costScatterChart(costPoints), texts: ['Published against proposed point costs', 'Published cost (points)', 'Proposed cost (points)', 'Sylvan Knight', 'Troll'] },
-    { chart: distributionChart(metric(exact, 'winner'), { id: 'exact-winner' }), texts: ['winner: how often each outcome happens', 'Chance of each value: exact probabilities (every outcome enumerated)'] },
-    { chart: atLeastChart(metric(exact, 'A.woundsDealt'), { id: 'exact-at-least' }), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more', 'Each point is P(A.woundsDealt ≥ N): exact probabilities (every outcome enumerated)'] },
+    {
+      chart: distributionChart(metric(formation, 'ogre.woundsTaken'), {
+        title: 'Wounds the Ogre takes',
+        id: 'ogre-wounds',
+        xTitle: 'Wounds on the Ogre',
+      }),
+      texts: ['Wounds the Ogre takes', 'Chance', 'Wounds on the Ogre'],
+    },
+    { chart: atLeastChart(metric(formation, 'A.woundsDealt')), texts: ['A.woundsDealt: chance of N or more', 'Chance of N or more'] },
+    {
+      chart: differenceChart(rows, { baseline: 'as written', variant: 'least-damaged' }),
+      texts: [
+        'least-damaged against as written',
+        'Change in chance, least-damaged − as written (percentage points)',
+        'Change in the average, least-damaged − as written',
+      ],
+    },
+    {
+      chart: heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent' }),
+      texts: [
+        'Expected score of the row against the column',
+        'Unit',
+        'Opponent',
+        'Sylvan Knight',
+        'Expected score(win + ½ draw)(blue: the row ahead)',
+      ],
+    },
+    {
+      chart: heatmapChart(heatmapCells, { rowTitle: 'Bowmen plan', columnTitle: 'Orc plan', measure: 'win', id: 'heatmap-win' }),
+      texts: ['Chance the row wins against the column', 'Bowmen plan', 'Orc plan', 'Chance therow wins(blue: more wins)'],
+    },
+    {
+      chart: sweepChart([...line([0.5, 0.7, 0.9], 'yes'), ...line([0.4, 0.6, 0.8], 'no')], {
+        xTitle: 'Sylvan Knights',
+        yTitle: 'Chance the Ogre is vanquished',
+        probability: true,
+        seriesTitle: 'In formation',
+      }),
+      texts: ['Chance the Ogre is vanquished against Sylvan Knights', 'Sylvan Knights', 'In formation', 'Chance the Ogre is vanquished'],
+    },
+    {
+      chart: sweepChart(line([3.2, 3.5, 3.7]), {
+        title: 'Wounds on the Ogre by knights in formation',
+        xTitle: 'Knights in the formation',
+        yTitle: 'Wounds on the Ogre (average)',
+        probability: false,
+      }),
+      texts: ['Wounds on the Ogre by knights in formation', 'Knights in the formation', 'Wounds on the Ogre (average)'],
+    },
+    {
+      chart: balanceCurveChart(
+        {
+          points: [3, 4, 5].map((count) => ({
+            x: count,
+            score: logistic(2 * (count - 4)),
+            low: logistic(2 * (count - 4)) - 0.02,
+            high: logistic(2 * (count - 4)) + 0.02,
+            trials: 9604,
+          })),
+          fitted: [3, 3.5, 4, 4.5, 5].map((x) => ({ x, score: logistic(2 * (x - 4)) })),
+          xTitle: 'Models fielded for 60 points',
+          integerX: true,
+          fair: { x: 4, label: 'fair: 4.00 models (15.0 points each)' },
+        },
+        { title: 'Sylvan Knight: expected score by models fielded' },
+      ),
+      texts: [
+        'Sylvan Knight: expected score by models fielded',
+        'Models fielded for 60 points',
+        'Expected score against the roster',
+        'target 50%',
+      ],
+    },
+    {
+      chart: costScatterChart(costPoints),
+      texts: ['Published against proposed point costs', 'Published cost (points)', 'Proposed cost (points)', 'Sylvan Knight', 'Troll'],
+    },
+    {
+      chart: distributionChart(metric(exact, 'winner'), { id: 'exact-winner' }),
+      texts: ['winner: how often each outcome happens', 'Chance of each value: exact probabilities (every outcome enumerated)'],
+    },
+    {
+      chart: atLeastChart(metric(exact, 'A.woundsDealt'), { id: 'exact-at-least' }),
+      texts: [
+        'A.woundsDealt: chance of N or more',
+        'Chance of N or more',
+        'Each point is P(A.woundsDealt ≥ N): exact probabilities (every outcome enumerated)',
+      ],
+    },
   );
   await mkdir(PNG_DIRECTORY, { recursive: true });
 }, 120_000);
@@ -115,7 +216,13 @@ beforeAll(async () => {
 /** The text content of every <text> element, entities decoded. */
 function svgTexts(svg: string): string[] {
   return [...svg.matchAll(/<text\b[^>]*>([\s\S]*?)<\/text>/g)].map((match) =>
-    (match[1] ?? '').replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'),
+    (match[1] ?? '')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
   );
 }
 
@@ -173,12 +280,17 @@ describe('chart specs', () => {
     expect(spec).toContain('"title":["Expected score","(win + ½ draw)","(blue: the row ahead)"]');
     // P(win) on request: the draw mirror is then 0% wins, and the legend says so.
     const win = cases.find((c) => c.chart.id === 'heatmap-win')!.chart;
-    expect((win.spec.data as { values: Record<string, unknown>[] }).values.find((row) => row.row === HOSTILE && row.column === HOSTILE)?.value).toBe(0);
+    expect(
+      (win.spec.data as { values: Record<string, unknown>[] }).values.find((row) => row.row === HOSTILE && row.column === HOSTILE)?.value,
+    ).toBe(0);
     expect(JSON.stringify(win.spec)).toContain('"title":["Chance the","row wins","(blue: more wins)"]');
   });
 
   it('a 24-unit matrix with long names: the legend under it, the chart narrow enough for a laptop results pane, no name cut', async () => {
-    const names = Array.from({ length: 24 }, (_, i) => `${['Halberdiers', 'Crossbowmen', 'Silver Helms', 'Troll Slayers'][i % 4]} (High Elves ${i})`);
+    const names = Array.from(
+      { length: 24 },
+      (_, i) => `${['Halberdiers', 'Crossbowmen', 'Silver Helms', 'Troll Slayers'][i % 4]} (High Elves ${i})`,
+    );
     const even = outcomeFromCounts(50, 0, 50);
     const cells = names.flatMap((row) => names.map((column) => ({ row, column, combined: even })));
     const { svg } = await renderChart(heatmapChart(cells, { rowTitle: 'Unit', columnTitle: 'Opponent', id: 'heatmap-24' }));
@@ -199,10 +311,20 @@ describe('chart specs', () => {
   });
 
   it('draw a comparison as variant − baseline: right of zero is more with the variant', () => {
-    const rows: DifferenceRow[] = [{ label: 'Ogre vanquished', kind: 'chance', baseline: 0.6, variant: 0.65, difference: 0.05, low: 0.04, high: 0.06 }];
+    const rows: DifferenceRow[] = [
+      { label: 'Ogre vanquished', kind: 'chance', baseline: 0.6, variant: 0.65, difference: 0.05, low: 0.04, high: 0.06 },
+    ];
     const chart = differenceChart(rows, { baseline: 'as written', variant: 'singly' });
     const [row] = (chart.spec.data as { values: Record<string, unknown>[] }).values;
-    expect(row).toMatchObject({ difference: 5, low: 4, high: 6, baselineText: '60%', variantText: '65%', differenceText: '+5.0 points [+4.0, +6.0]', verdict: 'interval excludes 0' });
+    expect(row).toMatchObject({
+      difference: 5,
+      low: 4,
+      high: 6,
+      baselineText: '60%',
+      variantText: '65%',
+      differenceText: '+5.0 points [+4.0, +6.0]',
+      verdict: 'interval excludes 0',
+    });
     expect(JSON.stringify(chart.spec)).toContain('singly − as written (percentage points)');
   });
 
@@ -218,11 +340,22 @@ describe('chart specs', () => {
     // Only the points with a verdict other than fair are labelled (the others on hover and in the table).
     expect(values.filter((row) => row.labelX !== null).map((row) => row.name)).toEqual(['Sylvan Knight', HOSTILE, 'Troll']);
     // A 270-point outlier among 10–40-point units: log scales, said in the subtitle.
-    const wide = costScatterChart([...costPoints, { id: 'giant', name: 'Giant', published: 270, fitted: 150, low: 120, high: 190, verdict: 'over-costed' }], { id: 'wide' });
+    const wide = costScatterChart(
+      [...costPoints, { id: 'giant', name: 'Giant', published: 270, fitted: 150, low: 120, high: 190, verdict: 'over-costed' }],
+      { id: 'wide' },
+    );
     expect(JSON.stringify(wide.spec)).toContain('"type":"log"');
     expect(JSON.stringify(wide.spec)).toContain('log scales');
     // Dense clusters: labels are placed apart or left out (and the subtitle says how many), never drawn over each other.
-    const crowd: CostPoint[] = Array.from({ length: 30 }, (_, i) => ({ id: `u${i}`, name: `Unit number ${i}`, published: 60 + (i % 6), fitted: 60 + Math.floor(i / 6), low: 55, high: 70, verdict: 'over-costed' }));
+    const crowd: CostPoint[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `u${i}`,
+      name: `Unit number ${i}`,
+      published: 60 + (i % 6),
+      fitted: 60 + Math.floor(i / 6),
+      low: 55,
+      high: 70,
+      verdict: 'over-costed',
+    }));
     const crowded = costScatterChart(crowd, { id: 'crowd', scale: 'linear' });
     const placed = (crowded.spec.data as { values: Record<string, unknown>[] }).values.filter((row) => row.labelX !== null);
     expect(placed.length).toBeLessThan(crowd.length);
@@ -230,7 +363,10 @@ describe('chart specs', () => {
   });
 
   it('draw costs on axes spanning the costs, not intervals reaching 1e-113 or 597,393: bars clipped with an arrow, labels beside their points', () => {
-    const extreme: CostPoint[] = [...costPoints, { id: 'wall', name: 'Shield Wall', published: 20, fitted: 25, low: 1e-113, high: 597393.4, verdict: 'fair' }];
+    const extreme: CostPoint[] = [
+      ...costPoints,
+      { id: 'wall', name: 'Shield Wall', published: 20, fitted: 25, low: 1e-113, high: 597393.4, verdict: 'fair' },
+    ];
     const scatter = costScatterChart(extreme, { id: 'extreme', labels: 'all' });
     const spec = JSON.stringify(scatter.spec);
     const domains = [...spec.matchAll(/"domain":\[([\d.e+-]+),([\d.e+-]+)\]/g)].map((match) => [Number(match[1]), Number(match[2])]);
@@ -258,7 +394,9 @@ describe('chart specs', () => {
 
   it('colour a heatmap of losses with the scheme reversed (blue still good for the row) and draws with a neutral one', () => {
     const scaleOf = (measure: 'loss' | 'draw') => {
-      const layers = heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent', measure }).spec.layer as { encoding: { color?: { scale?: Record<string, unknown> } } }[];
+      const layers = heatmapChart(heatmapCells, { rowTitle: 'Unit', columnTitle: 'Opponent', measure }).spec.layer as {
+        encoding: { color?: { scale?: Record<string, unknown> } };
+      }[];
       return layers[0]?.encoding.color?.scale;
     };
     expect(scaleOf('loss')).toEqual({ scheme: 'redblue', domain: [0, 1], reverse: true });

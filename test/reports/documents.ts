@@ -15,7 +15,8 @@ const TRIALS = 1000;
 const ENGINE = 'heroic-1.1.0';
 
 /** A seated outcome from counts out of TRIALS, as JSON holds it. */
-const seated = (wins: number, draws: number) => JSON.parse(JSON.stringify(outcomeFromCounts(wins, draws, TRIALS - wins - draws))) as MatchupsDocument['cells'][number]['combined'];
+const seated = (wins: number, draws: number) =>
+  JSON.parse(JSON.stringify(outcomeFromCounts(wins, draws, TRIALS - wins - draws))) as MatchupsDocument['cells'][number]['combined'];
 
 /** Entries and their first-seat wins and draws against each other (row first). */
 const ENTRIES = [
@@ -69,7 +70,11 @@ export function matchupsFixture(): MatchupsDocument {
 }
 
 const field = (path: string, label: string, title: string) => ({ path, label, title });
-const estimate = (value: number, half: number) => ({ estimate: value, variance: 1000 * half * half, interval: { low: value - half, high: value + half } });
+const estimate = (value: number, half: number) => ({
+  estimate: value,
+  variance: 1000 * half * half,
+  interval: { low: value - half, high: value + half },
+});
 
 export function compareFixture(): CompareDocument {
   const variant = (name: string, asWritten: boolean) => ({
@@ -95,8 +100,32 @@ export function compareFixture(): CompareDocument {
     metrics: ['winner', 'rounds'],
     outcomes: [
       // The variant helps the knights win: +5 points, right of zero.
-      { metric: 'winner', kind: 'category', description: 'side that won', title: 'Side that won: Knights', label: 'Knights', value: 1, measure: 'probability', baseline: estimate(0.6, 0.014), variant: estimate(0.65, 0.013), difference: { estimate: 0.05, standardError: 0.004, interval: { low: 0.042, high: 0.058 }, pValue: 1e-9 }, unpairedTrialsFactor: 12, neverSeen: false },
-      { metric: 'rounds', kind: 'count', description: 'rounds started', title: 'Rounds started', measure: 'mean', baseline: estimate(3.2, 0.05), variant: estimate(3.1, 0.05), difference: { estimate: -0.1, standardError: 0.02, interval: { low: -0.14, high: -0.06 }, pValue: 1e-6 }, unpairedTrialsFactor: 3, neverSeen: false },
+      {
+        metric: 'winner',
+        kind: 'category',
+        description: 'side that won',
+        title: 'Side that won: Knights',
+        label: 'Knights',
+        value: 1,
+        measure: 'probability',
+        baseline: estimate(0.6, 0.014),
+        variant: estimate(0.65, 0.013),
+        difference: { estimate: 0.05, standardError: 0.004, interval: { low: 0.042, high: 0.058 }, pValue: 1e-9 },
+        unpairedTrialsFactor: 12,
+        neverSeen: false,
+      },
+      {
+        metric: 'rounds',
+        kind: 'count',
+        description: 'rounds started',
+        title: 'Rounds started',
+        measure: 'mean',
+        baseline: estimate(3.2, 0.05),
+        variant: estimate(3.1, 0.05),
+        difference: { estimate: -0.1, standardError: 0.02, interval: { low: -0.14, high: -0.06 }, pValue: 1e-6 },
+        unpairedTrialsFactor: 3,
+        neverSeen: false,
+      },
     ],
   });
 }
@@ -127,9 +156,29 @@ export function sweepFixture(): SweepDocument {
         exact: null,
         unitsDigest: 'b'.repeat(64),
         results: [
-          { metric: 'ogre.vanquished', kind: 'flag', distribution: [{ value: 0, label: 'no', probability: 1 - p, interval: { low: 1 - p - 0.019, high: 1 - p + 0.019 }, count: Math.round((1 - p) * 2000) }, { value: 1, label: 'yes', probability: p, interval: { low: p - 0.019, high: p + 0.019 }, count: Math.round(p * 2000) }] },
+          {
+            metric: 'ogre.vanquished',
+            kind: 'flag',
+            distribution: [
+              {
+                value: 0,
+                label: 'no',
+                probability: 1 - p,
+                interval: { low: 1 - p - 0.019, high: 1 - p + 0.019 },
+                count: Math.round((1 - p) * 2000),
+              },
+              { value: 1, label: 'yes', probability: p, interval: { low: p - 0.019, high: p + 0.019 }, count: Math.round(p * 2000) },
+            ],
+          },
           // Always 1 round: unchanged across the sweep, listed rather than drawn.
-          { metric: 'rounds', kind: 'count', mean: 1, sd: 0, meanInterval: { low: 1, high: 1 }, distribution: [{ value: 1, probability: 1, interval: { low: 0.998, high: 1 }, count: 2000 }] },
+          {
+            metric: 'rounds',
+            kind: 'count',
+            mean: 1,
+            sd: 0,
+            meanInterval: { low: 1, high: 1 },
+            distribution: [{ value: 1, probability: 1, interval: { low: 0.998, high: 1 }, count: 2000 }],
+          },
         ],
       };
     }),
@@ -190,8 +239,23 @@ export function wholeBalanceFixture(): BalanceDocument {
   const units = [
     { id: 'knight', name: 'Knight', points: 64, strength: 0.4, deserved: 40, interval: { low: 30, high: 52 }, verdict: 'over-costed' },
     { id: 'goblin', name: HOSTILE, points: 60, strength: 0.1, deserved: 58, interval: { low: 45, high: 75 }, verdict: 'uncertain' },
-    { id: 'wall', name: 'Shield Wall', points: 50, strength: 0.5, deserved: 90, interval: { low: 62, high: null }, verdict: 'under-costed' },
-  ].map((unit) => ({ ...unit, published: unit.points, changePercent: ((unit.deserved - unit.points) / unit.points) * 100, strengthStandardError: 0.05, lineWeight: 1, heldOutError: 0.02 }));
+    {
+      id: 'wall',
+      name: 'Shield Wall',
+      points: 50,
+      strength: 0.5,
+      deserved: 90,
+      interval: { low: 62, high: null },
+      verdict: 'under-costed',
+    },
+  ].map((unit) => ({
+    ...unit,
+    published: unit.points,
+    changePercent: ((unit.deserved - unit.points) / unit.points) * 100,
+    strengthStandardError: 0.05,
+    lineWeight: 1,
+    heldOutError: 0.02,
+  }));
   return balanceDocumentSchema.parse({
     kind: 'balance',
     roster: 'Test roster',
@@ -210,9 +274,21 @@ export function wholeBalanceFixture(): BalanceDocument {
     seatAdvantage: 0.1,
     seatAdvantageStandardError: 0.02,
     converged: true,
-    heldOut: { folds: 3, pairings: 3, rmsError: 0.02, rmsNoise: 0.01, worst: [{ row: 'knight', column: 'goblin', predicted: 0.6, played: 0.63 }] },
+    heldOut: {
+      folds: 3,
+      pairings: 3,
+      rmsError: 0.02,
+      rmsNoise: 0.01,
+      worst: [{ row: 'knight', column: 'goblin', predicted: 0.6, played: 0.63 }],
+    },
     matchups: matchupsFixture(),
   });
 }
 
-export const FIXTURES = { matchups: matchupsFixture, compare: compareFixture, sweep: sweepFixture, balance: countBalanceFixture, whole: wholeBalanceFixture } as const;
+export const FIXTURES = {
+  matchups: matchupsFixture,
+  compare: compareFixture,
+  sweep: sweepFixture,
+  balance: countBalanceFixture,
+  whole: wholeBalanceFixture,
+} as const;

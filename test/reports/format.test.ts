@@ -17,17 +17,20 @@ describe('page numbers and names', () => {
   });
 
   it('cuts a long slug where a word ends', () => {
-    const slug = slugify('matchups Battle Forge core infantry at 10 models (costs from the app\'s points formula)');
+    const slug = slugify("matchups Battle Forge core infantry at 10 models (costs from the app's points formula)");
     // Cut at a word, then a hash of the whole, so two long names that share a start stay apart.
     expect(slug).toMatch(/^matchups-battle-forge-core-infantry-at-10-models-costs-from-the-app-s-[0-9a-f]{8}$/);
-    expect(slugify('matchups Battle Forge core infantry at 10 models (costs from the app\'s points formula, v2)')).not.toBe(slug);
+    expect(slugify("matchups Battle Forge core infantry at 10 models (costs from the app's points formula, v2)")).not.toBe(slug);
     expect(slugify('x'.repeat(100))).toHaveLength(80);
     expect(slugify('Knights vs Ogre!')).toBe('knights-vs-ogre');
   });
 
   it('lets a chart shrink on a narrow screen only down to MIN_CHART_SCALE, then scroll in its box', () => {
     const chart = distributionChart(summarizeHistogram('hits', 'count', 'hits scored', [5, 5]), { id: 'hits' });
-    const html = pageHtml({ slug: 'p', title: 'T', question: 'Q', sections: [{ heading: 'H', chart }], provenance: [], methods: [] }, new Map([['hits', '<svg width="500" height="300"></svg>']]));
+    const html = pageHtml(
+      { slug: 'p', title: 'T', question: 'Q', sections: [{ heading: 'H', chart }], provenance: [], methods: [] },
+      new Map([['hits', '<svg width="500" height="300"></svg>']]),
+    );
     expect(html).toContain(`--chart-min-width: ${Math.round(500 * MIN_CHART_SCALE)}px`);
     expect(html).toMatch(/\.chart-scroll \{ overflow-x: auto/);
   });

@@ -25,7 +25,12 @@ afterAll(async () => {
 
 /** The bundled scenario with `edit` applied to its text, run, and its --json saved. */
 async function savedRun(name: string, edit: (text: string) => string): Promise<string> {
-  const text = edit((await readFile(SCENARIO, 'utf8')).replace('mode: engagement', `unitsFile: ${path.join(REPOSITORY, 'data/heroic/units.yaml')}\nmode: engagement`));
+  const text = edit(
+    (await readFile(SCENARIO, 'utf8')).replace(
+      'mode: engagement',
+      `unitsFile: ${path.join(REPOSITORY, 'data/heroic/units.yaml')}\nmode: engagement`,
+    ),
+  );
   const scenario = path.join(directory, `${name}.yaml`);
   await writeFile(scenario, text);
   const run = await runCli(['run', scenario, '-n', '200', '-w', '0', '--json']);
@@ -44,7 +49,9 @@ describe('report on hostile but valid inputs', () => {
 
   it('group ids of 80 characters make a page (chart ids stay distinct)', async () => {
     const long = 'k'.repeat(80);
-    const saved = await savedRun('long-ids', (text) => text.replace('id: knights', `id: ${long}`).replace('target: knights', `target: ${long}`));
+    const saved = await savedRun('long-ids', (text) =>
+      text.replace('id: knights', `id: ${long}`).replace('target: knights', `target: ${long}`),
+    );
     const report = await runCli(['report', saved, '--out', path.join(directory, 'long')]);
     expect(report.status, report.stderr).toBe(0);
   });
@@ -91,13 +98,23 @@ describe('report on hostile but valid inputs', () => {
     if (category === undefined) throw new Error('no category metric');
     const many = structuredClone(result);
     const target = many.metrics.find((metric) => metric.name === category.name);
-    if (target !== undefined) target.distribution = Array.from({ length: 1200 }, (_, value) => ({ value, label: `L${value}`, count: 0, probability: 0, interval: { low: 0, high: 1 } }));
+    if (target !== undefined)
+      target.distribution = Array.from({ length: 1200 }, (_, value) => ({
+        value,
+        label: `L${value}`,
+        count: 0,
+        probability: 0,
+        interval: { low: 0, high: 1 },
+      }));
     const long = structuredClone(result);
     if (long.metrics[0] !== undefined) long.metrics[0].name = 'm'.repeat(1_000_000);
     const cases = [
       { file: await write('values.json', JSON.stringify(many)), says: 'distribution: must list at most 500 items, got 1200' },
       { file: await write('name.json', JSON.stringify(long)), says: 'metrics[0].name: must be at most 1000 characters long' },
-      { file: await write('results.json', Array.from({ length: 101 }, () => JSON.stringify(result)).join('\n')), says: 'one page holds at most 100 results, and these files hold 101' },
+      {
+        file: await write('results.json', Array.from({ length: 101 }, () => JSON.stringify(result)).join('\n')),
+        says: 'one page holds at most 100 results, and these files hold 101',
+      },
     ];
     for (const { file, says } of cases) {
       const report = await runCli(['report', file, '--out', path.join(directory, 'crafted-out')]);

@@ -31,10 +31,32 @@ function samplePage(slug: string, chartId: string): ReportPage {
     title: `Who wins? ${EVIL}`,
     question: `Does ${EVIL} beat the Ogre?`,
     sections: [
-      { heading: `Winner ${EVIL}`, text: `First paragraph ${EVIL}.\n\nSecond paragraph.`, chart: distributionChart(summary, { id: chartId, title: `winner ${EVIL}` }) },
-      { heading: 'Numbers', table: { columns: ['value', 'trials', 'probability'], rows: [[EVIL, 500, '50.00%'], ['none', 300, '30.00%']] } },
+      {
+        heading: `Winner ${EVIL}`,
+        text: `First paragraph ${EVIL}.\n\nSecond paragraph.`,
+        chart: distributionChart(summary, { id: chartId, title: `winner ${EVIL}` }),
+      },
+      {
+        heading: 'Numbers',
+        table: {
+          columns: ['value', 'trials', 'probability'],
+          rows: [
+            [EVIL, 500, '50.00%'],
+            ['none', 300, '30.00%'],
+          ],
+        },
+      },
     ],
-    provenance: [{ scenario: `Knights vs ${EVIL}`, file: `data/${EVIL}.yaml`, ruleset: 'heroic', engineVersion: 'heroic-1.1.0', seed: 7, trials: 1000 }],
+    provenance: [
+      {
+        scenario: `Knights vs ${EVIL}`,
+        file: `data/${EVIL}.yaml`,
+        ruleset: 'heroic',
+        engineVersion: 'heroic-1.1.0',
+        seed: 7,
+        trials: 1000,
+      },
+    ],
     methods: [`allocation: ${EVIL}`, 'Wilson intervals.'],
   };
 }
@@ -141,13 +163,30 @@ describe('writePage', () => {
   });
 
   it('ships bundles that load as browser globals and draw the embedded spec (no browser needed)', async () => {
-    const globals = { console, setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone, TextEncoder, TextDecoder, URL };
+    const globals = {
+      console,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      queueMicrotask,
+      structuredClone,
+      TextEncoder,
+      TextDecoder,
+      URL,
+    };
     const context = vm.createContext({ ...globals }) as Record<string, unknown>;
     context.self = context;
-    for (const bundle of ['vega.min.js', 'vega-lite.min.js', 'vega-embed.min.js']) vm.runInContext(await readFile(path.join(out, 'assets', bundle), 'utf8'), context, { filename: bundle });
+    for (const bundle of ['vega.min.js', 'vega-lite.min.js', 'vega-embed.min.js'])
+      vm.runInContext(await readFile(path.join(out, 'assets', bundle), 'utf8'), context, { filename: bundle });
     expect(typeof context.vegaEmbed).toBe('function');
-    context.spec = JSON.parse(/<script type="application\/json" class="vega-lite-spec">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null') as unknown;
-    const svg = (await vm.runInContext("new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: 'none' }).toSVG()", context)) as string;
+    context.spec = JSON.parse(
+      /<script type="application\/json" class="vega-lite-spec">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null',
+    ) as unknown;
+    const svg = (await vm.runInContext(
+      "new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: 'none' }).toSVG()",
+      context,
+    )) as string;
     expect(svg).toMatch(/^<svg/);
     expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
@@ -176,7 +215,11 @@ describe('writePage', () => {
   });
 
   it('lists every page in the index, across writes, updating a page rewritten', async () => {
-    const second = { ...samplePage('second', 'second-winner'), title: 'The second page', sections: [{ heading: 'Only a table', table: { columns: ['a'], rows: [[1]] } }] };
+    const second = {
+      ...samplePage('second', 'second-winner'),
+      title: 'The second page',
+      sections: [{ heading: 'Only a table', table: { columns: ['a'], rows: [[1]] } }],
+    };
     await writePage(second, out);
     await writePage(samplePage('who-wins', 'who-wins-winner'), out);
     const index = await readFile(path.join(out, 'index.html'), 'utf8');
@@ -184,7 +227,9 @@ describe('writePage', () => {
     expect(index.match(/<li>/g)).toHaveLength(2);
     expect(index).toContain('<a href="second.html">The second page</a>');
     expect(index).toContain('<a href="who-wins.html">Who wins? &#60;script&#62;');
-    expect(index).toMatch(/Made <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time> with engine versions heroic-1\.1\.0/);
+    expect(index).toMatch(
+      /Made <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time> with engine versions heroic-1\.1\.0/,
+    );
     expect((await readManifest(out)).map((entry) => entry.slug)).toEqual(['second', 'who-wins']);
     // A page without charts loads no script at all.
     expect(await readFile(path.join(out, 'second.html'), 'utf8')).not.toContain('<script');
@@ -192,7 +237,10 @@ describe('writePage', () => {
 
   it('keeps every entry when pages are written at once (the manifest is locked)', async () => {
     const out2 = path.join(root, 'parallel');
-    const pages = Array.from({ length: 6 }, (_, i) => ({ ...samplePage(`page-${i}`, `x-${i}`), sections: [{ heading: 'text only', text: String(i) }] }));
+    const pages = Array.from({ length: 6 }, (_, i) => ({
+      ...samplePage(`page-${i}`, `x-${i}`),
+      sections: [{ heading: 'text only', text: String(i) }],
+    }));
     await Promise.all(pages.map((one) => writePage(one, out2)));
     expect((await readManifest(out2)).map((entry) => entry.slug)).toEqual(pages.map((one) => one.slug));
     expect((await readFile(path.join(out2, 'index.html'), 'utf8')).match(/<li>/g)).toHaveLength(6);
@@ -200,10 +248,14 @@ describe('writePage', () => {
   });
 
   it('refuses a chart id another page of the report already uses, and unsafe names', async () => {
-    await expect(writePage(samplePage('third', 'who-wins-winner'), out)).rejects.toThrow(/chart id "who-wins-winner" is already used by page who-wins/);
+    await expect(writePage(samplePage('third', 'who-wins-winner'), out)).rejects.toThrow(
+      /chart id "who-wins-winner" is already used by page who-wins/,
+    );
     await expect(writePage(samplePage('../escape', 'x'), out)).rejects.toThrow(/page slug/);
     const fine = samplePage('fine', 'fine-winner');
-    const unsafe = fine.sections.map((section) => (section.chart === undefined ? section : { ...section, chart: { ...section.chart, id: '../b' } }));
+    const unsafe = fine.sections.map((section) =>
+      section.chart === undefined ? section : { ...section, chart: { ...section.chart, id: '../b' } },
+    );
     await expect(writePage({ ...fine, sections: unsafe }, out)).rejects.toThrow(/chart id "\.\.\/b" must be a file name/);
     await expect(writePage(samplePage('index', 'y'), out)).rejects.toThrow(/index/);
   });
@@ -220,7 +272,17 @@ describe('crucible report', () => {
     expect(one.status).toBe(0);
     saved = path.join(root, 'knights.json');
     await writeFile(saved, one.stdout);
-    const two = await cli('run', SCENARIO, 'data/heroic/scenarios/draugr-fire-and-frost.yaml', '--trials', '1000', '--workers', '0', '--json', '--quiet');
+    const two = await cli(
+      'run',
+      SCENARIO,
+      'data/heroic/scenarios/draugr-fire-and-frost.yaml',
+      '--trials',
+      '1000',
+      '--workers',
+      '0',
+      '--json',
+      '--quiet',
+    );
     savedTwo = path.join(root, 'two.json');
     await writeFile(savedTwo, two.stdout);
     const exact = await cli('run', EXACT_SCENARIO, '--json', '--quiet');
@@ -236,7 +298,11 @@ describe('crucible report', () => {
   };
 
   it('presents an exact result as exact: no intervals, no trial counts, no seed; charts say exact probabilities', async () => {
-    const document = JSON.parse(await readFile(savedExact, 'utf8')) as { method: string; exact: { paths: number }; metrics: { name: string; kind: string }[] };
+    const document = JSON.parse(await readFile(savedExact, 'utf8')) as {
+      method: string;
+      exact: { paths: number };
+      metrics: { name: string; kind: string }[];
+    };
     expect(document.method).toBe('exact');
     const out = path.join(root, 'cli-exact');
     const result = await cli('report', savedExact, '--out', out);
@@ -248,15 +314,21 @@ describe('crucible report', () => {
     expect(await brokenLinks(page)).toEqual([]);
     const { body, provenance } = split(html);
     const paths = document.exact.paths;
-    expect(body).toMatch(new RegExp(`: exact: every outcome enumerated \\(${paths} paths; each probability within ±\\d\\.\\de-\\d+\\)\\.</p>`));
+    expect(body).toMatch(
+      new RegExp(`: exact: every outcome enumerated \\(${paths} paths; each probability within ±\\d\\.\\de-\\d+\\)\\.</p>`),
+    );
     expect(body).toContain('<th>value</th><th>exact probability</th>');
     expect(body).toContain('<th>metric</th><th>value</th><th>exact</th><th></th>');
     // No interval, trial count, or sampled column anywhere above the provenance.
     expect(body).not.toMatch(/95%|<th>trials<\/th>|<th>estimate<\/th>| – |seed/);
     expect(provenance).toContain(`<td>—</td><td>exact: ${paths} paths</td>`);
     expect(provenance).not.toMatch(/<td class="num">0<\/td>/);
-    expect(provenance).toMatch(/<li>Three Sylvan Knights in formation attack an Ogre: heroic rules \(engine [^)]+\), mode attack\. Probabilities are exact \(every path of one trial enumerated, float64, within ±[\d.e-]+; \d+ paths\)/);
-    expect(provenance).toMatch(/nothing was sampled, so there are no intervals or trial counts\. Unit profiles used: sha256 [0-9a-f]{12}\.<\/li>/);
+    expect(provenance).toMatch(
+      /<li>Three Sylvan Knights in formation attack an Ogre: heroic rules \(engine [^)]+\), mode attack\. Probabilities are exact \(every path of one trial enumerated, float64, within ±[\d.e-]+; \d+ paths\)/,
+    );
+    expect(provenance).toMatch(
+      /nothing was sampled, so there are no intervals or trial counts\. Unit profiles used: sha256 [0-9a-f]{12}\.<\/li>/,
+    );
     expect(provenance).not.toMatch(/Wilson|Monte Carlo/);
     const charted = document.metrics.filter((metric) => metric.kind !== 'count');
     expect(html.match(/<figure class="chart"/g)).toHaveLength(charted.length);
@@ -287,10 +359,14 @@ describe('crucible report', () => {
     expect(body.match(/<th>value<\/th><th>trials<\/th><th>probability<\/th><th>95% interval<\/th>/g)?.length).toBeGreaterThan(0);
     expect(body).toContain('<th>value</th><th>exact probability</th>');
     // What the three runs share is said once; the table keeps what differs.
-    expect(provenance).toMatch(/<p>3 runs, all with ruleset heroic, engine version heroic-[^;]*; they differ in scenario, file, seed, trials:<\/p>/);
+    expect(provenance).toMatch(
+      /<p>3 runs, all with ruleset heroic, engine version heroic-[^;]*; they differ in scenario, file, seed, trials:<\/p>/,
+    );
     expect(provenance.match(/<td class="num">\d+<\/td><td class="num">2,000<\/td>/g)).toHaveLength(2);
     expect(provenance).toMatch(/<td>—<\/td><td>exact: \d+ paths<\/td>/);
-    expect(provenance).toContain('<li>Monte Carlo probabilities are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.</li>');
+    expect(provenance).toContain(
+      '<li>Monte Carlo probabilities are the share of trials with that outcome, with 95% Wilson score intervals; means have 95% t intervals.</li>',
+    );
     expect(provenance).toMatch(/mode engagement, Monte Carlo \(outcomes drawn from exact tables\), seed \d+, a fixed 2,000 trials\./);
     expect(provenance).toMatch(/<li>An older save: [^<]*mode engagement, Monte Carlo, seed \d+, a fixed 2,000 trials\./);
     expect(provenance).toContain('Probabilities are exact (every path of one trial enumerated, float64, within ±');
@@ -307,7 +383,10 @@ describe('crucible report', () => {
       return file;
     };
     const missing = await write('exact-missing.json', noExact);
-    const bad = await write('exact-bad.json', [monteCarlo, { ...exact, exact: { paths: 0, errorBound: 1e-15 }, metrics: [{ ...exact.metrics[0], trials: 5 }] }]);
+    const bad = await write('exact-bad.json', [
+      monteCarlo,
+      { ...exact, exact: { paths: 0, errorBound: 1e-15 }, metrics: [{ ...exact.metrics[0], trials: 5 }] },
+    ]);
     const unknown = await write('method-unknown.json', { ...exact, method: 'guess' });
     const noMethodFile = await write('exact-no-method.json', noMethod);
     const sampledAsExact = await write('mc-zero-trials.json', { ...monteCarlo, method: 'mc', metrics: exact.metrics });
@@ -327,7 +406,8 @@ describe('crucible report', () => {
     const trialsLines = lines.slice(5).filter((line) => /metrics\[\d+\]\.trials: /.test(line));
     expect(trialsLines).toHaveLength(exact.metrics.length);
     for (const line of trialsLines) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.trials: must be /);
-    for (const line of lines.slice(5)) expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.(trials|distribution\[\d+\]\.count|atLeast\[\d+\]\.count): /);
+    for (const line of lines.slice(5))
+      expect(line).toMatch(/mc-zero-trials\.json: metrics\[\d+\]\.(trials|distribution\[\d+\]\.count|atLeast\[\d+\]\.count): /);
     expect(await exists(path.join(root, 'never'))).toBe(false);
   });
 
@@ -362,7 +442,9 @@ describe('crucible report', () => {
     expect(html.match(/<h2>[^<]*every metric<\/h2>/g)).toHaveLength(3);
     // Headings name metrics in words (their descriptions), the text gives the metric's name.
     expect(html).toContain('<h2>A Draugr hit by Frost, then by a Firebolt: Side whose enemies were all vanquished</h2>');
-    expect(html).toContain('<p>Metric winner: side whose enemies were all vanquished (none: round limit reached, or both sides wiped out).</p>');
+    expect(html).toContain(
+      '<p>Metric winner: side whose enemies were all vanquished (none: round limit reached, or both sides wiped out).</p>',
+    );
   });
 
   it('reports bad input as <file>: <path>: <problem> lines, exit 2, no stack trace', async () => {
@@ -375,7 +457,10 @@ describe('crucible report', () => {
     const badJson = await write('bad.json', '{\n  "scenario": "x",\n  "seed": ]\n}\n');
     const notResult = await write('not-result.json', '{ "hello": "world" }');
     const document = JSON.parse(await readFile(saved, 'utf8')) as Record<string, unknown> & { metrics: Record<string, unknown>[] };
-    const wrongField = await write('wrong-field.json', JSON.stringify({ ...document, trials: 'many', metrics: [{ ...document.metrics[0], kind: 'bogus' }] }));
+    const wrongField = await write(
+      'wrong-field.json',
+      JSON.stringify({ ...document, trials: 'many', metrics: [{ ...document.metrics[0], kind: 'bogus' }] }),
+    );
     const badItem = await write('bad-item.json', JSON.stringify([document, { ...document, seed: -1 }]));
     const empty = await write('empty.json', ' \n');
     const second = await write('second-bad.json', `${JSON.stringify(document)}\n[1, 2]\n`);

@@ -26,7 +26,10 @@ import { REPOSITORY } from '../helpers/repository.js';
  */
 
 /** The printable area of a landscape page at 96 px an inch, 10 mm margins: width × height. */
-const PAPERS = { a4: { width: 1047, height: 718, points: [841.89, 595.28] }, letter: { width: 980, height: 740, points: [792, 612] } } as const;
+const PAPERS = {
+  a4: { width: 1047, height: 718, points: [841.89, 595.28] },
+  letter: { width: 980, height: 740, points: [792, 612] },
+} as const;
 const SCREENSHOTS = process.env.CRUCIBLE_SCREENSHOTS ?? path.join(os.tmpdir(), 'crucible-screenshots');
 
 let directory: string;
@@ -36,15 +39,34 @@ let browser: Browser;
 
 /** The four-armies roster's 24 entries, each against each, scores spread from 5% to 95%. */
 async function fourArmiesMatrix(): Promise<MatchupsDocument> {
-  const roster = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as { name: string; entries: { id: string; name: string; cost: number }[] };
+  const roster = parse(await readFile(path.join(REPOSITORY, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
+    name: string;
+    entries: { id: string; name: string; cost: number }[];
+  };
   const entries = roster.entries.map((entry) => ({ id: entry.id, name: entry.name, count: 1, cost: entry.cost, points: entry.cost }));
   const cells = entries.flatMap((row, r) =>
     entries.map((column, c) => {
       const wins = r === c ? 50 : 5 + ((r * 7 + c * 13) % 91);
-      return { row: row.id, column: column.id, combined: JSON.parse(JSON.stringify(outcomeFromCounts(wins, 0, 100 - wins))) as MatchupsDocument['cells'][number]['combined'] };
+      return {
+        row: row.id,
+        column: column.id,
+        combined: JSON.parse(JSON.stringify(outcomeFromCounts(wins, 0, 100 - wins))) as MatchupsDocument['cells'][number]['combined'],
+      };
     }),
   );
-  return matchupsDocumentSchema.parse({ kind: 'matchups', roster: roster.name, file: 'data/warmaster/rosters/four-armies.yaml', ruleset: 'warmaster', engineVersion: 'warmaster-1.0.0', seating: 'both', seed: 1, trialsPerSeat: 50, precision: 0.14, entries, cells });
+  return matchupsDocumentSchema.parse({
+    kind: 'matchups',
+    roster: roster.name,
+    file: 'data/warmaster/rosters/four-armies.yaml',
+    ruleset: 'warmaster',
+    engineVersion: 'warmaster-1.0.0',
+    seating: 'both',
+    seed: 1,
+    trialsPerSeat: 50,
+    precision: 0.14,
+    entries,
+    cells,
+  });
 }
 
 beforeAll(async () => {
@@ -99,42 +121,54 @@ function inkAtRight(png: Buffer, share = 0.08): number {
 }
 
 describe('a report page printed', () => {
-  it.each(['a4', 'letter'] as const)('on landscape %s: the 24×24 matrix in blocks of columns, every column on paper, headers and row labels in each block', async (paper) => {
-    const { width, height } = PAPERS[paper];
-    const page = await browser.newPage();
-    try {
-      await page.emulateMedia({ media: 'print' });
-      await page.setViewportSize({ width, height });
-      await page.goto(pathToFileURL(html).href);
-      await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'), undefined, { timeout: 30_000 });
-      // The question and the answer print; the screen's wide table does not (its blocks do).
-      expect(await page.isVisible('p.question')).toBe(true);
-      const blocks = (await printedBlocks(page)).filter((block) => block.headers.length > 1 && block.rowLabels.length === names.length);
-      expect(blocks.length).toBe(Math.ceil(names.length / PRINT_BLOCK_COLUMNS));
-      const columns = blocks.flatMap((block) => block.headers.slice(1));
-      expect(columns).toEqual(names.map((name) => `vs ${name}`));
-      for (const block of blocks) {
-        expect(block.headers[0]).toBe('Unit');
-        expect(block.rowLabels).toEqual(names);
-        expect(block.right).toBeLessThanOrEqual(width + 1);
-        // A block fits one page: its header is never far from its rows.
-        expect(block.height).toBeLessThanOrEqual(height);
+  it.each(['a4', 'letter'] as const)(
+    'on landscape %s: the 24×24 matrix in blocks of columns, every column on paper, headers and row labels in each block',
+    async (paper) => {
+      const { width, height } = PAPERS[paper];
+      const page = await browser.newPage();
+      try {
+        await page.emulateMedia({ media: 'print' });
+        await page.setViewportSize({ width, height });
+        await page.goto(pathToFileURL(html).href);
+        await page.waitForFunction(
+          () => [...document.querySelectorAll('figure.chart')].every((figure) => figure.getAttribute('data-render') !== 'static'),
+          undefined,
+          { timeout: 30_000 },
+        );
+        // The question and the answer print; the screen's wide table does not (its blocks do).
+        expect(await page.isVisible('p.question')).toBe(true);
+        const blocks = (await printedBlocks(page)).filter((block) => block.headers.length > 1 && block.rowLabels.length === names.length);
+        expect(blocks.length).toBe(Math.ceil(names.length / PRINT_BLOCK_COLUMNS));
+        const columns = blocks.flatMap((block) => block.headers.slice(1));
+        expect(columns).toEqual(names.map((name) => `vs ${name}`));
+        for (const block of blocks) {
+          expect(block.headers[0]).toBe('Unit');
+          expect(block.rowLabels).toEqual(names);
+          expect(block.right).toBeLessThanOrEqual(width + 1);
+          // A block fits one page: its header is never far from its rows.
+          expect(block.height).toBeLessThanOrEqual(height);
+        }
+        // No table, chart or picture reaches past the paper's edge.
+        const beyond = await page.$$eval(
+          'table, figure.chart svg, figure.chart img',
+          (elements, edge) => elements.filter((element) => element.getBoundingClientRect().right > edge).map((element) => element.tagName),
+          width + 1,
+        );
+        expect(beyond).toEqual([]);
+        // As pictures: each block shows text up to its right edge (its last column is there, not cut).
+        const pictures = await page.$$('.print-block');
+        for (const [b, picture] of pictures.entries()) {
+          const png = await picture.screenshot({ path: path.join(SCREENSHOTS, `print-${paper}-block-${b + 1}.png`) });
+          expect(decode(png).width).toBeLessThanOrEqual(width + 1);
+          expect(inkAtRight(png)).toBeGreaterThan(50);
+        }
+        await page.screenshot({ path: path.join(SCREENSHOTS, `print-${paper}.png`), fullPage: true });
+      } finally {
+        await page.close();
       }
-      // No table, chart or picture reaches past the paper's edge.
-      const beyond = await page.$$eval('table, figure.chart svg, figure.chart img', (elements, edge) => elements.filter((element) => element.getBoundingClientRect().right > edge).map((element) => element.tagName), width + 1);
-      expect(beyond).toEqual([]);
-      // As pictures: each block shows text up to its right edge (its last column is there, not cut).
-      const pictures = await page.$$('.print-block');
-      for (const [b, picture] of pictures.entries()) {
-        const png = await picture.screenshot({ path: path.join(SCREENSHOTS, `print-${paper}-block-${b + 1}.png`) });
-        expect(decode(png).width).toBeLessThanOrEqual(width + 1);
-        expect(inkAtRight(png)).toBeGreaterThan(50);
-      }
-      await page.screenshot({ path: path.join(SCREENSHOTS, `print-${paper}.png`), fullPage: true });
-    } finally {
-      await page.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it('crucible report --pdf: the page as a PDF on the paper asked, landscape, a few pages (not one per column strip)', async () => {
     for (const paper of ['a4', 'letter'] as const) {

@@ -33,7 +33,15 @@ describe('the table model', () => {
   it('CSV: a header and one line a row, no blank line at the end; numbers as numbers; intervals in columns of their own; quoting; formulas kept as text; --bom', () => {
     const csv = tableCsv(TABLE);
     expect(csv.split('\n')[0]).toBe('unit,id,score,score low,score high,3');
-    expect(csv).toBe(['unit,id,score,score low,score high,3', '"Knights, the brave",k,0.62,0.59,0.65,1', "'=SUM(A1),e,1e-7,,,", '"Say ""hi""\nthere",q,,,,true', ''].join('\n'));
+    expect(csv).toBe(
+      [
+        'unit,id,score,score low,score high,3',
+        '"Knights, the brave",k,0.62,0.59,0.65,1',
+        "'=SUM(A1),e,1e-7,,,",
+        '"Say ""hi""\nthere",q,,,,true',
+        '',
+      ].join('\n'),
+    );
     expect(csv.endsWith('\n')).toBe(true);
     expect(csv.endsWith('\n\n')).toBe(false);
     expect(tableCsv(TABLE, { bom: true })).toBe(`${BOM}${csv}`);
@@ -64,7 +72,16 @@ describe('the table model', () => {
   });
 
   it('blocks of columns repeat the row labels, each under its title', () => {
-    const parts = printedParts({ ...TABLE, blocks: { keys: 1, list: [{ title: 'first', columns: [2] }, { title: 'second', columns: [3] }] } });
+    const parts = printedParts({
+      ...TABLE,
+      blocks: {
+        keys: 1,
+        list: [
+          { title: 'first', columns: [2] },
+          { title: 'second', columns: [3] },
+        ],
+      },
+    });
     expect(parts.map((part) => [part.title, part.columns.map((column) => column.heading)])).toEqual([
       ['first', ['Unit', 'Score', '95% interval']],
       ['second', ['Unit', '3']],
@@ -72,7 +89,13 @@ describe('the table model', () => {
   });
 
   it('a printout: title, lines, tables and legend alike in text, Markdown and HTML (escaped)', () => {
-    const document = { title: 'A <b>title</b>', entries: [['seed', '1']] as [string, string][], tables: [TABLE], after: ['After.'], data: TABLE };
+    const document = {
+      title: 'A <b>title</b>',
+      entries: [['seed', '1']] as [string, string][],
+      tables: [TABLE],
+      after: ['After.'],
+      data: TABLE,
+    };
     expect(printDocument(document, 'text')).toMatch(/^A <b>title<\/b>\n {2}seed {5}1\n\nKnights, "the brave" \| others\n\nUnit /);
     expect(printDocument(document, 'md')).toMatch(/^\*\*A <b>title<\/b>\*\*\n\n- seed: 1\n/);
     const html = documentHtml(document);
@@ -82,14 +105,33 @@ describe('the table model', () => {
   });
 
   it('a run (ready for `crucible run --out`): a row per outcome; exact without intervals, Monte Carlo with them', () => {
-    const head = { scenario: 'A fight', file: 'fight.yaml', ruleset: 'heroic', engineVersion: 'heroic-1.1.0', unitsDigest: 'a'.repeat(64), seed: 1, workers: 0 };
+    const head = {
+      scenario: 'A fight',
+      file: 'fight.yaml',
+      ruleset: 'heroic',
+      engineVersion: 'heroic-1.1.0',
+      unitsDigest: 'a'.repeat(64),
+      seed: 1,
+      workers: 0,
+    };
     const winner = { name: 'winner', kind: 'category' as const, description: 'the winner', labels: ['none', 'Knights'], max: 1 };
-    const exact: RunReport = { ...head, method: 'exact', exact: { paths: 2, errorBound: 1e-15 }, trials: 0, metrics: summarizeExact([winner], [Float64Array.from([0.25, 0.75])]) };
+    const exact: RunReport = {
+      ...head,
+      method: 'exact',
+      exact: { paths: 2, errorBound: 1e-15 },
+      trials: 0,
+      metrics: summarizeExact([winner], [Float64Array.from([0.25, 0.75])]),
+    };
     const csv = tableCsv(runTable(exact)).split('\n');
     expect(csv[0]).toBe('metric,outcome,measure,estimate,estimate low,estimate high');
     expect(csv[2]).toBe('winner,Knights,probability,0.75,,');
     expect(printTable(runTable(exact), 'text', { titled: false })[0]).toMatch(/^metric +outcome +measure +exact$/m);
-    const sampled: RunReport = { ...head, method: 'mc', trials: 100, metrics: [summarizeHistogram('wounds', 'count', 'wounds dealt', [50, 50])] };
+    const sampled: RunReport = {
+      ...head,
+      method: 'mc',
+      trials: 100,
+      metrics: [summarizeHistogram('wounds', 'count', 'wounds dealt', [50, 50])],
+    };
     const rows = tableCsv(runTable(sampled)).split('\n');
     expect(rows[1]).toMatch(/^wounds,mean,mean,0\.5,0\.4\d+,0\.5\d+$/);
     expect(rows[2]).toMatch(/^wounds,value 0,probability,0\.5,0\.4\d+,0\.5\d+$/);

@@ -30,9 +30,14 @@ describe('writing an output file', () => {
     const previous = path.join(out, 'heroic-scenario.schema.json');
     await writeFile(previous, 'previous\n');
     // 4 KB at most per file: every schema is larger. SIGXFSZ ignored, so the write fails with EFBIG instead of killing the process.
-    const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 4; exec "${process.execPath}" bin/crucible.js schema --out "${out}"`], { cwd: REPOSITORY, encoding: 'utf8' });
+    const run = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 4; exec "${process.execPath}" bin/crucible.js schema --out "${out}"`], {
+      cwd: REPOSITORY,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toBe(`${previous}: (root): cannot write: file too large for this system's limit (nothing was written; the previous file, if any, is as it was)\n`);
+    expect(run.stderr).toBe(
+      `${previous}: (root): cannot write: file too large for this system's limit (nothing was written; the previous file, if any, is as it was)\n`,
+    );
     expect(await readFile(previous, 'utf8')).toBe('previous\n');
     expect(await readdir(out)).toEqual(['heroic-scenario.schema.json']);
   });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { MAX_DICE_PER_ACTION } from '../../engine/validation.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import { REPOSITORY } from '../helpers/repository.js';
@@ -14,10 +14,15 @@ import { REPOSITORY } from '../helpers/repository.js';
  */
 
 type Json = Record<string, unknown>;
-const bundledScenarioFiles = (): string[] => RULE_SYSTEMS.flatMap((system) => readdirSync(path.join(REPOSITORY, 'data', system.id, 'scenarios')).filter((name) => name.endsWith('.yaml')).map((name) => path.join(REPOSITORY, 'data', system.id, 'scenarios', name)));
+const bundledScenarioFiles = (): string[] =>
+  RULE_SYSTEMS.flatMap((system) =>
+    readdirSync(path.join(REPOSITORY, 'data', system.id, 'scenarios'))
+      .filter((name) => name.endsWith('.yaml'))
+      .map((name) => path.join(REPOSITORY, 'data', system.id, 'scenarios', name)),
+  );
 const clone = (value: unknown): Json => JSON.parse(JSON.stringify(value)) as Json;
 
-describe('checkRefs: the loader\'s checks on refs a worker did not load', () => {
+describe("checkRefs: the loader's checks on refs a worker did not load", () => {
   it('every built-in rule system has one', () => {
     expect(RULE_SYSTEMS.filter((system) => system.checkRefs === undefined).map((system) => system.id)).toEqual([]);
   });
@@ -41,13 +46,16 @@ describe('checkRefs: the loader\'s checks on refs a worker did not load', () => 
 
     const battleforge = await loadScenarioFile('data/battleforge/scenarios/men-at-arms-vs-orc-warriors.yaml');
     const profiles = clone(battleforge.refs);
-    for (const profile of Object.values(profiles.profiles as Record<string, Json>)) for (const model of profile.models as Json[]) for (const weapon of model.weapons as Json[]) weapon.attacks = 100;
+    for (const profile of Object.values(profiles.profiles as Record<string, Json>))
+      for (const model of profile.models as Json[]) for (const weapon of model.weapons as Json[]) weapon.attacks = 100;
     const scaled = clone(battleforge.scenario);
     for (const side of scaled.sides as { units: Json[] }[]) for (const unit of side.units) unit.models = MAX_DICE_PER_ACTION;
     expect(battleforge.system.checkRefs?.(scaled as never, profiles)[0]?.message).toMatch(/more than crucible's limit of 10,000/);
 
     const warmaster = await loadScenarioFile('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
-    expect(warmaster.system.checkRefs?.(warmaster.scenario, { units: { 'empire/knights': { name: 'not a unit' } } })[0]?.path[0]).toBe('refs');
+    expect(warmaster.system.checkRefs?.(warmaster.scenario, { units: { 'empire/knights': { name: 'not a unit' } } })[0]?.path[0]).toBe(
+      'refs',
+    );
 
     const epic = await loadScenarioFile('data/epic/scenarios/guard-company-under-fire.yaml');
     expect(epic.system.checkRefs?.(epic.scenario, { armies: {} })).not.toEqual([]);

@@ -49,7 +49,14 @@ const identity = (overrides: Partial<RunIdentity> = {}): RunIdentity => ({
 const plan = (trials = TRIALS) => ({ spec: fixture.spec, metrics: fixture.kernel.metrics, seed: SEED, trials });
 
 /** Run until `stopAfterTrials` trials are done, then ask the run to stop (as Ctrl-C does); returns the checkpoint file. */
-async function interruptedRun(name: string, runIdentity: RunIdentity, stopAfterTrials: number, extra: ShardedRunOptions, hard: boolean, workers = 2): Promise<string> {
+async function interruptedRun(
+  name: string,
+  runIdentity: RunIdentity,
+  stopAfterTrials: number,
+  extra: ShardedRunOptions,
+  hard: boolean,
+  workers = 2,
+): Promise<string> {
   const file = path.join(directory, name);
   const finish = new AbortController();
   const drop = new AbortController();
@@ -145,7 +152,9 @@ describe('refused checkpoints', () => {
     const { checksum: _, ...body } = document;
     const inconsistent = { ...body, cells: body.cells.map((count, i) => (i === 1 ? count + 1 : count)) };
     const resealed = { ...inconsistent, checksum: createHash('sha256').update(JSON.stringify(inconsistent)).digest('hex') };
-    expect(await refusal(JSON.stringify(resealed))).toMatch(/cells: damaged checkpoint: the histogram of winner holds 131073 trials, not 131072/);
+    expect(await refusal(JSON.stringify(resealed))).toMatch(
+      /cells: damaged checkpoint: the histogram of winner holds 131073 trials, not 131072/,
+    );
   });
 
   it('refuses a checkpoint from before --method as made by an older version, not as damaged (issue 17 L11)', async () => {
@@ -157,28 +166,41 @@ describe('refused checkpoints', () => {
   });
 
   it('refuses, one line each, a checkpoint of another seed, scenario, engine or plan', async () => {
-    expect(await refusal(goodText, identity({ seed: 78 }))).toMatch(/candidate\.json: seed: checkpoint made with seed 77, this run has seed 78; use another --checkpoint file/);
+    expect(await refusal(goodText, identity({ seed: 78 }))).toMatch(
+      /candidate\.json: seed: checkpoint made with seed 77, this run has seed 78; use another --checkpoint file/,
+    );
     const otherScenario = identity({ scenarioDigest: 'f'.repeat(64), scenarioName: 'Other' });
     expect(await refusal(goodText, otherScenario)).toMatch(/scenario: checkpoint of another scenario or units file/);
     // Another scenario has other metrics: the mismatch is named, not the counts that cannot fit.
-    expect(await refusal(goodText, otherScenario, fixture.kernel.metrics.slice(1))).toMatch(/^[^\n]*scenario: checkpoint of another scenario or units file \("Knights vs Ogre"[^\n]*this run is "Other"/);
-    expect(await refusal(goodText, identity({ engineVersion: 'heroic-9.9.9' }))).toContain(`engineVersion: checkpoint made by engine ${HEROIC_ENGINE_VERSION}, this is heroic-9.9.9`);
-    expect(await refusal(goodText, identity({ plan: { trials: TRIALS + 1 } }))).toMatch(/plan: checkpoint made with --trials \d+, this run has --trials \d+/);
-    expect(await refusal(goodText, identity({ method: 'mc-dice' }))).toMatch(/candidate\.json: method: checkpoint of a --method mc run, this run is --method mc-dice; use another --checkpoint file/);
+    expect(await refusal(goodText, otherScenario, fixture.kernel.metrics.slice(1))).toMatch(
+      /^[^\n]*scenario: checkpoint of another scenario or units file \("Knights vs Ogre"[^\n]*this run is "Other"/,
+    );
+    expect(await refusal(goodText, identity({ engineVersion: 'heroic-9.9.9' }))).toContain(
+      `engineVersion: checkpoint made by engine ${HEROIC_ENGINE_VERSION}, this is heroic-9.9.9`,
+    );
+    expect(await refusal(goodText, identity({ plan: { trials: TRIALS + 1 } }))).toMatch(
+      /plan: checkpoint made with --trials \d+, this run has --trials \d+/,
+    );
+    expect(await refusal(goodText, identity({ method: 'mc-dice' }))).toMatch(
+      /candidate\.json: method: checkpoint of a --method mc run, this run is --method mc-dice; use another --checkpoint file/,
+    );
     const twoProblems = await refusal(goodText, identity({ seed: 1, engineVersion: 'x' }));
     expect(twoProblems.split('\n')).toHaveLength(2);
   });
 
   it('the CLI refuses a mismatched or damaged checkpoint: exit 2, one line naming the file, no stack', async () => {
     const checkpoint = path.join(directory, 'cli.json');
-    const run = (...args: string[]) => runCli(['run', ENGAGEMENT_FILE, '--checkpoint', checkpoint, '--trials', '70000', '--quiet', ...args]);
+    const run = (...args: string[]) =>
+      runCli(['run', ENGAGEMENT_FILE, '--checkpoint', checkpoint, '--trials', '70000', '--quiet', ...args]);
     const first = await run('--seed', '5');
     expect(first.status).toBe(0);
     const rerun = await run('--seed', '5');
     expect(rerun.stdout).toBe(first.stdout);
     const otherSeed = await run('--seed', '6');
     expect(otherSeed).toMatchObject({ status: 2, stdout: '' });
-    expect(otherSeed.stderr).toBe(`${checkpoint}: seed: checkpoint made with seed 5, this run has seed 6; use another --checkpoint file, or delete this one to start over\n`);
+    expect(otherSeed.stderr).toBe(
+      `${checkpoint}: seed: checkpoint made with seed 5, this run has seed 6; use another --checkpoint file, or delete this one to start over\n`,
+    );
     await writeFile(checkpoint, '{"format": "crucible-checkpoint"');
     const damaged = await run('--seed', '5');
     expect(damaged.status).toBe(2);

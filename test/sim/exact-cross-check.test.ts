@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,8 @@ const bundled = RULE_SYSTEMS.map((system) => system.id).flatMap((ruleset) =>
     .filter((name) => name.endsWith('.yaml'))
     .map((name) => `${ruleset}/${name.replace(/\.yaml$/, '')}`),
 );
-const load = (name: string): Promise<LoadedScenario> => loadScenarioFile(path.join(repository, 'data', `${name.split('/')[0]}/scenarios/${name.split('/')[1]}.yaml`));
+const load = (name: string): Promise<LoadedScenario> =>
+  loadScenarioFile(path.join(repository, 'data', `${name.split('/')[0]}/scenarios/${name.split('/')[1]}.yaml`));
 
 describe('which bundled scenarios have an exact answer', () => {
   it(`exactly the single actions enumerate within auto's budget (${AUTO_BUDGET.paths} paths, ${AUTO_BUDGET.draws} draws); every chain falls back to Monte Carlo`, async () => {
@@ -89,21 +90,31 @@ describe('a whole chain with an exact answer: the Warmaster bench engagement to 
     const exact = enumerate(compileSpec(kernelSpecOf(loaded, 'tables')));
     const kernel = compileSpec(kernelSpecOf(loaded, 'dice'));
     const tally = runTrials(kernel, { seed: SEED, trials: TRIALS });
-    for (const metric of kernel.metrics) expectFitsExact(metric.name, tally.histogram(metric.name), exact.probabilities(metric.name), TRIALS, ALPHA);
+    for (const metric of kernel.metrics)
+      expectFitsExact(metric.name, tally.histogram(metric.name), exact.probabilities(metric.name), TRIALS, ALPHA);
     // Pursuits happen (a chain, not one round): P(pursuits ≥ 1) is far from 0.
     expect(1 - (exact.probabilities('pursuits')[0] as number)).toBeGreaterThan(0.3);
   });
 });
 
 describe('chains: tables and dice agree in distribution (two-sample χ² and means)', () => {
-  it.each(['heroic/knights-vs-regenerating-ogre', 'battleforge/men-at-arms-vs-orc-warriors', 'epic/marines-vs-orks-under-fire'])('%s', async (name) => {
-    const loaded = await load(name);
-    const [dice, tables] = (['dice', 'tables'] as const).map((method, m) => {
-      const kernel = compileSpec(kernelSpecOf(loaded, method));
-      return { kernel, tally: runTrials(kernel, { seed: SEED + m, trials: TWO_SAMPLE_TRIALS }) };
-    });
-    for (const metric of dice?.kernel.metrics ?? []) {
-      expectSameDistribution(`${name} ${metric.name}`, Array.from(dice?.tally.histogram(metric.name) ?? []), Array.from(tables?.tally.histogram(metric.name) ?? []), ALPHA, metric.kind === 'category');
-    }
-  });
+  it.each(['heroic/knights-vs-regenerating-ogre', 'battleforge/men-at-arms-vs-orc-warriors', 'epic/marines-vs-orks-under-fire'])(
+    '%s',
+    async (name) => {
+      const loaded = await load(name);
+      const [dice, tables] = (['dice', 'tables'] as const).map((method, m) => {
+        const kernel = compileSpec(kernelSpecOf(loaded, method));
+        return { kernel, tally: runTrials(kernel, { seed: SEED + m, trials: TWO_SAMPLE_TRIALS }) };
+      });
+      for (const metric of dice?.kernel.metrics ?? []) {
+        expectSameDistribution(
+          `${name} ${metric.name}`,
+          Array.from(dice?.tally.histogram(metric.name) ?? []),
+          Array.from(tables?.tally.histogram(metric.name) ?? []),
+          ALPHA,
+          metric.kind === 'category',
+        );
+      }
+    },
+  );
 });

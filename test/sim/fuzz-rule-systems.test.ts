@@ -12,12 +12,12 @@ import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runWithDice } from '../../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
 import { Tally } from '../../statistics/tally.js';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
 
 /**
- * fuzz-scenarios.test.ts for every rule system engine/rulesets.ts lists (issue 17): the bundled
+ * fuzz-scenarios.test.ts for every rule system engine/registry.ts lists (issue 17): the bundled
  * scenario and data files its examples.ts names (`sample`), copied with their layout and mutated — hostile sizes, control characters,
  * prototype keys, arrays past MAX_GROUPS_PER_SIDE, dice past MAX_DICE_PER_ACTION — then loaded
  * through the generic loadScenarioFile. Either an InputError whose every line is
@@ -31,23 +31,124 @@ type Json = unknown;
 type Step = string | number;
 
 /** A rule system and what its folder's examples.ts gives this fuzzing (`sample` and `fuzz`: engine/rule-system-examples.ts). */
-const SYSTEMS = BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.system.id, ...found.examples.sample, ...found.examples.fuzz }));
+const SYSTEMS = BUILT_IN_EXAMPLES.map((found) => ({
+  ...found,
+  ruleset: found.system.id,
+  ...found.examples.sample,
+  ...found.examples.fuzz,
+}));
 
 /** Counts past every limit and beside them, fractions, and what YAML reads as numbers but JSON cannot hold. */
-const NUMBERS: Json[] = [-1, 0, 0.5, 1, 3, 501, 3333, 3334, 9999, 10_000, 10_001, 1e6, 1e9, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e308, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+const NUMBERS: Json[] = [
+  -1,
+  0,
+  0.5,
+  1,
+  3,
+  501,
+  3333,
+  3334,
+  9999,
+  10_000,
+  10_001,
+  1e6,
+  1e9,
+  2 ** 31,
+  2 ** 53,
+  2 ** 53 + 2,
+  1e308,
+  -0,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+];
 const LONG = 'x'.repeat(100_000);
 /** Numbers as text, a 100k-character name, terminal escapes, bell, NUL, CR, a bidi override, a line separator, paths that are not data. */
-const STRINGS: Json[] = ['', 'NaN', 'Infinity', '1e999', '0x10', '1_000', ' 3', LONG, '\u001b[2J', 'bel\u0007', 'nul\u0000', 'cr\rx', 'line\nbreak', 'a\u202eb', 'sep\u2028line', 'ünïcödé', '__proto__', 'constructor', '/dev/null', '..', '/'];
+const STRINGS: Json[] = [
+  '',
+  'NaN',
+  'Infinity',
+  '1e999',
+  '0x10',
+  '1_000',
+  ' 3',
+  LONG,
+  '\u001b[2J',
+  'bel\u0007',
+  'nul\u0000',
+  'cr\rx',
+  'line\nbreak',
+  'a\u202eb',
+  'sep\u2028line',
+  'ünïcödé',
+  '__proto__',
+  'constructor',
+  '/dev/null',
+  '..',
+  '/',
+];
 /** Values whose own keys would reach a prototype if merged naively (JSON.parse makes them own keys). */
-const STRUCTURED: Json[] = [null, true, false, [], {}, [1, 2], [{}], JSON.parse('{"__proto__": {"polluted": 1}}'), { constructor: { prototype: { polluted: 1 } } }];
-const WEIRD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', '', 'a b', 'x\ny', '\u001b[31m', 'k\u202e', 'k'.repeat(100_000), 'extra'];
+const STRUCTURED: Json[] = [
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1, 2],
+  [{}],
+  JSON.parse('{"__proto__": {"polluted": 1}}'),
+  { constructor: { prototype: { polluted: 1 } } },
+];
+const WEIRD_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '',
+  'a b',
+  'x\ny',
+  '\u001b[31m',
+  'k\u202e',
+  'k'.repeat(100_000),
+  'extra',
+];
 /** How long a flooded list becomes: under, at and past MAX_GROUPS_PER_SIDE (500). */
 const FLOOD_SIZES = [400, 500, 501, 600];
-const BREAKERS = [':', '[', ']', '{', '}', '\t', '"', "'", '&a ', '*a', '- ', '\n  ', '#', '!!binary ', '%', '@', ',', '? ', '\u0000', '\ufeff'];
+const BREAKERS = [
+  ':',
+  '[',
+  ']',
+  '{',
+  '}',
+  '\t',
+  '"',
+  "'",
+  '&a ',
+  '*a',
+  '- ',
+  '\n  ',
+  '#',
+  '!!binary ',
+  '%',
+  '@',
+  ',',
+  '? ',
+  '\u0000',
+  '\ufeff',
+];
 
 const KINDS = ['delete', 'set', 'add-key', 'typo', 'negate', 'scale', 'flood', 'patch'] as const;
 /** How often each kind is drawn: a flooded list costs the YAML parser ~0.2 s, so floods are rare. */
-const KIND_WEIGHTS: Readonly<Record<(typeof KINDS)[number], number>> = { delete: 2, set: 3, 'add-key': 2, typo: 2, negate: 1, scale: 3, flood: 1, patch: 4 };
+const KIND_WEIGHTS: Readonly<Record<(typeof KINDS)[number], number>> = {
+  delete: 2,
+  set: 3,
+  'add-key': 2,
+  typo: 2,
+  negate: 1,
+  scale: 3,
+  flood: 1,
+  patch: 4,
+};
 /** A kind of change and the numbers that choose where and what (each taken modulo the choices there are). */
 type Mutation = { readonly kind: (typeof KINDS)[number]; readonly at: number; readonly value: number; readonly key: number };
 const kindArbitrary = fc.oneof(...KINDS.map((kind) => ({ weight: KIND_WEIGHTS[kind], arbitrary: fc.constant(kind) })));
@@ -87,7 +188,13 @@ function setAt(root: Json, steps: readonly Step[], value: Json): void {
   }
 }
 
-function mutate(document: Json, mutation: Mutation, keys: readonly string[], patches: readonly (readonly Step[])[], known: readonly string[]): void {
+function mutate(
+  document: Json,
+  mutation: Mutation,
+  keys: readonly string[],
+  patches: readonly (readonly Step[])[],
+  known: readonly string[],
+): void {
   const paths = pathsOf(document);
   // Numbers: the sizes are what these places bound (`set` puts texts and objects anywhere).
   if (mutation.kind === 'patch') {
@@ -102,8 +209,12 @@ function mutate(document: Json, mutation: Mutation, keys: readonly string[], pat
   if (mutation.kind === 'flood') {
     // Lists of groups (entries with an id: units, formations) are what MAX_GROUPS_PER_SIDE bounds, and
     // of small entries only (a 100k-character name copied 600 times tests the file size limit instead).
-    const lists = paths.map((steps) => [steps, valueAt(document, steps)] as const).filter(([, list]) => Array.isArray(list) && list.length > 0 && JSON.stringify(list[0]).length <= 400);
-    const groups = lists.filter(([, list]) => isContainer((list as Json[])[0]) && typeof ((list as Json[])[0] as Record<string, Json>).id === 'string');
+    const lists = paths
+      .map((steps) => [steps, valueAt(document, steps)] as const)
+      .filter(([, list]) => Array.isArray(list) && list.length > 0 && JSON.stringify(list[0]).length <= 400);
+    const groups = lists.filter(
+      ([, list]) => isContainer((list as Json[])[0]) && typeof ((list as Json[])[0] as Record<string, Json>).id === 'string',
+    );
     if (lists.length === 0) return;
     const [steps, list] = pick(groups.length > 0 && mutation.key % 4 !== 0 ? groups : lists, mutation.at);
     const items = list as Json[];
@@ -133,7 +244,12 @@ function mutate(document: Json, mutation: Mutation, keys: readonly string[], pat
       const target = container[key];
       const owner = isContainer(target) && !Array.isArray(target) ? target : container;
       // A "constructor" key on an array would break the array itself, not the loader: keys go on mappings.
-      if (!Array.isArray(owner)) put(owner, pick([...WEIRD_KEYS, ...keys], mutation.key), structuredClone(pick([...NUMBERS, ...STRINGS, ...STRUCTURED], mutation.value)));
+      if (!Array.isArray(owner))
+        put(
+          owner,
+          pick([...WEIRD_KEYS, ...keys], mutation.key),
+          structuredClone(pick([...NUMBERS, ...STRINGS, ...STRUCTURED], mutation.value)),
+        );
       return;
     }
     case 'typo': {
@@ -167,17 +283,28 @@ function breakText(text: string, breaker: number, position: number, truncate: bo
 }
 
 /** One count set to a hostile size and nothing else broken: the cases most likely to be accepted, and so run. */
-const sizeArbitrary: fc.Arbitrary<Mutation[]> = fc.tuple(fc.record({ kind: fc.constantFrom('scale' as const, 'patch' as const), at: fc.nat(), value: fc.nat(), key: fc.nat() }));
+const sizeArbitrary: fc.Arbitrary<Mutation[]> = fc.tuple(
+  fc.record({ kind: fc.constantFrom('scale' as const, 'patch' as const), at: fc.nat(), value: fc.nat(), key: fc.nat() }),
+);
 
 const caseArbitrary = fc.record({
-  mutations: fc.oneof({ weight: 2, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: sizeArbitrary }),
+  mutations: fc.oneof(
+    { weight: 2, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 3 }) },
+    { weight: 1, arbitrary: sizeArbitrary },
+  ),
   // A data file is mutated in one case out of ~8: re-parsing a Battle Forge faction costs ~30 ms.
-  dataMutations: fc.oneof({ weight: 7, arbitrary: fc.constant([] as Mutation[]) }, { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 2 }) }),
+  dataMutations: fc.oneof(
+    { weight: 7, arbitrary: fc.constant([] as Mutation[]) },
+    { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 2 }) },
+  ),
   dataFile: fc.nat(),
   format: fc.constantFrom('yaml', 'json'),
   method: fc.constantFrom<DrawMethod>('tables', 'dice'),
   // One file in six has its text broken (fc.option's `freq: 6` would break five in six: it is the odds of *no* value).
-  textBreak: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ breaker: fc.nat(), position: fc.nat(), truncate: fc.boolean() }) }),
+  textBreak: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.record({ breaker: fc.nat(), position: fc.nat(), truncate: fc.boolean() }) },
+  ),
 });
 type Case = ReturnType<typeof caseArbitrary.generate>['value'];
 
@@ -193,7 +320,12 @@ afterAll(() => rm(root, { recursive: true, force: true }));
  * The kernel of a loaded scenario, compiled as `crucible run` compiles it, run trial by trial until
  * `trials` or `deadline` ms of CPU (so a slow case costs the test ~2 s, not minutes): the trials run and the CPU time.
  */
-function runLoaded(loaded: LoadedScenario, method: DrawMethod, trials: number, deadline = Number.POSITIVE_INFINITY): { trials: number; ms: number } {
+function runLoaded(
+  loaded: LoadedScenario,
+  method: DrawMethod,
+  trials: number,
+  deadline = Number.POSITIVE_INFINITY,
+): { trials: number; ms: number } {
   const started = cpuMilliseconds();
   const kernel = compileSpec(kernelSpecOf(loaded, method));
   const tally = new Tally(kernel.metrics);
@@ -218,7 +350,8 @@ function badLines(error: InputError, named: (file: string) => boolean): string[]
   });
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n').slice(0, 6).join('\n');
+const describeError = (error: unknown): string =>
+  (error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n').slice(0, 6).join('\n');
 
 type Outcomes = { loaded: number; rejected: number; longestLine: number };
 
@@ -226,7 +359,13 @@ type Outcomes = { loaded: number; rejected: number; longestLine: number };
  * Load one case's file and, if accepted, run it: what is wrong (undefined: nothing) — not an
  * InputError, a problem line without a file of the case or a field, a crash or a slow run.
  */
-async function tryCase(file: string, named: (file: string) => boolean, method: DrawMethod, repro: string, outcomes: Outcomes): Promise<string | undefined> {
+async function tryCase(
+  file: string,
+  named: (file: string) => boolean,
+  method: DrawMethod,
+  repro: string,
+  outcomes: Outcomes,
+): Promise<string | undefined> {
   let loaded: LoadedScenario;
   try {
     loaded = await loadScenarioFile(file);
@@ -247,7 +386,7 @@ async function tryCase(file: string, named: (file: string) => boolean, method: D
   }
 }
 
-it('covers every rule system engine/rulesets.ts lists', () => {
+it('covers every rule system engine/registry.ts lists', () => {
   expect(SYSTEMS.map((system) => system.ruleset)).toEqual(RULE_SYSTEMS.map((system) => system.id));
 });
 
@@ -289,18 +428,22 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
     const file = path.join(shared, system.scenario);
     writeFileSync(file, stringify(base));
     const loaded = await loadScenarioFile(file);
-    expect(loaded.ruleset).toBe(system.ruleset);
+    expect(loaded.system.id).toBe(system.ruleset);
     expect(loaded.inputs).toEqual([file, ...system.dataFiles.map((name) => path.join(shared, name))]);
     expect(runLoaded(loaded, 'tables', 50).trials).toBe(50);
   });
 
   /** Write one case's files; its scenario file, the files a problem may name, and the text to reproduce it. */
-  function writeCase(number: number, { mutations, dataMutations, dataFile, format: drawn, method, textBreak }: Case): { file: string; named: (file: string) => boolean; repro: string } {
+  function writeCase(
+    number: number,
+    { mutations, dataMutations, dataFile, format: drawn, method, textBreak }: Case,
+  ): { file: string; named: (file: string) => boolean; repro: string } {
     const folder = dataMutations.length === 0 ? shared : mutable;
     let dataText = '';
     if (folder === mutable) {
       const next = pick(system.dataFiles, dataFile);
-      if (changed !== undefined && changed !== next) writeFileSync(path.join(mutable, changed), (data.get(changed) as { text: string }).text);
+      if (changed !== undefined && changed !== next)
+        writeFileSync(path.join(mutable, changed), (data.get(changed) as { text: string }).text);
       changed = next;
       const document = structuredClone((data.get(changed) as { document: Json }).document);
       for (const mutation of dataMutations) if (mutation.kind !== 'flood') mutate(document, mutation, system.keys, [], textsOf(document));
@@ -324,7 +467,8 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
   function namedBy(folder: string, file: string, scenario: Json): (name: string) => boolean {
     const files = new Set([file, ...system.dataFiles.map((name) => path.join(folder, name))]);
     const references = new Set(textsOf(scenario).map((text) => (path.isAbsolute(text) ? text : path.join(path.dirname(file), text))));
-    return (name) => files.has(name) || references.has(name) || references.has(path.dirname(name)) || references.has(path.dirname(path.dirname(name)));
+    return (name) =>
+      files.has(name) || references.has(name) || references.has(path.dirname(name)) || references.has(path.dirname(path.dirname(name)));
   }
 
   for (const { title, set } of system.regressions) {
@@ -349,7 +493,10 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
       if (finding !== undefined) findings.push(finding);
     }
     // Another seed (FUZZ_SEED) is exploration: say what it did.
-    if (process.env.FUZZ_SEED !== undefined) console.log(`${system.ruleset} seed ${SEED}: ${outcomes.loaded} loaded, ${outcomes.rejected} rejected, longest problem line ${outcomes.longestLine} characters`);
+    if (process.env.FUZZ_SEED !== undefined)
+      console.log(
+        `${system.ruleset} seed ${SEED}: ${outcomes.loaded} loaded, ${outcomes.rejected} rejected, longest problem line ${outcomes.longestLine} characters`,
+      );
     expect(findings).toEqual([]);
     // No key of any case (`__proto__`, `constructor`, `prototype` among them) reached a prototype.
     expect(Object.keys(Object.prototype)).toEqual([]);
@@ -367,7 +514,10 @@ describe('a ruleset naming a device instead of a module', () => {
   it('is refused as not a regular file, before it is read', async () => {
     const file = path.join(root, 'device.yaml');
     writeFileSync(file, 'ruleset: /dev/null\nname: A device as the rules\n');
-    const error = await loadScenarioFile(file).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await loadScenarioFile(file).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).problems).toEqual([{ file, path: 'ruleset', message: expect.stringMatching(/not a regular file/) }]);
   });

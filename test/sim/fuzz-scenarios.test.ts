@@ -20,9 +20,36 @@ type Json = unknown;
 
 const UNITS = {
   units: [
-    { id: 'sylvan-knight', name: 'Sylvan Knight', def: 4, shield: true, might: 2, will: 4, dex: 5, weapons: [{ name: 'Lance', type: 'melee', atk: 3, indirect: true }] },
-    { id: 'ogre', name: 'Ogre', def: 3, might: 8, will: 3, regenerates: true, weak: ['Fire'], weapons: [{ name: 'Club', type: 'melee', atk: 4 }] },
-    { id: 'hero', name: 'Hero', heroic: true, def: 4, might: 5, will: 5, resist: ['Frost'], weapons: [{ name: 'Sword', type: 'melee', atk: 4 }] },
+    {
+      id: 'sylvan-knight',
+      name: 'Sylvan Knight',
+      def: 4,
+      shield: true,
+      might: 2,
+      will: 4,
+      dex: 5,
+      weapons: [{ name: 'Lance', type: 'melee', atk: 3, indirect: true }],
+    },
+    {
+      id: 'ogre',
+      name: 'Ogre',
+      def: 3,
+      might: 8,
+      will: 3,
+      regenerates: true,
+      weak: ['Fire'],
+      weapons: [{ name: 'Club', type: 'melee', atk: 4 }],
+    },
+    {
+      id: 'hero',
+      name: 'Hero',
+      heroic: true,
+      def: 4,
+      might: 5,
+      will: 5,
+      resist: ['Frost'],
+      weapons: [{ name: 'Sword', type: 'melee', atk: 4 }],
+    },
     {
       id: 'mage',
       name: 'Mage',
@@ -51,14 +78,32 @@ const BASE = {
       name: 'Knights',
       groups: [
         { id: 'knights', unit: 'sylvan-knight', models: 4, formation: true, cards: [3, 1], frontRank: 2, target: 'ogre' },
-        { id: 'hero', unit: 'hero', models: 1, split: [{ target: 'ogre', dice: 2 }, { target: 'mage', dice: 2 }], heal: { wounds: 1 } },
+        {
+          id: 'hero',
+          unit: 'hero',
+          models: 1,
+          split: [
+            { target: 'ogre', dice: 2 },
+            { target: 'mage', dice: 2 },
+          ],
+          heal: { wounds: 1 },
+        },
       ],
     },
     {
       name: 'Monsters',
       groups: [
         { id: 'ogre', unit: 'ogre', models: 2, woundsTaken: 1, charging: true },
-        { id: 'mage', unit: 'mage', models: 1, weapon: 'Fireball', area: [{ group: 'knights', models: 3 }, { group: 'ogre', models: 1 }] },
+        {
+          id: 'mage',
+          unit: 'mage',
+          models: 1,
+          weapon: 'Fireball',
+          area: [
+            { group: 'knights', models: 3 },
+            { group: 'ogre', models: 1 },
+          ],
+        },
       ],
     },
   ],
@@ -79,9 +124,39 @@ function containerAt(root: Json, path: readonly Step[]): Record<Step, Json> | un
   return typeof value === 'object' && value !== null ? (value as Record<Step, Json>) : undefined;
 }
 
-const WEIRD_VALUES: Json[] = [-1, -2.5, 0, 0.5, 1e9, 4294967296, '', 'x', 'Bad Id', 'ogre', 'knights', 'aoe', 'heroic', null, true, false, [], {}, [1, 2], [{}], { models: 3 }, 'ünïcödé', 'line\nbreak', 'x'.repeat(300),
+const WEIRD_VALUES: Json[] = [
+  -1,
+  -2.5,
+  0,
+  0.5,
+  1e9,
+  4294967296,
+  '',
+  'x',
+  'Bad Id',
+  'ogre',
+  'knights',
+  'aoe',
+  'heroic',
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1, 2],
+  [{}],
+  { models: 3 },
+  'ünïcödé',
+  'line\nbreak',
+  'x'.repeat(300),
   // Hostile (issue 17): sizes past the limits, terminal escapes, a bidirectional override, a line separator.
-  1_000_000, 20_000, 999, '\u001b[2J', 'a\u202eb', 'sep\u2028line'];
+  1_000_000,
+  20_000,
+  999,
+  '\u001b[2J',
+  'a\u202eb',
+  'sep\u2028line',
+];
 const WEIRD_KEYS = ['modles', 'unti', 'formaton', 'targt', 'extra', 'a b', '', '__proto__', 'constructor', 'toString', 'x\ny', '0'];
 const BREAKERS = [':', '[', ']', '{', '}', '\t', '"', "'", '&a ', '*a', '- ', '\n  ', '#', '!!binary ', '%', '@', ',', '? '];
 
@@ -122,7 +197,12 @@ function mutate(document: Json, mutation: Mutation): void {
       const owner = typeof target === 'object' && target !== null && !Array.isArray(target) ? (target as Record<string, Json>) : container;
       // A "constructor" key on an array would break the array itself, not the loader: keys go on mappings.
       if (Array.isArray(owner)) return;
-      Object.defineProperty(owner, pick(WEIRD_KEYS, mutation.key), { value: pick(WEIRD_VALUES, mutation.value), enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(owner, pick(WEIRD_KEYS, mutation.key), {
+        value: pick(WEIRD_VALUES, mutation.value),
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       return;
     }
     case 'typo': {
@@ -150,7 +230,10 @@ function breakText(text: string, breaker: number, position: number, truncate: bo
 
 const caseArbitrary = fc.record({
   mutations: fc.array(mutationArbitrary, { minLength: 1, maxLength: 4 }),
-  unitsMutations: fc.oneof({ weight: 4, arbitrary: fc.constant([] as Mutation[]) }, { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 2 }) }),
+  unitsMutations: fc.oneof(
+    { weight: 4, arbitrary: fc.constant([] as Mutation[]) },
+    { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 2 }) },
+  ),
   format: fc.constantFrom('yaml', 'json'),
   textBreak: fc.option(fc.record({ breaker: fc.nat(), position: fc.nat(), truncate: fc.boolean() }), { freq: 4 }),
 });

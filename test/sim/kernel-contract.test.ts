@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Dice, streamDice } from '../../engine/dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec } from '../../engine/kernel.js';
@@ -42,7 +42,7 @@ import { BUILT_IN_EXAMPLES, loadExample } from '../helpers/examples.js';
  * trials, a traced extra draw, a path writing max + 1, a distribution shifted by 2·SHIFT) to show
  * it would catch it. Seeds are fixed (the project's 20261122), chosen before any result was seen.
  *
- * Every rule system engine/rulesets.ts lists is checked, on the action and the engagement its
+ * Every rule system engine/registry.ts lists is checked, on the action and the engagement its
  * folder's examples.ts names (`contract`: engine/rule-system-examples.ts); its kernel is built
  * through sim/kernel-spec.ts, as `crucible run` builds it.
  */
@@ -88,7 +88,7 @@ interface Fixture {
   exact?: ExactDistributions | undefined;
 }
 
-it('covers every rule system engine/rulesets.ts lists (a plugin runs the same checks: test/examples)', () => {
+it('covers every rule system engine/registry.ts lists (a plugin runs the same checks: test/examples)', () => {
   expect(BUILT_IN_EXAMPLES.map((found) => found.system.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
 });
 
@@ -113,8 +113,8 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
       return built;
     };
     Object.assign(fixture, { loaded: { action, chain }, kernel, fresh });
-    expect(action.ruleset).toBe(system.ruleset);
-    expect(chain.ruleset).toBe(system.ruleset);
+    expect(action.system.id).toBe(system.ruleset);
+    expect(chain.system.id).toBe(system.ruleset);
   });
 
   const combinations = SHAPES.flatMap((shape) => METHODS.map((method) => ({ shape, method })));
@@ -144,25 +144,32 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
   });
 
   if (traces) {
-    it.each(combinations)('3. a traced trial draws the same random numbers and writes the same row as untraced ($shape, $method)', ({ shape, method }) => {
-      expect(typeof fixture.kernel(shape, method).setTrace).toBe('function');
-      expect(traceProblems(fixture.kernel(shape, method), fixture.fresh(shape, method), SEED, CONTRACT_TRIALS)).toEqual([]);
-    });
+    it.each(combinations)(
+      '3. a traced trial draws the same random numbers and writes the same row as untraced ($shape, $method)',
+      ({ shape, method }) => {
+        expect(typeof fixture.kernel(shape, method).setTrace).toBe('function');
+        expect(traceProblems(fixture.kernel(shape, method), fixture.fresh(shape, method), SEED, CONTRACT_TRIALS)).toEqual([]);
+      },
+    );
   } else {
     it(`3. ${system.ruleset} has no setTrace: the tracing property does not apply (replay runs it untraced, with no events)`, () => {
-      for (const shape of SHAPES) for (const method of METHODS) expect(fixture.kernel(shape, method).setTrace, `${shape}, ${method}`).toBeUndefined();
+      for (const shape of SHAPES)
+        for (const method of METHODS) expect(fixture.kernel(shape, method).setTrace, `${shape}, ${method}`).toBeUndefined();
     });
   }
 
-  it.each(combinations)('3. replaying trial 37 (sim/replay.ts) writes the row trial 37 of the run wrote ($shape, $method)', ({ shape, method }) => {
-    const kernel = fixture.kernel(shape, method);
-    const trial = 37;
-    const run = runRows(kernel, streamDice(SEED), trial + 1);
-    const replayed = replayTrial(kernel, SEED, trial);
-    expect(Array.from(replayed.row)).toEqual(Array.from(run.subarray(trial * kernel.metrics.length)));
-    if (traces) expect(replayed.events.length).toBeGreaterThan(0);
-    else expect(replayed.events).toEqual([]);
-  });
+  it.each(combinations)(
+    '3. replaying trial 37 (sim/replay.ts) writes the row trial 37 of the run wrote ($shape, $method)',
+    ({ shape, method }) => {
+      const kernel = fixture.kernel(shape, method);
+      const trial = 37;
+      const run = runRows(kernel, streamDice(SEED), trial + 1);
+      const replayed = replayTrial(kernel, SEED, trial);
+      expect(Array.from(replayed.row)).toEqual(Array.from(run.subarray(trial * kernel.metrics.length)));
+      if (traces) expect(replayed.events.length).toBeGreaterThan(0);
+      else expect(replayed.events).toEqual([]);
+    },
+  );
 
   it('4. exact probabilities of the action sum to 1 within the reported error bound, every metric', () => {
     const { problems, exact } = exactProblems(fixture.kernel('action', 'tables'));
@@ -191,7 +198,9 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
         expect(power, `${metric.name}: power ${power} (λ ${lambda.toFixed(1)}, ${df} df)`).toBeGreaterThanOrEqual(MIN_POWER);
         // …and does see twice that, on this very histogram.
         const fit = chiSquareFit(histogram, shiftBetweenLikeliest(distribution, 2 * SHIFT), FIT_TRIALS);
-        expect(fit.statistic, `${metric.name}: a distribution off by ${2 * SHIFT} not rejected`).toBeGreaterThan(chiSquareCritical(ALPHA, fit.df));
+        expect(fit.statistic, `${metric.name}: a distribution off by ${2 * SHIFT} not rejected`).toBeGreaterThan(
+          chiSquareCritical(ALPHA, fit.df),
+        );
       });
       expect(checked, 'no metric of the action has two values above 1%').toBeGreaterThan(0);
     },
@@ -208,10 +217,21 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
       const lowered = kernel.metrics.map((metric, m) => (m === top ? { ...metric, max: (seen[m] as number) - 1 } : metric));
       expect(rangeProblems(lowered, rows)).not.toEqual([]);
       // The last metric never written.
-      const forgetful = broken(kernel, { trial: (dice, row) => { const full = new Int32Array(width); kernel.trial(dice, full); row.set(full.subarray(0, width - 1)); } });
+      const forgetful = broken(kernel, {
+        trial: (dice, row) => {
+          const full = new Int32Array(width);
+          kernel.trial(dice, full);
+          row.set(full.subarray(0, width - 1));
+        },
+      });
       expect(rangeProblems(kernel.metrics, runRows(forgetful, streamDice(SEED), 10))).not.toEqual([]);
       // A half written into the row: an Int32Array hides it, the as-written run does not.
-      const halving = broken(kernel, { trial: (dice, row) => { kernel.trial(dice, row); row[0] = (row[0] as number) + 0.5; } });
+      const halving = broken(kernel, {
+        trial: (dice, row) => {
+          kernel.trial(dice, row);
+          row[0] = (row[0] as number) + 0.5;
+        },
+      });
       expect(rangeProblems(kernel.metrics, runRowsAsWritten(halving, streamDice(SEED), 10).rows)).not.toEqual([]);
     });
 
@@ -220,7 +240,13 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
         const kernel = fixture.fresh('action', 'tables');
         let ran = false;
         // Like a counter the kernel forgot to reset: every trial after the first adds one to metric 0.
-        return broken(kernel, { trial: (dice, row) => { kernel.trial(dice, row); if (ran) row[0] = (row[0] as number) + 1; ran = true; } });
+        return broken(kernel, {
+          trial: (dice, row) => {
+            kernel.trial(dice, row);
+            if (ran) row[0] = (row[0] as number) + 1;
+            ran = true;
+          },
+        });
       };
       expect(determinismProblems(stale(), stale, SEED, 50)).not.toEqual([]);
     });
@@ -230,14 +256,38 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
         const kernel = fixture.fresh('action', 'tables');
         let tracing = false;
         return broken(kernel, {
-          setTrace: (sink) => { kernel.setTrace?.(sink); tracing = sink !== null; },
-          trial: (dice, row) => { kernel.trial(dice, row); if (tracing) extra(dice, row); },
+          setTrace: (sink) => {
+            kernel.setTrace?.(sink);
+            tracing = sink !== null;
+          },
+          trial: (dice, row) => {
+            kernel.trial(dice, row);
+            if (tracing) extra(dice, row);
+          },
         });
       };
       const honest = tracer(() => {});
-      expect(traceProblems(fixture.kernel('action', 'tables'), honest, SEED, 20).filter((problem) => !problem.includes('no event'))).toEqual([]);
-      expect(traceProblems(fixture.kernel('action', 'tables'), tracer((dice) => dice.d6()), SEED, 20).join('\n')).toMatch(/draws, untraced/);
-      expect(traceProblems(fixture.kernel('action', 'tables'), tracer((_, row) => { row[0] = (row[0] as number) ^ 1; }), SEED, 20).join('\n')).toMatch(/\(traced\): .* = .*, not /);
+      expect(
+        traceProblems(fixture.kernel('action', 'tables'), honest, SEED, 20).filter((problem) => !problem.includes('no event')),
+      ).toEqual([]);
+      expect(
+        traceProblems(
+          fixture.kernel('action', 'tables'),
+          tracer((dice) => dice.d6()),
+          SEED,
+          20,
+        ).join('\n'),
+      ).toMatch(/draws, untraced/);
+      expect(
+        traceProblems(
+          fixture.kernel('action', 'tables'),
+          tracer((_, row) => {
+            row[0] = (row[0] as number) ^ 1;
+          }),
+          SEED,
+          20,
+        ).join('\n'),
+      ).toMatch(/\(traced\): .* = .*, not /);
     });
 
     it('4: a path that writes max + 1', () => {
@@ -249,7 +299,12 @@ describe.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.syste
       expect(m).toBeGreaterThan(0);
       const value = (exact.probabilities[m] as Float64Array).findIndex((p) => p > 0 && p < 1);
       const metric = kernel.metrics[m] as MetricSpec;
-      const overflowing = broken(kernel, { trial: (dice, row) => { kernel.trial(dice, row); if (row[m] === value) row[m] = metric.max + 1; } });
+      const overflowing = broken(kernel, {
+        trial: (dice, row) => {
+          kernel.trial(dice, row);
+          if (row[m] === value) row[m] = metric.max + 1;
+        },
+      });
       expect(exactProblems(overflowing).problems.join('\n')).toContain(`${metric.name}: probabilities sum to 1 −`);
     });
   });

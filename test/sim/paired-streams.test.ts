@@ -43,10 +43,10 @@ function stepMatrixToThePowerOfTwo(exponent: number): Matrix {
   return matrix;
 }
 
-describe('the variant\'s own streams', () => {
+describe("the variant's own streams", () => {
   const starts = [1, 20261122, 0xffffffff].map((seed) => Int32Array.from(seedGenerator(seed).getState()));
 
-  it('the step matrix to 2⁶⁴ is pure-rand\'s jump; to 2⁹⁶ it is longJumped', () => {
+  it("the step matrix to 2⁶⁴ is pure-rand's jump; to 2⁹⁶ it is longJumped", () => {
     const to64 = stepMatrixToThePowerOfTwo(64);
     const to96 = Array.from({ length: 32 }).reduce<Matrix>((matrix) => square(matrix), to64);
     for (const start of starts) {

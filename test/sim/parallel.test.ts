@@ -86,13 +86,18 @@ describe('faults', () => {
   });
 
   it('a worker that dies twice in the same shard is blamed on that shard, not on the shard queued behind it', async () => {
-    await expect(runSharded(pool(2), plan(), { fault: { shard: 3, kind: 'exit', failures: 2 } })).rejects.toMatchObject({ shard: 3, attempts: 2 });
+    await expect(runSharded(pool(2), plan(), { fault: { shard: 3, kind: 'exit', failures: 2 } })).rejects.toMatchObject({
+      shard: 3,
+      attempts: 2,
+    });
   });
 
   it('on the main thread too, a failed shard is retried once', async () => {
     const once = await runSharded(new InProcessExecutor(), plan(), { fault: { shard: 1, kind: 'throw', failures: 1 } });
     expect(cellBytes(once.tally.cells).equals(cellBytes(reference.cells))).toBe(true);
-    await expect(runSharded(new InProcessExecutor(), plan(), { fault: { shard: 1, kind: 'exit', failures: 2 } })).rejects.toMatchObject({ shard: 1 });
+    await expect(runSharded(new InProcessExecutor(), plan(), { fault: { shard: 1, kind: 'exit', failures: 2 } })).rejects.toMatchObject({
+      shard: 1,
+    });
   });
 });
 

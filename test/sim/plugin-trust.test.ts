@@ -29,7 +29,16 @@ const homebrew = path.join(REPOSITORY, 'examples', 'homebrew');
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'crucible-plugin-trust-'));
-  const run = await runCli(['run', path.join(REPOSITORY, 'data', 'heroic', 'scenarios', 'fire-cannon-skeletons.yaml'), '-n', '1000', '--json', '-q', '-w', '0']);
+  const run = await runCli([
+    'run',
+    path.join(REPOSITORY, 'data', 'heroic', 'scenarios', 'fire-cannon-skeletons.yaml'),
+    '-n',
+    '1000',
+    '--json',
+    '-q',
+    '-w',
+    '0',
+  ]);
   expect(run.status, run.stderr).toBe(0);
   heroicResult = JSON.parse(run.stdout) as Record<string, unknown>;
 });
@@ -43,7 +52,10 @@ async function project(name: string): Promise<Project> {
   await mkdir(path.join(folder, 'shared'), { recursive: true });
   const evil = path.join(folder, 'evil.mjs');
   const marker = path.join(folder, 'imported');
-  await writeFile(evil, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport { default } from ${JSON.stringify(path.join(homebrew, 'index.ts'))};\n`);
+  await writeFile(
+    evil,
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport { default } from ${JSON.stringify(path.join(homebrew, 'index.ts'))};\n`,
+  );
   const scenario = path.join(folder, 'shared', 'volley.yaml');
   const volley = await readFile(path.join(homebrew, 'scenarios', 'volley.yaml'), 'utf8');
   await writeFile(scenario, `${volley.replace(/^ruleset: .*$/m, 'ruleset: ../evil.mjs')}unitsFile: ${path.join(homebrew, 'units.yaml')}\n`);
@@ -55,7 +67,11 @@ async function project(name: string): Promise<Project> {
 
 const COMMANDS = ['validate', 'run', 'replay', 'report'] as const;
 const argsOf = (command: (typeof COMMANDS)[number], at: Project): string[] =>
-  command === 'report' ? ['report', at.results, '--out', path.join(root, 'reports')] : command === 'run' ? ['run', at.scenario, '-q'] : [command, at.scenario];
+  command === 'report'
+    ? ['report', at.results, '--out', path.join(root, 'reports')]
+    : command === 'run'
+      ? ['run', at.scenario, '-q']
+      : [command, at.scenario];
 
 describe('a scenario naming a module nobody trusted', () => {
   it.each([
@@ -74,7 +90,9 @@ describe('a scenario naming a module nobody trusted', () => {
     const result = await runCli(argsOf(command, at));
     expect(existsSync(at.marker), `${command} imported the module`).toBe(false);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`${at.scenario}: ruleset: "../evil.mjs" is a plugin module (${at.evil}) this command was not told to trust: run with --plugin`);
+    expect(result.stderr).toContain(
+      `${at.scenario}: ruleset: "../evil.mjs" is a plugin module (${at.evil}) this command was not told to trust: run with --plugin`,
+    );
     expect(result.stderr).toContain('if you trust its code');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
@@ -83,8 +101,16 @@ describe('a scenario naming a module nobody trusted', () => {
     const at = await project('refused');
     const roster = path.join(path.dirname(at.scenario), 'roster.yaml');
     const text = await readFile(path.join(homebrew, 'rosters', 'skirmish.yaml'), 'utf8');
-    await writeFile(roster, text.replace('ruleset: ../index.ts', 'ruleset: ../evil.mjs').replace('unitsFile: ../units.yaml', `unitsFile: ${path.join(homebrew, 'units.yaml')}`));
-    for (const args of [['matchups', roster, '-w', '0'], ['balance', '--against', roster, '-w', '0']]) {
+    await writeFile(
+      roster,
+      text
+        .replace('ruleset: ../index.ts', 'ruleset: ../evil.mjs')
+        .replace('unitsFile: ../units.yaml', `unitsFile: ${path.join(homebrew, 'units.yaml')}`),
+    );
+    for (const args of [
+      ['matchups', roster, '-w', '0'],
+      ['balance', '--against', roster, '-w', '0'],
+    ]) {
       const result = await runCli(args);
       expect(result.status, args[0]).toBe(2);
       expect(result.stderr).toContain('this command was not told to trust: run with --plugin');
@@ -120,7 +146,9 @@ describe('a module the user trusted', () => {
     await writeFile(config, 'plugins: [./nowhere.mjs]\n');
     const missing = await runCli(['validate', at.scenario], { CRUCIBLE_CONFIG: config });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain(`${config}: plugins[0]: "./nowhere.mjs": no such file ${path.join(root, 'misconfigured', 'nowhere.mjs')}`);
+    expect(missing.stderr).toContain(
+      `${config}: plugins[0]: "./nowhere.mjs": no such file ${path.join(root, 'misconfigured', 'nowhere.mjs')}`,
+    );
     expect(existsSync(at.marker)).toBe(false);
   });
 });
@@ -128,7 +156,10 @@ describe('a module the user trusted', () => {
 describe('the library: built-ins only unless the caller passes plugins', () => {
   it('loadScenarioFile refuses the module by default, runs it given trustPlugins (by any name of the file)', async () => {
     const at = await project('library');
-    const refused = await loadScenarioFile(at.scenario).then(() => undefined, (error: unknown) => error);
+    const refused = await loadScenarioFile(at.scenario).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(UntrustedPluginError);
     expect(existsSync(at.marker)).toBe(false);
     // Trusted through a symbolic link: a module is matched by its real path.
@@ -146,7 +177,10 @@ describe('a package is trusted as the file its name resolves to, not by its name
     const write = async (where: string, marker: string): Promise<void> => {
       await mkdir(where, { recursive: true });
       await writeFile(path.join(where, 'package.json'), '{ "name": "fake-rules", "type": "module", "main": "index.mjs" }\n');
-      await writeFile(path.join(where, 'index.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport default {};\n`);
+      await writeFile(
+        path.join(where, 'index.mjs'),
+        `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\nexport default {};\n`,
+      );
     };
     const installed = path.join(folder, 'installed');
     const shipped = path.join(folder, 'shipped');
@@ -155,12 +189,18 @@ describe('a package is trusted as the file its name resolves to, not by its name
     const plugins = trustPlugins(['fake-rules'], folder);
     const beside = path.join(folder, 'shared', 'fight.yaml');
     await writeFile(beside, 'ruleset: fake-rules\nname: shipped with its own package\n');
-    const refused = await loadScenarioFile(beside, { plugins }).then(() => undefined, (error: unknown) => error);
+    const refused = await loadScenarioFile(beside, { plugins }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(UntrustedPluginError);
     expect(existsSync(shipped)).toBe(false);
     const own = path.join(folder, 'fight.yaml');
     await writeFile(own, 'ruleset: fake-rules\nname: the installed package\n');
-    const loaded = await loadScenarioFile(own, { plugins }).then(() => undefined, (error: unknown) => error);
+    const loaded = await loadScenarioFile(own, { plugins }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     // Imported (then refused as no rule system: it exports none), not refused as untrusted.
     expect(loaded).not.toBeInstanceOf(UntrustedPluginError);
     expect(existsSync(installed)).toBe(true);

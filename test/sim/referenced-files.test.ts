@@ -46,7 +46,13 @@ describe('fields called __proto__', () => {
 describe('a file a scenario points at', () => {
   it('is named with the field at fault, its values never quoted', async () => {
     await writeFile(file('secrets.env.yaml'), 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI-SECRET-1\n');
-    await writeFile(file('secrets.json'), JSON.stringify({ note: 'SECRET-2', units: [{ id: 'SECRET 3', name: 'x', def: 'SECRET-4', might: 1, will: 1, weapons: [] }, 'SECRET-5'] }));
+    await writeFile(
+      file('secrets.json'),
+      JSON.stringify({
+        note: 'SECRET-2',
+        units: [{ id: 'SECRET 3', name: 'x', def: 'SECRET-4', might: 1, will: 1, weapons: [] }, 'SECRET-5'],
+      }),
+    );
     for (const [name, expected] of [
       ['secrets.env.yaml', /secrets\.env\.yaml: \(root\): must be a mapping of fields \(units, …\), got text/],
       ['secrets.json', /secrets\.json: units\[0\]\.id: must be lower-case letters, digits and dashes \(e\.g\. "sylvan-knight"\), got text/],

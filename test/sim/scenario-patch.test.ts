@@ -18,13 +18,16 @@ describe('setField', () => {
     expect(data).toEqual({ sides: [{ name: 'A' }], rules: undefined });
   });
 
-  it.each(['__proto__.polluted', 'constructor.prototype.polluted', 'sides[0].__proto__.polluted', 'options.constructor'])('refuses %s and leaves every object alone', (field) => {
-    const result = setField({ sides: [{ name: 'A' }] }, field, 'yes');
-    expect(result).toHaveProperty('problem');
-    expect(String((result as { problem: string }).problem)).toMatch(/is not a field a scenario can have/);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype).not.toHaveProperty('polluted');
-  });
+  it.each(['__proto__.polluted', 'constructor.prototype.polluted', 'sides[0].__proto__.polluted', 'options.constructor'])(
+    'refuses %s and leaves every object alone',
+    (field) => {
+      const result = setField({ sides: [{ name: 'A' }] }, field, 'yes');
+      expect(result).toHaveProperty('problem');
+      expect(String((result as { problem: string }).problem)).toMatch(/is not a field a scenario can have/);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    },
+  );
 
   it('never follows an inherited field: it makes an own one (which the schema then refuses as unknown)', () => {
     const result = setField({ sides: [] }, 'toString.x', 1) as { data: Record<string, unknown> };

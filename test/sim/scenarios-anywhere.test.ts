@@ -33,7 +33,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const scenariosOf = async (id: string): Promise<string[]> => (await readdir(path.join(REPOSITORY, 'data', id, 'scenarios'))).filter((name) => name.endsWith('.yaml')).sort();
+const scenariosOf = async (id: string): Promise<string[]> =>
+  (await readdir(path.join(REPOSITORY, 'data', id, 'scenarios'))).filter((name) => name.endsWith('.yaml')).sort();
 
 async function problemsOf(file: string): Promise<string[]> {
   try {
@@ -46,7 +47,7 @@ async function problemsOf(file: string): Promise<string[]> {
 }
 
 describe('a bundled scenario copied out of data/', () => {
-  it('is the package root\'s data/ that holds the bundled data', () => {
+  it("is the package root's data/ that holds the bundled data", () => {
     expect(bundledDataDirectory()).toBe(path.join(REPOSITORY, 'data'));
   });
 
@@ -75,7 +76,9 @@ describe('a bundled scenario copied out of data/', () => {
       await writeFile(file, `${system.field}: ./nowhere\n${text}`);
       const problems = await problemsOf(file);
       const bundled = path.join(REPOSITORY, system.bundled);
-      expect(problems).toEqual([`${system.field}: ${system.missing}: ${path.join(root, 'nowhere')} (from ${system.field}: ./nowhere, relative to the scenario's folder); for crucible's bundled one, delete that line or write ${system.field}: ${bundled}`]);
+      expect(problems).toEqual([
+        `${system.field}: ${system.missing}: ${path.join(root, 'nowhere')} (from ${system.field}: ./nowhere, relative to the scenario's folder); for crucible's bundled one, delete that line or write ${system.field}: ${bundled}`,
+      ]);
       await writeFile(file, `${system.field}: ${bundled}\n${text}`);
       expect(await problemsOf(file)).toEqual([]);
     });
@@ -90,8 +93,14 @@ describe('a bundled scenario copied out of data/', () => {
     const here = await runCli(['run', copy, ...args]);
     expect(here.status, here.stderr).toBe(0);
     const lines = here.stdout.split('\n');
-    expect(lines).toContain("  data     crucible's bundled data/warmaster/armies, for armies (its default finds nothing beside the scenario)");
-    const comparable = (text: string): string => text.split('\n').filter((line) => !/^ {2}(file|data) {5}/.test(line)).join('\n');
+    expect(lines).toContain(
+      "  data     crucible's bundled data/warmaster/armies, for armies (its default finds nothing beside the scenario)",
+    );
+    const comparable = (text: string): string =>
+      text
+        .split('\n')
+        .filter((line) => !/^ {2}(file|data) {5}/.test(line))
+        .join('\n');
     expect(comparable(here.stdout)).toBe(comparable(there.stdout));
     expect(there.stdout).not.toMatch(/^ {2}data {5}/m);
     const json = JSON.parse((await runCli(['run', copy, ...args, '--json'])).stdout) as { bundledData?: unknown };

@@ -49,13 +49,22 @@ describe('the score stop rule', () => {
   it('stops a lopsided run early, at a multiple of its check, with the first trials of the stream, on the main thread and on workers', async () => {
     const loaded = await loadScenarioFile(SCENARIO);
     const cap = 40_000;
-    const stopped = await runScenario(loaded, { trials: cap, seed: 7, executor: new InProcessExecutor(), scoreStop: { ...KNIGHTS, halfWidth: 0.02 } });
+    const stopped = await runScenario(loaded, {
+      trials: cap,
+      seed: 7,
+      executor: new InProcessExecutor(),
+      scoreStop: { ...KNIGHTS, halfWidth: 0.02 },
+    });
     expect(stopped.trials).toBeLessThan(cap);
     expect(stopped.trials % SCORE_STOP_EVERY).toBe(0);
     expect(stopped.metrics[0]?.labels).toEqual(['none', 'Regenerating Ogre', 'Sylvan Knights']);
     const winner = stopped.summary.find((metric) => metric.name === 'winner');
     const count = (label: string): number => winner?.distribution.find((entry) => entry.label === label)?.count ?? Number.NaN;
-    const { score } = outcomeFromCounts(count(KNIGHTS.side), stopped.trials - count(KNIGHTS.side) - count(KNIGHTS.other), count(KNIGHTS.other));
+    const { score } = outcomeFromCounts(
+      count(KNIGHTS.side),
+      stopped.trials - count(KNIGHTS.side) - count(KNIGHTS.other),
+      count(KNIGHTS.other),
+    );
     expect(Math.max(score.interval.high - score.value, score.value - score.interval.low)).toBeLessThanOrEqual(0.02);
     // Not one check later than needed: SCORE_STOP_EVERY trials fewer still missed the precision.
     const earlier = await runScenario(loaded, { trials: stopped.trials - SCORE_STOP_EVERY, seed: 7, executor: new InProcessExecutor() });
@@ -70,9 +79,19 @@ describe('the score stop rule', () => {
 
   it('runs to its cap when the precision is out of reach, and stops a run of several shards at a shard end', async () => {
     const loaded = await loadScenarioFile(SCENARIO);
-    const capped = await runScenario(loaded, { trials: 5_000, seed: 3, executor: new InProcessExecutor(), scoreStop: { ...KNIGHTS, halfWidth: 0.001 } });
+    const capped = await runScenario(loaded, {
+      trials: 5_000,
+      seed: 3,
+      executor: new InProcessExecutor(),
+      scoreStop: { ...KNIGHTS, halfWidth: 0.001 },
+    });
     expect(capped.trials).toBe(5_000);
-    const long = await runScenario(loaded, { trials: 8 * SHARD_TRIALS, seed: 3, executor: pool, scoreStop: { ...KNIGHTS, halfWidth: 0.003 } });
+    const long = await runScenario(loaded, {
+      trials: 8 * SHARD_TRIALS,
+      seed: 3,
+      executor: pool,
+      scoreStop: { ...KNIGHTS, halfWidth: 0.003 },
+    });
     expect(long.trials % SHARD_TRIALS).toBe(0);
     expect(long.trials).toBeLessThan(8 * SHARD_TRIALS);
     expect(scoreStopMet(long.tally.cells, long.trials, { ...KNIGHTS_CELLS, halfWidth: 0.003 })).toBe(true);

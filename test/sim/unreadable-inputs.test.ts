@@ -34,7 +34,11 @@ const NOT_A_FILE = 'not a regular file (a FIFO, device or socket): crucible read
 
 describe('inputs that are not files', () => {
   it('a FIFO as the scenario, or as a report input', async () => {
-    for (const args of [['run', fifo], ['validate', fifo], ['report', fifo]]) {
+    for (const args of [
+      ['run', fifo],
+      ['validate', fifo],
+      ['report', fifo],
+    ]) {
       const result = await runCli(args);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain(`${fifo}: (root): ${NOT_A_FILE}`);
@@ -49,7 +53,7 @@ describe('inputs that are not files', () => {
     }
   });
 
-  // Every rule system engine/rulesets.ts lists, on the scenario and data files its examples.ts names (`sample`).
+  // Every rule system engine/registry.ts lists, on the scenario and data files its examples.ts names (`sample`).
   it.each(BUILT_IN_EXAMPLES.map((found) => ({ ...found, ruleset: found.system.id, ...found.examples.sample })))(
     '$ruleset: a FIFO, or a link to /dev/zero, as the first data file $scenario reads',
     async (system) => {
@@ -57,7 +61,10 @@ describe('inputs that are not files', () => {
       const scenario = path.join(root, system.scenario);
       await mkdir(path.dirname(scenario), { recursive: true });
       // Read as this rule system's whatever its `ruleset:` names (a plugin's scenario names its module).
-      await writeFile(scenario, stringify({ ...(parse(await readFile(system.file(system.scenario), 'utf8')) as object), ruleset: system.ruleset }));
+      await writeFile(
+        scenario,
+        stringify({ ...(parse(await readFile(system.file(system.scenario), 'utf8')) as object), ruleset: system.ruleset }),
+      );
       for (const file of system.dataFiles) await cp(system.file(file), path.join(root, file), { recursive: true });
       const target = path.join(root, system.dataFiles[0] ?? '');
       for (const make of [() => execFileSync('mkfifo', [target]), () => symlinkSync('/dev/zero', target)]) {
@@ -75,7 +82,11 @@ describe('inputs that are not files', () => {
     // Sparse: 34 MB on paper, nothing on disk; refused by its size alone.
     await writeFile(large, '');
     await truncate(large, 34 * 2 ** 20);
-    for (const [checkpoint, problem] of [['/dev/urandom', NOT_A_FILE], ['/dev/full', NOT_A_FILE], [large, 'too large: 34.0 MB (the most crucible reads here is 8 MB)']] as const) {
+    for (const [checkpoint, problem] of [
+      ['/dev/urandom', NOT_A_FILE],
+      ['/dev/full', NOT_A_FILE],
+      [large, 'too large: 34.0 MB (the most crucible reads here is 8 MB)'],
+    ] as const) {
       const result = await runCli(['run', SCENARIO, '-n', '1000', '-w', '0', '--checkpoint', checkpoint]);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain(`${checkpoint}: (root): --checkpoint: cannot read the checkpoint: ${problem}`);
@@ -87,7 +98,9 @@ describe('inputs that are not files', () => {
     await writeFile(huge, `# ${'x'.repeat(MAX_DATA_FILE_BYTES)}\n`);
     const result = await runCli(['validate', huge]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 2\\.0 MB \\(the most crucible reads here is 2 MB\\)`));
+    expect(result.stderr).toMatch(
+      new RegExp(`${huge.replaceAll('.', '\\.')}: \\(root\\): too large: 2\\.0 MB \\(the most crucible reads here is 2 MB\\)`),
+    );
   });
 });
 
@@ -122,7 +135,10 @@ describe('YAML that would cost too much', () => {
 
   it('aliases that would repeat more than 2 MB of text are refused before they are expanded', async () => {
     const file = path.join(directory, 'bomb.yaml');
-    await writeFile(file, `ruleset: heroic\nname: x\nbig: &a "${'x'.repeat(1_000_000)}"\nlist: [${Array.from({ length: 998 }, () => '*a').join(',')}]\n`);
+    await writeFile(
+      file,
+      `ruleset: heroic\nname: x\nbig: &a "${'x'.repeat(1_000_000)}"\nlist: [${Array.from({ length: 998 }, () => '*a').join(',')}]\n`,
+    );
     const result = await runCli(['validate', file]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/bomb\.yaml: line 4, column \d+: invalid YAML: its aliases repeat more than 2 MB of text/);

@@ -46,7 +46,9 @@ function unitOf(army: string, id: string): WarmasterUnit {
 
 /** Rows of a TSV as trimmed cells, with the section they sit in (before or after the {nbsp} row). */
 function simpleRows(army: string): { cells: string[]; character: boolean }[] {
-  const lines = readFileSync(path.join(sourceDirectory, `${army}.tsv`), 'utf8').split('\n').slice(1);
+  const lines = readFileSync(path.join(sourceDirectory, `${army}.tsv`), 'utf8')
+    .split('\n')
+    .slice(1);
   let character = false;
   const rows: { cells: string[]; character: boolean }[] = [];
   for (const line of lines) {
@@ -64,7 +66,8 @@ const save = (text: string): number | null => (text === DASH || text === '0' ? n
 
 /** The fields a TSV row should give, worked out the plain way. */
 function expectedFields(cells: string[], character: boolean): Record<string, unknown> {
-  const [name = '', type = '', attacks = '', hits = '', armour = '', command = '', size = '', points = '', limits = '', special = ''] = cells;
+  const [name = '', type = '', attacks = '', hits = '', armour = '', command = '', size = '', points = '', limits = '', special = ''] =
+    cells;
   const fields: Record<string, unknown> = { name, kind: character ? 'character' : 'troop', type: type.toLowerCase().split(' ').join('-') };
   if (character) {
     const [close = '', shooting] = attacks.split('/');
@@ -128,13 +131,17 @@ describe('Warmaster army files', () => {
   });
 
   it('no cell was left unparsed (raw)', () => {
-    const unparsed = [...armies.values()].flatMap((file) => file.units.filter((unit) => unit.raw !== undefined).map((unit) => `${file.army}/${unit.id}`));
+    const unparsed = [...armies.values()].flatMap((file) =>
+      file.units.filter((unit) => unit.raw !== undefined).map((unit) => `${file.army}/${unit.id}`),
+    );
     expect(unparsed).toEqual([]);
   });
 
   it('the committed JSON Schema matches the zod schema', () => {
     const committed = readFileSync(path.join(repository, 'schema/warmaster-units.schema.json'), 'utf8');
-    expect(committed, 'schema/warmaster-units.schema.json is stale: run npx tsx scripts/convert-warmaster.ts').toBe(armyFileJsonSchemaText());
+    expect(committed, 'schema/warmaster-units.schema.json is stale: run npx tsx scripts/convert-warmaster.ts').toBe(
+      armyFileJsonSchemaText(),
+    );
   });
 });
 
@@ -183,7 +190,13 @@ describe('Warmaster TSV quirks, case by case', () => {
   });
 
   it('Points: +80 is added to the character; 0 is a cost, not none', () => {
-    expect(unitOf('empire', 'griffon')).toMatchObject({ type: 'monstrous-mount', points: 80, pointsAdded: true, unitSize: null, command: null });
+    expect(unitOf('empire', 'griffon')).toMatchObject({
+      type: 'monstrous-mount',
+      points: 80,
+      pointsAdded: true,
+      unitSize: null,
+      command: null,
+    });
     expect(unitOf('empire', 'general')).not.toHaveProperty('pointsAdded');
     expect(unitOf('albion', 'fenbeast')).toMatchObject({ points: 0 });
   });
@@ -221,10 +234,15 @@ describe('combat flags table', () => {
     for (const row of table.armyRules) {
       const file = armies.get(row.army);
       expect(file, row.army).toBeDefined();
-      for (const id of row.except) expect(file?.units.some((unit) => unit.id === id), `${row.army}/${id}`).toBe(true);
+      for (const id of row.except)
+        expect(
+          file?.units.some((unit) => unit.id === id),
+          `${row.army}/${id}`,
+        ).toBe(true);
       for (const unit of file?.units ?? []) {
         const covered = !row.except.includes(unit.id) && (row.appliesTo === 'all' || unit.kind === 'troop');
-        for (const flag of Object.keys(row.flags) as CombatFlag[]) if (covered) expect(unit.flags?.[flag], `${row.army}/${unit.id}.${flag}`).toBe(true);
+        for (const flag of Object.keys(row.flags) as CombatFlag[])
+          if (covered) expect(unit.flags?.[flag], `${row.army}/${unit.id}.${flag}`).toBe(true);
       }
     }
   });
@@ -246,7 +264,10 @@ describe('Regiments of Renown allies', () => {
   it('lists each army of the table, with as many regiments as it has + marks', () => {
     expect(allies.armies.length).toBe(lines.length);
     allies.armies.forEach((entry, index) => {
-      const marks = (lines[index] ?? '').split('\t').slice(1).map((mark) => mark.trim());
+      const marks = (lines[index] ?? '')
+        .split('\t')
+        .slice(1)
+        .map((mark) => mark.trim());
       expect(entry.regiments.length, entry.name).toBe(marks.filter((mark) => mark === '+').length);
       expect(armies.has(entry.army), entry.army).toBe(true);
       for (const id of entry.regiments) unitOf('regiments-of-renown', id);
@@ -256,7 +277,12 @@ describe('Regiments of Renown allies', () => {
   it('spot check: the Empire may hire everything but four regiments', () => {
     const empire = allies.armies.find((entry) => entry.army === 'empire')?.regiments ?? [];
     const all = armies.get('regiments-of-renown')?.units.map((unit) => unit.id) ?? [];
-    expect(all.filter((id) => !empire.includes(id))).toEqual(['rugluds-armoured-orcs', 'al-muktars-desert-dogs', 'oglah-khans-wolfboyz', 'birdmen-of-catrazza']);
+    expect(all.filter((id) => !empire.includes(id))).toEqual([
+      'rugluds-armoured-orcs',
+      'al-muktars-desert-dogs',
+      'oglah-khans-wolfboyz',
+      'birdmen-of-catrazza',
+    ]);
   });
 });
 
@@ -272,7 +298,8 @@ describe('scripts/convert-warmaster.ts', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> => copyWithChange(scratch, sourceDirectory, file, change);
+  const sourcesWith = (file: string, change: (text: string) => string): Promise<string> =>
+    copyWithChange(scratch, sourceDirectory, file, change);
 
   it('--check passes on the committed files (the script run as CI runs it, in a child process)', async () => {
     const result = await runScript(repository, 'scripts/convert-warmaster.ts', '--check');
@@ -293,7 +320,11 @@ describe('scripts/convert-warmaster.ts', () => {
   it('a source folder that is missing or a file is exit 2, named, with the usage and no stack trace', async () => {
     const missing = path.join(scratch, 'no-such-folder');
     const result = await converter('--check', missing);
-    expect(result).toEqual({ status: 2, stdout: '', stderr: `${missing}: (root): no such directory: give the folder of source files\nusage: npx tsx scripts/convert-warmaster.ts [--check] [source-directory]\n` });
+    expect(result).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: `${missing}: (root): no such directory: give the folder of source files\nusage: npx tsx scripts/convert-warmaster.ts [--check] [source-directory]\n`,
+    });
     const file = path.join(sourceDirectory, 'empire.tsv');
     expect((await converter(file)).stderr).toContain(`${file}: (root): not a directory`);
   });
@@ -308,7 +339,9 @@ describe('scripts/convert-warmaster.ts', () => {
   it('an unknown cell form is kept in raw with a warning, never guessed', async () => {
     const source = await sourcesWith('empire.tsv', (text) => text.replace('Knights\tCavalry\t3\t3\t4+', 'Knights\tCavalry\t3\t3\t4++'));
     const result = await converter('--check', source);
-    expect(result.stderr).toContain(`warning: ${path.join(source, 'empire.tsv')}: line 7, column Armour: unrecognised form "4++": kept in raw, field left null`);
+    expect(result.stderr).toContain(
+      `warning: ${path.join(source, 'empire.tsv')}: line 7, column Armour: unrecognised form "4++": kept in raw, field left null`,
+    );
     expect(result.status).toBe(1); // the file would change
   });
 });

@@ -42,7 +42,10 @@ const cases: Round1Case[] = [
     // §12: charge +1 in the open; the General's +2 on one stand (14 dice); 4+ vs Sv6, orcs 12 dice vs Sv4.
     label: 'Knights with a General charge Orc Warriors in the open',
     scenario: engagement(
-      { name: 'Empire', units: [{ id: 'knights', unit: 'empire/knights', charging: true, characters: ['empire/general'], contact: { front: 3 } }] },
+      {
+        name: 'Empire',
+        units: [{ id: 'knights', unit: 'empire/knights', charging: true, characters: ['empire/general'], contact: { front: 3 } }],
+      },
       { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 3 } }] },
     ),
   },
@@ -124,7 +127,16 @@ const cases: Round1Case[] = [
       },
       {
         name: 'Orcs',
-        units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: [{ target: 'halberdiers', front: 2 }, { target: 'knights', flank: 1 }] }],
+        units: [
+          {
+            id: 'orcs',
+            unit: 'orcs/orc-warriors',
+            contact: [
+              { target: 'halberdiers', front: 2 },
+              { target: 'knights', flank: 1 },
+            ],
+          },
+        ],
       },
     ),
   },
@@ -226,7 +238,7 @@ const cases: Round1Case[] = [
   {
     // Knight stand A3 −1 confused −1 flank = 1 die, 4+ vs no armour: 1/2; the confused Goblin's 1 die
     // vs Sv4: 1/4. Knights win 1/2·3/4 = 3/8, Goblins 1/4·1/2 = 1/8, draw 1/2.
-    label: 'known answer: confused Knight stand in a confused Goblin stand\'s flank, 1 die vs 1 die',
+    label: "known answer: confused Knight stand in a confused Goblin stand's flank, 1 die vs 1 die",
     scenario: engagement(
       { name: 'Empire', units: [{ id: 'knight', unit: 'empire/knights', stands: 1, confused: true, contact: { flank: 1 } }] },
       { name: 'Orcs', units: [{ id: 'gobbos', unit: 'orcs/goblins', stands: 1, confused: true, contact: { front: 1 } }] },
@@ -251,7 +263,6 @@ const cases: Round1Case[] = [
     },
   },
 ];
-
 
 describe('the Warmaster round-1 oracle itself', () => {
   it('scores one die as rulings §13 says', () => {
@@ -291,9 +302,18 @@ describe('Warmaster round 1: engine vs the exact oracle', () => {
 
       const labels = kernel.metrics.find((m) => m.name === 'round1')?.labels ?? [];
       const [nameA, nameB] = scenario.sides.map((side) => side.name);
-      const byLabel = new Map<string, number>([['not fought', 0], [nameA ?? 'A', exact.aWins], [nameB ?? 'B', exact.bWins], ['draw', exact.draw]]);
+      const byLabel = new Map<string, number>([
+        ['not fought', 0],
+        [nameA ?? 'A', exact.aWins],
+        [nameB ?? 'B', exact.bWins],
+        ['draw', exact.draw],
+      ]);
       expect(labels).toEqual(['not fought', nameA, nameB, 'draw']);
-      expectMatchesExact(tally, 'round1', Float64Array.from(labels, (name) => byLabel.get(name) ?? 0));
+      expectMatchesExact(
+        tally,
+        'round1',
+        Float64Array.from(labels, (name) => byLabel.get(name) ?? 0),
+      );
       expectMatchesExact(tally, 'retreat', exact.retreat);
 
       const { statistic, df } = chiSquareFit(tally.histogram('retreat'), exact.retreat, TRIALS);

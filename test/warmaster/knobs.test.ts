@@ -59,7 +59,11 @@ const KNIGHTS_CHARGE: Sides = [
 ];
 /** As data/warmaster/scenarios/knights-charge-supported-orcs-first-round.yaml: the Orcs supported by a second unit. */
 const KNIGHTS_CHARGE_SUPPORTED: Sides = [
-  { name: 'Empire', policy: 'pursue', units: [{ id: 'knights', unit: 'empire/knights', charging: true, contact: { target: 'orcs', front: 3 } }] },
+  {
+    name: 'Empire',
+    policy: 'pursue',
+    units: [{ id: 'knights', unit: 'empire/knights', charging: true, contact: { target: 'orcs', front: 3 } }],
+  },
   {
     name: 'Orcs',
     policy: 'pursue',
@@ -85,17 +89,66 @@ const defender = (army: string, unit: string, extra: Partial<Sides[number]['unit
 
 const CASES: readonly KnobCase[] = [
   { knob: 'hitOnOpen', value: 3, why: 'Knights hit the Orcs on 3+', sides: KNIGHTS_CHARGE, metric: 'B.standsLost', direction: 1 },
-  { knob: 'hitOnDefended', value: 4, why: 'charging Orcs hit defended Halberdiers on 4+', sides: [charger('orcs', 'orc-warriors'), defender('empire', 'halberdiers', { position: 'defended' })], metric: 'B.standsLost', direction: 1 },
-  { knob: 'hitOnFortified', value: 5, why: 'Black Orcs hit fortified Dwarf Warriors on 5+', sides: [charger('orcs', 'black-orcs'), defender('dwarfs', 'warriors', { position: 'fortified' })], metric: 'B.standsLost', direction: 1 },
-  { knob: 'chargeBonus', value: 2, why: 'charge +2 for everyone: the Knights roll 15 dice, not 12', sides: KNIGHTS_CHARGE_SUPPORTED, metric: 'B.standsLost', direction: 1 },
-  { knob: 'monsterChariotChargeBonus', value: 2, why: 'Wolf Chariots charge at +3 in all, not +2', sides: [charger('orcs', 'wolf-chariots'), defender('empire', 'halberdiers')], metric: 'B.standsLost', direction: 1 },
-  { knob: 'terrorPenalty', value: 2, why: 'Halberdiers charging a terrifying Ethereal Host fight at −2', sides: [charger('empire', 'halberdiers'), defender('vampire-counts', 'ethereal-host')], metric: 'B.standsLost', direction: -1 },
-  { knob: 'flankRearPenalty', value: 2, why: 'Orcs touched in the flank fight at −2', sides: [charger('empire', 'halberdiers'), defender('orcs', 'orc-warriors', { contact: { flank: 3 } })], metric: 'A.standsLost', direction: -1 },
-  { knob: 'confusedPenalty', value: 2, why: 'confused Orcs fight at −2', sides: [charger('empire', 'halberdiers'), defender('orcs', 'orc-warriors', { confused: true })], metric: 'A.standsLost', direction: -1 },
+  {
+    knob: 'hitOnDefended',
+    value: 4,
+    why: 'charging Orcs hit defended Halberdiers on 4+',
+    sides: [charger('orcs', 'orc-warriors'), defender('empire', 'halberdiers', { position: 'defended' })],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'hitOnFortified',
+    value: 5,
+    why: 'Black Orcs hit fortified Dwarf Warriors on 5+',
+    sides: [charger('orcs', 'black-orcs'), defender('dwarfs', 'warriors', { position: 'fortified' })],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'chargeBonus',
+    value: 2,
+    why: 'charge +2 for everyone: the Knights roll 15 dice, not 12',
+    sides: KNIGHTS_CHARGE_SUPPORTED,
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'monsterChariotChargeBonus',
+    value: 2,
+    why: 'Wolf Chariots charge at +3 in all, not +2',
+    sides: [charger('orcs', 'wolf-chariots'), defender('empire', 'halberdiers')],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'terrorPenalty',
+    value: 2,
+    why: 'Halberdiers charging a terrifying Ethereal Host fight at −2',
+    sides: [charger('empire', 'halberdiers'), defender('vampire-counts', 'ethereal-host')],
+    metric: 'B.standsLost',
+    direction: -1,
+  },
+  {
+    knob: 'flankRearPenalty',
+    value: 2,
+    why: 'Orcs touched in the flank fight at −2',
+    sides: [charger('empire', 'halberdiers'), defender('orcs', 'orc-warriors', { contact: { flank: 3 } })],
+    metric: 'A.standsLost',
+    direction: -1,
+  },
+  {
+    knob: 'confusedPenalty',
+    value: 2,
+    why: 'confused Orcs fight at −2',
+    sides: [charger('empire', 'halberdiers'), defender('orcs', 'orc-warriors', { confused: true })],
+    metric: 'A.standsLost',
+    direction: -1,
+  },
   {
     knob: 'lastDitchDice',
     value: 3,
-    why: 'confused Waywatchers at 0 in a Giant\'s flank roll 3 last-ditch dice against its 1 hit left',
+    why: "confused Waywatchers at 0 in a Giant's flank roll 3 last-ditch dice against its 1 hit left",
     sides: [
       { name: 'Orcs', units: [{ id: 'giant', unit: 'orcs/giant', hits: 7, charging: true, contact: { front: 1 } }] },
       { name: 'Wood Elves', units: [{ id: 'waywatchers', unit: 'wood-elves/waywatchers', confused: true, contact: { flank: 1 } }] },
@@ -103,7 +156,14 @@ const CASES: readonly KnobCase[] = [
     metric: 'A.standsLost',
     direction: 1,
   },
-  { knob: 'armourOneWorseFaces', value: 2, why: 'armour-piercing Halberdiers leave the Boar Riders (5+) no save', sides: [charger('orcs', 'boar-riders'), defender('empire', 'halberdiers', { armourPiercing: true })], metric: 'A.standsLost', direction: 1 },
+  {
+    knob: 'armourOneWorseFaces',
+    value: 2,
+    why: 'armour-piercing Halberdiers leave the Boar Riders (5+) no save',
+    sides: [charger('orcs', 'boar-riders'), defender('empire', 'halberdiers', { armourPiercing: true })],
+    metric: 'A.standsLost',
+    direction: 1,
+  },
   {
     knob: 'hitOnOpen',
     value: 3,
@@ -122,12 +182,47 @@ const CASES: readonly KnobCase[] = [
     outcome: 2,
     direction: 1,
   },
-  { knob: 'retreatCmPerHit', value: 2, why: 'the loser retreats 2 cm per hit of difference', sides: KNIGHTS_CHARGE, metric: 'retreat', direction: 1 },
+  {
+    knob: 'retreatCmPerHit',
+    value: 2,
+    why: 'the loser retreats 2 cm per hit of difference',
+    sides: KNIGHTS_CHARGE,
+    metric: 'retreat',
+    direction: 1,
+  },
   { knob: 'minimumRetreat', value: 4, why: 'no retreat shorter than 4 cm', sides: KNIGHTS_CHARGE, metric: 'retreat', direction: 1 },
-  { knob: 'oneStandBonusAttacks', value: 3, why: 'one stand of Braganza\'s Besiegers strikes with +3', sides: [charger('regiments-of-renown', 'braganzas-besiegers'), defender('orcs', 'orc-warriors')], metric: 'B.standsLost', direction: 1 },
-  { knob: 'firstRoundFrontBonusAttacks', value: 2, why: 'Cold One Knights fight at +2 to the front in round 1', sides: [charger('dark-elves', 'cold-one-knights'), defender('orcs', 'orc-warriors')], metric: 'B.standsLost', direction: 1 },
-  { knob: 'vsMonstersBonusAttacks', value: 2, why: 'Troll Slayers fight a Giant at +2', sides: [charger('dwarfs', 'troll-slayers'), defender('orcs', 'giant', { contact: { front: 1 } })], metric: 'B.standsLost', direction: 1 },
-  { knob: 'chargeBonusD6Dice', value: 2, why: 'a charging Doom Wheel adds 2D6 Attacks, not D6', sides: [charger('skaven', 'doom-wheel', { contact: { front: 1 } }), defender('empire', 'halberdiers')], metric: 'B.standsLost', direction: 1 },
+  {
+    knob: 'oneStandBonusAttacks',
+    value: 3,
+    why: "one stand of Braganza's Besiegers strikes with +3",
+    sides: [charger('regiments-of-renown', 'braganzas-besiegers'), defender('orcs', 'orc-warriors')],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'firstRoundFrontBonusAttacks',
+    value: 2,
+    why: 'Cold One Knights fight at +2 to the front in round 1',
+    sides: [charger('dark-elves', 'cold-one-knights'), defender('orcs', 'orc-warriors')],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'vsMonstersBonusAttacks',
+    value: 2,
+    why: 'Troll Slayers fight a Giant at +2',
+    sides: [charger('dwarfs', 'troll-slayers'), defender('orcs', 'giant', { contact: { front: 1 } })],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'chargeBonusD6Dice',
+    value: 2,
+    why: 'a charging Doom Wheel adds 2D6 Attacks, not D6',
+    sides: [charger('skaven', 'doom-wheel', { contact: { front: 1 } }), defender('empire', 'halberdiers')],
+    metric: 'B.standsLost',
+    direction: 1,
+  },
   {
     knob: 'fallBackDice',
     value: 1,
@@ -139,19 +234,54 @@ const CASES: readonly KnobCase[] = [
     metric: 'A.fallBack',
     direction: -1,
   },
-  { knob: 'pursuitBonus', value: 3, why: 'pursuing Knights strike at +3 in round 2', sides: KNIGHTS_PURSUE, fields: { maxRounds: 2 }, metric: 'B.standsLost', direction: 1 },
-  { knob: 'pursuitStepCm', value: 1, why: '+1 for every full 1 cm the Orcs retreated, not 3 cm', sides: KNIGHTS_PURSUE, fields: { maxRounds: 2 }, metric: 'B.standsLost', direction: 1 },
-  { knob: 'pursuitStepBonus', value: 3, why: '+3 for every full 3 cm the Orcs retreated', sides: KNIGHTS_PURSUE, fields: { maxRounds: 2 }, metric: 'B.standsLost', direction: 1 },
+  {
+    knob: 'pursuitBonus',
+    value: 3,
+    why: 'pursuing Knights strike at +3 in round 2',
+    sides: KNIGHTS_PURSUE,
+    fields: { maxRounds: 2 },
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'pursuitStepCm',
+    value: 1,
+    why: '+1 for every full 1 cm the Orcs retreated, not 3 cm',
+    sides: KNIGHTS_PURSUE,
+    fields: { maxRounds: 2 },
+    metric: 'B.standsLost',
+    direction: 1,
+  },
+  {
+    knob: 'pursuitStepBonus',
+    value: 3,
+    why: '+3 for every full 3 cm the Orcs retreated',
+    sides: KNIGHTS_PURSUE,
+    fields: { maxRounds: 2 },
+    metric: 'B.standsLost',
+    direction: 1,
+  },
   {
     knob: 'regenerationHits',
     value: 2,
     why: 'Trolls regenerate 2 carried hits a round: fewer stands lost over two rounds',
-    sides: [KNIGHTS_PURSUE[0] as Sides[number], { name: 'Orcs', units: [{ id: 'trolls', unit: 'orcs/trolls', stands: 2, contact: { front: 2 } }] }],
+    sides: [
+      KNIGHTS_PURSUE[0] as Sides[number],
+      { name: 'Orcs', units: [{ id: 'trolls', unit: 'orcs/trolls', stands: 2, contact: { front: 2 } }] },
+    ],
     fields: { maxRounds: 2 },
     metric: 'B.standsLost',
     direction: -1,
   },
-  { knob: 'roundsPerTurn', value: 1, why: 'one round a turn: a pursuit carries the combat into the next turn at once', sides: KNIGHTS_PURSUE, fields: { maxTurns: 2 }, metric: 'turns', direction: 1 },
+  {
+    knob: 'roundsPerTurn',
+    value: 1,
+    why: 'one round a turn: a pursuit carries the combat into the next turn at once',
+    sides: KNIGHTS_PURSUE,
+    fields: { maxTurns: 2 },
+    metric: 'turns',
+    direction: 1,
+  },
   {
     knob: 'advancesPerPhase',
     value: 2,
@@ -176,7 +306,8 @@ const CASES: readonly KnobCase[] = [
 /** The knobs the round-1 oracle reads. */
 const ORACLE_KNOBS = new Set<string>(Object.keys(TEXT_RULES));
 
-const scenarioOf = (entry: KnobCase, rules: Partial<Rules>): Scenario => warmasterScenario({ ...(entry.fields ?? ONE_ROUND), sides: entry.sides, rules });
+const scenarioOf = (entry: KnobCase, rules: Partial<Rules>): Scenario =>
+  warmasterScenario({ ...(entry.fields ?? ONE_ROUND), sides: entry.sides, rules });
 const kernelOf = (scenario: Scenario, method: DrawMethod): Kernel => compileWarmaster(scenario, armyUnits(), method);
 const mean = (distribution: ArrayLike<number>): number => Array.from(distribution).reduce((sum, p, v) => sum + p * v, 0);
 
@@ -201,7 +332,8 @@ function expectMethodsAgree(label: string, scenario: Scenario, exact: Enumerated
   (['tables', 'dice'] as const).forEach((method, m) => {
     const kernel = kernelOf(scenario, method);
     const tally = runTrials(kernel, { seed: SEED + m, trials: TRIALS });
-    for (const spec of kernel.metrics) expectFitsExact(`${label} (${method}) ${spec.name}`, tally.histogram(spec.name), exact.probabilities(spec.name), TRIALS, ALPHA);
+    for (const spec of kernel.metrics)
+      expectFitsExact(`${label} (${method}) ${spec.name}`, tally.histogram(spec.name), exact.probabilities(spec.name), TRIALS, ALPHA);
     expectMatchesExact(tally, metric, exact.probabilities(metric));
   });
 }
@@ -214,23 +346,27 @@ describe('every rule constant is a knob', () => {
     for (const [knob, value] of Object.entries(TEXT_RULES)) expect(PRINTED_RULES[knob as Knob], knob).toBe(value);
   });
 
-  it.each(CASES.map((entry) => [`rules.${entry.knob} = ${entry.value}: ${entry.why}`, entry] as const))('%s; exact, mc and mc-dice agree', (label, entry) => {
-    const text = scenarioOf(entry, {});
-    const knobbed = scenarioOf(entry, { [entry.knob]: entry.value });
-    const before = byTheText(text, label);
-    const after = enumerate(kernelOf(knobbed, 'tables'), label);
-    // (a) Which way it moved, and by more than rounding.
-    const measure = (exact: Enumerated) => (entry.outcome === undefined ? mean(exact.probabilities(entry.metric)) : (exact.probabilities(entry.metric)[entry.outcome] ?? 0));
-    expect(Math.sign(measure(after) - measure(before)), `${entry.metric}: ${measure(before)} → ${measure(after)}`).toBe(entry.direction);
-    expect(Math.abs(measure(after) - measure(before))).toBeGreaterThan(1e-3);
-    if (entry.fields === undefined && ORACLE_KNOBS.has(entry.knob)) {
-      expectOracle('the text', before, text, TEXT_RULES);
-      expectOracle(`rules.${entry.knob} = ${entry.value}`, after, knobbed, { ...TEXT_RULES, [entry.knob]: entry.value });
-    }
-    // (b)
-    if (entry.oracleOnly === true) return;
-    expectMethodsAgree(`rules.${entry.knob} = ${entry.value}`, knobbed, after, entry.metric);
-  });
+  it.each(CASES.map((entry) => [`rules.${entry.knob} = ${entry.value}: ${entry.why}`, entry] as const))(
+    '%s; exact, mc and mc-dice agree',
+    (label, entry) => {
+      const text = scenarioOf(entry, {});
+      const knobbed = scenarioOf(entry, { [entry.knob]: entry.value });
+      const before = byTheText(text, label);
+      const after = enumerate(kernelOf(knobbed, 'tables'), label);
+      // (a) Which way it moved, and by more than rounding.
+      const measure = (exact: Enumerated) =>
+        entry.outcome === undefined ? mean(exact.probabilities(entry.metric)) : (exact.probabilities(entry.metric)[entry.outcome] ?? 0);
+      expect(Math.sign(measure(after) - measure(before)), `${entry.metric}: ${measure(before)} → ${measure(after)}`).toBe(entry.direction);
+      expect(Math.abs(measure(after) - measure(before))).toBeGreaterThan(1e-3);
+      if (entry.fields === undefined && ORACLE_KNOBS.has(entry.knob)) {
+        expectOracle('the text', before, text, TEXT_RULES);
+        expectOracle(`rules.${entry.knob} = ${entry.value}`, after, knobbed, { ...TEXT_RULES, [entry.knob]: entry.value });
+      }
+      // (b)
+      if (entry.oracleOnly === true) return;
+      expectMethodsAgree(`rules.${entry.knob} = ${entry.value}`, knobbed, after, entry.metric);
+    },
+  );
 });
 
 describe('a knob from a scenario file, as `crucible sweep --set rules.<knob>=…` reaches it', () => {
@@ -245,7 +381,8 @@ describe('a knob from a scenario file, as `crucible sweep --set rules.<knob>=…
     expect(mean(after.probabilities('B.standsLost'))).toBeGreaterThan(mean(before.probabilities('B.standsLost')) + 0.05);
     const entry = CASES.find((candidate) => candidate.knob === 'chargeBonus') as KnobCase;
     const inMemory = enumerate(kernelOf(scenarioOf(entry, { chargeBonus: 2 }), 'tables'));
-    for (const spec of compiled(knobbed, 'tables').metrics) expectSameProbabilities(spec.name, after.probabilities(spec.name), inMemory.probabilities(spec.name), 1e-12);
+    for (const spec of compiled(knobbed, 'tables').metrics)
+      expectSameProbabilities(spec.name, after.probabilities(spec.name), inMemory.probabilities(spec.name), 1e-12);
   });
 
   it('out-of-range and unknown knobs are bad fields', async () => {
@@ -260,10 +397,28 @@ describe('knob values the engine must carry', () => {
   it('every metric stays within its max with long retreats, big supports, many fall-back dice and short turns (2,000 trials a method)', () => {
     const scenario = warmasterScenario({
       maxTurns: 3,
-      rules: { retreatCmPerHit: 20, minimumRetreat: 100, supportBonus: 10, fallBackDice: 10, roundsPerTurn: 1, pursuitBonus: 10, advancesPerPhase: 3 },
+      rules: {
+        retreatCmPerHit: 20,
+        minimumRetreat: 100,
+        supportBonus: 10,
+        fallBackDice: 10,
+        roundsPerTurn: 1,
+        pursuitBonus: 10,
+        advancesPerPhase: 3,
+      },
       sides: [
-        { name: 'Empire', policy: 'fall-back', units: [{ id: 'halberdiers', unit: 'empire/halberdiers', charging: true, contact: { front: 1 }, supports: 2 }] },
-        { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 2 }, supports: 1 }, { id: 'reserve', unit: 'orcs/goblins', reserve: { chance: 0.5 } }] },
+        {
+          name: 'Empire',
+          policy: 'fall-back',
+          units: [{ id: 'halberdiers', unit: 'empire/halberdiers', charging: true, contact: { front: 1 }, supports: 2 }],
+        },
+        {
+          name: 'Orcs',
+          units: [
+            { id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 2 }, supports: 1 },
+            { id: 'reserve', unit: 'orcs/goblins', reserve: { chance: 0.5 } },
+          ],
+        },
       ],
     });
     for (const method of ['tables', 'dice'] as const) {

@@ -63,7 +63,10 @@ describe('engagements drawn from strike tables agree with dice rolled one by one
         { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/orc-warriors', contact: { front: 3 } }] },
       ],
     };
-    compare(compileWarmaster(warmasterScenario(input), armyUnits(), 'dice'), compileWarmaster(warmasterScenario(input), armyUnits(), 'tables'));
+    compare(
+      compileWarmaster(warmasterScenario(input), armyUnits(), 'dice'),
+      compileWarmaster(warmasterScenario(input), armyUnits(), 'tables'),
+    );
   });
 
   it.each(['supported-line', 'infantry-attack-defended-infantry', 'pursuit-into-second-unit'])('the bundled %s scenario', async (name) => {

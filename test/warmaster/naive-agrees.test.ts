@@ -44,8 +44,16 @@ const cases: readonly Case[] = [
     units: armyUnits(),
     scenario: warmasterScenario({
       sides: [
-        { name: 'Empire', policy: 'pursue', units: [{ id: 'halberdiers', unit: 'empire/halberdiers', charging: true, contact: { front: 2 }, supports: 1 }] },
-        { name: 'Orcs', policy: 'pursue', units: [{ id: 'warriors', unit: 'orcs/orc-warriors', position: 'defended', contact: { front: 2 }, supports: 1 }] },
+        {
+          name: 'Empire',
+          policy: 'pursue',
+          units: [{ id: 'halberdiers', unit: 'empire/halberdiers', charging: true, contact: { front: 2 }, supports: 1 }],
+        },
+        {
+          name: 'Orcs',
+          policy: 'pursue',
+          units: [{ id: 'warriors', unit: 'orcs/orc-warriors', position: 'defended', contact: { front: 2 }, supports: 1 }],
+        },
       ],
     }),
   },
@@ -55,7 +63,11 @@ const cases: readonly Case[] = [
     scenario: warmasterScenario({
       sides: [
         { name: 'Orcs', policy: 'pursue', units: [{ id: 'giant', unit: 'orcs/giant', charging: true, contact: { front: 1 } }] },
-        { name: 'Empire', policy: 'pursue', units: [{ id: 'halberdiers', unit: 'empire/halberdiers', contact: { front: 1 }, supports: 2 }] },
+        {
+          name: 'Empire',
+          policy: 'pursue',
+          units: [{ id: 'halberdiers', unit: 'empire/halberdiers', contact: { front: 1 }, supports: 2 }],
+        },
       ],
     }),
   },
@@ -65,7 +77,11 @@ const cases: readonly Case[] = [
     scenario: warmasterScenario({
       maxTurns: 2,
       sides: [
-        { name: 'Orcs', policy: 'pursue-while-ahead', units: [{ id: 'trolls', unit: 'orcs/trolls', charging: true, contact: { front: 3 } }] },
+        {
+          name: 'Orcs',
+          policy: 'pursue-while-ahead',
+          units: [{ id: 'trolls', unit: 'orcs/trolls', charging: true, contact: { front: 3 } }],
+        },
         { name: 'Empire', policy: 'pursue-while-ahead', units: [{ id: 'halberdiers', unit: 'empire/halberdiers', contact: { front: 3 } }] },
       ],
     }),
@@ -73,7 +89,7 @@ const cases: readonly Case[] = [
 ];
 
 describe('warmaster engine and naive implementation agree', () => {
-  it('the naive codes are the engine metrics\' labels', () => {
+  it("the naive codes are the engine metrics' labels", () => {
     const metrics = compileWarmaster(warmasterBenchScenario, warmasterBenchUnits).metrics;
     expect(metrics.find((metric) => metric.name === 'winner')?.labels).toEqual(['Empire', 'Orcs', 'draw', 'unresolved']);
     expect(WINNER).toEqual({ A: 0, B: 1, draw: 2, unresolved: 3 });

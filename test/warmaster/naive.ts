@@ -70,7 +70,13 @@ const standsLost = (unit: Unit): number => unit.spec.stands - living(unit).lengt
 
 const UNSUPPORTED_FLAGS: (keyof CombatFlags)[] = ['chargeBonusD6', 'defendedVsMountedChargeFront', 'alwaysDefended'];
 
-function unitSpec(side: SideName, policy: WinnerPolicy, input: ScenarioUnit, enemyId: string, units: ReadonlyMap<string, WarmasterUnit>): UnitSpec {
+function unitSpec(
+  side: SideName,
+  policy: WinnerPolicy,
+  input: ScenarioUnit,
+  enemyId: string,
+  units: ReadonlyMap<string, WarmasterUnit>,
+): UnitSpec {
   const troop = units.get(input.unit);
   if (troop === undefined || troop.kind !== 'troop') throw new Error(`naive: ${input.unit} is not a troop of the army lists`);
   if (troop.attacks === null || troop.hits === null) throw new Error(`naive: ${input.unit} has no plain Attacks/Hits`);
@@ -232,7 +238,16 @@ const threeD6 = (random: () => number): number => sum(rollDice(3, random));
 function engagementTrial(specs: [UnitSpec, UnitSpec], scenario: Scenario, random: () => number): Record<string, number> {
   const units: Record<SideName, Unit> = { A: freshUnit(specs[0]), B: freshUnit(specs[1]) };
   const other = (side: SideName): SideName => (side === 'A' ? 'B' : 'A');
-  const row: Record<string, number> = { winner: WINNER.draw, rounds: 0, turns: 0, retreat: 0, pursuits: 0, advances: 0, 'A.fallBack': 0, 'B.fallBack': 0 };
+  const row: Record<string, number> = {
+    winner: WINNER.draw,
+    rounds: 0,
+    turns: 0,
+    retreat: 0,
+    pursuits: 0,
+    advances: 0,
+    'A.fallBack': 0,
+    'B.fallBack': 0,
+  };
   for (let r = 1; r <= 4; r++) row[`round${r}`] = ROUND.notFought;
   const destroyedInRound: Record<SideName, number> = { A: 0, B: 0 };
   const keepSupports = scenario.options.casualties === 'keep-supports';
@@ -271,7 +286,8 @@ function engagementTrial(specs: [UnitSpec, UnitSpec], scenario: Scenario, random
       const result = { A: takenByB + supportCount(units.A), B: takenByA + supportCount(units.B) };
       takeCasualties(units.A, takenByA);
       takeCasualties(units.B, takenByB);
-      for (const side of ['A', 'B'] as const) if (living(units[side]).length === 0 && destroyedInRound[side] === 0) destroyedInRound[side] = round;
+      for (const side of ['A', 'B'] as const)
+        if (living(units[side]).length === 0 && destroyedInRound[side] === 0) destroyedInRound[side] = round;
 
       const aGone = living(units.A).length === 0;
       const bGone = living(units.B).length === 0;
@@ -339,14 +355,26 @@ export function naiveUnits(scenario: Scenario, units: ReadonlyMap<string, Warmas
   const [sideA, sideB] = scenario.sides;
   const a = sideA?.units[0];
   const b = sideB?.units[0];
-  if (sideA === undefined || sideB === undefined || a === undefined || b === undefined || sideA.units.length !== 1 || sideB.units.length !== 1) {
+  if (
+    sideA === undefined ||
+    sideB === undefined ||
+    a === undefined ||
+    b === undefined ||
+    sideA.units.length !== 1 ||
+    sideB.units.length !== 1
+  ) {
     throw new Error('naive: exactly one unit per side');
   }
   return [unitSpec('A', sideA.policy, a, b.id, units), unitSpec('B', sideB.policy, b, a.id, units)];
 }
 
 /** Run `trials` naive engagements of `scenario` from `seed`, counting each metric's values. */
-export function runNaiveWarmaster(scenario: Scenario, units: ReadonlyMap<string, WarmasterUnit>, seed: number, trials: number): NaiveSummary {
+export function runNaiveWarmaster(
+  scenario: Scenario,
+  units: ReadonlyMap<string, WarmasterUnit>,
+  seed: number,
+  trials: number,
+): NaiveSummary {
   const specs = naiveUnits(scenario, units);
   const random = mulberry32(seed);
   const histograms: Record<string, Record<number, number>> = {};

@@ -220,7 +220,12 @@ function fill(u: UnitInfo, all: readonly UnitInfo[], stands: number, rules: Orac
   const groups = u.contacts.map((c, g) => {
     const target = all[c.targetIndex] as UnitInfo;
     const hitOn = u.flags.alwaysHitsOn4 === true ? rules.hitOnOpen : target.hitOn;
-    return { target: c.targetIndex, dice: dice[g] as number, d6: d6[g] as number, q: takenPerDie(hitOn, target.troop.armour, u.spec.armourPiercing, rules.armourOneWorseFaces) };
+    return {
+      target: c.targetIndex,
+      dice: dice[g] as number,
+      d6: d6[g] as number,
+      q: takenPerDie(hitOn, target.troop.armour, u.spec.armourPiercing, rules.armourOneWorseFaces),
+    };
   });
   return { groups, frontStands, supportStands };
 }
@@ -229,7 +234,11 @@ function groupHits(group: Group): Distribution {
   if (group.d6 === 0) return binomial(group.dice, group.q);
   // The D6s' total, then a mixture of binomials over it.
   let total: Distribution = pointMass(0);
-  for (let die = 0; die < group.d6; die++) total = convolve(total, Float64Array.from([0, 1, 1, 1, 1, 1, 1], (x) => x / 6));
+  for (let die = 0; die < group.d6; die++)
+    total = convolve(
+      total,
+      Float64Array.from([0, 1, 1, 1, 1, 1, 1], (x) => x / 6),
+    );
   let d: Distribution = new Float64Array(1);
   let seen = 0;
   total.forEach((p, k) => {
@@ -267,7 +276,13 @@ function cappedAt(d: Distribution, cap: number): Distribution {
 }
 
 /** Round 1 given the state after shooting: adds p·(outcome) into `acc`. */
-function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a: number; b: number; draw: number; retreat: number[] }, rules: OracleRules): void {
+function combat(
+  all: readonly UnitInfo[],
+  state: State,
+  weight: number,
+  acc: { a: number; b: number; draw: number; retreat: number[] },
+  rules: OracleRules,
+): void {
   const filled = all.map((u) => fill(u, all, state.stands[u.index] as number, rules));
   // Retarget groups whose target has no stands left (README step 1) to the first enemy with stands.
   const hitsOn = all.map(() => pointMass(0));
@@ -278,7 +293,8 @@ function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a
       if ((state.stands[target] as number) === 0) {
         target = all.findIndex((t) => t.side !== u.side && (state.stands[t.index] as number) > 0);
         if (target < 0) return;
-        if (all[target]?.hitOn !== all[g.target]?.hitOn || all[target]?.troop.armour !== all[g.target]?.troop.armour) throw new Error('oracle: retarget changes dice');
+        if (all[target]?.hitOn !== all[g.target]?.hitOn || all[target]?.troop.armour !== all[g.target]?.troop.armour)
+          throw new Error('oracle: retarget changes dice');
       }
       hitsOn[target] = convolve(hitsOn[target] as Distribution, groupHits(g));
     }),
@@ -302,7 +318,8 @@ function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a
     const shooting = all.filter((u) => u.side === side).reduce((sum, u) => sum + (state.shootingScore[u.index] as number), 0);
     let joint: Joint = new Map([[key(shooting + (supports[side] as number), true), 1]]);
     for (const t of all.filter((u) => u.side !== side)) {
-      const cap = (state.stands[t.index] as number) * t.hitsPerStand - (state.outstanding[t.index] as number) - (state.pending[t.index] as number);
+      const cap =
+        (state.stands[t.index] as number) * t.hitsPerStand - (state.outstanding[t.index] as number) - (state.pending[t.index] as number);
       joint = addUnit(joint, cappedAt(hitsOn[t.index] as Distribution, Math.max(0, cap)), Math.max(0, cap));
     }
     return joint;
@@ -320,7 +337,10 @@ function combat(all: readonly UnitInfo[], state: State, weight: number, acc: { a
       else {
         if (ra > rb) acc.a += p;
         else acc.b += p;
-        retreat = Math.max(rules.minimumRetreat, Math.ceil((Math.abs(ra - rb) * rules.retreatCmPerHit) / (losingUnits[ra > rb ? 1 : 0] as number)));
+        retreat = Math.max(
+          rules.minimumRetreat,
+          Math.ceil((Math.abs(ra - rb) * rules.retreatCmPerHit) / (losingUnits[ra > rb ? 1 : 0] as number)),
+        );
       }
       acc.retreat[retreat] = (acc.retreat[retreat] ?? 0) + p;
     }
@@ -347,7 +367,13 @@ function shots(all: readonly UnitInfo[], rules: OracleRules): Shot[] {
     const dice = options.attacks ?? (u.troop.shootingAttacks ?? 0) * u.startStands;
     const worse = options.armourOneWorse ?? u.flags.shotsMakeArmourOneWorse === true;
     // A charger is in the open: hit as the open unless the scenario says otherwise.
-    return [{ shooter: u.index, target: targetIndex, hits: binomial(dice, takenPerDie(options.hitOn ?? rules.hitOnOpen, target.troop.armour, worse, rules.armourOneWorseFaces)) }];
+    return [
+      {
+        shooter: u.index,
+        target: targetIndex,
+        hits: binomial(dice, takenPerDie(options.hitOn ?? rules.hitOnOpen, target.troop.armour, worse, rules.armourOneWorseFaces)),
+      },
+    ];
   });
 }
 
@@ -377,7 +403,8 @@ export function exactRound1(scenario: Scenario, units: ReadonlyMap<string, Warma
       const outstanding = [...state.outstanding];
       const pendingHits = [...state.pending];
       const score = [...state.shootingScore];
-      const room = (stands[shot.target] as number) * hitsPerStand - (outstanding[shot.target] as number) - (pendingHits[shot.target] as number);
+      const room =
+        (stands[shot.target] as number) * hitsPerStand - (outstanding[shot.target] as number) - (pendingHits[shot.target] as number);
       const taken = Math.min(rolled, room);
       score[shot.shooter] = (score[shot.shooter] as number) + taken;
       if (beforeCombat) {

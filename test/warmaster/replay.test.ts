@@ -56,37 +56,44 @@ const SCENARIOS: readonly Scenario[] = [
 const kernelOf = (scenario: Scenario): WarmasterKernel => new WarmasterKernel(compileScenario(scenario, armyUnits()));
 
 describe('replayTrial reproduces the run', () => {
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s: the replayed row is the run\'s row, across a shard boundary', (_name, scenario) => {
-    const kernel = kernelOf(scenario);
-    const wanted = [0, 3, SHARD_TRIALS - 1, SHARD_TRIALS, SHARD_TRIALS + 2];
-    const rows = new Map<number, number[]>();
-    let index = 0;
-    class RowKeeper extends Tally {
-      override add(row: Int32Array): void {
-        if (wanted.includes(index)) rows.set(index, Array.from(row));
-        index++;
-        super.add(row);
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
+    "%s: the replayed row is the run's row, across a shard boundary",
+    (_name, scenario) => {
+      const kernel = kernelOf(scenario);
+      const wanted = [0, 3, SHARD_TRIALS - 1, SHARD_TRIALS, SHARD_TRIALS + 2];
+      const rows = new Map<number, number[]>();
+      let index = 0;
+      class RowKeeper extends Tally {
+        override add(row: Int32Array): void {
+          if (wanted.includes(index)) rows.set(index, Array.from(row));
+          index++;
+          super.add(row);
+        }
       }
-    }
-    const keeper = new RowKeeper(kernel.metrics);
-    for (let shard = 0; shard < 2; shard++) runWithDice(kernel, new StreamDice(streamGenerator(SEED, shard)), shard === 0 ? SHARD_TRIALS : 3, keeper);
-    for (const trial of wanted) {
-      const replay = replayTrial(kernel, SEED, trial);
-      expect(Array.from(replay.row), `trial ${trial}`).toEqual(rows.get(trial));
-      expect(replay.events.at(-1)?.type).toBe('end');
-    }
-  });
+      const keeper = new RowKeeper(kernel.metrics);
+      for (let shard = 0; shard < 2; shard++)
+        runWithDice(kernel, new StreamDice(streamGenerator(SEED, shard)), shard === 0 ? SHARD_TRIALS : 3, keeper);
+      for (const trial of wanted) {
+        const replay = replayTrial(kernel, SEED, trial);
+        expect(Array.from(replay.row), `trial ${trial}`).toEqual(rows.get(trial));
+        expect(replay.events.at(-1)?.type).toBe('end');
+      }
+    },
+  );
 
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s: tracing changes no result over 10,000 trials', (_name, scenario) => {
-    const kernel = kernelOf(scenario);
-    const plain = runTrials(kernel, { seed: SEED, trials: 10_000 });
-    const seen = new Set<string>();
-    kernel.setTrace({ event: (event) => seen.add(event.type) });
-    const traced = runTrials(kernel, { seed: SEED, trials: 10_000 });
-    kernel.setTrace(null);
-    expect(Array.from(traced.cells)).toEqual(Array.from(plain.cells));
-    expect(seen.has('attack')).toBe(true);
-  });
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
+    '%s: tracing changes no result over 10,000 trials',
+    (_name, scenario) => {
+      const kernel = kernelOf(scenario);
+      const plain = runTrials(kernel, { seed: SEED, trials: 10_000 });
+      const seen = new Set<string>();
+      kernel.setTrace({ event: (event) => seen.add(event.type) });
+      const traced = runTrials(kernel, { seed: SEED, trials: 10_000 });
+      kernel.setTrace(null);
+      expect(Array.from(traced.cells)).toEqual(Array.from(plain.cells));
+      expect(seen.has('attack')).toBe(true);
+    },
+  );
 });
 
 describe('every kind of step shows up in the traces', () => {
@@ -103,9 +110,24 @@ describe('every kind of step shows up in the traces', () => {
       });
       runTrials(kernel, { seed: SEED, trials: 5000 });
     }
-    const expected = ['shooting', 'round', 'attack', 'result', 'casualties', 'retreat', 'pursue', 'unresolved', 'fallBack', 'advance', 'end'];
+    const expected = [
+      'shooting',
+      'round',
+      'attack',
+      'result',
+      'casualties',
+      'retreat',
+      'pursue',
+      'unresolved',
+      'fallBack',
+      'advance',
+      'end',
+    ];
     // A winner falling back by policy: the supported orcs' scenario with Empire falling back.
-    const fallingBack = kernelOf({ ...(SCENARIOS[0] as Scenario), sides: (SCENARIOS[0] as Scenario).sides.map((side, s) => (s === 0 ? { ...side, policy: 'fall-back' as const } : side)) });
+    const fallingBack = kernelOf({
+      ...(SCENARIOS[0] as Scenario),
+      sides: (SCENARIOS[0] as Scenario).sides.map((side, s) => (s === 0 ? { ...side, policy: 'fall-back' as const } : side)),
+    });
     let lastOutcome = '';
     fallingBack.setTrace({
       event: (event: WarmasterTraceEvent) => {
@@ -126,7 +148,17 @@ describe('every kind of step shows up in the traces', () => {
     // (2 − 3 supports: no, the Orcs win 3–2; the Knights cannot be pursued by infantry).
     kernel.trial(new ScriptedDice([6, 6, ...faces(10, 1), 1, 1, ...faces(12, 1)]), new Int32Array(kernel.metrics.length));
     const attack = events.find((event) => event.type === 'attack');
-    expect(attack).toMatchObject({ unit: 'knights', target: 'orcs', stands: 3, perStand: 4, dice: 12, hitOn: 4, saveOn: 6, hits: 2, taken: 2 });
+    expect(attack).toMatchObject({
+      unit: 'knights',
+      target: 'orcs',
+      stands: 3,
+      perStand: 4,
+      dice: 12,
+      hitOn: 4,
+      saveOn: 6,
+      hits: 2,
+      taken: 2,
+    });
     expect(attack?.type === 'attack' ? attack.faces : []).toEqual([6, 6, ...faces(10, 1), 1, 1]);
     expect(events.find((event) => event.type === 'result')).toMatchObject({ results: [2, 3], supports: [0, 3], outcome: 'won by Orcs' });
   });
@@ -134,10 +166,23 @@ describe('every kind of step shows up in the traces', () => {
 
 describe('crucible replay on a Warmaster scenario', () => {
   it('prints the rounds, the outcome and every metric', async () => {
-    const { status, stdout, stderr } = await runCli(['replay', path.join(repository, 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml'), '--trial', '1']);
+    const { status, stdout, stderr } = await runCli([
+      'replay',
+      path.join(repository, 'data/warmaster/scenarios/knights-charge-supported-orcs.yaml'),
+      '--trial',
+      '1',
+    ]);
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    for (const text of ['engine warmaster-', 'round 1 (turn 1', 'knights, 3 stands front at 4 → orcs: 12 dice hit on 4+', 'result ', 'outcome: ', 'metrics [their names for --metric and --json]\n', 'When it was destroyed (Orc Warriors)  [orc-support.destroyedInRound]']) {
+    for (const text of [
+      'engine warmaster-',
+      'round 1 (turn 1',
+      'knights, 3 stands front at 4 → orcs: 12 dice hit on 4+',
+      'result ',
+      'outcome: ',
+      'metrics [their names for --metric and --json]\n',
+      'When it was destroyed (Orc Warriors)  [orc-support.destroyedInRound]',
+    ]) {
       expect(stdout).toContain(text);
     }
   });

@@ -21,15 +21,20 @@ describe('a hand-traced chain: Knights charge Orc Warriors, pursue twice, the co
   // Knights A3 H3 Armour 4+; Orc Warriors A4 H3 Armour 6+; both pursue whenever they may.
   const script = [
     // Round 1 (turn 1). Knights charge in the open: 3 stands × (3 + 1) = 12 dice; 7 hit on 4+.
-    ...[6, 6, 6, 5, 5, 4], ...[4, 3, 2, 1, 1, 1],
+    ...[6, 6, 6, 5, 5, 4],
+    ...[4, 3, 2, 1, 1, 1],
     // Orc saves on 6+: 1 of 7 → 6 hits taken.
-    ...[6, 1, 1, 1, 1, 1], 1,
+    ...[6, 1, 1, 1, 1, 1],
+    1,
     // Orcs: 3 × 4 = 12 dice, 2 hits; Knights save 1 of 2 on 4+ → 1 taken.
-    ...faces(6, 1), ...[2, 2, 3, 3, 4, 5],
+    ...faces(6, 1),
+    ...[2, 2, 3, 3, 4, 5],
     ...[4, 1],
     // Result 6–1: Orcs lose 2 stands (6 hits), retreat 5 cm; Knights pursue at +1 +1 (one full 3 cm).
     // Round 2 (turn 1): Knights 3 × (3 + 2) = 15 dice, 1 hit, not saved; the 1 Orc stand rolls 4 dice, no hit.
-    ...[4, 1, 1, 1, 1, 1], ...faces(6, 1), ...faces(3, 1),
+    ...[4, 1, 1, 1, 1, 1],
+    ...faces(6, 1),
+    ...faces(3, 1),
     1,
     ...faces(4, 1),
     // Result 1–0: Orcs retreat 1 cm; the Knights pursue a second time: unresolved, on to turn 2.
@@ -64,7 +69,10 @@ describe('a hand-traced chain: Knights charge Orc Warriors, pursue twice, the co
   });
 
   it('with maxTurns 1 the same dice leave it unresolved after round 2', () => {
-    const result = scriptedWarmasterTrial(warmasterScenario({ maxTurns: 1, sides: knightsVsOrcs() }), script.slice(0, 12 + 7 + 12 + 2 + 15 + 1 + 4));
+    const result = scriptedWarmasterTrial(
+      warmasterScenario({ maxTurns: 1, sides: knightsVsOrcs() }),
+      script.slice(0, 12 + 7 + 12 + 2 + 15 + 1 + 4),
+    );
     expect(result.metric('winner')).toBe(3);
     expect(result.metric('rounds')).toBe(2);
     expect(result.remaining).toBe(0);
@@ -116,9 +124,18 @@ describe('retreat distance: the difference ÷ losing units, rounded up, at least
 describe('draws: equal results, both sides fall back 3D6 cm', () => {
   it('3 hits each: a draw, then 3D6 for Empire and for Orcs', () => {
     const result = scriptedWarmasterTrial(warmasterScenario({ sides: knightsVsOrcs() }), [
-      ...faces(3, 6), ...faces(9, 1), ...faces(3, 1), // Knights: 3 hits, none saved
-      ...faces(3, 6), ...faces(9, 1), ...faces(3, 1), // Orcs: 3 hits, none saved
-      2, 4, 6, 1, 1, 1, // fall backs
+      ...faces(3, 6),
+      ...faces(9, 1),
+      ...faces(3, 1), // Knights: 3 hits, none saved
+      ...faces(3, 6),
+      ...faces(9, 1),
+      ...faces(3, 1), // Orcs: 3 hits, none saved
+      2,
+      4,
+      6,
+      1,
+      1,
+      1, // fall backs
     ]);
     expect(result.metric('round1')).toBe(3);
     expect(result.metric('winner')).toBe(2);
@@ -208,14 +225,66 @@ describe('pursuit restrictions by troop type (rulings §17)', () => {
   const cases: { name: string; sides: Sides; side: number; pursues: boolean }[] = [
     { name: 'cavalry pursue infantry', sides: knightsVsOrcs(), side: 0, pursues: true },
     { name: 'infantry never pursue cavalry', sides: infantryVsCavalry({ charging: true }), side: 0, pursues: false },
-    { name: '… unless they charged it in the flank', sides: infantryVsCavalry({ charging: true }, { contact: { flank: 3 } }), side: 0, pursues: true },
-    { name: '… or it was in irregular formation', sides: infantryVsCavalry({ charging: true }, { irregular: true }), side: 0, pursues: true },
-    { name: '… or they may (Dwarf Rangers)', sides: [{ name: 'Dwarfs', units: [{ id: 'rangers', unit: 'dwarfs/rangers', contact: { front: 3 } }] }, infantryVsCavalry({})[1] as Sides[number]], side: 0, pursues: true },
-    { name: 'artillery never pursue', sides: [{ name: 'Empire', units: [{ id: 'cannon', unit: 'empire/cannon', contact: { front: 2 } }] }, { name: 'Orcs', units: [{ id: 'goblins', unit: 'orcs/goblins', contact: { front: 2 } }] }], side: 0, pursues: false },
-    { name: 'fortified units never pursue', sides: [{ name: 'Dwarfs', units: [{ id: 'dwarfs', unit: 'dwarfs/warriors', position: 'fortified', contact: { front: 3 } }] }, { name: 'Orcs', units: [{ id: 'goblins', unit: 'orcs/goblins', charging: true, contact: { front: 3 } }] }], side: 0, pursues: false },
-    { name: 'non-flyers never pursue flyers', sides: [{ name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/black-orcs', contact: { front: 3 } }] }, { name: 'Chaos', units: [{ id: 'harpies', unit: 'chaos/harpies', charging: true, contact: { front: 3 } }] }], side: 0, pursues: false },
-    { name: 'nobody follows into terrain it cannot enter', sides: knightsVsOrcs({}, { retreatTerrain: ['cavalry'] }), side: 0, pursues: false },
-    { name: 'policy stand never pursues', sides: knightsVsOrcs().map((side, s) => (s === 0 ? { ...side, policy: 'stand' as const } : side)), side: 0, pursues: false },
+    {
+      name: '… unless they charged it in the flank',
+      sides: infantryVsCavalry({ charging: true }, { contact: { flank: 3 } }),
+      side: 0,
+      pursues: true,
+    },
+    {
+      name: '… or it was in irregular formation',
+      sides: infantryVsCavalry({ charging: true }, { irregular: true }),
+      side: 0,
+      pursues: true,
+    },
+    {
+      name: '… or they may (Dwarf Rangers)',
+      sides: [
+        { name: 'Dwarfs', units: [{ id: 'rangers', unit: 'dwarfs/rangers', contact: { front: 3 } }] },
+        infantryVsCavalry({})[1] as Sides[number],
+      ],
+      side: 0,
+      pursues: true,
+    },
+    {
+      name: 'artillery never pursue',
+      sides: [
+        { name: 'Empire', units: [{ id: 'cannon', unit: 'empire/cannon', contact: { front: 2 } }] },
+        { name: 'Orcs', units: [{ id: 'goblins', unit: 'orcs/goblins', contact: { front: 2 } }] },
+      ],
+      side: 0,
+      pursues: false,
+    },
+    {
+      name: 'fortified units never pursue',
+      sides: [
+        { name: 'Dwarfs', units: [{ id: 'dwarfs', unit: 'dwarfs/warriors', position: 'fortified', contact: { front: 3 } }] },
+        { name: 'Orcs', units: [{ id: 'goblins', unit: 'orcs/goblins', charging: true, contact: { front: 3 } }] },
+      ],
+      side: 0,
+      pursues: false,
+    },
+    {
+      name: 'non-flyers never pursue flyers',
+      sides: [
+        { name: 'Orcs', units: [{ id: 'orcs', unit: 'orcs/black-orcs', contact: { front: 3 } }] },
+        { name: 'Chaos', units: [{ id: 'harpies', unit: 'chaos/harpies', charging: true, contact: { front: 3 } }] },
+      ],
+      side: 0,
+      pursues: false,
+    },
+    {
+      name: 'nobody follows into terrain it cannot enter',
+      sides: knightsVsOrcs({}, { retreatTerrain: ['cavalry'] }),
+      side: 0,
+      pursues: false,
+    },
+    {
+      name: 'policy stand never pursues',
+      sides: knightsVsOrcs().map((side, s) => (s === 0 ? { ...side, policy: 'stand' as const } : side)),
+      side: 0,
+      pursues: false,
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => {

@@ -73,8 +73,15 @@ async function expectProblem(content: Json, fieldPath: string, fragment: string,
 
 describe('warmaster scenarios that load', () => {
   it('the fixture and every bundled scenario', async () => {
-    expect((await loadScenarioFile(await write(validScenario()))).ruleset).toBe('warmaster');
-    for (const name of ['cavalry-charge-infantry-open', 'infantry-attack-defended-infantry', 'knights-charge-supported-orcs', 'monster-charge', 'pursuit-into-second-unit', 'supported-line']) {
+    expect((await loadScenarioFile(await write(validScenario()))).system.id).toBe('warmaster');
+    for (const name of [
+      'cavalry-charge-infantry-open',
+      'infantry-attack-defended-infantry',
+      'knights-charge-supported-orcs',
+      'monster-charge',
+      'pursuit-into-second-unit',
+      'supported-line',
+    ]) {
       const loaded = await loadScenarioFile(path.join(repository, 'data/warmaster/scenarios', `${name}.yaml`));
       expect(loaded.inputs.length).toBeGreaterThan(1); // the scenario and its army files
     }
@@ -83,7 +90,11 @@ describe('warmaster scenarios that load', () => {
 
 describe('warmaster scenario problems', () => {
   it('schema: an unknown field, a misspelt policy, a missing sides', async () => {
-    await expectProblem(withUnit(0, 0, { chargin: true }), 'sides[0].units[0].chargin', 'unknown field "chargin" (did you mean "charging"?)');
+    await expectProblem(
+      withUnit(0, 0, { chargin: true }),
+      'sides[0].units[0].chargin',
+      'unknown field "chargin" (did you mean "charging"?)',
+    );
     const misspelt = validScenario();
     (misspelt.sides as Json[])[0] = { ...((misspelt.sides as Json[])[0] as Json), policy: 'persue' };
     await expectProblem(misspelt, 'sides[0].policy', 'did you mean "pursue"?');
@@ -92,11 +103,27 @@ describe('warmaster scenario problems', () => {
   });
 
   it('army-list references: an unknown army, an unknown unit, a character as a unit, a troop as a character', async () => {
-    await expectProblem(withUnit(0, 0, { unit: 'empyre/knights' }), 'sides[0].units[0].unit', 'unknown army "empyre" (did you mean "empire"?');
-    await expectProblem(withUnit(0, 0, { unit: 'empire/knigths' }), 'sides[0].units[0].unit', 'no unit "empire/knigths" in the empire army list (did you mean "empire/knights"?');
+    await expectProblem(
+      withUnit(0, 0, { unit: 'empyre/knights' }),
+      'sides[0].units[0].unit',
+      'unknown army "empyre" (did you mean "empire"?',
+    );
+    await expectProblem(
+      withUnit(0, 0, { unit: 'empire/knigths' }),
+      'sides[0].units[0].unit',
+      'no unit "empire/knigths" in the empire army list (did you mean "empire/knights"?',
+    );
     await expectProblem(withUnit(0, 0, { unit: 'empire/general' }), 'sides[0].units[0].unit', 'is a general, not a troop');
-    await expectProblem(withUnit(0, 0, { characters: ['empire/halberdiers'] }), 'sides[0].units[0].characters[0]', 'is a troop, not a character');
-    await expectProblem(withUnit(0, 0, { unit: 'goblins/pump-wagon', contact: { front: 1 } }), 'sides[0].units[0].unit', 'its Attacks are "D6"');
+    await expectProblem(
+      withUnit(0, 0, { characters: ['empire/halberdiers'] }),
+      'sides[0].units[0].characters[0]',
+      'is a troop, not a character',
+    );
+    await expectProblem(
+      withUnit(0, 0, { unit: 'goblins/pump-wagon', contact: { front: 1 } }),
+      'sides[0].units[0].unit',
+      'its Attacks are "D6"',
+    );
   });
 
   it('unit state: too many stands, outstanding hits of a whole stand, duplicate ids, equal side names', async () => {
@@ -109,32 +136,73 @@ describe('warmaster scenario problems', () => {
   });
 
   it('positions: cavalry cannot be defended, chargers are in the open, only infantry, flyers and giants touch fortified enemy', async () => {
-    await expectProblem(withUnit(0, 0, { position: 'defended', charging: false }), 'sides[0].units[0].position', 'only infantry and artillery can be defended');
-    await expectProblem(withUnit(1, 0, { position: 'defended', charging: true }), 'sides[1].units[0].position', 'chargers cannot be defended');
-    await expectProblem(withUnit(1, 0, { position: 'fortified', contact: { front: 3 } }, withUnit(0, 0, { contact: { target: 'orcs', front: 3 } })), 'sides[0].units[0].contact.target', 'only infantry, flyers and giants can touch it');
+    await expectProblem(
+      withUnit(0, 0, { position: 'defended', charging: false }),
+      'sides[0].units[0].position',
+      'only infantry and artillery can be defended',
+    );
+    await expectProblem(
+      withUnit(1, 0, { position: 'defended', charging: true }),
+      'sides[1].units[0].position',
+      'chargers cannot be defended',
+    );
+    await expectProblem(
+      withUnit(1, 0, { position: 'fortified', contact: { front: 3 } }, withUnit(0, 0, { contact: { target: 'orcs', front: 3 } })),
+      'sides[0].units[0].contact.target',
+      'only infantry, flyers and giants can touch it',
+    );
   });
 
   it('contact: an unknown target, a friendly target, no stands, more stands than the unit has, a target in reserve', async () => {
-    await expectProblem(withUnit(0, 0, { contact: { target: 'orks', front: 3 } }), 'sides[0].units[0].contact.target', 'no unit has id "orks" (did you mean "orcs"?');
-    await expectProblem(withUnit(0, 0, { contact: { target: 'knights', front: 3 } }), 'sides[0].units[0].contact.target', 'on this unit\'s own side');
+    await expectProblem(
+      withUnit(0, 0, { contact: { target: 'orks', front: 3 } }),
+      'sides[0].units[0].contact.target',
+      'no unit has id "orks" (did you mean "orcs"?',
+    );
+    await expectProblem(
+      withUnit(0, 0, { contact: { target: 'knights', front: 3 } }),
+      'sides[0].units[0].contact.target',
+      "on this unit's own side",
+    );
     await expectProblem(withUnit(0, 0, { contact: { front: 0 } }), 'sides[0].units[0].contact', 'touches with no stands');
-    await expectProblem(withUnit(1, 0, { contact: { front: 3 }, supports: 1 }), 'sides[1].units[0].contact', '3 stands touching and 1 supporting, but the unit has 3 stands');
+    await expectProblem(
+      withUnit(1, 0, { contact: { front: 3 }, supports: 1 }),
+      'sides[1].units[0].contact',
+      '3 stands touching and 1 supporting, but the unit has 3 stands',
+    );
     const reserve = validScenario();
     ((reserve.sides as Json[])[1] as { units: Json[] }).units.push({ id: 'orcs-2', unit: 'orcs/orc-warriors', reserve: { chance: 0.5 } });
-    await expectProblem(withUnit(0, 0, { contact: { target: 'orcs-2', front: 3 } }, reserve), 'sides[0].units[0].contact.target', 'is in reserve');
+    await expectProblem(
+      withUnit(0, 0, { contact: { target: 'orcs-2', front: 3 } }, reserve),
+      'sides[0].units[0].contact.target',
+      'is in reserve',
+    );
   });
 
   it('a unit outside reserve that neither fights nor supports, and a side with nobody in contact', async () => {
     const idle = validScenario();
     ((idle.sides as Json[])[1] as { units: Json[] }).units.push({ id: 'idle', unit: 'orcs/goblins' });
     await expectProblem(idle, 'sides[1].units[1]', 'neither touches an enemy nor supports');
-    await expectProblem(withUnit(1, 0, { contact: undefined, supports: 3 }), 'sides[1].units', 'no unit of "Orcs" outside reserve touches an enemy');
+    await expectProblem(
+      withUnit(1, 0, { contact: undefined, supports: 3 }),
+      'sides[1].units',
+      'no unit of "Orcs" outside reserve touches an enemy',
+    );
   });
 
   it('supports: only infantry, only for a friendly infantry unit fighting to its front', async () => {
-    await expectProblem(withUnit(0, 0, { contact: { front: 2 }, supports: 1 }), 'sides[0].units[0].supports', 'only infantry can support; this is cavalry');
+    await expectProblem(
+      withUnit(0, 0, { contact: { front: 2 }, supports: 1 }),
+      'sides[0].units[0].supports',
+      'only infantry can support; this is cavalry',
+    );
     const wrongSupported = validScenario();
-    ((wrongSupported.sides as Json[])[1] as { units: Json[] }).units.push({ id: 'support', unit: 'orcs/goblins', supports: 3, supporting: 'knights' });
+    ((wrongSupported.sides as Json[])[1] as { units: Json[] }).units.push({
+      id: 'support',
+      unit: 'orcs/goblins',
+      supports: 3,
+      supporting: 'knights',
+    });
     await expectProblem(wrongSupported, 'sides[1].units[1].supporting', 'must be a friendly infantry unit');
   });
 

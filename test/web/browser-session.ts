@@ -50,7 +50,18 @@ export function useWorkbench(): WorkbenchSession {
     directory = await mkdtemp(path.join(os.tmpdir(), 'crucible-workbench-'));
     server = await startWorkbench({ port: 0, host: '127.0.0.1' }, { logLevel: 'error' });
     origin = server.url.replace(/\/$/, '');
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     context = await browser.newContext({ acceptDownloads: true });
     context.on('request', (request) => {
       const url = request.url();
@@ -79,7 +90,10 @@ export function useWorkbench(): WorkbenchSession {
       return page;
     },
     async downloadedText(page, button) {
-      const [download] = (await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()])) as [Download, void];
+      const [download] = (await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()])) as [
+        Download,
+        void,
+      ];
       const file = path.join(directory, download.suggestedFilename());
       await download.saveAs(file);
       return readFile(file, 'utf8');
@@ -113,8 +127,6 @@ export async function resultDone(page: Page): Promise<void> {
   await page.locator('.odds .status[data-state="done"]').waitFor({ timeout: 45_000 });
 }
 
-
-
 /** The same tables from the CLI's JSON document, through the page its --report writes. */
 export const reportTables = (report: ReportPage): string[] =>
   report.sections.flatMap((section) => {
@@ -136,7 +148,6 @@ export async function cliDocument(args: readonly string[]): Promise<unknown> {
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 }
-
 
 /** A field of the form changed as a person does: typed and left, or a box unticked. */
 export async function setField(page: Page, id: string, value: string): Promise<void> {

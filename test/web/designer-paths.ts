@@ -45,7 +45,7 @@ export interface DesignerPath {
 /** Keep only the entries whose ids are named (one `- id:` block or one-line entry each), and raise one situation's weight. */
 function trimmed(text: string, ids: readonly string[], situation: string, weight: number): string {
   const [head = '', entries = ''] = text.split(/^entries:\n/m);
-  const blocks = entries.split(/^(?=  - )/m).filter((block) => ids.some((id) => new RegExp(`id: ${id}[,\\n]`).test(block)));
+  const blocks = entries.split(/^(?= {2}- )/m).filter((block) => ids.some((id) => new RegExp(`id: ${id}[,\\n]`).test(block)));
   const weighted = head.replace(new RegExp(`(  - name: ${situation}\\n)(    weight: \\d+\\n)?`), `$1    weight: ${weight}\n`);
   return `${weighted}entries:\n${blocks.join('')}`;
 }
@@ -63,7 +63,11 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
       file: 'data/heroic/rosters/core.yaml',
       dataField: ['unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`],
       // The Goblin's cost edited from 5 to 7: the page must price the roster as edited.
-      edit: (text) => trimmed(text, ['sylvan-knight', 'goblin', 'orc-barbarian'], 'in formation', 3).replace('name: Goblin, count: 12, cost: 5 }', 'name: Goblin, count: 12, cost: 7 }'),
+      edit: (text) =>
+        trimmed(text, ['sylvan-knight', 'goblin', 'orc-barbarian'], 'in formation', 3).replace(
+          'name: Goblin, count: 12, cost: 5 }',
+          'name: Goblin, count: 12, cost: 7 }',
+        ),
       budget: 60,
       balance: true,
     },
@@ -79,7 +83,13 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
     roster: {
       file: 'data/battleforge/rosters/core-infantry.yaml',
       dataField: ['data: ..', `data: ${path.resolve('data/battleforge')}`],
-      edit: (text) => trimmed(text, ['human_kingdoms/militia', 'human_kingdoms/bowmen', 'orcs_and_goblins/orc_warriors'], 'charge against a shooting line', 3),
+      edit: (text) =>
+        trimmed(
+          text,
+          ['human_kingdoms/militia', 'human_kingdoms/bowmen', 'orcs_and_goblins/orc_warriors'],
+          'charge against a shooting line',
+          3,
+        ),
       budget: 100,
       balance: true,
     },
@@ -89,13 +99,23 @@ export const DESIGNER_PATHS: readonly DesignerPath[] = [
     scenario: 'data/warmaster/scenarios/cavalry-charge-infantry-open.yaml',
     dataField: ['armies', path.resolve('data/warmaster/armies')],
     form: { field: 'a-sides-1-units-0-hits', value: '1', set: 'sides[1].units[0].hits=1' },
-    yaml: { from: 'charging: true, contact: { front: 3 }', to: 'charging: true, contact: { front: 2 }', set: 'sides[0].units[0].contact.front=2' },
+    yaml: {
+      from: 'charging: true, contact: { front: 3 }',
+      to: 'charging: true, contact: { front: 2 }',
+      set: 'sides[0].units[0].contact.front=2',
+    },
     variant: { name: 'one-stand', text: 'variants:\n  - name: one-stand\n    set: { "sides[0].units[0].contact.front": 1 }\n' },
     copy: { field: 'b-sides-0-units-0-charging', value: 'untick', set: { 'sides[0].units[0].charging': false } },
     roster: {
       file: 'data/warmaster/rosters/four-armies.yaml',
       dataField: ['armies: ../armies', `armies: ${path.resolve('data/warmaster/armies')}`],
-      edit: (text) => trimmed(text, ['empire/halberdiers', 'empire/knights', 'empire/crossbowmen', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls'], 'charge a defended unit', 3),
+      edit: (text) =>
+        trimmed(
+          text,
+          ['empire/halberdiers', 'empire/knights', 'empire/crossbowmen', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls'],
+          'charge a defended unit',
+          3,
+        ),
       balance: false,
     },
   },

@@ -8,7 +8,18 @@ import { balancePage } from '../../reports/balance-page.js';
 import { comparePage } from '../../reports/compare-page.js';
 import { matchupsPage } from '../../reports/matchups-page.js';
 import { runCli } from '../helpers/capture.js';
-import { cliDocument, cliJson, finished, linkTo, reportTables, rerun, resultDone, SCREENSHOTS, setField, type WorkbenchSession } from './browser-session.js';
+import {
+  cliDocument,
+  cliJson,
+  finished,
+  linkTo,
+  reportTables,
+  rerun,
+  resultDone,
+  SCREENSHOTS,
+  setField,
+  type WorkbenchSession,
+} from './browser-session.js';
 import type { DesignerPath } from './designer-paths.js';
 
 /**
@@ -34,12 +45,19 @@ async function repeatedControlNames(page: Page): Promise<string[]> {
       const label = element.getAttribute('aria-label');
       if (label !== null) return label;
       const by = element.getAttribute('aria-labelledby');
-      if (by !== null) return by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+      if (by !== null)
+        return by
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ');
       const labels = (element as HTMLInputElement).labels;
-      if (labels !== null && labels !== undefined && labels.length > 0) return [...labels].map((found) => found.textContent ?? '').join(' ');
+      if (labels !== null && labels !== undefined && labels.length > 0)
+        return [...labels].map((found) => found.textContent ?? '').join(' ');
       return element.textContent ?? '';
     };
-    return [...document.querySelectorAll('button, input:not([type="file"]), select, textarea, summary, a[href]')].filter(visible).map((element) => nameOf(element).replaceAll(/\s+/g, ' ').trim());
+    return [...document.querySelectorAll('button, input:not([type="file"]), select, textarea, summary, a[href]')]
+      .filter(visible)
+      .map((element) => nameOf(element).replaceAll(/\s+/g, ' ').trim());
   });
   return [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
 }
@@ -58,9 +76,13 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   // The view's result alone (the editors beside and below it are as long as the scenario); only
   // when photographs are asked for ($CRUCIBLE_SCREENSHOTS): a dozen tall pages cost seconds of the suite's CPU.
   const photograph = async (view: string): Promise<void> => {
-    if (process.env.CRUCIBLE_SCREENSHOTS !== undefined) await page.locator(view === 'odds' || view === 'replay' ? `section.${view}` : `section.${view} .report`).screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
+    if (process.env.CRUCIBLE_SCREENSHOTS !== undefined)
+      await page
+        .locator(view === 'odds' || view === 'replay' ? `section.${view}` : `section.${view} .report`)
+        .screenshot({ path: path.join(SCREENSHOTS, `designer-${walk.system}-${view}.png`) });
   };
-  const namesApart = async (view: string): Promise<void> => expect(await repeatedControlNames(page), `controls sharing a name in ${walk.system} ${view}`).toEqual([]);
+  const namesApart = async (view: string): Promise<void> =>
+    expect(await repeatedControlNames(page), `controls sharing a name in ${walk.system} ${view}`).toEqual([]);
   await resultDone(page);
 
   await rerun(page, () => setField(page, walk.form.field, walk.form.value));
@@ -70,7 +92,9 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
     expect(text).toContain(walk.yaml.from);
     await page.locator('#a-yaml').fill(`${text.replace(walk.yaml.from, walk.yaml.to)}${walk.variant.text ?? ''}`);
   });
-  expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([walk.scenario, '--trials', String(WALK_TRIALS), '--set', walk.form.set, '--set', walk.yaml.set]));
+  expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(
+    await cliJson([walk.scenario, '--trials', String(WALK_TRIALS), '--set', walk.form.set, '--set', walk.yaml.set]),
+  );
   await page.locator('.odds .chart-box svg').first().waitFor();
   await namesApart('odds');
   await photograph('odds');
@@ -85,7 +109,9 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   await page.getByRole('button', { name: 'Compare two versions' }).click();
   await page.locator('#compare-against').selectOption(walk.variant.name);
   await finished(page, 'compare');
-  const declared = compareDocumentSchema.parse(await cliDocument(['compare', cliScenario, '--variant', walk.variant.name, '--trials', String(WALK_TRIALS)]));
+  const declared = compareDocumentSchema.parse(
+    await cliDocument(['compare', cliScenario, '--variant', walk.variant.name, '--trials', String(WALK_TRIALS)]),
+  );
   expect(await pageTables(page, 'compare')).toEqual(reportTables(comparePage(declared)));
   await namesApart('compare');
 
@@ -95,7 +121,16 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   await page.locator('.compare .status:not([data-state="failed"])').waitFor();
   await finished(page, 'compare');
   const withCopy = `${withData(edited).replace(/^variants:[\s\S]*$/m, '')}variants:\n  - name: edited-copy\n    set: ${JSON.stringify(walk.copy.set)}\n`;
-  const compared = compareDocumentSchema.parse(await cliDocument(['compare', await cliCopy(`${walk.system}-compare.yaml`, withCopy), '--variant', 'edited-copy', '--trials', String(WALK_TRIALS)]));
+  const compared = compareDocumentSchema.parse(
+    await cliDocument([
+      'compare',
+      await cliCopy(`${walk.system}-compare.yaml`, withCopy),
+      '--variant',
+      'edited-copy',
+      '--trials',
+      String(WALK_TRIALS),
+    ]),
+  );
   expect(await pageTables(page, 'compare')).toEqual(reportTables(comparePage(compared)));
   await namesApart('compare (edited copy)');
   await photograph('compare');
@@ -105,7 +140,9 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   const replayed = await runCli(['replay', cliScenario, '--trial', '3']);
   expect(replayed.status, replayed.stderr).toBe(0);
   const withoutFile = (text: string): string => text.replace(/^ {2}file .*\n/m, '');
-  await expect.poll(async () => withoutFile(`${(await page.locator('.event-log').textContent()) ?? ''}`), { timeout: 20_000 }).toBe(withoutFile(replayed.stdout));
+  await expect
+    .poll(async () => withoutFile(`${(await page.locator('.event-log').textContent()) ?? ''}`), { timeout: 20_000 })
+    .toBe(withoutFile(replayed.stdout));
   await namesApart('replay');
   await photograph('replay');
 
@@ -130,7 +167,9 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   const matchups = matchupsDocumentSchema.parse(JSON.parse(matchupsJson.stdout));
   expect(await pageTables(page, 'matchups')).toEqual(reportTables(matchupsPage(matchups)));
   // The JSON download is crucible matchups --json's document (the roster named by the page's path for it).
-  expect(await downloadedText(page, 'Results as JSON (as crucible matchups --json)')).toBe(matchupsJson.stdout.replaceAll(JSON.stringify(rosterFile), JSON.stringify(roster.file)));
+  expect(await downloadedText(page, 'Results as JSON (as crucible matchups --json)')).toBe(
+    matchupsJson.stdout.replaceAll(JSON.stringify(rosterFile), JSON.stringify(roster.file)),
+  );
   await namesApart('matchups');
   await photograph('matchups');
   if (!roster.balance) return page.close();
@@ -141,10 +180,18 @@ export async function designerPath(session: WorkbenchSession, walk: DesignerPath
   if (roster.budget !== undefined) await setField(page, 'balance-budget', String(roster.budget));
   await page.getByRole('button', { name: 'Make the price list' }).click();
   await finished(page, 'balance');
-  const balance = balanceDocumentSchema.parse(await cliDocument(['balance', '--against', rosterFile, '-p', '0.05', ...(roster.budget === undefined ? [] : ['--budget', String(roster.budget)])]));
+  const balance = balanceDocumentSchema.parse(
+    await cliDocument([
+      'balance',
+      '--against',
+      rosterFile,
+      '-p',
+      '0.05',
+      ...(roster.budget === undefined ? [] : ['--budget', String(roster.budget)]),
+    ]),
+  );
   expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(balance)));
   await namesApart('balance');
   await photograph('balance');
   await page.close();
 }
-

@@ -11,8 +11,12 @@ import { DESIGNER_PATHS } from './designer-paths.js';
 
 const session = useWorkbench();
 
-describe('a designer\'s path through the workbench', () => {
-  it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['battleforge-epic'] as readonly string[]).includes(walk.system)))('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(session, walk), 90_000);
+describe("a designer's path through the workbench", () => {
+  it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['battleforge-epic'] as readonly string[]).includes(walk.system)))(
+    '$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it',
+    async (walk) => designerPath(session, walk),
+    90_000,
+  );
 
   it('logs no console error and requests nothing from another origin', () => {
     expect(session.consoleProblems).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { useWorkbench } from './browser-session.js';
 import { designerPath, WALKED_IN } from './designer-walk.js';
 import { DESIGNER_PATHS } from './designer-paths.js';
@@ -12,8 +12,12 @@ import { DESIGNER_PATHS } from './designer-paths.js';
 
 const session = useWorkbench();
 
-describe('a designer\'s path through the workbench', () => {
-  it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['heroic-warmaster'] as readonly string[]).includes(walk.system)))('$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it', async (walk) => designerPath(session, walk), 90_000);
+describe("a designer's path through the workbench", () => {
+  it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['heroic-warmaster'] as readonly string[]).includes(walk.system)))(
+    '$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it',
+    async (walk) => designerPath(session, walk),
+    90_000,
+  );
 
   it('every built-in rule system has a designer path, walked by one of the two files', () => {
     expect(DESIGNER_PATHS.map((walk) => walk.system).sort()).toEqual(RULE_SYSTEMS.map((system) => system.id).sort());

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { Choice, FieldChoices } from '../../engine/rule-system.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { InputError } from '../../input/errors.js';
-import { type LoadedScenario, loadScenarioChanged, loadScenarioData, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
+import {
+  type LoadedScenario,
+  loadScenarioChanged,
+  loadScenarioData,
+  loadScenarioFile,
+  readScenarioData,
+} from '../../input/scenario-file.js';
 import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { REPOSITORY } from '../helpers/repository.js';
 
@@ -15,7 +21,7 @@ import { REPOSITORY } from '../helpers/repository.js';
  */
 
 /**
- * Every bundled scenario of every rule system engine/rulesets.ts lists (its examples.ts's
+ * Every bundled scenario of every rule system engine/registry.ts lists (its examples.ts's
  * `scenarios` folder), with the patterns its `choices` may return (`choices` there: `always` for
  * every scenario, `maybe` when the scenario calls for them — battleforge's powers: when it has a caster).
  */
@@ -71,7 +77,8 @@ function setAt(data: unknown, at: readonly Key[], value: unknown): unknown {
 const UNKNOWN_REFERENCE = /unknown|no unit "|no power "|cannot fight|not a troop|not a character|does neither|not found/;
 
 /** A bundled scenario, read as `system`'s whatever its `ruleset:` names (a plugin's scenarios name its module). */
-const loadExampleFile = (system: string, file: string): Promise<LoadedScenario> => loadScenarioChanged(file, { fields: [['ruleset', system]] });
+const loadExampleFile = (system: string, file: string): Promise<LoadedScenario> =>
+  loadScenarioChanged(file, { fields: [['ruleset', system]] });
 
 const choicesOf = async (loaded: LoadedScenario): Promise<FieldChoices> => {
   expect(loaded.system.choices).toBeTypeOf('function');
@@ -79,9 +86,12 @@ const choicesOf = async (loaded: LoadedScenario): Promise<FieldChoices> => {
 };
 
 describe('field choices of the bundled scenarios', () => {
-  it('covers every rule system engine/rulesets.ts lists; its examples name its choices\' patterns exactly when it has `choices`', () => {
+  it("covers every rule system engine/registry.ts lists; its examples name its choices' patterns exactly when it has `choices`", () => {
     for (const { system, examples } of BUILT_IN_EXAMPLES) {
-      expect(scenarios.some((scenario) => scenario.system === system.id), system.id).toBe(true);
+      expect(
+        scenarios.some((scenario) => scenario.system === system.id),
+        system.id,
+      ).toBe(true);
       expect(examples.choices !== undefined, `${system.id}: choices patterns in its examples.ts`).toBe(system.choices !== undefined);
     }
   });
@@ -89,7 +99,7 @@ describe('field choices of the bundled scenarios', () => {
   for (const { system, patterns, name, file } of scenarios.filter((scenario) => scenario.patterns !== undefined)) {
     it(`${system}/${name}`, async () => {
       const loaded = await loadExampleFile(system, file);
-      expect(loaded.ruleset).toBe(system);
+      expect(loaded.system.id).toBe(system);
       const choices = await choicesOf(loaded);
       const expected = patterns ?? { always: [], maybe: [] };
       for (const pattern of expected.always) expect(Object.keys(choices)).toContain(pattern);
@@ -106,7 +116,8 @@ describe('field choices of the bundled scenarios', () => {
           expect(choice.value, pattern).toMatch(/\S/);
           expect(choice.label, pattern).toMatch(/\S/);
         }
-        for (const used of walk(loaded.scenario, pattern)) expect(values, `${pattern}: ${String(used.value)} is offered`).toContain(used.value);
+        for (const used of walk(loaded.scenario, pattern))
+          expect(values, `${pattern}: ${String(used.value)} is offered`).toContain(used.value);
 
         // Every value offered is one the scenario format accepts there (written at the first place the
         // pattern reaches in the file, or as the only element of a list the file leaves out).
@@ -127,14 +138,18 @@ describe('field choices of the bundled scenarios', () => {
         let changed: LoadedScenario | undefined;
         let tried: Choice | undefined;
         search: for (const found of walk(data, pattern)) {
-          for (const candidate of [...offered].reverse().filter((choice) => choice.value !== found.value).slice(0, 6)) {
+          for (const candidate of [...offered]
+            .reverse()
+            .filter((choice) => choice.value !== found.value)
+            .slice(0, 6)) {
             tried = candidate;
             try {
               changed = await loadScenarioData(file, setAt(data, found.path, candidate.value));
               break search;
             } catch (error) {
               if (!(error instanceof InputError)) throw error;
-              for (const problem of error.problems) expect(problem.message, `${pattern} = ${candidate.value}`).not.toMatch(UNKNOWN_REFERENCE);
+              for (const problem of error.problems)
+                expect(problem.message, `${pattern} = ${candidate.value}`).not.toMatch(UNKNOWN_REFERENCE);
             }
           }
         }
@@ -158,7 +173,9 @@ describe('field choices follow the scenario', () => {
     const choice = offered.find((entry) => entry.value === 'test-golem');
     expect(choice?.label).toBe('Test Golem — DEF 4 (S), MIGHT 6, WILL 3 (this scenario)');
     const [first] = walk(loaded.scenario, 'sides[].groups[].unit');
-    await expect(loadScenarioData(file, setAt(setAt(data, ['units'], { 'test-golem': golem }), first?.path ?? [], 'test-golem'))).resolves.toBeDefined();
+    await expect(
+      loadScenarioData(file, setAt(setAt(data, ['units'], { 'test-golem': golem }), first?.path ?? [], 'test-golem')),
+    ).resolves.toBeDefined();
   });
 
   it('warmaster: labels name the army, the entry and its type; a character offered can join a unit', async () => {
@@ -179,7 +196,10 @@ describe('field choices follow the scenario', () => {
   it('battleforge: units by faction, and the powers its casters know', async () => {
     const loaded = await loadScenarioFile(scenarioFile('battleforge', 'battlemage-vs-orc-warriors.yaml'));
     const choices = await choicesOf(loaded);
-    expect(choices['sides[].units[].unit']).toContainEqual({ value: 'orcs_and_goblins/orc_warriors', label: 'Orcs and Goblins — Orc Warriors (Core)' });
+    expect(choices['sides[].units[].unit']).toContainEqual({
+      value: 'orcs_and_goblins/orc_warriors',
+      label: 'Orcs and Goblins — Orc Warriors (Core)',
+    });
     const factions = (choices['sides[].units[].unit'] ?? []).map((choice) => choice.label.split(' — ')[0] ?? '');
     expect(factions).toEqual([...factions].sort((a, b) => a.localeCompare(b, 'en')));
     expect(choices['sides[].units[].powers[]']).toContainEqual({ value: 'fireball', label: 'Fireball — cast 7, 3 hits AP 1, 12″' });
@@ -188,7 +208,9 @@ describe('field choices follow the scenario', () => {
   it('epic: armies by name', async () => {
     const loaded = await loadScenarioFile(scenarioFile('epic', 'guard-company-under-fire.yaml'));
     const armies = (await choicesOf(loaded))['players[].army'] ?? [];
-    expect(armies.map((choice) => choice.label)).toEqual([...armies.map((choice) => choice.label)].sort((a, b) => a.localeCompare(b, 'en')));
+    expect(armies.map((choice) => choice.label)).toEqual(
+      [...armies.map((choice) => choice.label)].sort((a, b) => a.localeCompare(b, 'en')),
+    );
     expect(armies).toContainEqual({ value: 'orks', label: 'Orks (Strategy Rating 3, Initiative 3+)' });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { formatPath as cliFormatPath } from '../../input/errors.js';
 import {
   alternativesOf,
@@ -38,7 +38,9 @@ import {
  * built-in rule system's scenario schema as the workbench makes it, `z.toJSONSchema(…, { io: 'input' })`.
  */
 
-const SCHEMAS = new Map(RULE_SYSTEMS.map((system) => [system.id, { system, schema: z.toJSONSchema(system.scenarioSchema, { io: 'input' }) as JsonSchema }]));
+const SCHEMAS = new Map(
+  RULE_SYSTEMS.map((system) => [system.id, { system, schema: z.toJSONSchema(system.scenarioSchema, { io: 'input' }) as JsonSchema }]),
+);
 
 function schemaFor(id: string): JsonSchema {
   const entry = SCHEMAS.get(id);
@@ -66,7 +68,7 @@ const deepFreeze = <T>(value: T): T => {
 };
 
 describe('classifying the real scenario schemas', () => {
-  it('has every rule system engine/rulesets.ts lists, each scenario format an object', () => {
+  it('has every rule system engine/registry.ts lists, each scenario format an object', () => {
     expect([...SCHEMAS.keys()]).toEqual(RULE_SYSTEMS.map((system) => system.id));
     for (const [id, { schema }] of SCHEMAS) expect(schemaOf(schema, schema).type, id).toBe('object');
   });
@@ -80,7 +82,11 @@ describe('classifying the real scenario schemas', () => {
         expect(FIELD_KINDS, at).toContain(kind);
         kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
         const resolved = schemaOf(node, schema);
-        if (kind === 'any') expect(Object.keys(resolved).filter((key) => key !== 'description' && key !== 'default'), at).toEqual([]);
+        if (kind === 'any')
+          expect(
+            Object.keys(resolved).filter((key) => key !== 'description' && key !== 'default'),
+            at,
+          ).toEqual([]);
         if (kind === 'object') for (const [key, child] of Object.entries(resolved.properties ?? {})) walk(child, `${at}.${key}`, depth + 1);
         if (kind === 'map') walk(mapValueSchema(resolved), `${at}{}`, depth + 1);
         if (kind === 'array') walk(resolved.items, `${at}[]`, depth + 1);
@@ -149,7 +155,16 @@ describe('unions', () => {
     expect(fieldKind(markers, epic)).toBe('union');
     expect(alternativesOf(markers, epic).map((alternative) => alternative.label)).toEqual(['number', 'list of {value, p}']);
     expect(matchAlternative(markers, 2, epic)).toBe(0);
-    expect(matchAlternative(markers, [{ value: 1, p: 0.5 }, { value: 2, p: 0.5 }], epic)).toBe(1);
+    expect(
+      matchAlternative(
+        markers,
+        [
+          { value: 1, p: 0.5 },
+          { value: 2, p: 0.5 },
+        ],
+        epic,
+      ),
+    ).toBe(1);
     expect(matchAlternative(markers, 0.5, epic)).toBe(-1);
     expect(matchAlternative(markers, 'two', epic)).toBe(-1);
     expect(matchAlternative(markers, undefined, epic)).toBe(-1);
@@ -178,7 +193,7 @@ describe('unions', () => {
     expect(matchAlternative(unit.contact, [{ front: 2 }], warmaster)).toBe(1);
     expect(matchAlternative(unit.contact, { front: 2 }, warmaster)).toBe(0);
     const battleforge = schemaFor('battleforge');
-    const models = (nodeAt(battleforge, 'sides', 0, 'units', 0).properties ?? {}).models;
+    const models = nodeAt(battleforge, 'sides', 0, 'units', 0).properties?.models;
     expect(alternativesOf(models, battleforge).map((alternative) => alternative.label)).toEqual(['number', 'named entries']);
     expect(matchAlternative(models, 5, battleforge)).toBe(0);
     expect(matchAlternative(models, { Soldier: 4 }, battleforge)).toBe(1);
@@ -189,7 +204,12 @@ describe('references, allOf and nullable', () => {
   it('follows $ref into $defs, definitions and the root, its siblings winning', () => {
     const root: JsonSchema = {
       type: 'object',
-      properties: { a: { $ref: '#/$defs/count', description: 'here' }, b: { $ref: '#/definitions/name' }, self: { $ref: '#' }, lost: { $ref: '#/$defs/none' } },
+      properties: {
+        a: { $ref: '#/$defs/count', description: 'here' },
+        b: { $ref: '#/definitions/name' },
+        self: { $ref: '#' },
+        lost: { $ref: '#/$defs/none' },
+      },
       $defs: { count: { type: 'integer', minimum: 1, description: 'there' } },
       definitions: { name: { type: 'string' } },
     };
@@ -217,7 +237,12 @@ describe('references, allOf and nullable', () => {
     expect(fieldKind(nodeAt(root, 'tree'), root)).toBe('object');
     expect(alternativesOf(nodeAt(root).properties?.note, root).map((alternative) => alternative.label)).toEqual(['text', 'none']);
     expect(matchAlternative(nodeAt(root).properties?.note, null, root)).toBe(1);
-    const merged = { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'number' } }, required: ['b'] }] } as JsonSchema;
+    const merged = {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { type: 'number' } }, required: ['b'] },
+      ],
+    } as JsonSchema;
     expect(fieldKind(merged, merged)).toBe('object');
     expect(defaultValue(merged, merged)).toEqual({ a: '', b: 0 });
     const either: JsonSchema = { type: ['string', 'null'], description: 'maybe' };
@@ -227,7 +252,11 @@ describe('references, allOf and nullable', () => {
 });
 
 describe('editing data by path', () => {
-  const data = deepFreeze({ name: 'x', sides: [{ groups: [{ unit: 'a' }, { unit: 'b' }, { unit: 'c' }] }, { groups: [] }], rules: { k: 1 } });
+  const data = deepFreeze({
+    name: 'x',
+    sides: [{ groups: [{ unit: 'a' }, { unit: 'b' }, { unit: 'c' }] }, { groups: [] }],
+    rules: { k: 1 },
+  });
 
   it('reads values', () => {
     expect(valueAt(data, ['sides', 0, 'groups', 1, 'unit'])).toBe('b');
@@ -271,7 +300,11 @@ describe('editing data by path', () => {
     const moved = moveItem(data, ['sides', 0, 'groups'], 2, 0) as typeof data;
     expect(moved.sides[0]?.groups.map((group) => group.unit)).toEqual(['c', 'a', 'b']);
     expect(moveItem(data, ['sides', 0, 'groups'], 0, -1)).toBe(data);
-    expect((moveItem(data, ['sides', 0, 'groups'], 0, 99) as typeof data).sides[0]?.groups.map((group) => group.unit)).toEqual(['b', 'c', 'a']);
+    expect((moveItem(data, ['sides', 0, 'groups'], 0, 99) as typeof data).sides[0]?.groups.map((group) => group.unit)).toEqual([
+      'b',
+      'c',
+      'a',
+    ]);
   });
 });
 
@@ -340,7 +373,20 @@ describe('paths, ids and words', () => {
     expect(fieldId('b', ['units', 'orcs/orc-warriors'])).toBe('b-units-orcs_2forc_2dwarriors');
     expect(fieldId('b', ['a__b', 'x_y'])).toBe('b-a_5f_5fb-x_5fy');
     // Distinct paths, distinct ids (and never a `__`, which the form's own element ids add).
-    const paths = [['a', 'b'], ['a-b'], ['a', 0], ['a', '0'], ['a_2d'], ['a-'], ['a', ''], ['help'], ['x', 'help'], ['a\u02db'], ['a-b\u02db'], ['\u{1F600}']];
+    const paths = [
+      ['a', 'b'],
+      ['a-b'],
+      ['a', 0],
+      ['a', '0'],
+      ['a_2d'],
+      ['a-'],
+      ['a', ''],
+      ['help'],
+      ['x', 'help'],
+      ['a\u02db'],
+      ['a-b\u02db'],
+      ['\u{1F600}'],
+    ];
     const ids = paths.map((path) => fieldId('p', path));
     expect(ids.filter((id) => id.includes('__'))).toEqual([]);
     expect(new Set(ids.filter((_, index) => index !== 3)).size).toBe(paths.length - 1);

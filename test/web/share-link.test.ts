@@ -9,7 +9,17 @@ import { decodeSetup, encodeSetup, MAX_LINK_CHARACTERS, MAX_SETUP_BYTES, type Se
  */
 
 const SCENARIO = 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml';
-const base: Setup = { file: SCENARIO, text: 'ruleset: heroic\n', view: 'balance', method: 'mc', seed: 7, trials: 5000, precision: 0.05, budget: 60, tolerance: '5%' };
+const base: Setup = {
+  file: SCENARIO,
+  text: 'ruleset: heroic\n',
+  view: 'balance',
+  method: 'mc',
+  seed: 7,
+  trials: 5000,
+  precision: 0.05,
+  budget: 60,
+  tolerance: '5%',
+};
 
 /** A fragment carrying `value` as JSON, whatever it is (a link a stranger made by hand). */
 const linkOf = (value: unknown): Promise<string> => encodeSetup(value as Setup);
@@ -21,10 +31,24 @@ describe('a shared link', () => {
   });
 
   it('leaves out each field the CLI would refuse, saying which and why, and keeps the rest', async () => {
-    const { setup, problems } = await decodeSetup(await linkOf({ ...base, seed: 'abc', trials: 10.5, precision: 1e-9, budget: -3, tolerance: 'lots', view: 'nowhere', method: 'magic', trial: -1 }));
+    const { setup, problems } = await decodeSetup(
+      await linkOf({
+        ...base,
+        seed: 'abc',
+        trials: 10.5,
+        precision: 1e-9,
+        budget: -3,
+        tolerance: 'lots',
+        view: 'nowhere',
+        method: 'magic',
+        trial: -1,
+      }),
+    );
     expect(setup).toEqual({ file: SCENARIO, text: base.text, view: 'odds', method: 'auto' });
     expect(problems).toHaveLength(8);
-    expect(problems).toContain('this link\'s trials was left out: Trials must be a whole number from 1 to 1e12 (e.g. 100000, 100_000 or 1e6), got "10.5".');
+    expect(problems).toContain(
+      'this link\'s trials was left out: Trials must be a whole number from 1 to 1e12 (e.g. 100000, 100_000 or 1e6), got "10.5".',
+    );
     expect(problems).toContain('this link\'s seed was left out: The seed must be a number, got "abc".');
     // The CLI's ranges, not only the types: seed 5e9 and 2e12 trials are refused as crucible run refuses them.
     const out = await decodeSetup(await linkOf({ ...base, seed: 5e9, trials: 2e12, trials0: 1 }));
@@ -36,7 +60,12 @@ describe('a shared link', () => {
   });
 
   it('refuses a scenario path outside a scenarios folder, and imported files anywhere but beside the scenario', async () => {
-    for (const file of ['data/heroic/units.yaml', '../../etc/passwd.yaml', '/data/heroic/scenarios/x.yaml', 'data/heroic/scenarios/../units.yaml']) {
+    for (const file of [
+      'data/heroic/units.yaml',
+      '../../etc/passwd.yaml',
+      '/data/heroic/scenarios/x.yaml',
+      'data/heroic/scenarios/../units.yaml',
+    ]) {
       expect((await decodeSetup(await linkOf({ ...base, file }))).setup, file).toBeUndefined();
     }
     const beside = { 'data/heroic/scenarios/my-units.yaml': 'units: []\n' };
@@ -54,7 +83,9 @@ describe('a shared link', () => {
     const decoded = await decodeSetup(bomb);
     const seconds = (performance.now() - started) / 1000;
     expect(decoded.setup).toBeUndefined();
-    expect(decoded.problems).toEqual([`this link unpacks to more than ${MAX_SETUP_BYTES / 1024 / 1024} MB: no workbench setup is that large`]);
+    expect(decoded.problems).toEqual([
+      `this link unpacks to more than ${MAX_SETUP_BYTES / 1024 / 1024} MB: no workbench setup is that large`,
+    ]);
     // Generous for a loaded machine; unbounded, the page inflated, parsed and drew all of it (a 20 MB name froze a tab for 20 s).
     expect(seconds).toBeLessThan(2);
   });

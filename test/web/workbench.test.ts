@@ -37,7 +37,7 @@ describe('the workbench in a browser', () => {
     page = await openPage(await linkTo(OGRE));
   });
 
-  it('shows a bundled scenario\'s odds exactly as crucible run --json does; its YAML exports byte for byte', async () => {
+  it("shows a bundled scenario's odds exactly as crucible run --json does; its YAML exports byte for byte", async () => {
     await resultDone(page);
     expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([OGRE, '--trials', String(TRIALS)]));
     expect(await downloadedText(page, 'Export YAML')).toBe(await readFile(OGRE, 'utf8'));
@@ -48,7 +48,7 @@ describe('the workbench in a browser', () => {
     expect(await downloadedText(page, 'Results as CSV')).toMatch(/^metric,outcome,estimate,95% interval\r\n/);
   });
 
-  it('moves the odds when a stat changes in the form, to what crucible run --set gives (a bad value gets the CLI\'s message)', async () => {
+  it("moves the odds when a stat changes in the form, to what crucible run --set gives (a bad value gets the CLI's message)", async () => {
     const before = await downloadedText(page, 'Results as JSON (as crucible run --json)');
     // The knights' side: three models in formation → four.
     const shown = await page.locator('.odds .status').getAttribute('data-run');
@@ -65,7 +65,10 @@ describe('the workbench in a browser', () => {
     await page.locator(`.odds .status[data-state="done"]:not([data-run="${shown}"])`).waitFor();
     const after = await downloadedText(page, 'Results as JSON (as crucible run --json)');
     expect(after).toBe(await cliJson([OGRE, '--trials', String(TRIALS), '--set', 'sides[1].groups[0].models=4']));
-    const knightsWin = (json: string): number => (JSON.parse(json) as { metrics: { distribution: { label: string; probability: number }[] }[] }).metrics[0]?.distribution.find((entry) => entry.label === 'Sylvan Knights')?.probability ?? Number.NaN;
+    const knightsWin = (json: string): number =>
+      (JSON.parse(json) as { metrics: { distribution: { label: string; probability: number }[] }[] }).metrics[0]?.distribution.find(
+        (entry) => entry.label === 'Sylvan Knights',
+      )?.probability ?? Number.NaN;
     expect(knightsWin(after)).toBeGreaterThan(knightsWin(before));
     await page.locator('.chart-box svg').first().waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-desktop.png'), fullPage: true });
@@ -100,7 +103,7 @@ describe('the workbench in a browser', () => {
     await page.locator('.odds .status[data-state="done"]').waitFor();
   });
 
-  it('opens another bundled scenario from the menu: an exact answer, then Monte Carlo on the page\'s workers, each as the CLI gives it', async () => {
+  it("opens another bundled scenario from the menu: an exact answer, then Monte Carlo on the page's workers, each as the CLI gives it", async () => {
     await page.getByLabel('Open a scenario').selectOption(SINGLE_ATTACK);
     await page.locator('.odds .status[data-state="done"]', { hasText: /^Exact: / }).waitFor();
     expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([SINGLE_ATTACK]));
@@ -108,10 +111,12 @@ describe('the workbench in a browser', () => {
     await page.locator('#trials').fill('150000');
     await page.locator('#trials').press('Tab');
     await page.locator('.odds .status[data-state="done"]', { hasText: '150,000 trials' }).waitFor();
-    expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(await cliJson([SINGLE_ATTACK, '--method', 'mc', '--trials', '150000']));
+    expect(await downloadedText(page, 'Results as JSON (as crucible run --json)')).toBe(
+      await cliJson([SINGLE_ATTACK, '--method', 'mc', '--trials', '150000']),
+    );
   });
 
-  it('runs a roster\'s matchup heatmap, with wins, draws and losses on hover', async () => {
+  it("runs a roster's matchup heatmap, with wins, draws and losses on hover", async () => {
     await page.getByRole('button', { name: 'Matchups' }).click();
     await page.getByLabel('Each score within ±').selectOption('0.05');
     await page.getByRole('button', { name: 'Run the matchups' }).click();
@@ -126,7 +131,10 @@ describe('the workbench in a browser', () => {
     /** The page's price list as CSV rows (unit → its cells), from the table's own download. */
     const priceList = async (): Promise<Map<string, Record<string, string>>> => {
       // A CSV line's cells: quoted ones may hold commas ("[5.85, 66.2]").
-      const cellsOf = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((match) => (match[1] ?? '').replace(/^"|"$/g, '').replaceAll('""', '"')).slice(0, -1);
+      const cellsOf = (line: string) =>
+        [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)]
+          .map((match) => (match[1] ?? '').replace(/^"|"$/g, '').replaceAll('""', '"'))
+          .slice(0, -1);
       const [header, ...rows] = (await downloadedText(page, 'The price list: CSV')).trim().split(/\r?\n/).map(cellsOf);
       return new Map(rows.map((row) => [row[0] ?? '', Object.fromEntries((header ?? []).map((column, i) => [column, row[i] ?? '']))]));
     };
@@ -152,8 +160,30 @@ describe('the workbench in a browser', () => {
     await page.locator('.file-path', { hasText: 'warmaster: ' }).waitFor();
     await page.getByRole('button', { name: 'Balance and cost' }).click();
     await page.locator('#roster-choice').selectOption('data/warmaster/rosters/four-armies.yaml');
-    const kept = ['empire/halberdiers', 'empire/knights', 'empire/crossbowmen', 'orcs/orc-warriors', 'orcs/goblins', 'orcs/trolls', 'orcs/black-orcs', 'orcs/wolf-riders', 'high-elves/reavers', 'high-elves/spearmen', 'dwarfs/handgunners', 'dwarfs/warriors'];
-    const warmaster = await editRoster((text) => text.replace(/^entries:[\s\S]*$/m, (entries) => `entries:\n${entries.split('\n').filter((line) => kept.some((id) => line.includes(`id: ${id},`))).join('\n')}\n`));
+    const kept = [
+      'empire/halberdiers',
+      'empire/knights',
+      'empire/crossbowmen',
+      'orcs/orc-warriors',
+      'orcs/goblins',
+      'orcs/trolls',
+      'orcs/black-orcs',
+      'orcs/wolf-riders',
+      'high-elves/reavers',
+      'high-elves/spearmen',
+      'dwarfs/handgunners',
+      'dwarfs/warriors',
+    ];
+    const warmaster = await editRoster((text) =>
+      text.replace(
+        /^entries:[\s\S]*$/m,
+        (entries) =>
+          `entries:\n${entries
+            .split('\n')
+            .filter((line) => kept.some((id) => line.includes(`id: ${id},`)))
+            .join('\n')}\n`,
+      ),
+    );
     // Settings belong to the scenario opened: this one starts at ±2 points.
     await page.getByLabel('Each score within ±').selectOption('0.05');
     await page.getByLabel('Tolerance').fill('5');
@@ -161,7 +191,11 @@ describe('the workbench in a browser', () => {
     await page.getByRole('button', { name: 'Make the price list' }).click();
     await page.locator('.balance .status[data-state="done"]').waitFor({ timeout: 60_000 });
     const shownWarmaster = await priceList();
-    const cliWarmaster = await cliPriceList(warmaster, ['armies: ../armies', `armies: ${path.resolve('data/warmaster/armies')}`], ['--tolerance', '5']);
+    const cliWarmaster = await cliPriceList(
+      warmaster,
+      ['armies: ../armies', `armies: ${path.resolve('data/warmaster/armies')}`],
+      ['--tolerance', '5'],
+    );
     expect(shownWarmaster.size).toBe(kept.length);
     expect(cliWarmaster.units.every((unit) => unit.deserved !== undefined)).toBe(true);
     for (const unit of cliWarmaster.units) {
@@ -177,7 +211,9 @@ describe('the workbench in a browser', () => {
     // Four knights in formation (three in the file): a valid scenario, so its odds are computed, not a stale result shown.
     const text = (await readFile(OGRE, 'utf8')).replace('models: 3', 'models: 4');
     await page.getByRole('button', { name: 'Odds' }).click();
-    await page.locator('input[type="file"]').setInputFiles({ name: 'my-fight.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'my-fight.yaml', mimeType: 'application/yaml', buffer: Buffer.from(text) });
     // Kept beside the bundled scenarios, so its `../units.yaml` resolves as on disk.
     await page.locator('.file-path', { hasText: 'data/heroic/scenarios/my-fight.yaml' }).waitFor();
     await expect(page.locator('#a-sides-1-groups-0-models').inputValue()).resolves.toBe('4');
@@ -216,7 +252,8 @@ describe('the workbench in a browser', () => {
     expect(await fresh.locator('#trials-problem').textContent()).toMatch(/^Trials must be a whole number from 1 to 1e12/);
     await setField(fresh, 'trials', '1e12');
     // Said with the status shown if it does not come: under the full suite's load this wait once ran out.
-    const status = async (): Promise<string> => `status: ${(await fresh.locator('.odds .status').textContent()) ?? ''} (trials box: ${await fresh.locator('#trials').inputValue()})`;
+    const status = async (): Promise<string> =>
+      `status: ${(await fresh.locator('.odds .status').textContent()) ?? ''} (trials box: ${await fresh.locator('#trials').inputValue()})`;
     await fresh
       .locator('.odds .status', { hasText: 'of 1,000,000,000,000 trials, refining' })
       .waitFor({ timeout: 60_000 })
@@ -248,21 +285,43 @@ describe('the workbench in a browser', () => {
 
   it('opens a shared Balance link with the fields the CLI refuses left out, said so, and runs it at once; a result of another setup is never shown as current', async () => {
     const roster = 'data/heroic/rosters/core.yaml';
-    const rosterText = (await readFile(roster, 'utf8')).replace(/^entries:[\s\S]*$/m, 'entries:\n  - { id: sylvan-knight, name: Sylvan Knight, count: 4, cost: 16 }\n  - { id: goblin, name: Goblin, count: 12, cost: 5 }\n  - { id: orc-barbarian, name: Orc Barbarian, count: 5, cost: 12 }\n');
-    const link = await linkTo(OGRE, { view: 'balance', roster, rosterFile: roster, rosterText, precision: 0.05, budget: 60, unit: 'goblin', trials: 10.5, seed: 'abc' as unknown as number });
+    const rosterText = (await readFile(roster, 'utf8')).replace(
+      /^entries:[\s\S]*$/m,
+      'entries:\n  - { id: sylvan-knight, name: Sylvan Knight, count: 4, cost: 16 }\n  - { id: goblin, name: Goblin, count: 12, cost: 5 }\n  - { id: orc-barbarian, name: Orc Barbarian, count: 5, cost: 12 }\n',
+    );
+    const link = await linkTo(OGRE, {
+      view: 'balance',
+      roster,
+      rosterFile: roster,
+      rosterText,
+      precision: 0.05,
+      budget: 60,
+      unit: 'goblin',
+      trials: 10.5,
+      seed: 'abc' as unknown as number,
+    });
     const fresh = await openPage(link);
     const alert = fresh.getByRole('alert');
-    await expect(alert.textContent()).resolves.toMatch(/parts of its link could not be used:.*seed was left out: The seed must be a number, got "abc"\..*trials was left out: Trials must be a whole number from 1 to 1e12 .*got "10\.5"\./);
+    await expect(alert.textContent()).resolves.toMatch(
+      /parts of its link could not be used:.*seed was left out: The seed must be a number, got "abc"\..*trials was left out: Trials must be a whole number from 1 to 1e12 .*got "10\.5"\./,
+    );
     // No click: the link's view runs as the sharer saw it.
     await finished(fresh, 'balance');
-    const file = await cliCopy('shared-roster.yaml', rosterText.replace('unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`));
+    const file = await cliCopy(
+      'shared-roster.yaml',
+      rosterText.replace('unitsFile: ../units.yaml', `unitsFile: ${path.resolve('data/heroic/units.yaml')}`),
+    );
     const cli = await runCli(['balance', 'goblin', '--against', file, '--budget', '60', '-p', '0.05', '--json']);
     expect(cli.status, cli.stderr).toBe(0);
-    expect(await downloadedText(fresh, 'Results as JSON (as crucible balance --json)')).toBe(cli.stdout.replaceAll(JSON.stringify(file), JSON.stringify(roster)));
+    expect(await downloadedText(fresh, 'Results as JSON (as crucible balance --json)')).toBe(
+      cli.stdout.replaceAll(JSON.stringify(file), JSON.stringify(roster)),
+    );
 
     // A change of setting: the price shown is marked as of the setup before it, until run again.
     await setField(fresh, 'balance-tolerance', '5%');
-    await fresh.locator('.balance .status[data-current="false"]', { hasText: 'These results are of the setup before your last change' }).waitFor();
+    await fresh
+      .locator('.balance .status[data-current="false"]', { hasText: 'These results are of the setup before your last change' })
+      .waitFor();
     await expect.poll(() => fresh.locator('.balance [data-stale="true"] .report').count()).toBe(1);
     // Back to the setup it was of: current again, at once (kept for this visit).
     await setField(fresh, 'balance-tolerance', '10%');
@@ -277,7 +336,9 @@ describe('the workbench in a browser', () => {
 
   it('imports a scenario with its own units file (both files at once), runs it as the CLI runs the pair, and shares both in its link', async () => {
     const units = (await readFile('data/heroic/units.yaml', 'utf8')).replace('id: sylvan-knight', 'id: my-knight');
-    const scenario = (await readFile(OGRE, 'utf8')).replace(/^sides:/m, 'unitsFile: my-units.yaml\nsides:').replace('unit: sylvan-knight', 'unit: my-knight');
+    const scenario = (await readFile(OGRE, 'utf8'))
+      .replace(/^sides:/m, 'unitsFile: my-units.yaml\nsides:')
+      .replace('unit: sylvan-knight', 'unit: my-knight');
     const folder = path.join(session.directory(), 'own-units');
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'my-units.yaml'), units);
@@ -285,8 +346,13 @@ describe('the workbench in a browser', () => {
     const fresh = await openPage(await linkTo(OGRE));
     await resultDone(fresh);
     // The scenario alone: the page says which file it lacks and how to give it.
-    await fresh.locator('input[type="file"]').setInputFiles({ name: 'my-ogre.yaml', mimeType: 'application/yaml', buffer: Buffer.from(scenario) });
-    await fresh.getByRole('alert').filter({ hasText: 'This scenario names a file the workbench does not have (my-units.yaml): import it together with the scenario' }).waitFor();
+    await fresh
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'my-ogre.yaml', mimeType: 'application/yaml', buffer: Buffer.from(scenario) });
+    await fresh
+      .getByRole('alert')
+      .filter({ hasText: 'This scenario names a file the workbench does not have (my-units.yaml): import it together with the scenario' })
+      .waitFor();
     await fresh.locator('input[type="file"]').setInputFiles([
       { name: 'my-units.yaml', mimeType: 'application/yaml', buffer: Buffer.from(units) },
       { name: 'my-ogre.yaml', mimeType: 'application/yaml', buffer: Buffer.from(scenario) },
@@ -295,7 +361,10 @@ describe('the workbench in a browser', () => {
     await setField(fresh, 'trials', String(TRIALS));
     await fresh.locator('.odds .status[data-state="done"]', { hasText: `${TRIALS.toLocaleString('en')} trials` }).waitFor();
     const page = 'data/heroic/scenarios/my-ogre.yaml';
-    const cli = (await cliJson([path.join(folder, 'my-ogre.yaml'), '--trials', String(TRIALS)])).replaceAll(path.join(folder, 'my-ogre.yaml'), page);
+    const cli = (await cliJson([path.join(folder, 'my-ogre.yaml'), '--trials', String(TRIALS)])).replaceAll(
+      path.join(folder, 'my-ogre.yaml'),
+      page,
+    );
     expect(await downloadedText(fresh, 'Results as JSON (as crucible run --json)')).toBe(cli);
     await fresh.waitForFunction(() => location.hash.length > 10);
     const link = new URL(fresh.url()).hash;

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { parse } from 'yaml';
 import type { FieldChoices } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { type Checked, checkScenario, choicesOf } from '../compute/scenario.js';
 import { computeOdds } from '../compute/odds.js';
 import { type Method, METHOD_WORDS, METHODS } from '../../sim/methods.js';
@@ -26,17 +26,31 @@ import { bundledSetup, useSetup } from './use-setup.js';
  * own modules, on Web Workers.
  */
 
-const VIEW_TITLES: Record<View, string> = { odds: 'Odds', compare: 'Compare two versions', matchups: 'Matchups', balance: 'Balance and cost', replay: 'Replay a trial' };
-const METHOD_TITLES: Record<Method, string> = { auto: `auto: ${METHOD_WORDS.auto}`, exact: `exact: ${METHOD_WORDS.exact}`, mc: `Monte Carlo, ${METHOD_WORDS.mc}`, 'mc-dice': `Monte Carlo, ${METHOD_WORDS['mc-dice']}` };
+const VIEW_TITLES: Record<View, string> = {
+  odds: 'Odds',
+  compare: 'Compare two versions',
+  matchups: 'Matchups',
+  balance: 'Balance and cost',
+  replay: 'Replay a trial',
+};
+const METHOD_TITLES: Record<Method, string> = {
+  auto: `auto: ${METHOD_WORDS.auto}`,
+  exact: `exact: ${METHOD_WORDS.exact}`,
+  mc: `Monte Carlo, ${METHOD_WORDS.mc}`,
+  'mc-dice': `Monte Carlo, ${METHOD_WORDS['mc-dice']}`,
+};
 /** A run is redone this long after the last keystroke. */
 const EDIT_DELAY_MILLISECONDS = 300;
 
 /** The files the designer chose to import: the scenario (the one naming a rule system the page knows) and the files beside it. */
-async function importedFiles(chosen: readonly File[]): Promise<{ scenario: { name: string; text: string; ruleset: string }; others: { name: string; text: string }[] } | string> {
+async function importedFiles(
+  chosen: readonly File[],
+): Promise<{ scenario: { name: string; text: string; ruleset: string }; others: { name: string; text: string }[] } | string> {
   const tooLarge = chosen.find((file) => file.size > MAX_DATA_FILE_BYTES);
-  if (tooLarge !== undefined) return `${tooLarge.name} is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MB, the most crucible reads from a file: nothing was imported.`;
+  if (tooLarge !== undefined)
+    return `${tooLarge.name} is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MB, the most crucible reads from a file: nothing was imported.`;
   const read = await Promise.all(chosen.map(async (file) => ({ name: file.name.replaceAll(/[^\w.-]+/g, '-'), text: await file.text() })));
-  const rulesetOf = (text: string): string | undefined => {
+  const ruleSystemOf = (text: string): string | undefined => {
     try {
       const named = (parse(text) as { ruleset?: unknown } | null)?.ruleset;
       return typeof named === 'string' && RULE_SYSTEMS.some((candidate) => candidate.id === named) ? named : undefined;
@@ -44,14 +58,20 @@ async function importedFiles(chosen: readonly File[]): Promise<{ scenario: { nam
       return undefined; // Checked (and the syntax error shown) once it is open.
     }
   };
-  const index = Math.max(0, read.findIndex((file) => rulesetOf(file.text) !== undefined));
+  const index = Math.max(
+    0,
+    read.findIndex((file) => ruleSystemOf(file.text) !== undefined),
+  );
   const scenario = read[index];
   if (scenario === undefined) return 'No file was chosen.';
-  return { scenario: { ...scenario, ruleset: rulesetOf(scenario.text) ?? 'heroic' }, others: read.filter((_, i) => i !== index) };
+  return { scenario: { ...scenario, ruleset: ruleSystemOf(scenario.text) ?? 'heroic' }, others: read.filter((_, i) => i !== index) };
 }
 
 /** A run setting typed in its box: empty for the scenario's own, else read as the CLI reads the option. */
-function settingFromText(read: (text: string) => number, text: string): { readonly value: number | undefined } | { readonly problem: string } {
+function settingFromText(
+  read: (text: string) => number,
+  text: string,
+): { readonly value: number | undefined } | { readonly problem: string } {
   return text.trim() === '' ? { value: undefined } : readNumber(read, text);
 }
 
@@ -106,8 +126,18 @@ export function App() {
     const run = ++runs.current;
     // The last result stays on screen, marked as being redone, until the first new one arrives.
     // Another scenario's numbers would mislead: only the same file's are kept (dimmed) while it is redone.
-    setOdds((previous) => ((previous.kind === 'running' || previous.kind === 'done') && previous.update !== undefined && previous.update.report.file === loaded.file ? { kind: 'running', run, update: previous.update, stale: true } : { kind: 'running', run }));
-    const settings = { method: setup.method, ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.trials === undefined ? {} : { trials: setup.trials }) };
+    setOdds((previous) =>
+      (previous.kind === 'running' || previous.kind === 'done') &&
+      previous.update !== undefined &&
+      previous.update.report.file === loaded.file
+        ? { kind: 'running', run, update: previous.update, stale: true }
+        : { kind: 'running', run },
+    );
+    const settings = {
+      method: setup.method,
+      ...(setup.seed === undefined ? {} : { seed: setup.seed }),
+      ...(setup.trials === undefined ? {} : { trials: setup.trials }),
+    };
     const executor = pool().session();
     computeOdds(loaded, settings, executor, controller.signal, (next) => {
       if (!controller.signal.aborted) setOdds(next.done ? { kind: 'done', run, update: next } : { kind: 'running', run, update: next });
@@ -121,7 +151,13 @@ export function App() {
     // Stop keeps the trials merged so far, shown as what they are; a result being redone is not this run's.
     stopOdds.current = () => {
       stop();
-      setOdds((previous) => (previous.kind === 'running' && previous.update !== undefined && previous.stale !== true ? { kind: 'done', run: previous.run, update: previous.update } : previous.kind === 'running' ? { kind: 'failed', message: 'Stopped before the first results: change a setting or the scenario to run again.' } : previous));
+      setOdds((previous) =>
+        previous.kind === 'running' && previous.update !== undefined && previous.stale !== true
+          ? { kind: 'done', run: previous.run, update: previous.update }
+          : previous.kind === 'running'
+            ? { kind: 'failed', message: 'Stopped before the first results: change a setting or the scenario to run again.' }
+            : previous,
+      );
     };
     return stop;
   }, [loaded, setup?.view, setup?.method, setup?.seed, setup?.trials]);
@@ -141,7 +177,9 @@ export function App() {
 
   const problems = checked?.ok === false ? checked.problems : [];
   // A file the scenario names and the volume lacks (the loader's "… not found: <path>"): an imported scenario's own units or army file.
-  const missingFiles = [...new Set(problems.flatMap((problem) => /\bnot found: (?:neither )?([^\s,;]+)/.exec(problem.message)?.[1] ?? []))].map((file) => file.split('/').at(-1) ?? file);
+  const missingFiles = [
+    ...new Set(problems.flatMap((problem) => /\bnot found: (?:neither )?([^\s,;]+)/.exec(problem.message)?.[1] ?? [])),
+  ].map((file) => file.split('/').at(-1) ?? file);
   const variants = checked?.ok === true ? checked.variants : [];
 
   const openBundled = async (file: string): Promise<void> => {
@@ -153,7 +191,9 @@ export function App() {
     const { scenario, others } = imported;
     const file = scenarioPathFor(scenario.ruleset, scenario.name);
     const beside = Object.fromEntries(others.map((other) => [scenarioPathFor(scenario.ruleset, other.name), other.text]));
-    setNotice(others.length === 0 ? undefined : `Imported ${scenario.name} with ${others.map((other) => other.name).join(', ')} beside it.`);
+    setNotice(
+      others.length === 0 ? undefined : `Imported ${scenario.name} with ${others.map((other) => other.name).join(', ')} beside it.`,
+    );
     replace({ view: setup.view, method: setup.method, file, text: scenario.text, ...(others.length === 0 ? {} : { files: beside }) });
   };
   const setSetting = (name: 'seed' | 'trials', text: string): void => {
@@ -178,11 +218,15 @@ export function App() {
       <header class="top">
         <h1>crucible workbench</h1>
         {/* A button, not a #link: the address's fragment holds the setup. */}
-        <button type="button" class="skip" onClick={() => {
+        <button
+          type="button"
+          class="skip"
+          onClick={() => {
             const results = document.getElementById('results-pane');
             results?.scrollIntoView({ block: 'start' });
             results?.focus({ preventScroll: true });
-          }}>
+          }}
+        >
           Skip to the results
         </button>
         <div class="top-actions">
@@ -190,7 +234,9 @@ export function App() {
             Open a scenario
           </label>
           <select id="scenario-choice" value={setup.file} onChange={(event) => void openBundled(event.currentTarget.value)}>
-            {BUNDLED_SCENARIOS.some((group) => group.files.some((entry) => entry.file === setup.file)) ? null : <option value={setup.file}>{fileName} (yours)</option>}
+            {BUNDLED_SCENARIOS.some((group) => group.files.some((entry) => entry.file === setup.file)) ? null : (
+              <option value={setup.file}>{fileName} (yours)</option>
+            )}
             {BUNDLED_SCENARIOS.map((group) => (
               <optgroup key={group.ruleset} label={`${group.ruleset}: ${group.title}`}>
                 {group.files.map((entry) => (
@@ -205,11 +251,20 @@ export function App() {
             Import YAML
           </button>
           {/* Several files at once: a scenario with the units or army file it names beside it. */}
-          <input ref={importer} type="file" multiple accept=".yaml,.yml,.json" class="sr-only" tabIndex={-1} aria-hidden="true" onChange={(event) => {
-            const chosen = [...(event.currentTarget.files ?? [])];
-            if (chosen.length > 0) void importFiles(chosen);
-            event.currentTarget.value = '';
-          }} />
+          <input
+            ref={importer}
+            type="file"
+            multiple
+            accept=".yaml,.yml,.json"
+            class="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(event) => {
+              const chosen = [...(event.currentTarget.files ?? [])];
+              if (chosen.length > 0) void importFiles(chosen);
+              event.currentTarget.value = '';
+            }}
+          />
           <button type="button" onClick={() => download(fileName, setup.text, 'application/yaml')}>
             Export YAML
           </button>
@@ -224,7 +279,11 @@ export function App() {
         )}
         {linkProblems.length === 0 ? null : (
           <div class="problem" role="alert">
-            {fromLink ? <p>The shared setup is open, but parts of its link could not be used:</p> : <p>{linkProblems[0]}: the default scenario is open instead.</p>}
+            {fromLink ? (
+              <p>The shared setup is open, but parts of its link could not be used:</p>
+            ) : (
+              <p>{linkProblems[0]}: the default scenario is open instead.</p>
+            )}
             {fromLink ? (
               <ul>
                 {linkProblems.map((line, index) => (
@@ -244,10 +303,20 @@ export function App() {
           </p>
           {missingFiles.length === 0 ? null : (
             <p class="status problem" role="alert">
-              This scenario names {missingFiles.length === 1 ? 'a file' : 'files'} the workbench does not have ({missingFiles.join(', ')}): import {missingFiles.length === 1 ? 'it' : 'them'} together with the scenario — choose all the files at once in Import YAML — and the link will carry them.
+              This scenario names {missingFiles.length === 1 ? 'a file' : 'files'} the workbench does not have ({missingFiles.join(', ')}):
+              import {missingFiles.length === 1 ? 'it' : 'them'} together with the scenario — choose all the files at once in Import YAML —
+              and the link will carry them.
             </p>
           )}
-          <ScenarioEditor label="Scenario" idPrefix="a" text={setup.text} onText={(text) => update({ text })} system={system} problems={problems} choices={choices} />
+          <ScenarioEditor
+            label="Scenario"
+            idPrefix="a"
+            text={setup.text}
+            onText={(text) => update({ text })}
+            system={system}
+            problems={problems}
+            choices={choices}
+          />
         </section>
         <section class="results-pane" id="results-pane" tabIndex={-1} aria-labelledby="results-heading">
           <h2 id="results-heading" class="sr-only">
@@ -281,12 +350,26 @@ export function App() {
             {/* The scenario's own seed and trials are the defaults (the form leaves them to these boxes, as crucible run --seed/--trials override them). */}
             <label class="field-inline" for="seed">
               Seed
-              <CommitInput id="seed" placeholder={loaded === undefined ? '' : `${loaded.scenario.seed} (the scenario's)`} value={setup.seed === undefined ? '' : String(setup.seed)} invalid={settingProblems.seed !== undefined} describedBy={settingProblems.seed === undefined ? undefined : 'seed-problem'} onCommit={(text) => setSetting('seed', text)} />
+              <CommitInput
+                id="seed"
+                placeholder={loaded === undefined ? '' : `${loaded.scenario.seed} (the scenario's)`}
+                value={setup.seed === undefined ? '' : String(setup.seed)}
+                invalid={settingProblems.seed !== undefined}
+                describedBy={settingProblems.seed === undefined ? undefined : 'seed-problem'}
+                onCommit={(text) => setSetting('seed', text)}
+              />
             </label>
             {setup.view === 'odds' || setup.view === 'compare' ? (
               <label class="field-inline" for="trials">
                 Trials
-                <CommitInput id="trials" placeholder={loaded === undefined ? '' : `${loaded.scenario.trials} (the scenario's)`} value={setup.trials === undefined ? '' : String(setup.trials)} invalid={settingProblems.trials !== undefined} describedBy={settingProblems.trials === undefined ? undefined : 'trials-problem'} onCommit={(text) => setSetting('trials', text)} />
+                <CommitInput
+                  id="trials"
+                  placeholder={loaded === undefined ? '' : `${loaded.scenario.trials} (the scenario's)`}
+                  value={setup.trials === undefined ? '' : String(setup.trials)}
+                  invalid={settingProblems.trials !== undefined}
+                  describedBy={settingProblems.trials === undefined ? undefined : 'trials-problem'}
+                  onCommit={(text) => setSetting('trials', text)}
+                />
               </label>
             ) : null}
             {setup.view === 'odds' && odds.kind === 'running' ? (
@@ -303,7 +386,9 @@ export function App() {
             ),
           )}
           {setup.view === 'odds' ? <OddsView state={odds} metric={setup.metric} onMetric={(metric) => update({ metric })} /> : null}
-          {setup.view === 'compare' ? <CompareView setup={setup} update={update} loaded={loaded} variants={variants} choices={choices} /> : null}
+          {setup.view === 'compare' ? (
+            <CompareView setup={setup} update={update} loaded={loaded} variants={variants} choices={choices} />
+          ) : null}
           {setup.view === 'matchups' ? <MatchupsView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
           {setup.view === 'balance' ? <BalanceView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
           {setup.view === 'replay' ? <ReplayView setup={setup} update={update} loaded={loaded} /> : null}

@@ -19,7 +19,8 @@ export function fieldChanges(before: unknown, after: unknown, path: readonly (st
   if (same(before, after)) return [];
   if (isRecord(before) && isRecord(after)) {
     const changes: FieldChange[] = [];
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) changes.push(...fieldChanges(before[key], after[key], [...path, key]));
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
+      changes.push(...fieldChanges(before[key], after[key], [...path, key]));
     return changes;
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {

@@ -35,7 +35,25 @@ function useDraft(value: string, onCommit: (text: string) => void, invalid = fal
   };
 }
 
-export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'numeric', size, invalid, describedBy }: { id: string; value: string; placeholder?: string; onCommit: (text: string) => void; inputMode?: 'numeric' | 'text'; size?: number; invalid?: boolean; describedBy?: string | undefined }) {
+export function CommitInput({
+  id,
+  value,
+  placeholder,
+  onCommit,
+  inputMode = 'numeric',
+  size,
+  invalid,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  placeholder?: string;
+  onCommit: (text: string) => void;
+  inputMode?: 'numeric' | 'text';
+  size?: number;
+  invalid?: boolean;
+  describedBy?: string | undefined;
+}) {
   const { commit, props } = useDraft(value, onCommit, invalid);
   return (
     <input
@@ -53,7 +71,17 @@ export function CommitInput({ id, value, placeholder, onCommit, inputMode = 'num
   );
 }
 
-export function CommitTextArea({ id, value, rows, onCommit }: { id: string; value: string; rows: number; onCommit: (text: string) => void }) {
+export function CommitTextArea({
+  id,
+  value,
+  rows,
+  onCommit,
+}: {
+  id: string;
+  value: string;
+  rows: number;
+  onCommit: (text: string) => void;
+}) {
   const { props } = useDraft(value, onCommit);
   return <textarea id={id} class="yaml" rows={rows} spellcheck={false} {...props} />;
 }

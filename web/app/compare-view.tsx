@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FieldChoices } from '../../engine/rule-system.js';
 import type { ReportPage } from '../../reports/page-model.js';
-import type { InputProblem } from '../../input/errors.js';
+import type { Problem } from '../../input/errors.js';
 import type { LoadedScenario } from '../../input/scenario-file.js';
 import { monteCarloOf } from '../../sim/methods.js';
 import type { CompareReply, CompareRequest } from '../compute/compare-worker.js';
@@ -27,12 +27,24 @@ type CompareState =
   | { readonly kind: 'running'; readonly key: string; readonly done?: number; readonly planned?: number }
   | { readonly kind: 'done'; readonly key: string; readonly page: ReportPage }
   | { readonly kind: 'stopped'; readonly key: string }
-  | { readonly kind: 'failed'; readonly key: string; readonly message: string; readonly problems?: readonly InputProblem[] };
+  | { readonly kind: 'failed'; readonly key: string; readonly message: string; readonly problems?: readonly Problem[] };
 
-export function CompareView({ setup, update, loaded, variants, choices }: { setup: Setup; update: (change: SetupChange) => void; loaded: LoadedScenario | undefined; variants: readonly string[]; choices: FieldChoices }) {
+export function CompareView({
+  setup,
+  update,
+  loaded,
+  variants,
+  choices,
+}: {
+  setup: Setup;
+  update: (change: SetupChange) => void;
+  loaded: LoadedScenario | undefined;
+  variants: readonly string[];
+  choices: FieldChoices;
+}) {
   const against = setup.variant ?? (variants[0] === undefined ? EDITED : variants[0]);
   const copyText = setup.against ?? setup.text;
-  const [copyProblems, setCopyProblems] = useState<readonly InputProblem[]>([]);
+  const [copyProblems, setCopyProblems] = useState<readonly Problem[]>([]);
   const [state, setState] = useState<CompareState>({ kind: 'idle' });
   const key = JSON.stringify([setup.file, setup.text, against, against === EDITED ? copyText : '', setup.method, setup.seed, setup.trials]);
   const stopRun = useRef<(() => void) | undefined>(undefined);
@@ -71,12 +83,20 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
           const reply = event.data;
           if (reply.kind === 'progress') setState({ kind: 'running', key, done: reply.done, planned: reply.planned });
           else if (reply.kind === 'done') setState({ kind: 'done', key, page: reply.page });
-          else if (reply.kind === 'problems') setState({ kind: 'failed', key, message: 'The comparison could not start:', problems: reply.problems });
+          else if (reply.kind === 'problems')
+            setState({ kind: 'failed', key, message: 'The comparison could not start:', problems: reply.problems });
           else setState({ kind: 'failed', key, message: reply.message });
           if (reply.kind !== 'progress') worker?.terminate();
         };
         const method = monteCarloOf(setup.method);
-        const request: CompareRequest = { files: [[setup.file, text]], file: setup.file, variant: against, method, ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.trials === undefined ? {} : { trials: setup.trials }) };
+        const request: CompareRequest = {
+          files: [[setup.file, text]],
+          file: setup.file,
+          variant: against,
+          method,
+          ...(setup.seed === undefined ? {} : { seed: setup.seed }),
+          ...(setup.trials === undefined ? {} : { trials: setup.trials }),
+        };
         worker.postMessage(request);
       })();
     }, 300);
@@ -119,7 +139,12 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
           <option value={EDITED}>an edited copy (change it below)</option>
         </select>
       </label>
-      {setup.method === 'auto' || setup.method === 'exact' ? <p class="muted">Compared by Monte Carlo on common dice (outcomes drawn from exact tables): pairing trial by trial is what makes small differences visible.</p> : null}
+      {setup.method === 'auto' || setup.method === 'exact' ? (
+        <p class="muted">
+          Compared by Monte Carlo on common dice (outcomes drawn from exact tables): pairing trial by trial is what makes small differences
+          visible.
+        </p>
+      ) : null}
       <p class={`status ${shown.kind === 'failed' && current ? 'problem' : ''}`} role="status" data-state={current ? shown.kind : 'stale'}>
         {statusText}
         {shown.kind === 'running' && current ? (
@@ -148,7 +173,16 @@ export function CompareView({ setup, update, loaded, variants, choices }: { setu
       {against === EDITED ? (
         <details open class="copy-editor">
           <summary>The edited copy</summary>
-          <ScenarioEditor label="Edited copy" idPrefix="b" distinctName text={copyText} onText={(text) => update({ against: text })} system={loaded?.system} problems={copyProblems} choices={choices} />
+          <ScenarioEditor
+            label="Edited copy"
+            idPrefix="b"
+            distinctName
+            text={copyText}
+            onText={(text) => update({ against: text })}
+            system={loaded?.system}
+            problems={copyProblems}
+            choices={choices}
+          />
         </details>
       ) : null}
     </section>

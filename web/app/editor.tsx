@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { z } from 'zod';
 import type { FieldChoices, RuleSystem } from '../../engine/rule-system.js';
-import type { InputProblem } from '../../input/errors.js';
+import type { Problem } from '../../input/errors.js';
 import { problemText } from '../compute/scenario.js';
 import type { JsonSchema } from './schema-form-model.js';
 import { SchemaForm } from './schema-form.js';
@@ -30,7 +30,7 @@ export interface EditorProps {
   readonly text: string;
   readonly onText: (text: string) => void;
   readonly system: RuleSystem | undefined;
-  readonly problems: readonly InputProblem[];
+  readonly problems: readonly Problem[];
   readonly choices: FieldChoices;
   /** Where the page shows a second editor (Compare's edited copy): said before each of its controls' names, which would repeat the first's. */
   readonly distinctName?: boolean;
@@ -44,23 +44,53 @@ export function ScenarioEditor({ label, idPrefix, text, onText, system, problems
   return (
     <section class="editor" aria-label={label}>
       <div class="tabs" role="group" aria-label={`${label}: edit as`}>
-        <button type="button" aria-pressed={mode === 'form'} aria-label={distinctName ? `${label}: form` : undefined} onClick={() => setMode('form')}>
+        <button
+          type="button"
+          aria-pressed={mode === 'form'}
+          aria-label={distinctName ? `${label}: form` : undefined}
+          onClick={() => setMode('form')}
+        >
           Form
         </button>
-        <button type="button" aria-pressed={mode === 'yaml'} aria-label={distinctName ? `${label}: YAML` : undefined} onClick={() => setMode('yaml')}>
+        <button
+          type="button"
+          aria-pressed={mode === 'yaml'}
+          aria-label={distinctName ? `${label}: YAML` : undefined}
+          onClick={() => setMode('yaml')}
+        >
           YAML
         </button>
       </div>
       {mode === 'yaml' || schema === undefined || parsed.data === undefined ? (
         <>
-          {mode === 'form' ? <p class="muted">{parsed.problem === undefined ? 'Choose a known ruleset to edit with the form.' : 'The form needs the YAML to parse first.'}</p> : null}
+          {mode === 'form' ? (
+            <p class="muted">
+              {parsed.problem === undefined ? 'Choose a known ruleset to edit with the form.' : 'The form needs the YAML to parse first.'}
+            </p>
+          ) : null}
           <label class="yaml-label" for={`${idPrefix}-yaml`}>
             {label} as YAML
           </label>
-          <textarea id={`${idPrefix}-yaml`} class="yaml" spellcheck={false} value={text} onInput={(event) => onText(event.currentTarget.value)} rows={24} />
+          <textarea
+            id={`${idPrefix}-yaml`}
+            class="yaml"
+            spellcheck={false}
+            value={text}
+            onInput={(event) => onText(event.currentTarget.value)}
+            rows={24}
+          />
         </>
       ) : (
-        <SchemaForm schema={schema} value={parsed.data} onChange={(next) => onText(withData(text, next))} problems={formProblems} choices={choices} hidden={['ruleset', 'variants', 'seed', 'trials']} idPrefix={idPrefix} name={distinctName ? label : ''} />
+        <SchemaForm
+          schema={schema}
+          value={parsed.data}
+          onChange={(next) => onText(withData(text, next))}
+          problems={formProblems}
+          choices={choices}
+          hidden={['ruleset', 'variants', 'seed', 'trials']}
+          idPrefix={idPrefix}
+          name={distinctName ? label : ''}
+        />
       )}
       {problems.length === 0 ? null : (
         <div class="problems" aria-live="polite">

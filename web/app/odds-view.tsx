@@ -15,27 +15,51 @@ import { VegaChart } from './vega-chart.js';
  */
 
 /** `run` counts the runs started: a test (or a person) can tell a new result from the last. */
-export type OddsState = { readonly kind: 'idle' } | { readonly kind: 'running'; readonly run: number; readonly update?: OddsUpdate; readonly stale?: boolean } | { readonly kind: 'done'; readonly run: number; readonly update: OddsUpdate } | { readonly kind: 'failed'; readonly message: string };
+export type OddsState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly run: number; readonly update?: OddsUpdate; readonly stale?: boolean }
+  | { readonly kind: 'done'; readonly run: number; readonly update: OddsUpdate }
+  | { readonly kind: 'failed'; readonly message: string };
 
 // Two decimals, as `crucible run` prints them: a whole percent hides what an edit moved.
-const intervalText = (summary: MetricSummary, low: number, high: number): string => (summary.trials === 0 ? 'exact' : `${percent(low)} – ${percent(high)}`);
+const intervalText = (summary: MetricSummary, low: number, high: number): string =>
+  summary.trials === 0 ? 'exact' : `${percent(low)} – ${percent(high)}`;
 
 /** Rows of the results table: each label of a category or flag, a count's mean and its chance of at least 1. */
 function metricRows(summary: MetricSummary): string[][] {
   if (summary.kind === 'count') {
     const mean = summary.mean.toFixed(3);
-    const rows = [[metricTitle(summary), 'average', mean, summary.trials === 0 ? 'exact' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`]];
+    const rows = [
+      [
+        metricTitle(summary),
+        'average',
+        mean,
+        summary.trials === 0 ? 'exact' : `${summary.meanInterval.low.toFixed(3)} – ${summary.meanInterval.high.toFixed(3)}`,
+      ],
+    ];
     const atLeastOne = summary.atLeast[0];
-    if (atLeastOne !== undefined) rows.push(['', '1 or more', percent(atLeastOne.probability), intervalText(summary, atLeastOne.interval.low, atLeastOne.interval.high)]);
+    if (atLeastOne !== undefined)
+      rows.push([
+        '',
+        '1 or more',
+        percent(atLeastOne.probability),
+        intervalText(summary, atLeastOne.interval.low, atLeastOne.interval.high),
+      ]);
     return rows;
   }
   const shown = summary.kind === 'flag' ? summary.distribution.filter((entry) => entry.value === 1) : summary.distribution;
-  return shown.map((entry, index) => [index === 0 ? metricTitle(summary) : '', summary.kind === 'flag' ? 'yes' : (entry.label ?? String(entry.value)), percent(entry.probability), intervalText(summary, entry.interval.low, entry.interval.high)]);
+  return shown.map((entry, index) => [
+    index === 0 ? metricTitle(summary) : '',
+    summary.kind === 'flag' ? 'yes' : (entry.label ?? String(entry.value)),
+    percent(entry.probability),
+    intervalText(summary, entry.interval.low, entry.interval.high),
+  ]);
 }
 
 /** The line under the table, for a reader who is not a statistician: sampled or exact. */
 const HOW_TO_READ = {
-  sampled: 'The estimate is the share of the simulated games that ended so; the true chance (or average) very likely lies within its 95% interval, which narrows as more games are played.',
+  sampled:
+    'The estimate is the share of the simulated games that ended so; the true chance (or average) very likely lies within its 95% interval, which narrows as more games are played.',
   exact: 'Exact: every possible roll was counted, so these are the true chances, with no margin of error.',
 } as const;
 
@@ -48,8 +72,10 @@ function statusText(state: OddsState): string {
   const report = update.report;
   if (report.exact !== undefined) return `Exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths).`;
   const method = METHOD_WORDS[monteCarloOf(report.method)];
-  if (state.kind === 'done' && !update.done) return `Stopped at ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials (Monte Carlo, ${method}): the numbers are of those trials.`;
-  if (!update.done) return `Monte Carlo (${method}): ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials, refining…`;
+  if (state.kind === 'done' && !update.done)
+    return `Stopped at ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials (Monte Carlo, ${method}): the numbers are of those trials.`;
+  if (!update.done)
+    return `Monte Carlo (${method}): ${groupThousands(report.trials)} of ${groupThousands(update.trialsPlanned)} trials, refining…`;
   return `Monte Carlo (${method}): ${groupThousands(report.trials)} trials, seed ${report.seed}.`;
 }
 
@@ -60,13 +86,24 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
     if (chosen === undefined) return [];
     const title = metricTitle(chosen);
     const made = [distributionChart(chosen, { title: `${title}: how often each outcome happens`, xTitle: title })];
-    if (chosen.kind === 'count' && chosen.atLeast.length > 0) made.push(atLeastChart(chosen, { title: `${title}: chance of N or more`, xTitle: title }));
+    if (chosen.kind === 'count' && chosen.atLeast.length > 0)
+      made.push(atLeastChart(chosen, { title: `${title}: chance of N or more`, xTitle: title }));
     return made;
   }, [chosen]);
   const rows = report?.metrics.flatMap(metricRows) ?? [];
   return (
-    <section class="odds" aria-label="Odds" data-stale={state.kind === 'running' && state.stale === true ? 'true' : undefined} aria-busy={state.kind === 'running'}>
-      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind} data-run={state.kind === 'running' || state.kind === 'done' ? state.run : undefined}>
+    <section
+      class="odds"
+      aria-label="Odds"
+      data-stale={state.kind === 'running' && state.stale === true ? 'true' : undefined}
+      aria-busy={state.kind === 'running'}
+    >
+      <p
+        class={`status ${state.kind === 'failed' ? 'problem' : ''}`}
+        role="status"
+        data-state={state.kind}
+        data-run={state.kind === 'running' || state.kind === 'done' ? state.run : undefined}
+      >
         {statusText(state)}
       </p>
       {report === undefined ? null : (
@@ -97,10 +134,24 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
             <strong>How to read this:</strong> {report.exact === undefined ? HOW_TO_READ.sampled : HOW_TO_READ.exact}
           </p>
           <div class="row-actions">
-            <button type="button" onClick={() => download(`${slugify(report.scenario)}.csv`, csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows), 'text/csv')}>
+            <button
+              type="button"
+              onClick={() =>
+                download(
+                  `${slugify(report.scenario)}.csv`,
+                  csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows),
+                  'text/csv',
+                )
+              }
+            >
               Results as CSV
             </button>
-            <button type="button" onClick={() => download(`${slugify(report.scenario)}.json`, `${JSON.stringify(runReportJson(report), null, 2)}\n`, 'application/json')}>
+            <button
+              type="button"
+              onClick={() =>
+                download(`${slugify(report.scenario)}.json`, `${JSON.stringify(runReportJson(report), null, 2)}\n`, 'application/json')
+              }
+            >
               Results as JSON (as crucible run --json)
             </button>
           </div>
@@ -129,7 +180,14 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
                       `${slugify(report.scenario)}-${slugify(chosen.name)}.csv`,
                       csvText(
                         ['value', 'label', 'count', 'probability', 'low', 'high'],
-                        chosen.distribution.map((entry) => [entry.value, entry.label ?? '', entry.count, entry.probability, entry.interval.low, entry.interval.high]),
+                        chosen.distribution.map((entry) => [
+                          entry.value,
+                          entry.label ?? '',
+                          entry.count,
+                          entry.probability,
+                          entry.interval.low,
+                          entry.interval.high,
+                        ]),
                       ),
                       'text/csv',
                     )

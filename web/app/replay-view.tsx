@@ -9,7 +9,15 @@ import type { Setup } from './share.js';
 import type { SetupChange } from './use-setup.js';
 
 /** One trial of the run replayed event by event, as `crucible replay` prints it. */
-export function ReplayView({ setup, update, loaded }: { setup: Setup; update: (change: SetupChange) => void; loaded: LoadedScenario | undefined }) {
+export function ReplayView({
+  setup,
+  update,
+  loaded,
+}: {
+  setup: Setup;
+  update: (change: SetupChange) => void;
+  loaded: LoadedScenario | undefined;
+}) {
   const [text, setText] = useState<string>('');
   const [trialProblem, setTrialProblem] = useState<string | undefined>(undefined);
   const trial = setup.trial ?? 0;
@@ -30,11 +38,17 @@ export function ReplayView({ setup, update, loaded }: { setup: Setup; update: (c
       <div class="settings">
         <label class="field-inline" for="replay-trial">
           Trial (from 0)
-          <CommitInput id="replay-trial" value={String(trial)} invalid={trialProblem !== undefined} describedBy={trialProblem === undefined ? undefined : 'replay-trial-problem'} onCommit={(typed) => {
+          <CommitInput
+            id="replay-trial"
+            value={String(trial)}
+            invalid={trialProblem !== undefined}
+            describedBy={trialProblem === undefined ? undefined : 'replay-trial-problem'}
+            onCommit={(typed) => {
               const result = readNumber(trialIndexFromText, typed);
               setTrialProblem('problem' in result ? result.problem : undefined);
               if ('value' in result) update({ trial: result.value });
-            }} />
+            }}
+          />
         </label>
         <button type="button" onClick={() => update({ trial: Math.max(0, trial - 1) })}>
           Previous trial
@@ -48,7 +62,9 @@ export function ReplayView({ setup, update, loaded }: { setup: Setup; update: (c
           {trialProblem}
         </p>
       )}
-      <p class="muted">The same trial of the same run, whatever the number of trials or workers: with the method “every die rolled” it shows every face.</p>
+      <p class="muted">
+        The same trial of the same run, whatever the number of trials or workers: with the method “every die rolled” it shows every face.
+      </p>
       <pre class="event-log" tabIndex={0} aria-label="Event log">
         {loaded === undefined ? 'Waiting for a valid scenario.' : text}
       </pre>

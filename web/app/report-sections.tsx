@@ -28,7 +28,9 @@ export function ReportSections({ page }: { page: ReportPage }) {
                 </p>
               ))}
           {section.chart === undefined ? null : <VegaChart chart={section.chart} />}
-          {section.table === undefined ? null : <DataTable table={section.table} name={`${page.slug}-${slugify(section.heading)}`} caption={section.heading} />}
+          {section.table === undefined ? null : (
+            <DataTable table={section.table} name={`${page.slug}-${slugify(section.heading)}`} caption={section.heading} />
+          )}
         </section>
       ))}
       {page.methods.length === 0 ? null : (
@@ -52,18 +54,20 @@ export function DataTable({ table, name, caption }: { table: PageTable; name: st
     <div class="table-block">
       {table.rows.length > ROWS_SHOWN_OPEN ? (
         <details>
-          <summary>
-            The table: {table.rows.length} rows
-          </summary>
+          <summary>The table: {table.rows.length} rows</summary>
           {body}
         </details>
       ) : (
         body
       )}
-      <button type="button" class="csv" onClick={() => {
+      <button
+        type="button"
+        class="csv"
+        onClick={() => {
           const numbers = tableNumbers(table);
           download(`${name}.csv`, csvText(numbers.columns, numbers.rows), 'text/csv');
-        }}>
+        }}
+      >
         {caption}: CSV
       </button>
     </div>

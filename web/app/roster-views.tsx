@@ -75,7 +75,11 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
     <div class="settings">
       <label class="field-inline" for="roster-choice">
         Roster
-        <select id="roster-choice" value={file} onChange={(event) => update({ roster: event.currentTarget.value, rosterText: undefined, rosterFile: undefined, unit: undefined })}>
+        <select
+          id="roster-choice"
+          value={file}
+          onChange={(event) => update({ roster: event.currentTarget.value, rosterText: undefined, rosterFile: undefined, unit: undefined })}
+        >
           {rosters.map((entry) => (
             <option key={entry.file} value={entry.file}>
               {entry.title}
@@ -85,7 +89,11 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
       </label>
       <label class="field-inline" for="precision">
         Each score within ±
-        <select id="precision" value={String(setup.precision ?? 0.02)} onChange={(event) => update({ precision: Number(event.currentTarget.value) })}>
+        <select
+          id="precision"
+          value={String(setup.precision ?? 0.02)}
+          onChange={(event) => update({ precision: Number(event.currentTarget.value) })}
+        >
           {ROSTER_PRECISIONS.map((precision) => (
             <option key={precision} value={String(precision)}>
               {precision} {precision === 0.01 ? '(as the CLI; slow)' : precision === 0.05 ? '(quick look)' : ''}
@@ -158,7 +166,12 @@ function useRun(key: string, sameRoster: (key: string) => boolean) {
     );
   };
   const cached = computed.get(key);
-  const shown: RunState = cached !== undefined && !(state.kind === 'running' && state.key === key) ? { kind: 'done', key, ...cached } : state.kind !== 'idle' && !sameRoster(state.key) ? { kind: 'idle' } : state;
+  const shown: RunState =
+    cached !== undefined && !(state.kind === 'running' && state.key === key)
+      ? { kind: 'done', key, ...cached }
+      : state.kind !== 'idle' && !sameRoster(state.key)
+        ? { kind: 'idle' }
+        : state;
   return { state: shown, current: shown.kind === 'idle' || shown.key === key, start, stop };
 }
 
@@ -177,7 +190,12 @@ function RunStatus({ state, current, onStop, name }: { state: RunState; current:
               : '';
   return (
     <>
-      <p class={`status ${state.kind === 'failed' ? 'problem' : ''}`} role="status" data-state={state.kind} data-current={current ? 'true' : 'false'}>
+      <p
+        class={`status ${state.kind === 'failed' ? 'problem' : ''}`}
+        role="status"
+        data-state={state.kind}
+        data-current={current ? 'true' : 'false'}
+      >
         {text}
         {state.kind === 'running' ? (
           <>
@@ -241,14 +259,18 @@ export function MatchupsView({ setup, update, ruleset, fromLink }: RosterViewPro
   const { state, current, start, stop } = useRun(key, (other) => rosterOfKey(other) === rosterOfKey(key));
   const roster = chosen.roster;
   const run = (): void => {
-    if (roster !== undefined) start((executor, onRun) => matchupsReport(roster, { executor, precision, ...(seed === undefined ? {} : { seed }), onRun }));
+    if (roster !== undefined)
+      start((executor, onRun) => matchupsReport(roster, { executor, precision, ...(seed === undefined ? {} : { seed }), onRun }));
   };
   useLinkRun(fromLink, roster !== undefined, state.kind === 'idle', run);
   if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   return (
     <section class="matchups" aria-label="Matchups">
       {chosen.picker}
-      <p class="muted">Every entry against every other, in both seatings: the expected score of the row's unit (a win 1, a draw ½), and its wins, draws and losses on hover.</p>
+      <p class="muted">
+        Every entry against every other, in both seatings: the expected score of the row's unit (a win 1, a draw ½), and its wins, draws and
+        losses on hover.
+      </p>
       <button type="button" class="primary" disabled={roster === undefined || state.kind === 'running'} onClick={run}>
         Run the matchups
       </button>
@@ -274,7 +296,10 @@ export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProp
   const key = runKeyOf(`balance ${chosen.wanted}`, [unit, whole ? undefined : budget, toleranceText, precision, seed]);
   const { state, current, start, stop } = useRun(key, (other) => rosterOfKey(other) === rosterOfKey(key));
   const run = (): void => {
-    if (roster !== undefined && tolerance !== undefined) start((executor, onRun) => balanceReport(roster, unit, budget, { executor, precision, tolerance, ...(seed === undefined ? {} : { seed }), onRun }));
+    if (roster !== undefined && tolerance !== undefined)
+      start((executor, onRun) =>
+        balanceReport(roster, unit, budget, { executor, precision, tolerance, ...(seed === undefined ? {} : { seed }), onRun }),
+      );
   };
   useLinkRun(fromLink, roster !== undefined && tolerance !== undefined, state.kind === 'idle', run);
   if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
@@ -284,7 +309,11 @@ export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProp
       <div class="settings">
         <label class="field-inline" for="balance-unit">
           Price
-          <select id="balance-unit" value={unit ?? ''} onChange={(event) => update({ unit: event.currentTarget.value === '' ? undefined : event.currentTarget.value })}>
+          <select
+            id="balance-unit"
+            value={unit ?? ''}
+            onChange={(event) => update({ unit: event.currentTarget.value === '' ? undefined : event.currentTarget.value })}
+          >
             <option value="">every unit: a price list</option>
             {entries.map((entry) => (
               <option key={entry.id} value={entry.id}>
@@ -297,16 +326,30 @@ export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProp
         {whole ? null : (
           <label class="field-inline" for="balance-budget">
             Points a side
-            <CommitInput id="balance-budget" value={String(budget)} invalid={budgetProblem !== undefined} describedBy={budgetProblem === undefined ? undefined : 'balance-budget-problem'} onCommit={(text) => {
-              const result = readNumber(budgetFromText, text);
-              setBudgetProblem('problem' in result ? result.problem : undefined);
-              if ('value' in result) update({ budget: result.value });
-            }} />
+            <CommitInput
+              id="balance-budget"
+              value={String(budget)}
+              invalid={budgetProblem !== undefined}
+              describedBy={budgetProblem === undefined ? undefined : 'balance-budget-problem'}
+              onCommit={(text) => {
+                const result = readNumber(budgetFromText, text);
+                setBudgetProblem('problem' in result ? result.problem : undefined);
+                if ('value' in result) update({ budget: result.value });
+              }}
+            />
           </label>
         )}
         <label class="field-inline" for="balance-tolerance">
           Tolerance
-          <CommitInput id="balance-tolerance" inputMode="text" size={5} value={toleranceText} invalid={tolerance === undefined} describedBy={tolerance === undefined ? 'balance-tolerance-problem' : undefined} onCommit={(text) => update({ tolerance: text })} />
+          <CommitInput
+            id="balance-tolerance"
+            inputMode="text"
+            size={5}
+            value={toleranceText}
+            invalid={tolerance === undefined}
+            describedBy={tolerance === undefined ? 'balance-tolerance-problem' : undefined}
+            onCommit={(text) => update({ tolerance: text })}
+          />
         </label>
       </div>
       {budgetProblem === undefined ? null : (
@@ -321,8 +364,8 @@ export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProp
       ) : null}
       <p class="muted">
         {whole
-          ? 'Each entry fielded whole at its published points, in a round robin over the roster\'s situations: each unit\'s deserved cost read off the list\'s cost line, checked on pairings held out of the fit.'
-          : 'Every unit at equal points against every other, over the roster\'s situations: the prices at which each is even with the list, checked by playing them again.'}
+          ? "Each entry fielded whole at its published points, in a round robin over the roster's situations: each unit's deserved cost read off the list's cost line, checked on pairings held out of the fit."
+          : "Every unit at equal points against every other, over the roster's situations: the prices at which each is even with the list, checked by playing them again."}
       </p>
       <button
         type="button"

@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { bundledFilesUnder } from '../platform/volume.js';
 
 /** The bundled scenarios and rosters, by rule system (the registry's order), for the pickers. */
@@ -16,11 +16,12 @@ const titleOf = (file: string): string => {
 
 const filesOf = (folder: string): BundledFile[] => bundledFilesUnder(folder).map((file) => ({ file, title: titleOf(file) }));
 
-export const BUNDLED_SCENARIOS: readonly { readonly ruleset: string; readonly title: string; readonly files: readonly BundledFile[] }[] = RULE_SYSTEMS.map((system) => ({
-  ruleset: system.id,
-  title: system.title,
-  files: filesOf(`data/${system.id}/scenarios`),
-}));
+export const BUNDLED_SCENARIOS: readonly { readonly ruleset: string; readonly title: string; readonly files: readonly BundledFile[] }[] =
+  RULE_SYSTEMS.map((system) => ({
+    ruleset: system.id,
+    title: system.title,
+    files: filesOf(`data/${system.id}/scenarios`),
+  }));
 
 export const bundledRosters = (ruleset: string): BundledFile[] => filesOf(`data/${ruleset}/rosters`);
 

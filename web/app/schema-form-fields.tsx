@@ -1,6 +1,18 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useState } from 'preact/hooks';
-import { constValue, fieldId, jsonText, numberBounds, parseJsonText, pathPattern, problemsAt, schemaOf, type JsonSchema, type Path, type SchemaNode } from './schema-form-model.js';
+import {
+  constValue,
+  fieldId,
+  jsonText,
+  numberBounds,
+  parseJsonText,
+  pathPattern,
+  problemsAt,
+  schemaOf,
+  type JsonSchema,
+  type Path,
+  type SchemaNode,
+} from './schema-form-model.js';
 
 /**
  * The single-value fields of the schema form (schema-form.tsx): text (with suggestions), number,
@@ -62,7 +74,11 @@ export interface FieldProps {
 
 /** The ids an input's aria-describedby lists: its help, its problems, a message of its own. */
 export function describedBy(id: string, parts: { help?: boolean; problems?: boolean; local?: boolean }): string | undefined {
-  const ids = [parts.help === true ? `${id}__help` : '', parts.problems === true ? `${id}__problems` : '', parts.local === true ? `${id}__entry` : ''].filter((part) => part !== '');
+  const ids = [
+    parts.help === true ? `${id}__help` : '',
+    parts.problems === true ? `${id}__problems` : '',
+    parts.local === true ? `${id}__entry` : '',
+  ].filter((part) => part !== '');
   return ids.length === 0 ? undefined : ids.join(' ');
 }
 
@@ -84,7 +100,17 @@ export function Problems({ id, messages }: { id: string; messages: readonly stri
   );
 }
 
-export function ToolButton({ label, text, onClick, disabled = false }: { label: string; text: string; onClick: () => void; disabled?: boolean }) {
+export function ToolButton({
+  label,
+  text,
+  onClick,
+  disabled = false,
+}: {
+  label: string;
+  text: string;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
   return (
     <button type="button" class="sf-tool" aria-label={useFormLabel(label)} title={label} disabled={disabled} onClick={onClick}>
       {text}
@@ -152,7 +178,8 @@ function leaf(props: FieldProps): Leaf {
   };
 }
 
-const shown = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const shown = (value: unknown): string =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 export function TextField(props: FieldProps) {
   const { ctx, path, value, optional } = props;
@@ -163,7 +190,14 @@ export function TextField(props: FieldProps) {
   const multiline = path[path.length - 1] === 'description' || text.includes('\n');
   const onInput = (next: string): void => (next === '' && optional ? ctx.remove(path) : ctx.set(path, next));
   const chosen = choices?.find((choice) => choice.value === text && choice.label !== choice.value);
-  const attributes = { id, class: 'sf-input', value: text, placeholder: fallback === undefined ? undefined : shown(fallback), spellcheck: false, ...aria() };
+  const attributes = {
+    id,
+    class: 'sf-input',
+    value: text,
+    placeholder: fallback === undefined ? undefined : shown(fallback),
+    spellcheck: false,
+    ...aria(),
+  };
   const control = multiline ? (
     <textarea {...attributes} rows={2} onInput={(event) => onInput(event.currentTarget.value)} />
   ) : (
@@ -178,7 +212,17 @@ export function TextField(props: FieldProps) {
       )}
     </>
   );
-  return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} note={chosen === undefined ? null : <p class="sf-note">{chosen.label}</p>} />;
+  return (
+    <Shell
+      id={id}
+      label={props.label}
+      help={help}
+      problems={problems}
+      tools={props.tools}
+      control={control}
+      note={chosen === undefined ? null : <p class="sf-note">{chosen.label}</p>}
+    />
+  );
 }
 
 export function NumberField(props: FieldProps) {
@@ -220,11 +264,12 @@ export function NumberField(props: FieldProps) {
       }}
     />
   );
-  const note = entry === undefined ? null : (
-    <p class="sf-problem" id={`${id}__entry`}>
-      {entry}
-    </p>
-  );
+  const note =
+    entry === undefined ? null : (
+      <p class="sf-problem" id={`${id}__entry`}>
+        {entry}
+      </p>
+    );
   return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} note={note} />;
 }
 
@@ -246,7 +291,9 @@ export function EnumField(props: FieldProps) {
         else if (chosen !== 'current') ctx.set(path, options[Number(chosen)]);
       }}
     >
-      {optional || value === undefined ? <option value="">{fallback === undefined ? '(not set)' : `default (${shown(fallback)})`}</option> : null}
+      {optional || value === undefined ? (
+        <option value="">{fallback === undefined ? '(not set)' : `default (${shown(fallback)})`}</option>
+      ) : null}
       {index < 0 && value !== undefined ? <option value="current">{`${shown(value)} (not allowed)`}</option> : null}
       {options.map((option, at) => (
         <option key={at} value={String(at)}>
@@ -262,7 +309,16 @@ export function BooleanField(props: FieldProps) {
   const { ctx, path, value } = props;
   const { id, problems, help, fallback, aria } = leaf(props);
   const checked = typeof value === 'boolean' ? value : fallback === true;
-  const control = <input type="checkbox" id={id} class="sf-checkbox" checked={checked} {...aria()} onChange={(event) => ctx.set(path, event.currentTarget.checked)} />;
+  const control = (
+    <input
+      type="checkbox"
+      id={id}
+      class="sf-checkbox"
+      checked={checked}
+      {...aria()}
+      onChange={(event) => ctx.set(path, event.currentTarget.checked)}
+    />
+  );
   const note = value === undefined && typeof fallback === 'boolean' ? <span class="sf-note">(default)</span> : null;
   return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} inline note={note} />;
 }
@@ -272,14 +328,32 @@ export function FlagField(props: FieldProps) {
   const { ctx, path, value } = props;
   const { id, schema, problems, help, aria } = leaf(props);
   const on = constValue(schema);
-  const control = <input type="checkbox" id={id} class="sf-checkbox" checked={value !== undefined} {...aria()} onChange={(event) => (event.currentTarget.checked ? ctx.set(path, on) : ctx.remove(path))} />;
+  const control = (
+    <input
+      type="checkbox"
+      id={id}
+      class="sf-checkbox"
+      checked={value !== undefined}
+      {...aria()}
+      onChange={(event) => (event.currentTarget.checked ? ctx.set(path, on) : ctx.remove(path))}
+    />
+  );
   return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} inline />;
 }
 
 export function ConstField(props: FieldProps) {
   const { id, schema, problems, help, aria } = leaf(props);
   const fixed = shown(constValue(schema)) || 'none';
-  const control = <input type="text" id={id} class="sf-input sf-const" readOnly value={props.value === undefined ? fixed : shown(props.value) || 'none'} {...aria()} />;
+  const control = (
+    <input
+      type="text"
+      id={id}
+      class="sf-input sf-const"
+      readOnly
+      value={props.value === undefined ? fixed : shown(props.value) || 'none'}
+      {...aria()}
+    />
+  );
   return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} />;
 }
 
@@ -318,10 +392,11 @@ export function JsonField(props: FieldProps) {
       onBlur={commit}
     />
   );
-  const note = entry === undefined ? null : (
-    <p class="sf-problem" id={`${id}__entry`}>
-      {entry}
-    </p>
-  );
+  const note =
+    entry === undefined ? null : (
+      <p class="sf-problem" id={`${id}__entry`}>
+        {entry}
+      </p>
+    );
   return <Shell id={id} label={props.label} help={help} problems={problems} tools={props.tools} control={control} note={note} />;
 }

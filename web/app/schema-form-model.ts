@@ -68,8 +68,10 @@ function mergeAll(parts: readonly JsonSchema[]): JsonSchema {
   const merged: JsonSchema = {};
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
-      if (key === 'properties' && isRecord(value)) merged.properties = { ...merged.properties, ...(value as Record<string, JsonSchema | boolean>) };
-      else if (key === 'required' && Array.isArray(value)) merged.required = [...new Set([...(merged.required ?? []), ...(value as string[])])];
+      if (key === 'properties' && isRecord(value))
+        merged.properties = { ...merged.properties, ...(value as Record<string, JsonSchema | boolean>) };
+      else if (key === 'required' && Array.isArray(value))
+        merged.required = [...new Set([...(merged.required ?? []), ...(value as string[])])];
       else if (!has(merged, key)) merged[key] = value;
     }
   }
@@ -193,7 +195,14 @@ export interface Alternative {
   readonly label: string;
 }
 
-const SHORT_LABELS: Readonly<Record<string, string>> = { string: 'text', integer: 'number', number: 'number', boolean: 'yes/no', any: 'any value', map: 'named entries' };
+const SHORT_LABELS: Readonly<Record<string, string>> = {
+  string: 'text',
+  integer: 'number',
+  number: 'number',
+  boolean: 'yes/no',
+  any: 'any value',
+  map: 'named entries',
+};
 
 function keyList(schema: JsonSchema): string {
   const keys = Object.keys(schema.properties ?? {});
@@ -211,7 +220,9 @@ export function shortLabel(node: SchemaNode, root: JsonSchema, depth = 0): strin
       return value === null ? 'none' : typeof value === 'string' ? value : JSON.stringify(value);
     }
     case 'enum':
-      return schema.enum?.every((value) => typeof value === 'string') === true && (schema.enum?.length ?? 0) <= 3 ? (schema.enum ?? []).join(' / ') : 'choice';
+      return schema.enum?.every((value) => typeof value === 'string') === true && (schema.enum?.length ?? 0) <= 3
+        ? (schema.enum ?? []).join(' / ')
+        : 'choice';
     case 'object':
       return 'object';
     case 'array': {
@@ -234,7 +245,10 @@ export function alternativesOf(node: SchemaNode, root: JsonSchema): Alternative[
   return alternatives.map((alternative, index) => {
     const label = labels[index] as string;
     const twins = labels.filter((other) => other === label).length;
-    return { schema: alternative, label: twins > 1 ? `${label} (${labels.slice(0, index + 1).filter((other) => other === label).length})` : label };
+    return {
+      schema: alternative,
+      label: twins > 1 ? `${label} (${labels.slice(0, index + 1).filter((other) => other === label).length})` : label,
+    };
   });
 }
 
@@ -271,7 +285,9 @@ export function matchScore(node: SchemaNode, value: unknown, root: JsonSchema, d
     case 'map':
       return isRecord(value) ? 2 : 0;
     case 'union':
-      return depth > 4 ? 1 : Math.max(0, ...alternativesOf(schema, root).map((alternative) => matchScore(alternative.schema, value, root, depth + 1)));
+      return depth > 4
+        ? 1
+        : Math.max(0, ...alternativesOf(schema, root).map((alternative) => matchScore(alternative.schema, value, root, depth + 1)));
     case 'any':
       return 1;
   }
@@ -302,7 +318,9 @@ function safeTest(pattern: string, text: string): boolean {
 /** The inclusive range and step an `<input type="number">` gets. */
 export function numberBounds(schema: JsonSchema): { min?: number; max?: number; step: number | 'any' } {
   const integer = schema.type === 'integer';
-  const bounds: { min?: number; max?: number; step: number | 'any' } = { step: typeof schema.multipleOf === 'number' ? schema.multipleOf : integer ? 1 : 'any' };
+  const bounds: { min?: number; max?: number; step: number | 'any' } = {
+    step: typeof schema.multipleOf === 'number' ? schema.multipleOf : integer ? 1 : 'any',
+  };
   const low = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : schema.minimum;
   const high = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : schema.maximum;
   const lowOpen = typeof schema.exclusiveMinimum === 'number' || schema.exclusiveMinimum === true;
@@ -339,7 +357,8 @@ export function defaultValue(node: SchemaNode, root: JsonSchema, options: Defaul
   const kind = fieldKind(schema, root);
   const minimalHere = options.minimal === true && (kind === 'object' || kind === 'map');
   if (has(schema, 'default') && schema.default !== undefined && !minimalHere) return clone(schema.default);
-  const deeper = (child: SchemaNode, key: PathKey): unknown => defaultValue(child, root, { ...options, minimal: false, path: [...path, key], depth: depth + 1 });
+  const deeper = (child: SchemaNode, key: PathKey): unknown =>
+    defaultValue(child, root, { ...options, minimal: false, path: [...path, key], depth: depth + 1 });
   switch (kind) {
     case 'const':
       return clone(constValue(schema));
@@ -347,13 +366,16 @@ export function defaultValue(node: SchemaNode, root: JsonSchema, options: Defaul
       return clone(schema.enum?.[0]);
     case 'union': {
       const alternatives = alternativesOf(schema, root);
-      const first = alternatives.find((alternative) => fieldKind(alternative.schema, root) !== 'const' || constValue(alternative.schema) !== null) ?? alternatives[0];
+      const first =
+        alternatives.find((alternative) => fieldKind(alternative.schema, root) !== 'const' || constValue(alternative.schema) !== null) ??
+        alternatives[0];
       return first === undefined ? null : defaultValue(first.schema, root, options);
     }
     case 'string': {
       const offered = options.choices?.[pathPattern(path)]?.[0];
       if (offered !== undefined) return offered.value;
-      const fits = (text: string): boolean => text.length >= (schema.minLength ?? 0) && (schema.pattern === undefined || safeTest(schema.pattern, text));
+      const fits = (text: string): boolean =>
+        text.length >= (schema.minLength ?? 0) && (schema.pattern === undefined || safeTest(schema.pattern, text));
       return STRING_CANDIDATES.find(fits) ?? '';
     }
     case 'integer':
@@ -366,12 +388,15 @@ export function defaultValue(node: SchemaNode, root: JsonSchema, options: Defaul
       return false;
     case 'array': {
       const items: unknown[] = [];
-      if (depth < MAX_FORM_DEPTH) for (let index = 0; index < Math.min(schema.minItems ?? 0, 10); index++) items.push(distinctItem(deeper(schema.items, index), items, schema.items, root));
+      if (depth < MAX_FORM_DEPTH)
+        for (let index = 0; index < Math.min(schema.minItems ?? 0, 10); index++)
+          items.push(distinctItem(deeper(schema.items, index), items, schema.items, root));
       return items;
     }
     case 'object': {
       const object: Record<string, unknown> = {};
-      if (depth < MAX_FORM_DEPTH) for (const property of propertiesOf(schema)) if (property.required) object[property.key] = deeper(property.schema, property.key);
+      if (depth < MAX_FORM_DEPTH)
+        for (const property of propertiesOf(schema)) if (property.required) object[property.key] = deeper(property.schema, property.key);
       return object;
     }
     case 'map':
@@ -389,7 +414,10 @@ export function distinctItem(item: unknown, siblings: readonly unknown[], itemNo
   if (!isRecord(item)) return item;
   const itemSchema = schemaOf(itemNode, root);
   let result: unknown = item;
-  for (const [key, separator] of [['id', '-'], ['name', ' ']] as const) {
+  for (const [key, separator] of [
+    ['id', '-'],
+    ['name', ' '],
+  ] as const) {
     const value = item[key];
     if (typeof value !== 'string') continue;
     const taken = new Set(siblings.map((sibling) => (isRecord(sibling) ? sibling[key] : undefined)));

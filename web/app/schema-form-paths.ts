@@ -10,8 +10,9 @@ import { formatPath as cliFormatPath, ROOT_PATH } from '../../input/errors.js';
 export type PathKey = string | number;
 export type Path = readonly PathKey[];
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-export const has = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const has = (value: object, key: string): boolean => Object.hasOwn(value, key);
 
 // ——— data by path ———
 
@@ -59,7 +60,8 @@ export function removeAt(data: unknown, path: Path): unknown {
   if (!isRecord(data) || !has(data, key)) return data;
   if (rest.length === 0) {
     const copy: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(data)) if (name !== key) Object.defineProperty(copy, name, { value: item, enumerable: true, writable: true, configurable: true });
+    for (const [name, item] of Object.entries(data))
+      if (name !== key) Object.defineProperty(copy, name, { value: item, enumerable: true, writable: true, configurable: true });
     return copy;
   }
   const inner = removeAt(data[key], rest);
@@ -108,7 +110,8 @@ export function fieldId(prefix: string, path: Path): string {
   if (path.length === 0) return `${prefix}__root`;
   const hex = (char: string, width: number): string => char.charCodeAt(0).toString(16).padStart(width, '0');
   // Each UTF-16 unit: `_` and 2 hex digits, or `_u` and 4 (so the encoding reads back one way only).
-  const safe = (key: PathKey): string => String(key).replace(/[^A-Za-z0-9]/g, (char) => (char.charCodeAt(0) < 0x100 ? `_${hex(char, 2)}` : `_u${hex(char, 4)}`));
+  const safe = (key: PathKey): string =>
+    String(key).replace(/[^A-Za-z0-9]/g, (char) => (char.charCodeAt(0) < 0x100 ? `_${hex(char, 2)}` : `_u${hex(char, 4)}`));
   return [prefix, ...path.map(safe)].join('-');
 }
 
@@ -160,11 +163,11 @@ export function problemsAt(byPath: ReadonlyMap<string, readonly string[]>, path:
   const found: string[] = [];
   for (const [at, messages] of byPath) {
     const inside = here === '' || at === here || at.startsWith(`${here}.`) || at.startsWith(`${here}[`);
-    if (inside) found.push(...messages.map((message) => (at === here ? message : `${at.slice(here.length).replace(/^\./, '')}: ${message}`)));
+    if (inside)
+      found.push(...messages.map((message) => (at === here ? message : `${at.slice(here.length).replace(/^\./, '')}: ${message}`)));
   }
   return found;
 }
-
 
 /** A value as the text of a JSON field: one line when short, else indented. */
 export function jsonText(value: unknown): string {
@@ -174,7 +177,9 @@ export function jsonText(value: unknown): string {
 }
 
 /** The text of a JSON field as a value: JSON, or YAML (flow or block) which includes it. */
-export function parseJsonText(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
+export function parseJsonText(
+  text: string,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
   if (text.trim() === '') return { ok: false, message: 'Empty: type a value, e.g. 1, "text", [1, 2] or { key: 1 }.' };
   try {
     return { ok: true, value: parse(text) as unknown };

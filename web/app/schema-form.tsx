@@ -1,6 +1,24 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { BooleanField, type Choices, ConstField, describedBy, EnumField, type FieldProps, FlagField, FormName, FormNamePrefix, type FormContext, Help, JsonField, NumberField, Problems, TextField, ToolButton, useFormLabel } from './schema-form-fields.js';
+import {
+  BooleanField,
+  type Choices,
+  ConstField,
+  describedBy,
+  EnumField,
+  type FieldProps,
+  FlagField,
+  FormName,
+  FormNamePrefix,
+  type FormContext,
+  Help,
+  JsonField,
+  NumberField,
+  Problems,
+  TextField,
+  ToolButton,
+  useFormLabel,
+} from './schema-form-fields.js';
 import {
   alternativesOf,
   constValue,
@@ -62,7 +80,13 @@ export function SchemaForm({ schema, value, onChange, problems = [], choices, hi
     const pending = pendingFocus.current;
     if (pending === undefined) return;
     const element = document.getElementById(pending.id);
-    const target = element?.matches('input, select, textarea, button') === true ? element : FOCUS_ORDER.reduce<HTMLElement | null | undefined>((found, selector) => found ?? element?.querySelector<HTMLElement>(selector), null);
+    const target =
+      element?.matches('input, select, textarea, button') === true
+        ? element
+        : FOCUS_ORDER.reduce<HTMLElement | null | undefined>(
+            (found, selector) => found ?? element?.querySelector<HTMLElement>(selector),
+            null,
+          );
     if (target !== null && target !== undefined) {
       target.focus();
       pendingFocus.current = undefined;
@@ -151,7 +175,11 @@ function Frame({ props, kindClass, children }: FrameProps) {
     );
   }
   return (
-    <fieldset class={`sf-frame ${kindClass}${tools === undefined ? '' : ' sf-has-tools'}${problems.length > 0 ? ' sf-invalid' : ''}`} id={id} aria-describedby={described}>
+    <fieldset
+      class={`sf-frame ${kindClass}${tools === undefined ? '' : ' sf-has-tools'}${problems.length > 0 ? ' sf-invalid' : ''}`}
+      id={id}
+      aria-describedby={described}
+    >
       <legend>
         <FormNamePrefix />
         {label}
@@ -175,7 +203,9 @@ function ObjectField(props: FieldProps) {
   const properties = propertiesOf(schema).filter((property) => !hidden.has(property.key));
   const isFlag = (node: SchemaNode): boolean => fieldKind(node, ctx.root) === 'const' && constValue(schemaOf(node, ctx.root)) === true;
   const isSet = (key: string): boolean => Object.hasOwn(record, key) && record[key] !== undefined;
-  const inPlace = properties.filter((property) => property.required || isSet(property.key) || showsUnsetInPlace(property.schema, ctx.root) || isFlag(property.schema));
+  const inPlace = properties.filter(
+    (property) => property.required || isSet(property.key) || showsUnsetInPlace(property.schema, ctx.root) || isFlag(property.schema),
+  );
   const addable = properties.filter((property) => !inPlace.includes(property));
   const known = new Set(Object.keys(schema.properties ?? {}));
   const extras = Object.keys(record).filter((key) => !known.has(key) && !hidden.has(key));
@@ -186,14 +216,38 @@ function ObjectField(props: FieldProps) {
         const childPath = [...path, property.key];
         const label = humanize(property.key);
         const set = isSet(property.key);
-        const child: FieldProps = { ctx, node: property.schema, path: childPath, value: record[property.key], label, optional: !property.required };
+        const child: FieldProps = {
+          ctx,
+          node: property.schema,
+          path: childPath,
+          value: record[property.key],
+          label,
+          optional: !property.required,
+        };
         if (!property.required && isFlag(property.schema)) return <FlagField key={property.key} {...child} />;
-        return <Field key={property.key} {...child} tools={!property.required && set ? <RemoveButton ctx={ctx} path={childPath} label={label} /> : undefined} />;
+        return (
+          <Field
+            key={property.key}
+            {...child}
+            tools={!property.required && set ? <RemoveButton ctx={ctx} path={childPath} label={label} /> : undefined}
+          />
+        );
       })}
       {extras.map((key) => (
-        <Field key={`extra:${key}`} ctx={ctx} node={extraSchema} path={[...path, key]} value={record[key]} label={key} optional tools={<RemoveButton ctx={ctx} path={[...path, key]} label={key} />} />
+        <Field
+          key={`extra:${key}`}
+          ctx={ctx}
+          node={extraSchema}
+          path={[...path, key]}
+          value={record[key]}
+          label={key}
+          optional
+          tools={<RemoveButton ctx={ctx} path={[...path, key]} label={key} />}
+        />
       ))}
-      {addable.length === 0 ? null : <AddProperty props={props} addable={addable.map((property) => ({ key: property.key, node: property.schema }))} />}
+      {addable.length === 0 ? null : (
+        <AddProperty props={props} addable={addable.map((property) => ({ key: property.key, node: property.schema }))} />
+      )}
     </Frame>
   );
 }
@@ -254,7 +308,16 @@ function MapField(props: FieldProps) {
   return (
     <Frame props={props} kindClass="sf-map">
       {keys.map((key) => (
-        <Field key={key} ctx={ctx} node={valueNode} path={[...path, key]} value={record[key]} label={key} optional={false} tools={<RemoveButton ctx={ctx} path={[...path, key]} label={key} />} />
+        <Field
+          key={key}
+          ctx={ctx}
+          node={valueNode}
+          path={[...path, key]}
+          value={record[key]}
+          label={key}
+          optional={false}
+          tools={<RemoveButton ctx={ctx} path={[...path, key]} label={key} />}
+        />
       ))}
       <div class="sf-add">
         <label for={`${id}__key`}>
@@ -309,11 +372,18 @@ function ArrayField(props: FieldProps) {
   };
   const remove = (index: number): void => {
     ctx.remove([...path, index]);
-    ctx.focus(items.length > 1 ? fieldId(ctx.prefix, [...path, Math.min(index, items.length - 2)]) : `${fieldId(ctx.prefix, path)}__append`);
+    ctx.focus(
+      items.length > 1 ? fieldId(ctx.prefix, [...path, Math.min(index, items.length - 2)]) : `${fieldId(ctx.prefix, path)}__append`,
+    );
   };
   const append = (): void => {
     const childPath = [...path, items.length];
-    const item = distinctItem(defaultValue(schema.items, ctx.root, { path: childPath, choices: ctx.choices ?? {}, minimal: true }), items, schema.items, ctx.root);
+    const item = distinctItem(
+      defaultValue(schema.items, ctx.root, { path: childPath, choices: ctx.choices ?? {}, minimal: true }),
+      items,
+      schema.items,
+      ctx.root,
+    );
     ctx.set(childPath, item);
     ctx.focus(fieldId(ctx.prefix, childPath));
   };
@@ -328,10 +398,26 @@ function ArrayField(props: FieldProps) {
           const itemId = fieldId(ctx.prefix, childPath);
           const tools = (
             <span class="sf-item-tools">
-              <button type="button" class="sf-tool" id={`${itemId}__up`} aria-label={`${formName}Move ${words} up`} title="Move up" disabled={index === 0} onClick={() => move(index, index - 1)}>
+              <button
+                type="button"
+                class="sf-tool"
+                id={`${itemId}__up`}
+                aria-label={`${formName}Move ${words} up`}
+                title="Move up"
+                disabled={index === 0}
+                onClick={() => move(index, index - 1)}
+              >
                 ↑
               </button>
-              <button type="button" class="sf-tool" id={`${itemId}__down`} aria-label={`${formName}Move ${words} down`} title="Move down" disabled={index === items.length - 1} onClick={() => move(index, index + 1)}>
+              <button
+                type="button"
+                class="sf-tool"
+                id={`${itemId}__down`}
+                aria-label={`${formName}Move ${words} down`}
+                title="Move down"
+                disabled={index === items.length - 1}
+                onClick={() => move(index, index + 1)}
+              >
                 ↓
               </button>
               <ToolButton label={`Remove ${words}`} text="Remove" disabled={items.length <= min} onClick={() => remove(index)} />
@@ -339,12 +425,28 @@ function ArrayField(props: FieldProps) {
           );
           return (
             <li key={index} class="sf-item">
-              <Field ctx={ctx} node={schema.items} path={childPath} value={item} label={childLabel} optional={false} tools={tools} aside={itemName(item)} />
+              <Field
+                ctx={ctx}
+                node={schema.items}
+                path={childPath}
+                value={item}
+                label={childLabel}
+                optional={false}
+                tools={tools}
+                aside={itemName(item)}
+              />
             </li>
           );
         })}
       </ol>
-      <button type="button" class="sf-append" id={`${fieldId(ctx.prefix, path)}__append`} aria-label={`${formName}Add ${noun}`} disabled={items.length >= max} onClick={append}>
+      <button
+        type="button"
+        class="sf-append"
+        id={`${fieldId(ctx.prefix, path)}__append`}
+        aria-label={`${formName}Add ${noun}`}
+        disabled={items.length >= max}
+        onClick={append}
+      >
         Add {noun}
       </button>
     </Frame>
@@ -359,7 +461,7 @@ function UnionField(props: FieldProps) {
   const fallback = value === undefined ? union.default : undefined;
   const matched = matchAlternative(union, value === undefined ? fallback : value, ctx.root);
   const unknownValue = matched < 0 && value !== undefined;
-  const index = matched < 0 ? 0 : matched;
+  const index = Math.max(matched, 0);
   const alternative = alternatives[index];
   const help = union.description;
   const choose = (chosen: string): void => {
@@ -369,14 +471,27 @@ function UnionField(props: FieldProps) {
     ctx.set(path, defaultValue(next.schema, ctx.root, { path, choices: ctx.choices ?? {}, minimal: true }));
   };
   const nestedName = useFormLabel(label);
-  let body;
-  if (unknownValue || alternative === undefined) body = <JsonField ctx={ctx} node={{}} path={path} value={value} label={`${label} as JSON`} optional={props.optional} />;
+  let body: preact.JSX.Element;
+  if (unknownValue || alternative === undefined)
+    body = <JsonField ctx={ctx} node={{}} path={path} value={value} label={`${label} as JSON`} optional={props.optional} />;
   else {
     const kind = fieldKind(alternative.schema, ctx.root);
     const container = kind === 'object' || kind === 'map' || kind === 'array';
     // A list inside a union names its elements "Entry 1"… (the group around it carries the field's name).
-    const subLabel = kind === 'array' ? 'Entries' : container ? label : alternative.label.charAt(0).toUpperCase() + alternative.label.slice(1);
-    body = <Field ctx={ctx} node={alternative.schema} path={path} value={value} label={subLabel} optional={props.optional} fallback={fallback} bare={container} />;
+    const subLabel =
+      kind === 'array' ? 'Entries' : container ? label : alternative.label.charAt(0).toUpperCase() + alternative.label.slice(1);
+    body = (
+      <Field
+        ctx={ctx}
+        node={alternative.schema}
+        path={path}
+        value={value}
+        label={subLabel}
+        optional={props.optional}
+        fallback={fallback}
+        bare={container}
+      />
+    );
   }
   return (
     <div class="sf-union" role="group" aria-labelledby={`${id}__kind-label`}>
@@ -385,7 +500,13 @@ function UnionField(props: FieldProps) {
           <FormNamePrefix />
           {label}
         </label>
-        <select id={`${id}__kind`} class="sf-kind" aria-describedby={describedBy(`${id}__kind`, { help: help !== undefined })} value={unknownValue ? 'other' : String(index)} onChange={(event) => choose(event.currentTarget.value)}>
+        <select
+          id={`${id}__kind`}
+          class="sf-kind"
+          aria-describedby={describedBy(`${id}__kind`, { help: help !== undefined })}
+          value={unknownValue ? 'other' : String(index)}
+          onChange={(event) => choose(event.currentTarget.value)}
+        >
           {alternatives.map((entry, at) => (
             <option key={at} value={String(at)}>
               {entry.label}

@@ -58,7 +58,8 @@ const MAX_NAME_CHARACTERS = 300;
 /** Where the page keeps a scenario (web/app/scenarios.ts, scenarioPathFor): a rule system's scenarios folder. */
 const SCENARIO_PATH = /^data\/[a-z0-9-]+\/scenarios\/[\w.-]+\.(ya?ml|json)$/;
 /** A file imported beside a scenario: in its folder. */
-const besideScenario = (scenario: string, file: string): boolean => SCENARIO_PATH.test(file) && file.slice(0, file.lastIndexOf('/')) === scenario.slice(0, scenario.lastIndexOf('/')) && file !== scenario;
+const besideScenario = (scenario: string, file: string): boolean =>
+  SCENARIO_PATH.test(file) && file.slice(0, file.lastIndexOf('/')) === scenario.slice(0, scenario.lastIndexOf('/')) && file !== scenario;
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -74,7 +75,11 @@ function fromBase64Url(text: string): Uint8Array {
 class TooLarge extends Error {}
 
 /** `bytes` through `stream`, refusing output beyond `maxBytes` as soon as it is reached (a small link can inflate to gigabytes). */
-async function through(stream: CompressionStream | DecompressionStream, bytes: Uint8Array, maxBytes = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+async function through(
+  stream: CompressionStream | DecompressionStream,
+  bytes: Uint8Array,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Uint8Array> {
   const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(stream).getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -110,9 +115,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * stands for; a field that fails is left out, with a problem saying which and why.
  */
 export function checkedSetup(value: unknown): { setup?: Setup; problems: string[] } {
-  if (!isRecord(value) || typeof value.file !== 'string' || typeof value.text !== 'string') return { problems: ['this link is missing its scenario'] };
-  if (!SCENARIO_PATH.test(value.file) || value.file.length > MAX_NAME_CHARACTERS) return { problems: [`this link's scenario path is not a file name the workbench uses: ${JSON.stringify(value.file.slice(0, 80))}`] };
-  if (value.text.length > MAX_DATA_FILE_BYTES) return { problems: [`this link's scenario is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MB, the most crucible reads from a file`] };
+  if (!isRecord(value) || typeof value.file !== 'string' || typeof value.text !== 'string')
+    return { problems: ['this link is missing its scenario'] };
+  if (!SCENARIO_PATH.test(value.file) || value.file.length > MAX_NAME_CHARACTERS)
+    return { problems: [`this link's scenario path is not a file name the workbench uses: ${JSON.stringify(value.file.slice(0, 80))}`] };
+  if (value.text.length > MAX_DATA_FILE_BYTES)
+    return {
+      problems: [`this link's scenario is larger than ${MAX_DATA_FILE_BYTES / 1024 / 1024} MB, the most crucible reads from a file`],
+    };
   const problems: string[] = [];
   const setup: Record<string, unknown> = { file: value.file, text: value.text, view: 'odds', method: 'auto' };
   const refuse = (field: string, why: string): void => void problems.push(`this link's ${field} was left out: ${why}`);
@@ -126,9 +136,15 @@ export function checkedSetup(value: unknown): { setup?: Setup; problems: string[
     if (METHODS.includes(value.method as Method)) setup.method = value.method;
     else refuse('method', `the methods are ${METHODS.join(', ')}, not ${shown(value.method)}`);
   }
-  for (const [field, read] of [['seed', seedFromText], ['trials', trialsFromText]] as const) {
+  for (const [field, read] of [
+    ['seed', seedFromText],
+    ['trials', trialsFromText],
+  ] as const) {
     if (value[field] === undefined) continue;
-    const result = typeof value[field] === 'number' ? readNumber(read, String(value[field])) : { problem: `${field === 'seed' ? 'The seed' : 'Trials'} must be a number, got ${shown(value[field])}.` };
+    const result =
+      typeof value[field] === 'number'
+        ? readNumber(read, String(value[field]))
+        : { problem: `${field === 'seed' ? 'The seed' : 'Trials'} must be a number, got ${shown(value[field])}.` };
     if ('value' in result) setup[field] = result.value;
     else refuse(field, result.problem);
   }
@@ -147,7 +163,12 @@ export function checkedSetup(value: unknown): { setup?: Setup; problems: string[
     else refuse('points a side', `the budget must be a number of points above 0, got ${shown(value.budget)}`);
   }
   if (value.tolerance !== undefined) {
-    if (typeof value.tolerance === 'string' && value.tolerance.length <= MAX_NAME_CHARACTERS && parseTolerance(value.tolerance) !== undefined) setup.tolerance = value.tolerance;
+    if (
+      typeof value.tolerance === 'string' &&
+      value.tolerance.length <= MAX_NAME_CHARACTERS &&
+      parseTolerance(value.tolerance) !== undefined
+    )
+      setup.tolerance = value.tolerance;
     else refuse('tolerance', `a tolerance is a percentage ("10%") or points ("5"), got ${shown(value.tolerance)}`);
   }
   if (value.precision !== undefined) {
@@ -155,29 +176,48 @@ export function checkedSetup(value: unknown): { setup?: Setup; problems: string[
     else refuse('precision', `the workbench offers ±${ROSTER_PRECISIONS.join(', ±')}, not ${shown(value.precision)}`);
   }
   if (value.trial !== undefined) {
-    if (typeof value.trial === 'number' && Number.isSafeInteger(value.trial) && value.trial >= 0 && value.trial <= MAX_REPLAY_TRIAL) setup.trial = value.trial;
+    if (typeof value.trial === 'number' && Number.isSafeInteger(value.trial) && value.trial >= 0 && value.trial <= MAX_REPLAY_TRIAL)
+      setup.trial = value.trial;
     else refuse('trial to replay', `it must be a whole number from 0, got ${shown(value.trial)}`);
   }
   if (value.files !== undefined) {
     const entries = isRecord(value.files) ? Object.entries(value.files) : [];
-    const good = entries.every(([file, text]) => besideScenario(value.file as string, file) && file.length <= MAX_NAME_CHARACTERS && typeof text === 'string' && text.length <= MAX_DATA_FILE_BYTES);
+    const good = entries.every(
+      ([file, text]) =>
+        besideScenario(value.file as string, file) &&
+        file.length <= MAX_NAME_CHARACTERS &&
+        typeof text === 'string' &&
+        text.length <= MAX_DATA_FILE_BYTES,
+    );
     if (isRecord(value.files) && entries.length <= MAX_EXTRA_FILES && good) setup.files = value.files;
-    else refuse('imported files', `a link carries at most ${MAX_EXTRA_FILES} YAML or JSON files of at most 2 MB each, in the scenario's folder`);
+    else
+      refuse(
+        'imported files',
+        `a link carries at most ${MAX_EXTRA_FILES} YAML or JSON files of at most 2 MB each, in the scenario's folder`,
+      );
   }
   return { setup: setup as unknown as Setup, problems };
 }
 
 /** The setup a fragment carries, or why not (a cut, foreign or oversized link), and which of its fields were left out. */
 export async function decodeSetup(hash: string): Promise<{ setup?: Setup; problems: string[] }> {
-  if (hash.length > MAX_LINK_CHARACTERS) return { problems: [`this link is longer than ${MAX_LINK_CHARACTERS / 1024} KB: no workbench setup is that large`] };
+  if (hash.length > MAX_LINK_CHARACTERS)
+    return { problems: [`this link is longer than ${MAX_LINK_CHARACTERS / 1024} KB: no workbench setup is that large`] };
   const match = /^#v(\d+)\.([A-Za-z0-9_-]+)$/.exec(hash);
   if (match === null) return { problems: hash === '' || hash === '#' ? [] : ['this link does not hold a workbench setup'] };
-  if (Number(match[1]) !== SHARE_VERSION) return { problems: [`this link was made by another version of the workbench (format ${match[1]})`] };
+  if (Number(match[1]) !== SHARE_VERSION)
+    return { problems: [`this link was made by another version of the workbench (format ${match[1]})`] };
   let json: string;
   try {
     json = new TextDecoder().decode(await through(new DecompressionStream('deflate-raw'), fromBase64Url(match[2] ?? ''), MAX_SETUP_BYTES));
   } catch (error) {
-    return { problems: [error instanceof TooLarge ? `this link unpacks to more than ${MAX_SETUP_BYTES / 1024 / 1024} MB: no workbench setup is that large` : 'this link is damaged (cut short when copied?)'] };
+    return {
+      problems: [
+        error instanceof TooLarge
+          ? `this link unpacks to more than ${MAX_SETUP_BYTES / 1024 / 1024} MB: no workbench setup is that large`
+          : 'this link is damaged (cut short when copied?)',
+      ],
+    };
   }
   let value: unknown;
   try {

@@ -21,21 +21,23 @@ export function VegaChart({ chart }: { chart: Chart }) {
     let cancelled = false;
     // vega is most of the page's code: loaded with the first chart, so the first numbers show without it.
     import('vega-embed')
-      .then(({ default: embed }) => embed(element, offlineSpec(chart.spec) as never, { actions: false, mode: 'vega-lite', renderer: 'svg' }))
+      .then(({ default: embed }) =>
+        embed(element, offlineSpec(chart.spec) as never, { actions: false, mode: 'vega-lite', renderer: 'svg' }),
+      )
       .then(
-      (made) => {
-        if (cancelled) made.finalize();
-        else {
-          result = made;
-          // A wide chart shrinks to its pane only so far that its text stays readable; past that it scrolls sideways in its figure.
-          const width = Number(element.querySelector('svg')?.getAttribute('width'));
-          if (width > 0) element.style.setProperty('--chart-min-width', `${Math.round(width * MIN_CHART_SCALE)}px`);
-          setView(made);
-          setProblem(undefined);
-        }
-      },
-      (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
-    );
+        (made) => {
+          if (cancelled) made.finalize();
+          else {
+            result = made;
+            // A wide chart shrinks to its pane only so far that its text stays readable; past that it scrolls sideways in its figure.
+            const width = Number(element.querySelector('svg')?.getAttribute('width'));
+            if (width > 0) element.style.setProperty('--chart-min-width', `${Math.round(width * MIN_CHART_SCALE)}px`);
+            setView(made);
+            setProblem(undefined);
+          }
+        },
+        (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
+      );
     return () => {
       cancelled = true;
       result?.finalize();

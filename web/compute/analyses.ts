@@ -53,7 +53,12 @@ export async function matchupsReport(roster: LoadedRoster, options: RosterRunOpt
  * count against the others at their published costs; fielded whole, its row of the round robin's
  * list. The same document, and so the same page sections, as `crucible balance --report`.
  */
-export async function balanceReport(roster: LoadedRoster, unit: string | undefined, budget: number, options: RosterRunOptions & { readonly tolerance?: Tolerance }): Promise<RosterResult> {
+export async function balanceReport(
+  roster: LoadedRoster,
+  unit: string | undefined,
+  budget: number,
+  options: RosterRunOptions & { readonly tolerance?: Tolerance },
+): Promise<RosterResult> {
   const document = await balance(roster, { ...options, budget, ...(unit === undefined ? {} : { unit }) });
   return { page: balancePage(document), json: jsonText(document) };
 }

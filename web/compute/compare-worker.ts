@@ -3,7 +3,7 @@ import { compareVariants } from '../../analysis/compare.js';
 import type { MonteCarloMethod } from '../../sim/methods.js';
 import type { ReportPage } from '../../reports/page-model.js';
 import { comparePage } from '../../reports/compare-page.js';
-import { InputError, type InputProblem } from '../../input/errors.js';
+import { InputError, type Problem } from '../../input/errors.js';
 import { installBrowserPlatform } from '../platform/browser-platform.js';
 import { writeText } from '../platform/volume.js';
 
@@ -28,7 +28,7 @@ export interface CompareRequest {
 export type CompareReply =
   | { readonly kind: 'progress'; readonly done: number; readonly planned: number }
   | { readonly kind: 'done'; readonly page: ReportPage }
-  | { readonly kind: 'problems'; readonly problems: readonly InputProblem[] }
+  | { readonly kind: 'problems'; readonly problems: readonly Problem[] }
   | { readonly kind: 'error'; readonly message: string };
 
 const PROGRESS_EVERY_MILLISECONDS = 200;

@@ -29,7 +29,13 @@ export interface OddsUpdate {
 /** How often a growing run's report is redrawn. */
 const UPDATE_EVERY_MILLISECONDS = 200;
 
-export async function computeOdds(loaded: LoadedScenario, settings: OddsSettings, executor: ShardExecutor, signal: AbortSignal, onUpdate: (update: OddsUpdate) => void): Promise<void> {
+export async function computeOdds(
+  loaded: LoadedScenario,
+  settings: OddsSettings,
+  executor: ShardExecutor,
+  signal: AbortSignal,
+  onUpdate: (update: OddsUpdate) => void,
+): Promise<void> {
   const trialsPlanned = settings.trials ?? loaded.scenario.trials;
   const seed = settings.seed ?? loaded.scenario.seed;
   const method = settings.method;
@@ -48,10 +54,15 @@ export async function computeOdds(loaded: LoadedScenario, settings: OddsSettings
       if (now - lastUpdate < UPDATE_EVERY_MILLISECONDS) return;
       lastUpdate = now;
       lastTrials = merged.trials;
-      onUpdate({ report: monteCarloReport(loaded, { method: monteCarloOf(method), seed, tally: merged }, executor.workers), trialsPlanned, done: false });
+      onUpdate({
+        report: monteCarloReport(loaded, { method: monteCarloOf(method), seed, tally: merged }, executor.workers),
+        trialsPlanned,
+        done: false,
+      });
     },
   }).catch((error: unknown) => {
-    if (error instanceof TooManyPathsError) throw new Error(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
+    if (error instanceof TooManyPathsError)
+      throw new Error(`a trial of "${loaded.scenario.name}" has too many paths to enumerate: run it by Monte Carlo (mc)`);
     throw error;
   });
   if (signal.aborted) return;

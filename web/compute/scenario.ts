@@ -1,6 +1,6 @@
 import type { FieldChoices } from '../../engine/rule-system.js';
 import { fileSystemData } from '../../input/data-file.js';
-import { formatProblem, InputError, type InputProblem } from '../../input/errors.js';
+import { formatProblem, InputError, type Problem } from '../../input/errors.js';
 import { type LoadedScenario, loadScenarioFile, readScenarioData } from '../../input/scenario-file.js';
 import { writeText } from '../platform/volume.js';
 
@@ -10,7 +10,9 @@ import { writeText } from '../platform/volume.js';
  * `crucible run` would print it: `<file>: <field>: <message>`.
  */
 
-export type Checked = { readonly ok: true; readonly loaded: LoadedScenario; readonly variants: readonly string[] } | { readonly ok: false; readonly problems: readonly InputProblem[] };
+export type Checked =
+  | { readonly ok: true; readonly loaded: LoadedScenario; readonly variants: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly Problem[] };
 
 export async function checkScenario(file: string, text: string): Promise<Checked> {
   writeText(file, text);

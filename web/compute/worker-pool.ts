@@ -46,7 +46,9 @@ export class WorkerPool implements ShardExecutor {
   }
 
   run(task: ShardTask, session = 0): Promise<ShardResult> {
-    return this.ask({ id: this.nextId++, task }, session, (reply) => ('cells' in reply ? { cells: reply.cells, trials: reply.trials, loopMilliseconds: reply.loopMilliseconds } : undefined));
+    return this.ask({ id: this.nextId++, task }, session, (reply) =>
+      'cells' in reply ? { cells: reply.cells, trials: reply.trials, loopMilliseconds: reply.loopMilliseconds } : undefined,
+    );
   }
 
   /** From a worker, which keeps the kernel it compiles (web/compute/shard-worker.ts); asked before the shards waiting, as a run waits for it to start. */
@@ -54,7 +56,12 @@ export class WorkerPool implements ShardExecutor {
     return this.ask({ id: this.nextId++, spec }, session, (reply) => ('facts' in reply ? reply.facts : undefined), true);
   }
 
-  private ask<Answer>(request: ShardRequest, session: number, read: (reply: ShardReply) => Answer | undefined, first = false): Promise<Answer> {
+  private ask<Answer>(
+    request: ShardRequest,
+    session: number,
+    read: (reply: ShardReply) => Answer | undefined,
+    first = false,
+  ): Promise<Answer> {
     if (this.closed) return Promise.reject(new CancelledError('the pool is closed'));
     return new Promise((resolve, reject) => {
       const answer = (reply: ShardReply): void => {

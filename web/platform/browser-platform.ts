@@ -2,7 +2,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { KernelModule } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/rulesets.js';
+import { RULE_SYSTEMS } from '../../engine/registry.js';
 import { InputError } from '../../input/errors.js';
 import { installPlatform, type Platform } from '../../input/platform.js';
 import { byteLength, entries, isDirectory, isFile, readText, VolumeError } from './volume.js';
@@ -11,14 +11,15 @@ import { byteLength, entries, isDirectory, isFile, readText, VolumeError } from 
  * The workbench's platform (input/platform.ts), installed by the page (main.tsx) and each of its
  * workers. Files are the workbench's volume (volume.ts), with Node's error codes, so the readers'
  * messages ("file not found", "is a directory") read as the CLI's. Rule systems are the built-ins
- * of engine/rulesets.ts: a browser cannot import a plugin module from the designer's disk, so a
+ * of engine/registry.ts: a browser cannot import a plugin module from the designer's disk, so a
  * scenario naming one is refused with that reason. A kernel module is found by its rule system's id
  * — engine/<id>/kernel-module.ts, every one bundled — not by its descriptor's `kernelModule` URL.
  * SHA-256 is @noble/hashes's.
  */
 
 const kernelModules = import.meta.glob<KernelModule<unknown, unknown>>('../../engine/*/kernel-module.ts', { eager: true });
-const kernelModuleOf = (ruleset: string): KernelModule<unknown, unknown> | undefined => kernelModules[`../../engine/${ruleset}/kernel-module.ts`];
+const kernelModuleOf = (ruleset: string): KernelModule<unknown, unknown> | undefined =>
+  kernelModules[`../../engine/${ruleset}/kernel-module.ts`];
 
 const BUILT_IN = new Map(RULE_SYSTEMS.map((system) => [system.id, system] as const));
 const KNOWN = `the built-ins ${RULE_SYSTEMS.map((system) => JSON.stringify(system.id)).join(', ')}`;
@@ -38,11 +39,23 @@ export const browserPlatform: Platform = {
   },
   async resolveRuleSystem(file, ruleset) {
     if (typeof ruleset !== 'string' || ruleset === '') {
-      throw new InputError([{ file, path: 'ruleset', message: `${ruleset === undefined ? 'missing: say which rules the scenario uses' : 'must be text'} (${KNOWN})` }]);
+      throw new InputError([
+        {
+          file,
+          path: 'ruleset',
+          message: `${ruleset === undefined ? 'missing: say which rules the scenario uses' : 'must be text'} (${KNOWN})`,
+        },
+      ]);
     }
     const builtIn = BUILT_IN.get(ruleset);
     if (builtIn !== undefined) return { system: builtIn };
-    throw new InputError([{ file, path: 'ruleset', message: `unknown ruleset ${JSON.stringify(ruleset)}: the workbench runs ${KNOWN}; a plugin module runs from the command line (crucible run)` }]);
+    throw new InputError([
+      {
+        file,
+        path: 'ruleset',
+        message: `unknown ruleset ${JSON.stringify(ruleset)}: the workbench runs ${KNOWN}; a plugin module runs from the command line (crucible run)`,
+      },
+    ]);
   },
   async importKernelModule(ruleset) {
     const module = kernelModuleOf(ruleset);

@@ -14,7 +14,9 @@ import { normalize } from 'pathe';
 const bundledLoaders = import.meta.glob<string>('../../data/**/*.{yaml,yml,json}', { query: '?raw', import: 'default' });
 const BUNDLED_PREFIX = '../../';
 
-const bundled = new Map<string, () => Promise<string>>(Object.entries(bundledLoaders).map(([key, load]) => [key.slice(BUNDLED_PREFIX.length), load]));
+const bundled = new Map<string, () => Promise<string>>(
+  Object.entries(bundledLoaders).map(([key, load]) => [key.slice(BUNDLED_PREFIX.length), load]),
+);
 const loadedText = new Map<string, string>();
 const edited = new Map<string, string>();
 
@@ -59,7 +61,12 @@ export async function readText(file: string): Promise<string> {
   const known = loadedText.get(key);
   if (known !== undefined) return known;
   const load = bundled.get(key);
-  if (load === undefined) throw new VolumeError(isDirectory(key) ? 'EISDIR' : 'ENOENT', file, isDirectory(key) ? 'illegal operation on a directory' : 'no such file or directory');
+  if (load === undefined)
+    throw new VolumeError(
+      isDirectory(key) ? 'EISDIR' : 'ENOENT',
+      file,
+      isDirectory(key) ? 'illegal operation on a directory' : 'no such file or directory',
+    );
   const text = await load();
   loadedText.set(key, text);
   return text;
@@ -68,7 +75,8 @@ export async function readText(file: string): Promise<string> {
 /** The names directly inside `directory` and whether each is a folder, sorted. */
 export function entries(directory: string): { name: string; folder: boolean }[] {
   const key = volumePath(directory);
-  if (!isDirectory(key)) throw new VolumeError(isFile(key) ? 'ENOTDIR' : 'ENOENT', directory, isFile(key) ? 'not a directory' : 'no such file or directory');
+  if (!isDirectory(key))
+    throw new VolumeError(isFile(key) ? 'ENOTDIR' : 'ENOENT', directory, isFile(key) ? 'not a directory' : 'no such file or directory');
   const prefix = key === '' ? '' : `${key}/`;
   const found = new Map<string, boolean>();
   for (const name of [...bundled.keys(), ...edited.keys()]) {

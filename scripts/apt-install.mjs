@@ -14,8 +14,11 @@ export function ensureDebianPackage(packageName, executable) {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-  run(['apt-get', 'update', '-qq']);
-  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', packageName]);
+  // Wait for dpkg's lock rather than fail at once: another apt-get (a second checkout's tests, the
+  // machine's unattended upgrades) may hold it for a while.
+  const waitForLock = ['-o', 'DPkg::Lock::Timeout=600'];
+  run(['apt-get', ...waitForLock, 'update', '-qq']);
+  run(['apt-get', ...waitForLock, 'install', '-y', '-qq', '--no-install-recommends', packageName]);
   if (!existsSync(executable)) throw new Error(`${packageName} was installed but ${executable} is not there`);
   return executable;
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { escapeUnprintable, InputError } from '../input/errors.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { CRUCIBLE_VERSION } from '../input/package-info.js';
+import { spreadListValues } from './list-options.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { MissingPackagesError } from './optional-packages.js';
 
@@ -184,6 +185,14 @@ the stack).`,
   return program;
 }
 
+/** `argv` with the chosen command's list options in their one spelling (cli/list-options.ts). */
+function withListsSpread(program: Command, argv: readonly string[]): string[] {
+  const at = argv.findIndex((arg) => !arg.startsWith('-'));
+  const command = program.commands.find((candidate) => candidate.name() === argv[at]);
+  if (command === undefined) return [...argv];
+  return [...argv.slice(0, at + 1), ...spreadListValues(command, argv.slice(at + 1))];
+}
+
 /** Control characters (line breaks aside, tabs too) and bidirectional overrides as \u escapes. */
 const escapeControlCharacters = (text: string): string => escapeUnprintable(text).replaceAll('\t', '\\u0009');
 
@@ -197,7 +206,7 @@ export async function main(argv: readonly string[], io: Io = processIo, env: Nod
   };
   try {
     await addCommands(program, commandsFor(argv), { io, env, setStatus });
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(withListsSpread(program, argv), { from: 'user' });
     return status;
   } catch (error) {
     if (error instanceof CommanderError) {

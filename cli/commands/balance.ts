@@ -14,6 +14,7 @@ import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
@@ -90,7 +91,7 @@ export function registerBalance(program: Command, io: Io): void {
       .requiredOption('--against <roster>', 'the roster file: entries, their published costs, the template and its situations')
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
       .option('--all', 'every entry: the whole price list (the default when no unit is named)')
-      .option('--only <id...>', 'the entries of the list (default: all)')
+      .addOption(listOption('--only <id>', 'the entries of the list (default: all)'))
       .addOption(
         new Option(
           '--tolerance <t>',

@@ -13,6 +13,7 @@ import { parseTrials } from './options.js';
 import { compareVerdict } from '../../reports/compare-page.js';
 import { trustOf } from './plugins.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible compare`: a variant against a baseline on the same dice, baseline first, differences variant − baseline. */
 
@@ -138,9 +139,11 @@ export function registerCompare(program: Command, io: Io): void {
         'compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value',
       )
       .argument('<scenario>', 'a scenario file that declares `variants`')
-      .option(
-        '--variant <name...>',
-        'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed',
+      .addOption(
+        listOption(
+          '--variant <name>',
+          'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed',
+        ),
       )
       .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
       .addOption(
@@ -148,7 +151,7 @@ export function registerCompare(program: Command, io: Io): void {
           .choices([...MONTE_CARLO_METHODS])
           .default(DEFAULT_MONTE_CARLO),
       )
-      .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
+      .addOption(listOption('--metric <name>', 'only these metrics (by name, e.g. winner,B.modelsLost)'))
       .option('--report <dir>', 'also write an HTML page (the difference chart with intervals, tables, provenance) into this folder')
       .option('--json', 'print the comparison as one JSON document (every number at full precision; for `crucible report`)'),
     { workers: false },
@@ -164,7 +167,7 @@ trial is independent of the others. Compare runs on one thread.
 Examples:
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml   (lists its variants)
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --variant no-regeneration
-  $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
+  $ crucible compare fight.yaml --variant stand,pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
       if (isUnitsFileName(file))

@@ -12,6 +12,7 @@ import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
 export function registerMatchups(program: Command, io: Io): void {
@@ -22,7 +23,7 @@ export function registerMatchups(program: Command, io: Io): void {
         "every unit of a roster against every unit, in both seats of the template: the row unit's expected score (win + ½ draw) in a matrix ready to print",
       )
       .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
-      .option('--only <id...>', 'only these entries')
+      .addOption(listOption('--only <id>', 'only these entries'))
       .addOption(
         new Option(
           '--seating <seating>',

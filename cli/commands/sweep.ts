@@ -13,6 +13,7 @@ import { type Common, common, progressLine, withPool, writeReport } from './anal
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible sweep`: a scenario over values of one or two fields, printed one table per metric. */
 
@@ -131,7 +132,7 @@ export function registerSweep(program: Command, io: Io): void {
         'a field and its values, e.g. sides[0].groups[0].models=3,4,5 (twice for two fields)',
         parseSet,
       )
-      .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
+      .addOption(listOption('--metric <name>', 'only these metrics (by name, e.g. winner,B.modelsLost)'))
       .addOption(new Option('-n, --trials <count>', "trials per point (default: the scenario's)").argParser(parseTrials))
       .addOption(
         new Option('-p, --precision <e>', 'instead of --trials: run each point until every probability is within ±e')

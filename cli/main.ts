@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { escapeUnprintable, InputError } from '../input/errors.js';
+import { forgetNamedInputs, nameInputs } from '../input/data-file.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { CRUCIBLE_VERSION } from '../input/package-info.js';
 import { spreadListValues } from './list-options.js';
@@ -152,6 +153,8 @@ async function addCommands(program: Command, names: readonly string[], context: 
   const wanted = COMMANDS.filter((command) => names.includes(command.name));
   const [{ addTrustHook }, ...registers] = await Promise.all([import('./commands/plugins.js'), ...wanted.map((command) => command.load())]);
   addTrustHook(program, context.env);
+  // The files a command's arguments name may be standard input (`-`), a pipe or a device (input/data-file.ts).
+  program.hook('preAction', (_program, action) => nameInputs(action.args));
   for (const register of registers) register(program, context);
 }
 
@@ -199,6 +202,7 @@ const escapeControlCharacters = (text: string): string => escapeUnprintable(text
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   installNodePlatform();
+  forgetNamedInputs();
   let status = EXIT_OK;
   const program = buildProgram(io);
   const setStatus = (value: number): void => {

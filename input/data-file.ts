@@ -51,22 +51,79 @@ class UnreadableFile extends Error {
   }
 }
 
+/** Standard input, where a command reads a file (`crucible run s.yaml --json | crucible report -`). */
+export const STDIN = '-';
+
+/**
+ * The inputs a person named on the command line (a command's file arguments, `--against`): only
+ * these may be standard input (`-`), a pipe or a device (`/dev/stdin`, `<(…)`), each read to its
+ * end within the same size limit as a file. A file a scenario points at (`unitsFile:`, a checkpoint)
+ * never may: opening a FIFO waits for a writer for good, and /dev/zero never ends.
+ */
+const namedInputs = new Set<string>();
+
+/**
+ * The text of each stream read, by name: a pipe can be read once, and a command may read its file
+ * several times. `bytes` undefined: it went on past the first reader's limit (nothing kept).
+ */
+const streamedTexts = new Map<string, { readonly text: string; readonly bytes: number | undefined }>();
+
+/** Start a command afresh: nothing named, no stream read (the CLI's `main` calls it first). */
+export function forgetNamedInputs(): void {
+  namedInputs.clear();
+  streamedTexts.clear();
+}
+
+/** Mark `files` as named by the person running the command: each may be `-`, a pipe or a device. */
+export function nameInputs(files: readonly string[]): void {
+  for (const file of files) namedInputs.add(file);
+}
+
+/**
+ * The folder a file's relative paths (a units file, a plugin module) start from: the file's own, or,
+ * for standard input or a pipe, which have none, the current directory.
+ */
+export const inputFolder = (file: string): string => (file === STDIN || streamedTexts.has(file) ? '.' : path.dirname(file));
+
+/** A file of `bytes` (unknown: a stream that went on past the limit) over `maxBytes`. */
+const tooLarge = (bytes: number | undefined, maxBytes: number): UnreadableFile =>
+  new UnreadableFile(
+    'EFBIG',
+    bytes === undefined
+      ? `too large: more than ${maxBytes / 2 ** 20} MB, the most crucible reads here`
+      : `too large: ${(bytes / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`,
+  );
+
+/** A named stream's text, read once, to its end or until it passes `maxBytes`. */
+async function streamText(file: string, maxBytes: number): Promise<string> {
+  let read = streamedTexts.get(file);
+  if (read === undefined) {
+    const readStream = platform().readStream;
+    if (readStream === undefined) throw new UnreadableFile('ENOTREG', 'not a regular file: only files can be read here');
+    const text = await readStream(file, maxBytes);
+    read = text === undefined ? { text: '', bytes: undefined } : { text, bytes: new TextEncoder().encode(text).length };
+    streamedTexts.set(file, read);
+  }
+  if (read.bytes === undefined || read.bytes > maxBytes) throw tooLarge(read.bytes, maxBytes);
+  return read.text;
+}
+
 /**
  * A regular file's text, refusing FIFOs, devices and sockets (checked before opening: opening a FIFO
- * waits for a writer, and no signal stops that) and files above `maxBytes`.
+ * waits for a writer, and no signal stops that) and files above `maxBytes` — but standard input, a
+ * pipe or a device the person named on the command line (`nameInputs`), read within `maxBytes`.
  */
 export async function readInputText(file: string, maxBytes: number): Promise<string> {
+  if (streamedTexts.has(file) || (file === STDIN && namedInputs.has(STDIN))) return streamText(file, maxBytes);
   const info = await platform().stat(file);
-  if (!info.isFile())
+  if (!info.isFile()) {
+    if (!info.isDirectory() && namedInputs.has(file)) return streamText(file, maxBytes);
     throw new UnreadableFile(
       'ENOTREG',
       info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files',
     );
-  if (info.size > maxBytes)
-    throw new UnreadableFile(
-      'EFBIG',
-      `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`,
-    );
+  }
+  if (info.size > maxBytes) throw tooLarge(info.size, maxBytes);
   return platform().readText(file);
 }
 
@@ -147,11 +204,16 @@ export function jsonNestingProblem(file: string, text: string): Problem | undefi
   return at === undefined ? undefined : { file, path: lineAndColumn(text, at), message: `invalid JSON: ${TOO_DEEP}` };
 }
 
-/** Read and parse a YAML or JSON file (chosen by extension) into plain data. */
+/**
+ * Read and parse a YAML or JSON file (chosen by extension) into plain data. A file named on the
+ * command line without an extension (`-`, /dev/stdin, `<(…)`) is JSON when it starts with `{` or
+ * `[`, else YAML.
+ */
 export async function readDataFile(file: string): Promise<Parsed> {
   const fail = (where: string, message: string): Parsed => ({ ok: false, problems: [{ file, path: where, message }] });
   const extension = path.extname(file).toLowerCase();
-  if (!SCENARIO_EXTENSIONS.includes(extension)) {
+  const named = extension === '' && namedInputs.has(file);
+  if (!SCENARIO_EXTENSIONS.includes(extension) && !named) {
     return fail(ROOT_PATH, `unsupported file type ${JSON.stringify(extension || '(none)')}: use .yaml, .yml or .json`);
   }
   let text: string;
@@ -160,8 +222,9 @@ export async function readDataFile(file: string): Promise<Parsed> {
   } catch (error) {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }
+  const json = named ? /^\s*[[{]/.test(text) : extension === '.json';
   return remembered(file, text, () => {
-    const parsed = extension === '.json' ? parseJson(file, text) : parseYaml(file, text);
+    const parsed = json ? parseJson(file, text) : parseYaml(file, text);
     if (!parsed.ok) return parsed;
     const unprintable = unprintableProblems(file, parsed.data);
     return unprintable.length === 0 ? parsed : { ok: false, problems: unprintable };
@@ -457,7 +520,7 @@ export const fileSystemData: DataFiles = {
       return undefined;
     }
   },
-  resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference)),
+  resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(inputFolder(fromFile), reference)),
   bundled: bundledDataPath,
   join: (...parts) => path.join(...parts),
   formatPath,

@@ -3,7 +3,7 @@ import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '
 import { RULE_SYSTEMS } from '../engine/registry.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
 import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
-import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS, STDIN } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
 
@@ -208,13 +208,17 @@ function setByVariant(problem: Problem, variant: Variant): Problem {
 }
 
 /**
- * The scenario files named by `paths`: files as given, directories expanded to their
- * .yaml/.yml/.json files (not recursively) sorted by name. Each file appears once.
+ * The scenario files named by `paths`: files as given (`-` for standard input), directories expanded
+ * to their .yaml/.yml/.json files (not recursively) sorted by name. Each file appears once.
  */
 export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   const problems: Problem[] = [];
   for (const given of paths) {
+    if (given === STDIN) {
+      files.push(given);
+      continue;
+    }
     let isDirectory: boolean;
     try {
       isDirectory = (await platform().stat(given)).isDirectory();

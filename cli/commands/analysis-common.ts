@@ -9,19 +9,16 @@ import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting } from './plugins.js';
 import { needing, QUEUE_PACKAGES, REPORT_PACKAGES } from '../optional-packages.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
-import { outOptions } from './table-out.js';
+import { type OutOptions, outOptions } from './table-out.js';
 
 /** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
 
-export interface Common extends Trusting {
+export interface Common extends Trusting, OutOptions {
   readonly seed?: number;
   readonly trials?: number;
   readonly workers?: number;
   /** `--queue redis://…`: shards on crucible worker processes through Redis (queue/queue-executor.ts). */
   readonly queue?: string;
-  readonly out?: string;
-  readonly bom?: boolean;
-  readonly json?: boolean;
 }
 
 /** The options every analysis command takes: seed, workers (unless it runs on one thread), --out (and --bom) and --plugin. */

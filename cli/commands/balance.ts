@@ -12,7 +12,7 @@ import { type Common, common, progressLine, withPool, writeReport } from './anal
 import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
-import { fileSystemData } from '../../input/data-file.js';
+import { fileSystemData, nameInputs } from '../../input/data-file.js';
 import { checkOut, writeOut } from './table-out.js';
 import { listOption } from '../list-options.js';
 
@@ -107,6 +107,8 @@ export function registerBalance(program: Command, io: Io): void {
         ),
       ),
   ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
+    // The roster may be standard input or a pipe, as a command's file argument (input/data-file.ts).
+    nameInputs([options.against]);
     const trusted = { plugins: trustOf(options) };
     const roster = await loadRoster(options.against, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
@@ -132,8 +134,9 @@ export function registerBalance(program: Command, io: Io): void {
         onRun: progressLine(io, 'runs'),
       }),
     );
-    await writeOut(options, printout(document, roster.file, true), sideTables(document));
+    const printed = await writeOut(options, printout(document, roster.file, true), io, sideTables(document));
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout(document, roster.file), 'text'));
+    if (!printed)
+      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout(document, roster.file), 'text'));
   });
 }

@@ -206,8 +206,8 @@ Examples:
       });
       const document = compareDocument(result);
       const printout = comparisonPrintout(result);
-      await writeOut(options, printout);
+      const printed = await writeOut(options, printout, io);
       if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
+      if (!printed) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
     });
 }

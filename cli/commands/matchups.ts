@@ -105,9 +105,9 @@ export function registerMatchups(program: Command, io: Io): void {
         tables: [table],
         data: table,
       };
-      await writeOut(options, printed);
+      const toStdout = await writeOut(options, printed, io);
       if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report, options.show)}\n`);
-      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printed, 'text'));
+      if (!toStdout) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printed, 'text'));
       io.stderr(`${runsOf(result)} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     },
   );

@@ -193,8 +193,8 @@ export function registerSweep(program: Command, io: Io): void {
       ...(options.precision === undefined ? {} : { precision: options.precision }),
     });
     const printout = sweepPrintout(document, options.layout);
-    await writeOut(options, printout);
+    const printed = await writeOut(options, printout, io);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
+    if (!printed) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
   });
 }

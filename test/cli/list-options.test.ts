@@ -38,7 +38,14 @@ describe('spreadListValues', () => {
   });
 
   it('leaves the values of other options and everything after -- alone', () => {
-    expect(spreadListValues(compareLike(), ['-n', '5', 's.yaml', '--', '--variant', 'x'])).toEqual(['-n', '5', 's.yaml', '--', '--variant', 'x']);
+    expect(spreadListValues(compareLike(), ['-n', '5', 's.yaml', '--', '--variant', 'x'])).toEqual([
+      '-n',
+      '5',
+      's.yaml',
+      '--',
+      '--variant',
+      'x',
+    ]);
   });
 
   it('splits commas and drops empty names', () => {

@@ -1,7 +1,7 @@
 import path from 'pathe';
 import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../engine/registry.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
+import { dataFileHeld } from './data-file-kinds.js';
 import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS, STDIN } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
@@ -29,37 +29,6 @@ export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Re
   readonly scenario: Scenario;
   /** What the kernel needs besides the scenario (units, army entries…), as the loader found it: plain JSON. */
   readonly refs: Refs;
-}
-
-/** The rule systems whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml: `plugins` (trusted, loaded), then the built-ins. */
-const dataFileSystems = (file: string, plugins: readonly RuleSystem[]): RuleSystem[] =>
-  [...plugins, ...RULE_SYSTEMS].filter((system) => system.dataFile?.names.test(path.basename(file)));
-
-/** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
-export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = []): boolean => dataFileSystems(file, plugins).length > 0;
-
-/**
- * Check a data file on its own (`crucible validate data/heroic/units.yaml`), by the check of each
- * rule system whose data files are named like it — a trusted plugin's as a built-in's. When several
- * are (the example plugin's units.yaml and heroic's), the file is good if one of them accepts it;
- * otherwise the problems are those of the format it is closest to (the fewest problems), saying which.
- */
-export async function checkDataFile(file: string, plugins: readonly RuleSystem[] = []): Promise<void> {
-  const systems = dataFileSystems(file, plugins);
-  const found: { readonly system: RuleSystem; readonly problems: readonly Problem[] }[] = [];
-  for (const system of systems) {
-    const problems = (await system.dataFile?.check(file, fileSystemData)) ?? [];
-    if (problems.length === 0) return;
-    found.push({ system, problems });
-  }
-  const [closest] = [...found].sort((a, b) => a.problems.length - b.problems.length);
-  if (closest === undefined) return;
-  // Problems every format finds alike (broken YAML) need no word on which one was meant.
-  const alike = found.every(({ problems }) => JSON.stringify(problems) === JSON.stringify(closest.problems));
-  const read = alike
-    ? ''
-    : ` (checked as a ${closest.system.id} data file: the closest to it of the formats named like it, ${systems.map((system) => system.id).join(', ')})`;
-  throw new InputError(closest.problems.map((problem) => ({ ...problem, message: `${problem.message}${read}` })));
 }
 
 /** How a scenario may be loaded: the plugin modules the caller trusts to run (default none: built-ins only). */
@@ -128,6 +97,9 @@ export async function loadScenarioData(
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
   if (typeof data !== 'object' || Array.isArray(data))
     throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
+  // A units, army or faction file given as a scenario: said as such, not as a scenario missing its `ruleset:`.
+  const dataFile = 'ruleset' in data ? undefined : dataFileHeld(data);
+  if (dataFile !== undefined) throw new InputError([{ file, path: ROOT_PATH, message: dataFile }]);
   const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };

@@ -5,7 +5,8 @@ import { DEFAULT_MONTE_CARLO, METHOD_WORDS, methodText, MONTE_CARLO_METHODS, typ
 import { comparisonTable, differenceHeading, sameEveryTrial } from '../../documents/compare-tables.js';
 import { type OutputDocument, printDocument } from '../../documents/table-model.js';
 import { InputError, ROOT_PATH } from '../../input/errors.js';
-import { isUnitsFileName, readScenarioData } from '../../input/scenario-file.js';
+import { readScenarioData } from '../../input/scenario-file.js';
+import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { groupThousands, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
 import { type Common, common, progressLine, writeReport } from './analysis-common.js';
@@ -170,12 +171,11 @@ Examples:
   $ crucible compare fight.yaml --variant stand,pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
-      if (isUnitsFileName(file))
-        throw InputError.at(
-          file,
-          ROOT_PATH,
-          'this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
-        );
+      const dataFile = dataFileNamed(
+        file,
+        'compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
+      );
+      if (dataFile !== undefined) throw InputError.at(file, ROOT_PATH, dataFile);
       if (options.variant === undefined) {
         // Output meant for a program (a document, a file) cannot be a listing: that is a missing option.
         const listing = await variantListing(file);

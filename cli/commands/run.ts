@@ -8,14 +8,9 @@ import { parseShardSelection, partFileText, partSecret, selectedShards, type Sha
 import { provenanceJson, provenanceOf } from '../../input/provenance.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
-import {
-  findScenarioFiles,
-  isUnitsFileName,
-  type LoadedScenario,
-  loadScenarioChanged,
-  loadScenarioFile,
-} from '../../input/scenario-file.js';
+import { findScenarioFiles, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
 import { parseCommandLineValue } from '../../input/scenario-patch.js';
+import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
@@ -85,8 +80,9 @@ export async function loadAll(
   const loaded: LoadedScenario[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (isUnitsFileName(file)) {
-      problems.push({ file, path: ROOT_PATH, message: 'this is a units file; run takes scenario files (e.g. data/heroic/scenarios)' });
+    const dataFile = dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
+    if (dataFile !== undefined) {
+      problems.push({ file, path: ROOT_PATH, message: dataFile });
       continue;
     }
     try {

@@ -2,7 +2,8 @@ import path from 'pathe';
 import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
 import { dataFileHeld } from './data-file-kinds.js';
-import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
+import { formatPath, InputError, MAX_PROBLEMS_PER_FILE, ROOT_PATH, withinField } from './errors.js';
+import { mendToSchema } from './schema-mending.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS, STDIN } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
@@ -103,8 +104,9 @@ export async function loadScenarioData(
   const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
-  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
-  if (scenario === undefined) throw new InputError(problems);
+  const upgraded = system.upgrade?.(named) ?? named;
+  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, upgraded);
+  if (scenario === undefined) throw new InputError([...problems, ...(await loaderProblems(system, file, upgraded, files, problems))]);
   // A plugin's schema may define these fields itself: they must still be what every scenario's are (engine/scenario-base.ts).
   if (!scenarioBaseSchema.safeParse(scenario).success) {
     throw new InputError([
@@ -134,6 +136,46 @@ export async function loadScenarioData(
     scenario: scenario as unknown as ScenarioBase,
     refs: result.refs,
   };
+}
+
+/**
+ * What the loader would also find (an unknown unit, a units file not found) in a scenario that fails
+ * its schema, so that one run shows every problem: the scenario mended to pass the schema twice
+ * (input/schema-mending.ts: a bad number on its bound, then one step inside it…), each loaded, and
+ * the problems both loads find kept, but for those at, inside or above a mended field and those
+ * already found. A problem the mending caused (a group of 1 model too few for its formation) reads
+ * differently in the two, or is at a mended field, and is left out; nothing when it cannot be mended.
+ */
+async function loaderProblems(
+  system: RuleSystem,
+  file: string,
+  data: unknown,
+  files: DataFiles,
+  found: readonly Problem[],
+): Promise<Problem[]> {
+  // A file with a hundred problems already has no room for more (input/errors.ts).
+  if (found.length >= MAX_PROBLEMS_PER_FILE) return [];
+  const keyOf = (problem: Problem): string => `${problem.file}\n${problem.path}\n${problem.message}`;
+  const loads: Problem[][] = [];
+  const mended: string[] = [];
+  for (const mending of ['low', 'high'] as const) {
+    const scenario = mendToSchema(system.scenarioSchema, data, mending);
+    if (scenario === undefined) return [];
+    mended.push(...scenario.paths.map(formatPath));
+    try {
+      loads.push([...(await system.load(scenario.value as ScenarioBase, file, files)).problems]);
+    } catch {
+      // A loader given a mended scenario may trip where the file's own would not: its problems are not the file's.
+      return [];
+    }
+  }
+  const [low = [], high = []] = loads;
+  const inBoth = new Set(high.map(keyOf));
+  const known = new Set(found.map(keyOf));
+  const nearMended = (problem: Problem): boolean =>
+    problem.file === file &&
+    mended.some((at) => withinField(problem.path, at) || withinField(at, problem.path) || problem.path === ROOT_PATH);
+  return low.filter((problem) => inBoth.has(keyOf(problem)) && !known.has(keyOf(problem)) && !nearMended(problem));
 }
 
 /**

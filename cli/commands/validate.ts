@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RuleSystem } from '../../engine/rule-system.js';
 import { fileSystemData, readDataFile } from '../../input/data-file.js';
 import { checkDataFile, dataFileKinds, kindName } from '../../input/data-file-kinds.js';
-import { InputError, type Problem } from '../../input/errors.js';
+import { formatProblem, InputError, MAX_PROBLEMS_PER_FILE, type Problem } from '../../input/errors.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
 import { checkRoster, isRosterData, loadRoster } from '../../input/roster.js';
 import { trustedRuleSystems } from '../../input/rule-systems.js';
@@ -45,6 +45,8 @@ async function scenarioProblems(file: string, plugins: TrustedPlugins): Promise<
     }
   };
   add(await problemsOf(() => loadScenarioFile(file, { plugins })));
+  // A file with a hundred problems has been listed as far as any is (input/errors.ts).
+  if (problems.length >= MAX_PROBLEMS_PER_FILE) return problems;
   let variants: readonly { readonly name: string }[] = [];
   // A file that cannot be read, or whose variants are malformed, has said so above.
   await problemsOf(async () => {
@@ -126,7 +128,8 @@ export async function validateCommand(
     problems.push(...result.problems);
     if (json) continue;
     if (result.problems.length === 0) io.stdout(`ok ${file}\n`);
-    else io.stderr(`${new InputError(result.problems).message}\n`);
+    // Each list is bounded where it was made (input/errors.ts): printed as it is, not counted again.
+    else io.stderr(`${result.problems.map(formatProblem).join('\n')}\n`);
   }
   return done();
 }

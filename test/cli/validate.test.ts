@@ -78,12 +78,24 @@ describe('validate: every kind of data file', () => {
 });
 
 describe('validate --json', () => {
-  it('lists a missing path as a problem and no file', async () => {
+  it('lists a missing path as a problem and no file; a scenario and its variants in one pass', async () => {
     const missing = await runCli(['validate', 'nowhere.yaml', '--json']);
     expect(missing.status).toBe(2);
     expect(JSON.parse(missing.stdout)).toEqual({
       files: [],
       problems: [{ file: 'nowhere.yaml', path: '(root)', message: 'no such file or directory' }],
     });
+    const scenario = path.join(await folder, 'variants.yaml');
+    await writeFile(
+      scenario,
+      (await readFile('data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', 'utf8'))
+        .replace('rounds: 20', 'rounds: 0')
+        .replace('set: { "sides[0].groups[0].unit": ogre }', 'set: { "sides[0].groups[0].unit": nobody }'),
+    );
+    const result = await runCli(['validate', scenario, '--json']);
+    const document = JSON.parse(result.stdout) as ValidateDocument;
+    expect(document.files).toEqual([{ file: scenario, kind: 'scenario', ok: false }]);
+    // The scenario's own problem once, and the variant's, though the scenario itself fails.
+    expect(document.problems.map(({ path: at }) => at)).toEqual(['rounds', 'sides[0].groups[0].unit']);
   });
 });

@@ -1,6 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { Command, CommanderError } from 'commander';
 import { escapeUnprintable, InputError } from '../input/errors.js';
-import { forgetNamedInputs, nameInputs } from '../input/data-file.js';
+import { forgetNamedInputs, nameInputs } from '../input/named-inputs.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { CRUCIBLE_VERSION } from '../input/package-info.js';
 import { spreadListValues } from './list-options.js';
@@ -14,11 +15,25 @@ import { MissingPackagesError } from './optional-packages.js';
  * 1 an unexpected error, i.e. a bug.
  */
 
+/**
+ * Test-only (`CRUCIBLE_TEST_PROGRESS=1`): stderr, though a pipe, as a terminal 100 columns wide, so
+ * a spawned command draws its progress there and a test can wait for it before sending a signal.
+ */
+function testTerminal(): NodeJS.WritableStream {
+  const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
+  stream.pipe(process.stderr);
+  return stream;
+}
+
 const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  // A progress bar only where a person watches: not into a pipe or a file.
-  ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
+  // A progress bar only where a person watches: not into a pipe or a file (tests aside, below).
+  ...(process.stderr.isTTY
+    ? { progressStream: process.stderr }
+    : process.env.CRUCIBLE_TEST_PROGRESS === '1'
+      ? { progressStream: testTerminal() }
+      : {}),
   onInterrupt: (listener) => {
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
     for (const signal of signals) process.on(signal, listener);
@@ -86,28 +101,28 @@ const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<R
     name: 'compare',
     load: async () => {
       const { registerCompare } = await import('./commands/compare.js');
-      return (program, c) => registerCompare(program, c.io);
+      return (program, c) => registerCompare(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'sweep',
     load: async () => {
       const { registerSweep } = await import('./commands/sweep.js');
-      return (program, c) => registerSweep(program, c.io);
+      return (program, c) => registerSweep(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'matchups',
     load: async () => {
       const { registerMatchups } = await import('./commands/matchups.js');
-      return (program, c) => registerMatchups(program, c.io);
+      return (program, c) => registerMatchups(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'balance',
     load: async () => {
       const { registerBalance } = await import('./commands/balance.js');
-      return (program, c) => registerBalance(program, c.io);
+      return (program, c) => registerBalance(program, c.io, c.env, c.setStatus);
     },
   },
   {

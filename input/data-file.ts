@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
 import { bundledDataPath } from './bundled-data.js';
 import { formatPath, type Problem, ROOT_PATH, unprintableProblems } from './errors.js';
+import { namedInputs, streamedTexts } from './named-inputs.js';
 import { platform } from './platform.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -29,6 +30,7 @@ import { describeZodIssues } from './zod-issues.js';
 
 // Checked on every file read here; also used on values set from the command line (input/scenario-patch.ts).
 export { unprintableProblems } from './errors.js';
+export { forgetNamedInputs, nameInputs } from './named-inputs.js';
 
 export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
 
@@ -53,31 +55,6 @@ class UnreadableFile extends Error {
 
 /** Standard input, where a command reads a file (`crucible run s.yaml --json | crucible report -`). */
 export const STDIN = '-';
-
-/**
- * The inputs a person named on the command line (a command's file arguments, `--against`): only
- * these may be standard input (`-`), a pipe or a device (`/dev/stdin`, `<(…)`), each read to its
- * end within the same size limit as a file. A file a scenario points at (`unitsFile:`, a checkpoint)
- * never may: opening a FIFO waits for a writer for good, and /dev/zero never ends.
- */
-const namedInputs = new Set<string>();
-
-/**
- * The text of each stream read, by name: a pipe can be read once, and a command may read its file
- * several times. `bytes` undefined: it went on past the first reader's limit (nothing kept).
- */
-const streamedTexts = new Map<string, { readonly text: string; readonly bytes: number | undefined }>();
-
-/** Start a command afresh: nothing named, no stream read (the CLI's `main` calls it first). */
-export function forgetNamedInputs(): void {
-  namedInputs.clear();
-  streamedTexts.clear();
-}
-
-/** Mark `files` as named by the person running the command: each may be `-`, a pipe or a device. */
-export function nameInputs(files: readonly string[]): void {
-  for (const file of files) namedInputs.add(file);
-}
 
 /**
  * The folder a file's relative paths (a units file, a plugin module) start from: the file's own, or,

@@ -8,7 +8,7 @@ import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis
 import { checkRoster, loadRoster } from '../../input/roster.js';
 import { InputError } from '../../input/errors.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
-import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
@@ -77,7 +77,7 @@ function sideTables(document: BalanceDocument): { name: string; table: DataTable
     : [{ name: 'curves', table: curvesTable(document) }];
 }
 
-export function registerBalance(program: Command, io: Io): void {
+export function registerBalance(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('balance')
@@ -121,19 +121,27 @@ export function registerBalance(program: Command, io: Io): void {
         'fielded',
         'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)',
       );
-    const document = await withPool(options, io.stderr, (pool) =>
-      balance(roster, {
-        ...(unit === undefined ? {} : { unit }),
-        ...(options.budget === undefined ? {} : { budget: options.budget }),
-        ...(options.precision === undefined ? {} : { precision: options.precision }),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.only === undefined ? {} : { only: options.only }),
-        ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-        check: options.check,
-        executor: pool,
-        onRun: progressLine(io, 'runs'),
-      }),
+    const session = sessionOf(io, env, options, { command: 'balance', file: options.against, unit: 'runs' });
+    const outcome = await inSession(session, () =>
+      withPool(options, io.stderr, session, (pool) =>
+        balance(roster, {
+          ...(unit === undefined ? {} : { unit }),
+          ...(options.budget === undefined ? {} : { budget: options.budget }),
+          ...(options.precision === undefined ? {} : { precision: options.precision }),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.only === undefined ? {} : { only: options.only }),
+          ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+          check: options.check,
+          executor: pool,
+          onRun: session.progress,
+        }),
+      ),
     );
+    if ('status' in outcome) {
+      setStatus(outcome.status);
+      return;
+    }
+    const document = outcome.result;
     const printed = await writeOut(options, printout(document, roster.file, true), io, sideTables(document));
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
     if (!printed)

@@ -9,7 +9,7 @@ import { readScenarioData } from '../../input/scenario-file.js';
 import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { groupThousands, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
 import { compareVerdict } from '../../reports/compare-page.js';
 import { trustOf } from './plugins.js';
@@ -132,7 +132,7 @@ interface CompareCommandOptions extends Common {
   readonly report?: string;
 }
 
-export function registerCompare(program: Command, io: Io): void {
+export function registerCompare(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('compare')
@@ -196,14 +196,24 @@ Examples:
       const [baseline, variant] = second === undefined ? [undefined, first as string] : [first, second];
       if (baseline === variant)
         throw InputError.at(file, '--variant', `${variant} twice: a variant compared with itself differs in nothing`);
-      const result = await compareVariants(file, baseline, variant, {
-        method: options.method,
-        onProgress: progressLine(io, 'trials'),
-        plugins: trustOf(options),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? {} : { trials: options.trials }),
-        ...(options.metric === undefined ? {} : { metrics: options.metric }),
-      });
+      // Compare runs on this thread: its session has no pool, only the signal its loop listens to between shards.
+      const session = sessionOf(io, env, options, { command: 'compare', file, unit: 'trials' });
+      const outcome = await inSession(session, () =>
+        compareVariants(file, baseline, variant, {
+          method: options.method,
+          onProgress: session.progress,
+          signal: session.signal,
+          plugins: trustOf(options),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.trials === undefined ? {} : { trials: options.trials }),
+          ...(options.metric === undefined ? {} : { metrics: options.metric }),
+        }),
+      );
+      if ('status' in outcome) {
+        setStatus(outcome.status);
+        return;
+      }
+      const result = outcome.result;
       const document = compareDocument(result);
       const printout = comparisonPrintout(result);
       const printed = await writeOut(options, printout, io);

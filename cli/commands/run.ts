@@ -14,7 +14,7 @@ import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
-import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
+import type { ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../../documents/format.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { exactReport, monteCarloReport } from '../../documents/run-report.js';
@@ -26,10 +26,9 @@ import { checkpointFile } from '../../sim/checkpoint.js';
 import { firstTrialOf, trialsInShard } from '../../sim/shards.js';
 import { runProgressBar } from '../run-progress.js';
 import { runPrintout } from '../../documents/run-tables.js';
-import { TABLE_FORMATS, type TableFormat } from '../../documents/tables.js';
-import { checkOut, STDOUT, writeOut } from './table-out.js';
-import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
-import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
+import { TABLE_FORMATS, type TableFormat } from '../../documents/table-formats.js';
+import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io, STDOUT } from './io.js';
+import { parsePrecision, parseSeed, parseTestFault, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 import { needing, QUEUE_PACKAGES } from '../optional-packages.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
@@ -106,18 +105,6 @@ function parseFieldValue(text: string, previous: (readonly [string, unknown])[] 
   return [...previous, [text.slice(0, equals).trim(), parseCommandLineValue(text.slice(equals + 1).trim())]];
 }
 
-/**
- * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit|stall>:<shard>[:<failures>]`: shard
- * <shard> throws, ends its worker thread halfway, or waits a few seconds before it runs, on its
- * first <failures> attempts (default 1).
- */
-function parseFault(text: string | undefined): FaultInjection | undefined | Error {
-  if (text === undefined || text === '') return undefined;
-  const match = /^(throw|exit|stall):(\d+)(?::(\d+))?$/.exec(text);
-  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3, got ${JSON.stringify(text)}`);
-  return { kind: match[1] as FaultInjection['kind'], shard: Number(match[2]), failures: Number(match[3] ?? 1) };
-}
-
 /** "1 trial", "1,000 trials". */
 const trialsText = (count: number): string => `${groupThousands(count)} trial${count === 1 ? '' : 's'}`;
 
@@ -171,7 +158,7 @@ export async function runCommand(
     io.stderr('error: --max-trials only applies with --precision (use --trials for a fixed number of trials)\n');
     return EXIT_BAD_INPUT;
   }
-  const fault = parseFault(env.CRUCIBLE_TEST_FAULT);
+  const fault = parseTestFault(env.CRUCIBLE_TEST_FAULT);
   if (fault instanceof Error) {
     io.stderr(`error: ${fault.message}\n`);
     return EXIT_BAD_INPUT;
@@ -189,8 +176,10 @@ export async function runCommand(
     );
     return EXIT_BAD_INPUT;
   }
-  // Without --shards, --out is the run's table: its format checked before any trial runs.
-  const tableFormat = options.shards === undefined ? checkOut(options) : undefined;
+  // Without --shards, --out is the run's table: its format checked before any trial runs. The
+  // table writer (and arquero behind it) is loaded only then.
+  const tables = options.out !== undefined && options.shards === undefined ? await import('./table-out.js') : undefined;
+  tables?.checkOut(options);
   if (options.shards !== undefined && (options.precision !== undefined || options.checkpoint !== undefined || method === 'exact')) {
     io.stderr(
       'error: --shards computes part of a run of fixed --trials by Monte Carlo: it takes no --precision, --checkpoint or --method exact\n',
@@ -333,9 +322,7 @@ export async function runCommand(
       const seconds = (performance.now() - started) / 1000;
       if (answer.method === 'exact') {
         const report = exactReport(entry, answer);
-        if (tableFormat !== undefined) {
-          if (await writeOut(options, runPrintout(report), io)) tableOnStdout = true;
-        }
+        if (tables !== undefined && (await tables.writeOut(options, runPrintout(report), io))) tableOnStdout = true;
         if (options.json === true) reports.push(report);
         else if (!tableOnStdout) io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
         if (chatty)
@@ -379,9 +366,7 @@ export async function runCommand(
         );
         continue;
       }
-      if (tableFormat !== undefined) {
-        if (await writeOut(options, runPrintout(report), io)) tableOnStdout = true;
-      }
+      if (tables !== undefined && (await tables.writeOut(options, runPrintout(report), io))) tableOnStdout = true;
       if (options.json === true) reports.push(report);
       else if (!tableOnStdout) io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
       // Timings vary from run to run: stderr only, so stdout stays byte-identical.

@@ -9,7 +9,7 @@ import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
 import { groupThousands, percent, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { checkOut, writeOut } from './table-out.js';
@@ -121,7 +121,7 @@ interface SweepCommandOptions extends Common {
   readonly layout: SweepLayout;
 }
 
-export function registerSweep(program: Command, io: Io): void {
+export function registerSweep(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('sweep')
@@ -170,18 +170,26 @@ export function registerSweep(program: Command, io: Io): void {
     if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.
     const axes = await labelAxes(file, options.set, trustOf(options));
-    const points = await withPool(options, io.stderr, (pool) =>
-      sweep(file, options.set, {
-        executor: pool,
-        method: options.method,
-        ...(options.metric === undefined ? {} : { metrics: options.metric }),
-        onPoint: progressLine(io, 'points'),
-        plugins: trustOf(options),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? {} : { trials: options.trials }),
-        ...(options.precision === undefined ? {} : { precision: options.precision }),
-      }),
+    const session = sessionOf(io, env, options, { command: 'sweep', file, unit: 'points' });
+    const outcome = await inSession(session, () =>
+      withPool(options, io.stderr, session, (pool) =>
+        sweep(file, options.set, {
+          executor: pool,
+          method: options.method,
+          ...(options.metric === undefined ? {} : { metrics: options.metric }),
+          onPoint: session.progress,
+          plugins: trustOf(options),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.trials === undefined ? {} : { trials: options.trials }),
+          ...(options.precision === undefined ? {} : { precision: options.precision }),
+        }),
+      ),
     );
+    if ('status' in outcome) {
+      setStatus(outcome.status);
+      return;
+    }
+    const points = outcome.result;
     const asWritten = await loadScenarioChanged(file, {}, { plugins: trustOf(options) });
     const document = sweepDocument({
       file,

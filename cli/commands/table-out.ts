@@ -2,9 +2,9 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { type DataTable, type OutputDocument, printDocument, tableCsv, tableJson } from '../../documents/table-model.js';
 import { writeTextFile } from '../../documents/table-files.js';
-import { formatOfFile, TABLE_FORMATS, type TableFormat } from '../../documents/tables.js';
+import { formatOfFile, TABLE_FORMATS, type TableFormat } from '../../documents/table-formats.js';
 import { InputError } from '../../input/errors.js';
-import type { Io } from './io.js';
+import { type Io, STDOUT } from './io.js';
 
 /**
  * `--out FILE` of the analysis commands (matchups, sweep, compare, balance) and of run, one meaning
@@ -14,9 +14,6 @@ import type { Io } from './io.js';
  * a second table (balance) writes it beside FILE, named `<FILE without extension>.<name>.<extension>`.
  * `--out -` writes to standard output instead of the printout (CSV, or the format `--out-format` names).
  */
-
-/** `--out -`: standard output. */
-export const STDOUT = '-';
 
 export interface OutOptions {
   readonly out?: string;

@@ -1,9 +1,9 @@
-import { percent, type RunReport } from './format.js';
-import type { Cell, Column, DataTable } from './table-model.js';
+import { percent, provenanceEntries, type RunReport, runMethodEntries } from './format.js';
+import type { Cell, Column, DataTable, OutputDocument } from './table-model.js';
 
 /**
- * One run as a table of the one model (documents/table-model.ts), for `crucible run --out` once the
- * run pipeline takes it: a row per outcome — each label of a category, a flag's "yes", a count's
+ * One run as a table of the one model (documents/table-model.ts), what `crucible run --out` writes
+ * (and the workbench's CSV download): a row per outcome — each label of a category, a flag's "yes", a count's
  * mean and each value it took ("value 3") — with the estimate and its 95% interval (none when exact), printed
  * as `crucible run` prints a probability or a mean.
  */
@@ -61,4 +61,20 @@ export function runTable(report: RunReport): DataTable {
       ]);
   }
   return { title: report.scenario, columns, rows };
+}
+
+/** One run as a printout (`crucible run --out x.md` or `x.html`): its header as `crucible run` prints it, then its table. */
+export function runPrintout(report: RunReport): OutputDocument {
+  const table = runTable(report);
+  return {
+    title: report.scenario,
+    entries: [
+      ['file', report.file],
+      ['ruleset', `${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`],
+      ...provenanceEntries(report),
+      ...runMethodEntries(report),
+    ],
+    tables: [table],
+    data: table,
+  };
 }

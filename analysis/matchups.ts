@@ -1,7 +1,7 @@
 import { closestNames } from '../engine/validation.js';
 import { InputError } from '../input/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import type { RulesProvenance } from '../input/provenance.js';
+import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import { Z_95 } from '../statistics/intervals.js';
 import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from '../statistics/outcome.js';
 import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from '../input/roster.js';
@@ -205,7 +205,7 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     trialsInAll += played.outcome.trials;
     firstSeated.set(key(situation, unit.id, opponent.id), played.outcome);
     leftOut.add(roster, situation, played);
-    provenance ??= played.result;
+    provenance ??= provenanceOf(played.loaded);
     options.onRun?.(++done, runs.length);
   };
   await inLanes(runs.length, options.executor, play);

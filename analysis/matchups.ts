@@ -188,7 +188,8 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
   let trialsInAll = 0;
   const entries = rosterEntries(roster, options.only);
   // Run u seated first against v for every ordered pair, in every situation: cell (u, v) seated first, and cell (v, u) seated second.
-  const runs = situations.flatMap((situation) => entries.flatMap((a) => entries.map((b) => [situation, a, b] as const)));
+  // A pair's situations one after the other: those it cannot take are the same game, which then meets its kernel still compiled in the worker.
+  const runs = entries.flatMap((a) => entries.flatMap((b) => situations.map((situation) => [situation, a, b] as const)));
   const firstSeated = new Map<string, Outcome>();
   const leftOut = new LeftOutTally();
   let provenance: RulesProvenance | undefined;

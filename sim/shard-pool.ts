@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import type { SerializedKernelSpec } from './kernel-spec.js';
+import { InProcessExecutor } from './in-process-executor.js';
 import { SHARD_TRIALS } from './run.js';
 import type { KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
@@ -12,6 +13,12 @@ const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
  */
 const BATCH_RUNS = 16;
 const BATCH_TRIALS = SHARD_TRIALS;
+/**
+ * A seated run of at most this many trials is run on this thread: it costs less than its share of a
+ * batch's round trip (20–25 µs a run, about 25 Warmaster trials: bench on 2 cores, kernels cached),
+ * and a matrix of such runs (`-n 10`, a quick look) never starts the pool.
+ */
+const MAIN_THREAD_TRIALS = 32;
 /** A run that fails (its worker threw or died, with its whole batch) is tried again alone, once, as runSharded does a shard. */
 const MAX_ATTEMPTS = 2;
 
@@ -39,6 +46,8 @@ export class ShardPool implements ShardExecutor {
   private readonly outcomes: QueuedOutcome[] = [];
   private batchesOut = 0;
   private flushPending = false;
+  /** Where the shortest runs go (MAIN_THREAD_TRIALS). */
+  private readonly here = new InProcessExecutor();
 
   /** Enough seated runs for every worker to hold two full batches (a worker holds two tasks). */
   readonly outcomesInFlight: number;
@@ -73,11 +82,12 @@ export class ShardPool implements ShardExecutor {
   }
 
   /**
-   * A seated run, sent with the others queued at the next turn of the event loop: the runs queued
-   * are spread over the free places (two a worker), so batches grow while the main thread is
-   * ahead of the workers, and a worker waiting for work gets it at once.
+   * A seated run (the shortest on this thread), sent with the others queued at the next turn of the
+   * event loop: the runs queued are spread over the free places (two a worker), so batches grow
+   * while the main thread is ahead of the workers, and a worker waiting for work gets it at once.
    */
   runOutcome(task: OutcomeTask): Promise<OutcomeResult> {
+    if (task.trials <= MAIN_THREAD_TRIALS) return this.here.runOutcome(task);
     return new Promise((resolve, reject) => {
       this.outcomes.push({ task, resolve, reject, attempts: 0 });
       this.flushOutcomesSoon();

@@ -75,6 +75,18 @@ describe('runForOutcome counts what runScenario would', () => {
     );
   });
 
+  it('runs of a few trials stay on the main thread: a pool that only gets those never starts', async () => {
+    const fresh = new ShardPool(2);
+    try {
+      const few = runs.filter((run) => run.trials === 1);
+      const counted = await Promise.all(few.map((run) => runForOutcome(loaded, { ...run, executor: fresh })));
+      expect(counted).toEqual(await Promise.all(few.map((run) => reference(run))));
+      expect(fresh.threads).toHaveLength(0);
+    } finally {
+      await fresh.close(true);
+    }
+  });
+
   it('a worker terminated under a batch: its runs are run again, alone, with the same counts', async () => {
     const expected = await Promise.all(runs.map((run) => reference(run)));
     const counting = Promise.all(runs.map((run) => runForOutcome(loaded, { ...run, executor: pool })));

@@ -10,13 +10,23 @@ export interface RunOptions {
   readonly trials: number;
 }
 
-/** Run `count` trials drawing from `dice` into `tally`. */
+/**
+ * Run `count` trials drawing from `dice` into `tally`. The kernel writes each trial's row into the
+ * tally's block of rows, counted a block at a time (statistics/tally.ts `RowBlock`): the same counts
+ * as `tally.add` row by row, for about half the cost.
+ */
 export function runWithDice(kernel: Kernel, dice: Dice, count: number, tally: Tally): void {
-  const row = new Int32Array(kernel.metrics.length);
+  const block = tally.rowBlock();
+  const rows = block.rows;
+  let filled = 0;
   for (let t = 0; t < count; t++) {
-    kernel.trial(dice, row);
-    tally.add(row);
+    kernel.trial(dice, rows[filled] as Int32Array);
+    if (++filled === rows.length) {
+      block.count(filled);
+      filled = 0;
+    }
   }
+  if (filled > 0) block.count(filled);
 }
 
 /** Run `trials` seeded trials on this thread, shard by shard, into one Tally. */

@@ -18,15 +18,12 @@ export interface RunOptions {
 export function runWithDice(kernel: Kernel, dice: Dice, count: number, tally: Tally): void {
   const block = tally.rowBlock();
   const rows = block.rows;
-  let filled = 0;
-  for (let t = 0; t < count; t++) {
-    kernel.trial(dice, rows[filled] as Int32Array);
-    if (++filled === rows.length) {
-      block.count(filled);
-      filled = 0;
-    }
+  for (let done = 0; done < count; ) {
+    const filled = Math.min(rows.length, count - done);
+    for (let r = 0; r < filled; r++) kernel.trial(dice, rows[r] as Int32Array);
+    block.count(filled);
+    done += filled;
   }
-  if (filled > 0) block.count(filled);
 }
 
 /** Run `trials` seeded trials on this thread, shard by shard, into one Tally. */

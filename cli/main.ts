@@ -139,6 +139,13 @@ const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<R
       return (program, c) => registerServe(program, c.io, c.setStatus);
     },
   },
+  {
+    name: 'completion',
+    load: async () => {
+      const { registerCompletion } = await import('./commands/completion.js');
+      return (program, c) => registerCompletion(program, c.io);
+    },
+  },
 ];
 
 const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
@@ -151,6 +158,8 @@ const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
 export function commandsFor(argv: readonly string[]): readonly string[] {
   const words = argv.filter((arg) => !arg.startsWith('-'));
   const [first, second] = words;
+  // A completion script covers every command: all are registered for it.
+  if (first === 'completion') return COMMANDS.map((command) => command.name);
   if (first !== undefined && COMMAND_NAMES.has(first)) return [first];
   if (first === 'help' && second !== undefined && COMMAND_NAMES.has(second)) return [second];
   if (
@@ -194,6 +203,7 @@ Examples:
   $ crucible run data/heroic/scenarios --json > out.json
   $ crucible validate data/heroic/scenarios            check scenarios and the units files they use
   $ crucible schema --out schema                       write JSON Schemas for editors
+  $ source <(crucible completion bash)                 complete commands, options and files in bash
 
 Exit status: 0 ok, 2 bad input (files or options) or output that cannot be written (a full
 disk), 130 interrupted (Ctrl-C; 143: SIGTERM), 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows

@@ -1,3 +1,4 @@
+import type { MetricSummary } from '../statistics/summary.js';
 import { percent, provenanceEntries, type RunReport, runMethodEntries } from './format.js';
 import type { Cell, Column, DataTable, OutputDocument } from './table-model.js';
 
@@ -76,5 +77,30 @@ export function runPrintout(report: RunReport): OutputDocument {
     ],
     tables: [table],
     data: table,
+  };
+}
+
+/** One metric's distribution as a table (the workbench's download): each value with its label, count and probability, its interval's ends beside it. */
+export function distributionTable(summary: MetricSummary, title = summary.name): DataTable {
+  const exact = summary.trials === 0;
+  return {
+    title,
+    columns: [
+      { name: 'value', description: "the metric's value (a category's code)" },
+      { name: 'label', description: "a category's label; empty for a count" },
+      { name: 'count', description: 'trials with this value (empty when exact)' },
+      { name: 'probability', description: 'its share of the trials, or its exact probability', bounds: true },
+    ],
+    rows: summary.distribution.map((entry) => [
+      entry.value,
+      entry.label ?? '',
+      exact ? null : entry.count,
+      {
+        value: entry.probability,
+        text: percent(entry.probability),
+        low: exact ? null : entry.interval.low,
+        high: exact ? null : entry.interval.high,
+      },
+    ]),
   };
 }

@@ -139,7 +139,7 @@ export function registerCompare(program: Command, io: Io, env: NodeJS.ProcessEnv
       .description(
         'compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value',
       )
-      .argument('<scenario>', 'a scenario file that declares `variants`')
+      .argument('<scenario>', 'a scenario file that declares `variants` (- for standard input)')
       .addOption(
         listOption(
           '--variant <name>',

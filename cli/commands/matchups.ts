@@ -22,7 +22,7 @@ export function registerMatchups(program: Command, io: Io, env: NodeJS.ProcessEn
       .description(
         "every unit of a roster against every unit, in both seats of the template: the row unit's expected score (win + ½ draw) in a matrix ready to print",
       )
-      .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
+      .argument('<roster>', 'a roster file (entries and the scenario template they fight in; - for standard input)')
       .addOption(listOption('--only <id>', 'only these entries'))
       .addOption(
         new Option(

@@ -408,7 +408,7 @@ async function openQueue(url: string, io: Io, secret: string | undefined, env: N
   return QueueExecutor.open(url, io.stderr, secret, liveness);
 }
 
-const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name); - for standard input';
 
 /** The `run` command's options, help and action. */
 export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
@@ -500,6 +500,7 @@ Examples:
   $ crucible run data/heroic/scenarios
   $ crucible run data/heroic/scenarios/uldar-splits-dice.yaml --trials 1_000_000 --seed 42
   $ crucible run data/heroic/scenarios --json --quiet > results.json
+  $ crucible run fight.yaml --out odds.csv                            the table too, numbers as numbers
   $ crucible run fight.yaml --trials 1e9 --checkpoint fight.ckpt      interrupt and resume at will
   $ crucible run fight.yaml --precision 0.001                         as many trials as ±0.1 pp needs`,
     )

@@ -126,7 +126,7 @@ export function registerSweep(program: Command, io: Io, env: NodeJS.ProcessEnv, 
     program
       .command('sweep')
       .description('run a scenario over values of one or two fields: every outcome at every point, one table per metric')
-      .argument('<scenario>', 'a scenario file')
+      .argument('<scenario>', 'a scenario file (- for standard input)')
       .requiredOption(
         '--set <path=values>',
         'a field and its values, e.g. sides[0].groups[0].models=3,4,5 (twice for two fields)',

@@ -98,4 +98,23 @@ describe('validate --json', () => {
     // The scenario's own problem once, and the variant's, though the scenario itself fails.
     expect(document.problems.map(({ path: at }) => at)).toEqual(['rounds', 'sides[0].groups[0].unit']);
   });
+
+  it("lists a field's bad value and the loader's unknown unit together, and no problem the mending itself caused", async () => {
+    const scenario = path.join(await folder, 'one-pass.yaml');
+    // The knights' group is a formation: mended to 1 model it would be too few for one, to 2 enough — not the file's problem.
+    await writeFile(
+      scenario,
+      (await readFile('data/heroic/scenarios/knights-vs-regenerating-ogre.yaml', 'utf8'))
+        .replace('models: 3', 'models: -3')
+        .replace('unit: ogre-regenerating', 'unit: ogre-regenerated'),
+    );
+    const result = await runCli(['validate', scenario]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `${scenario}: sides[1].groups[0].models: must be an integer ≥ 1, got -3`,
+      expect.stringMatching(
+        new RegExp(`^${scenario.replaceAll('.', '\\.')}: sides\\[0\\]\\.groups\\[0\\]\\.unit: unknown unit "ogre-regenerated"`),
+      ),
+    ]);
+  });
 });

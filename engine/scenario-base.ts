@@ -26,8 +26,8 @@ export function scenarioHeading<const Id extends string>(id: Id, idDescription: 
 export const runFields = (noun: string) => ({ seed: seedField(), trials: trialsField(noun) });
 
 /**
- * Those fields as any rule system's parsed scenario has them (`ruleset` any id, other fields let
- * through): what loading checks a plugin's scenario schema produced.
+ * Those fields as every rule system's parsed scenario has them (`ruleset` whatever id, other fields
+ * let through): what loading checks a plugin's scenario schema produced.
  */
 export const scenarioBaseSchema = z.object({ ...scenarioHeading(''), ruleset: z.string().min(1), ...runFields('trials') });
 

@@ -1,6 +1,6 @@
 import path from 'pathe';
 import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../engine/registry.js';
+import { BUILT_IN_RULE_SYSTEMS, loadBuiltInRuleSystems } from '../engine/registry.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
 import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
 import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
@@ -31,12 +31,17 @@ export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Re
   readonly refs: Refs;
 }
 
-/** The rule systems whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml: `plugins` (trusted, loaded), then the built-ins. */
-const dataFileSystems = (file: string, plugins: readonly RuleSystem[]): RuleSystem[] =>
-  [...plugins, ...RULE_SYSTEMS].filter((system) => system.dataFile?.names.test(path.basename(file)));
+/** Of `systems`, those whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml. */
+const withDataFile = (file: string, systems: readonly RuleSystem[]): RuleSystem[] =>
+  systems.filter((system) => system.dataFile?.names.test(path.basename(file)));
+
+/** The rule systems whose data files are named like `file`: `plugins` (trusted, loaded), then the built-ins. */
+const dataFileSystems = async (file: string, plugins: readonly RuleSystem[]): Promise<RuleSystem[]> =>
+  withDataFile(file, [...plugins, ...(await loadBuiltInRuleSystems())]);
 
 /** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
-export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = []): boolean => dataFileSystems(file, plugins).length > 0;
+export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = []): boolean =>
+  withDataFile(file, plugins).length > 0 || BUILT_IN_RULE_SYSTEMS.some((entry) => entry.dataFileNames?.test(path.basename(file)));
 
 /**
  * Check a data file on its own (`crucible validate data/heroic/units.yaml`), by the check of each
@@ -45,7 +50,7 @@ export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = [
  * otherwise the problems are those of the format it is closest to (the fewest problems), saying which.
  */
 export async function checkDataFile(file: string, plugins: readonly RuleSystem[] = []): Promise<void> {
-  const systems = dataFileSystems(file, plugins);
+  const systems = await dataFileSystems(file, plugins);
   const found: { readonly system: RuleSystem; readonly problems: readonly Problem[] }[] = [];
   for (const system of systems) {
     const problems = (await system.dataFile?.check(file, fileSystemData)) ?? [];

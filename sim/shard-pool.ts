@@ -1,9 +1,11 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
 /** The handler file each worker loads: JavaScript that registers tsx, then loads shard-worker.ts. */
 const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
+
+type Pool = Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>;
 
 /**
  * Shards on a piscina pool of `workers` threads, all started at once and kept for the pool's
@@ -12,13 +14,24 @@ const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
  * the next), and piscina starts a replacement.
  */
 export class ShardPool implements ShardExecutor {
-  /** Started when first asked for (a run's kernel facts, then its shards): a command that never samples never pays for it. */
-  private pool: Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> | undefined;
+  /**
+   * Started when first asked for (a run's kernel facts, then its shards), piscina itself imported
+   * then: a command that never samples, or samples on the main thread, never pays for either.
+   */
+  private pool: Promise<Pool> | undefined;
+  /** The pool once started, for `threads`. */
+  private startedPool: Pool | undefined;
 
   constructor(readonly workers: number) {}
 
-  private started(): Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> {
-    this.pool ??= new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
+  private started(): Promise<Pool> {
+    this.pool ??= this.start();
+    return this.pool;
+  }
+
+  private async start(): Promise<Pool> {
+    const { Piscina } = await import('piscina');
+    this.startedPool = new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
       filename: WORKER_ENTRY,
       minThreads: this.workers,
       maxThreads: this.workers,
@@ -30,27 +43,29 @@ export class ShardPool implements ShardExecutor {
       idleTimeout: Number.POSITIVE_INFINITY,
       execArgv: [],
     });
-    return this.pool;
+    return this.startedPool;
   }
 
-  run(task: ShardTask): Promise<ShardResult> {
-    return this.started().run(task) as Promise<ShardResult>;
+  async run(task: ShardTask): Promise<ShardResult> {
+    return (await (await this.started()).run(task)) as ShardResult;
   }
 
   /** From a worker, which keeps the kernel it compiles for its shards (shard-worker.ts). */
-  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
-    return this.started().run(spec, { name: 'kernelFacts' }) as Promise<KernelFacts>;
+  async kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+    return (await (await this.started()).run(spec, { name: 'kernelFacts' })) as KernelFacts;
   }
 
   /** Threads of the pool (for tests that kill one from outside). */
   get threads(): readonly { terminate(): Promise<number> }[] {
-    return this.pool?.threads ?? [];
+    return this.startedPool?.threads ?? [];
   }
 
   async close(force: boolean): Promise<void> {
-    const pool = this.pool;
+    const starting = this.pool;
     this.pool = undefined;
-    if (pool === undefined) return;
+    this.startedPool = undefined;
+    if (starting === undefined) return;
+    const pool = await starting;
     if (force) await pool.destroy();
     else await pool.close();
   }

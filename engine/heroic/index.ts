@@ -1,6 +1,7 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
 import { heroicChoices } from './choices.js';
+import { UNITS_FILE_NAMES } from './data-files.js';
 import { compileScenario } from './compile.js';
 import { HEROIC_ENGINE_VERSION, HeroicKernel } from './kernel.js';
 import { checkHeroicRefs, type HeroicRefs, loadHeroic, readUnits } from './load.js';
@@ -21,7 +22,7 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   rulesSchema,
   dataSchemas: [{ name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema }],
   upgrade: upgradeHeroicScenario,
-  dataFile: { names: /^units\.[^.]+$/i, check: async (file, files) => (await readUnits(files, file)).problems },
+  dataFile: { names: UNITS_FILE_NAMES, check: async (file, files) => (await readUnits(files, file)).problems },
   load: loadHeroic,
   checkRefs: checkHeroicRefs,
   kernelModule: import.meta.resolve('./kernel-module.js'),

@@ -1,5 +1,9 @@
-import { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import { groupThousands } from '../documents/format.js';
+
+/** cli-progress, required when a bar is first drawn: most runs draw none (--json, --quiet, a pipe, a test). */
+const require = createRequire(import.meta.url);
+const progressBars = (): typeof import('cli-progress') => require('cli-progress') as typeof import('cli-progress');
 
 /**
  * The progress bar of a run, drawn with cli-progress on stderr when stderr is a terminal (the
@@ -40,7 +44,7 @@ const compact = (value: number): string =>
   value >= 1e6 ? `${(value / 1e6).toFixed(value >= 1e8 ? 0 : 1)}M` : groupThousands(Math.round(value));
 
 export function createProgressBar(stream: NodeJS.WritableStream, label: string): ProgressDisplay {
-  const bar = new SingleBar({
+  const bar = new (progressBars().SingleBar)({
     stream,
     format: `${label} [{bar}] {percentage}% | {done}/{planned} trials | {rate} trials/s | {left} left{note}`,
     barsize: 24,

@@ -231,7 +231,8 @@ export async function runCommand(
   }
   const pool: ShardExecutor =
     options.queue === undefined
-      ? new ShardPool(usefulWorkers(options.workers, io.stderr))
+      ? // Without --workers: one per core, fewer where other processes keep cores busy.
+        new ShardPool(usefulWorkers(options.workers, io.stderr), options.workers === undefined ? { fitToLoad: { note: io.stderr } } : {})
       : await openQueue(options.queue, io, secret, env);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;

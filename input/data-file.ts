@@ -109,6 +109,9 @@ function remembered(file: string, text: string, parse: () => Parsed): Parsed {
  * the text before anything is built: the YAML parser slows with depth (2 MB of `[[[…` took 9 s and
  * 1.2 GB), and every recursive walk would overflow the stack some thousands deep.
  */
+/** 100000 → "100,000", as toLocaleString('en-US') writes it, without starting Intl (about 10 ms of CPU at every start). */
+const withCommas = (whole: number): string => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export const MAX_NESTING = 64;
 const TOO_DEEP = `lists and mappings nested more than ${MAX_NESTING} levels deep (the most crucible reads)`;
 
@@ -120,7 +123,7 @@ const TOO_DEEP = `lists and mappings nested more than ${MAX_NESTING} levels deep
  * ~0.5 s), and MAX_DATA_FILE_BYTES bounds it.
  */
 export const MAX_DATA_VALUES = 100_000;
-const TOO_MANY_VALUES = `the file holds more than ${MAX_DATA_VALUES.toLocaleString('en-US')} values (keys, list items and scalars, an alias counted as what it repeats), the most crucible reads`;
+const TOO_MANY_VALUES = `the file holds more than ${withCommas(MAX_DATA_VALUES)} values (keys, list items and scalars, an alias counted as what it repeats), the most crucible reads`;
 
 /** Where a JSON text first nests deeper than MAX_NESTING (the offset of that `[` or `{`), by one scan outside strings. */
 function jsonTooDeepAt(text: string): number | undefined {
@@ -218,7 +221,7 @@ const MAX_ALIASED_CHARACTERS = MAX_DATA_FILE_BYTES;
  * took 2 s).
  */
 export const MAX_YAML_ANCHORS_AND_ALIASES = 1_000;
-const TOO_MANY_ANCHORS = `more than ${MAX_YAML_ANCHORS_AND_ALIASES.toLocaleString('en-US')} anchors and aliases (&name, *name), the most crucible reads`;
+const TOO_MANY_ANCHORS = `more than ${withCommas(MAX_YAML_ANCHORS_AND_ALIASES)} anchors and aliases (&name, *name), the most crucible reads`;
 
 const COLLECTION_TOKENS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection']);
 

@@ -106,7 +106,7 @@ async function targetsOnly(): Promise<void> {
   console.log(
     `crucible bench --targets: issue 35's targets · Node ${process.version} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`,
   );
-  const { rows, measurements } = await measureIssue35(true, (line) => console.log(line));
+  const { rows, measurements, seconds } = await measureIssue35(true, (line) => console.log(line));
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadNow();
   console.log('');
@@ -121,7 +121,7 @@ async function targetsOnly(): Promise<void> {
     cores: cpus().length,
     loadAverage: { before: loadBefore, after: loadAfter },
     targetsOnly: true,
-    issue35: { rows, measurements },
+    issue35: { rows, measurements, seconds },
     elapsedSeconds,
   });
 }
@@ -371,7 +371,12 @@ async function main(): Promise<void> {
     methods,
     analysis,
     startup,
-    issue35: { rows: issue35.rows, matchups: issue35.measurements.matchups, underLoad: issue35.measurements.underLoad },
+    issue35: {
+      rows: issue35.rows,
+      matchups: issue35.measurements.matchups,
+      underLoad: issue35.measurements.underLoad,
+      seconds: issue35.seconds,
+    },
     elapsedSeconds,
   };
   writeResults(report);

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -146,11 +146,17 @@ function sourcesDigest(): string {
   return files.length === 0 ? `unknown ${Date.now()}` : hash.digest('hex');
 }
 
-/** Builds dist/lib unless it was built from these very sources (its stamp, written after each build here, says so). */
+/**
+ * Builds dist/lib unless the bench built it from these very sources and nothing rebuilt it since:
+ * the stamp (beside dist/lib, so never packed with it) holds the sources' digest and the build's
+ * bin.js modification time.
+ */
 function buildCompiled(log: (line: string) => void): number {
-  const stampFile = path.join(REPOSITORY, 'dist', 'lib', '.bench-sources.sha256');
+  const stampFile = path.join(REPOSITORY, 'dist', 'bench-lib-sources.json');
+  const binFile = path.join(REPOSITORY, 'dist', 'lib', 'cli', 'bin.js');
   const digest = sourcesDigest();
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest) {
+  const stamp = (): string => JSON.stringify({ digest, built: statSync(binFile).mtimeMs });
+  if (existsSync(stampFile) && existsSync(binFile) && readFileSync(stampFile, 'utf8') === stamp()) {
     log('  start-up: dist/lib is built from these sources (its stamp matches): not rebuilt');
     return 0;
   }
@@ -162,7 +168,7 @@ function buildCompiled(log: (line: string) => void): number {
     encoding: 'utf8',
   });
   if (build.status !== 0) throw new Error(`scripts/build-lib.mjs failed: ${build.stderr}`);
-  writeFileSync(stampFile, digest);
+  writeFileSync(stampFile, stamp());
   return (performance.now() - buildStart) / 1000;
 }
 

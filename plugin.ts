@@ -9,6 +9,7 @@
  */
 export {
   type Choice,
+  type DataFileFormat,
   type DataFiles,
   defineRuleSystem,
   type FieldChoices,
@@ -19,6 +20,7 @@ export {
   type RuleSystem,
   type ScenarioBase,
   type SchemaFile,
+  schemaCheck,
 } from './engine/rule-system.js';
 export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricKind, type MetricSpec, type TraceSink } from './engine/kernel.js';
 export { applyOverrides, mergeOverride } from './engine/overrides.js';

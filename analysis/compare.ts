@@ -1,7 +1,7 @@
 import type { MetricKind, MetricSpec } from '../engine/kernel.js';
 import { InputError } from '../input/errors.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from '../sim/kernel-spec.js';
-import { commonMetrics, PAIRING_VERSION, runPaired, runUnpaired } from '../sim/paired-run.js';
+import { commonMetrics, PAIRING_VERSION, runPairedAsync } from '../sim/paired-run.js';
 import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import type { TrustedPlugins } from '../input/platform.js';
 import { type LoadedScenario, loadScenarioChanged, readScenarioData } from '../input/scenario-file.js';
@@ -95,6 +95,8 @@ export interface CompareOptions {
   /** false: independent dice for the variant (to measure what pairing saves). Default true. */
   readonly paired?: boolean;
   readonly onProgress?: (trialsDone: number, trialsPlanned: number) => void;
+  /** Once aborted, no further shard of trials runs: the comparison rejects with an InterruptedError (sim/interrupted.ts). */
+  readonly signal?: AbortSignal;
   /** The plugin modules the scenario may run (input/plugin-trust.ts); none when not given. */
   readonly plugins?: TrustedPlugins;
 }
@@ -155,10 +157,11 @@ export async function compareVariants(
   const onProgress = options.onProgress;
   // A misspelt --metric is reported before any trial runs.
   const metrics = chosenMetrics(file, commonMetrics(baselineKernel, variantKernel).metrics, options.metrics);
-  const run = paired ? runPaired : runUnpaired;
-  const tally = run(baselineKernel, variantKernel, {
+  const tally = await runPairedAsync(baselineKernel, variantKernel, {
     seed,
     trials,
+    paired,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(onProgress === undefined ? {} : { onProgress: (done: number) => onProgress(done, trials) }),
   });
   const outcomes: ComparedOutcome[] = [];

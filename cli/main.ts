@@ -1,7 +1,10 @@
+import { PassThrough } from 'node:stream';
 import { Command, CommanderError } from 'commander';
 import { escapeUnprintable, InputError } from '../input/errors.js';
+import { forgetNamedInputs, nameInputs } from '../input/named-inputs.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { CRUCIBLE_VERSION } from '../input/package-info.js';
+import { spreadListValues } from './list-options.js';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_UNEXPECTED, type Io } from './commands/io.js';
 import { MissingPackagesError } from './optional-packages.js';
 
@@ -12,11 +15,25 @@ import { MissingPackagesError } from './optional-packages.js';
  * 1 an unexpected error, i.e. a bug.
  */
 
+/**
+ * Test-only (`CRUCIBLE_TEST_PROGRESS=1`): stderr, though a pipe, as a terminal 100 columns wide, so
+ * a spawned command draws its progress there and a test can wait for it before sending a signal.
+ */
+function testTerminal(): NodeJS.WritableStream {
+  const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
+  stream.pipe(process.stderr);
+  return stream;
+}
+
 const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  // A progress bar only where a person watches: not into a pipe or a file.
-  ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
+  // A progress bar only where a person watches: not into a pipe or a file (tests aside, below).
+  ...(process.stderr.isTTY
+    ? { progressStream: process.stderr }
+    : process.env.CRUCIBLE_TEST_PROGRESS === '1'
+      ? { progressStream: testTerminal() }
+      : {}),
   onInterrupt: (listener) => {
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
     for (const signal of signals) process.on(signal, listener);
@@ -84,28 +101,28 @@ const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<R
     name: 'compare',
     load: async () => {
       const { registerCompare } = await import('./commands/compare.js');
-      return (program, c) => registerCompare(program, c.io);
+      return (program, c) => registerCompare(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'sweep',
     load: async () => {
       const { registerSweep } = await import('./commands/sweep.js');
-      return (program, c) => registerSweep(program, c.io);
+      return (program, c) => registerSweep(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'matchups',
     load: async () => {
       const { registerMatchups } = await import('./commands/matchups.js');
-      return (program, c) => registerMatchups(program, c.io);
+      return (program, c) => registerMatchups(program, c.io, c.env, c.setStatus);
     },
   },
   {
     name: 'balance',
     load: async () => {
       const { registerBalance } = await import('./commands/balance.js');
-      return (program, c) => registerBalance(program, c.io);
+      return (program, c) => registerBalance(program, c.io, c.env, c.setStatus);
     },
   },
   {
@@ -122,6 +139,13 @@ const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<R
       return (program, c) => registerServe(program, c.io, c.setStatus);
     },
   },
+  {
+    name: 'completion',
+    load: async () => {
+      const { registerCompletion } = await import('./commands/completion.js');
+      return (program, c) => registerCompletion(program, c.io);
+    },
+  },
 ];
 
 const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
@@ -134,6 +158,8 @@ const COMMAND_NAMES = new Set(COMMANDS.map((command) => command.name));
 export function commandsFor(argv: readonly string[]): readonly string[] {
   const words = argv.filter((arg) => !arg.startsWith('-'));
   const [first, second] = words;
+  // A completion script covers every command: all are registered for it.
+  if (first === 'completion') return COMMANDS.map((command) => command.name);
   if (first !== undefined && COMMAND_NAMES.has(first)) return [first];
   if (first === 'help' && second !== undefined && COMMAND_NAMES.has(second)) return [second];
   if (
@@ -151,6 +177,8 @@ async function addCommands(program: Command, names: readonly string[], context: 
   const wanted = COMMANDS.filter((command) => names.includes(command.name));
   const [{ addTrustHook }, ...registers] = await Promise.all([import('./commands/plugins.js'), ...wanted.map((command) => command.load())]);
   addTrustHook(program, context.env);
+  // The files a command's arguments name may be standard input (`-`), a pipe or a device (input/data-file.ts).
+  program.hook('preAction', (_program, action) => nameInputs(action.args));
   for (const register of registers) register(program, context);
 }
 
@@ -175,6 +203,7 @@ Examples:
   $ crucible run data/heroic/scenarios --json > out.json
   $ crucible validate data/heroic/scenarios            check scenarios and the units files they use
   $ crucible schema --out schema                       write JSON Schemas for editors
+  $ source <(crucible completion bash)                 complete commands, options and files in bash
 
 Exit status: 0 ok, 2 bad input (files or options) or output that cannot be written (a full
 disk), 130 interrupted (Ctrl-C; 143: SIGTERM), 1 unexpected error (a bug; CRUCIBLE_DEBUG=1 shows
@@ -184,12 +213,21 @@ the stack).`,
   return program;
 }
 
+/** `argv` with the chosen command's list options in their one spelling (cli/list-options.ts). */
+function withListsSpread(program: Command, argv: readonly string[]): string[] {
+  const at = argv.findIndex((arg) => !arg.startsWith('-'));
+  const command = program.commands.find((candidate) => candidate.name() === argv[at]);
+  if (command === undefined) return [...argv];
+  return [...argv.slice(0, at + 1), ...spreadListValues(command, argv.slice(at + 1))];
+}
+
 /** Control characters (line breaks aside, tabs too) and bidirectional overrides as \u escapes. */
 const escapeControlCharacters = (text: string): string => escapeUnprintable(text).replaceAll('\t', '\\u0009');
 
 /** Run the CLI on `argv` (without the node and script names); resolves to the exit status. */
 export async function main(argv: readonly string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   installNodePlatform();
+  forgetNamedInputs();
   let status = EXIT_OK;
   const program = buildProgram(io);
   const setStatus = (value: number): void => {
@@ -197,7 +235,7 @@ export async function main(argv: readonly string[], io: Io = processIo, env: Nod
   };
   try {
     await addCommands(program, commandsFor(argv), { io, env, setStatus });
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(withListsSpread(program, argv), { from: 'user' });
     return status;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -6,15 +6,17 @@ const require = createRequire(import.meta.url);
 const progressBars = (): typeof import('cli-progress') => require('cli-progress') as typeof import('cli-progress');
 
 /**
- * The progress bar of a run, drawn with cli-progress on stderr when stderr is a terminal (the
- * caller decides: never with --json or --quiet, never into a pipe). Rate and time left are
- * computed here rather than by cli-progress, which would count the pool's start-up and a resumed
- * run's head start. The bar is cleared when stopped: the terminal is left as it was, cursor
- * included (it is never hidden), whether the run ends, fails or is interrupted.
+ * The one progress display of every command (run's bar; compare, sweep, matchups and balance the
+ * same), drawn with cli-progress on stderr when stderr is a terminal (the caller decides: never with
+ * --json or --quiet, never into a pipe): `label [bar] 42% | 12/400 runs | 3 runs/s | 2m 10s left`,
+ * or, for work of no known size (a price search), `label 37 runs | 2 runs/s | 1m 05s so far`. Rate
+ * and time left are computed here rather than by cli-progress, which would count the pool's start-up
+ * and a resumed run's head start. The bar is cleared when stopped: the terminal is left as it was,
+ * cursor included (it is never hidden), whether the work ends, fails or is interrupted.
  */
 export interface ProgressUpdate {
   readonly trialsDone: number;
-  /** The bar's 100%: the trials planned, or under --precision the estimated trials needed. */
+  /** The bar's 100%: the trials planned, or under --precision the estimated trials needed; 0: not known. */
   readonly trialsPlanned: number;
   /** Extra text after the time left, e.g. the current widest interval. */
   readonly note?: string;
@@ -40,13 +42,28 @@ export function formatDuration(seconds: number): string {
 
 const RATE_WINDOW_SECONDS = 10;
 
+/** 12,345; 3.4M; a rate under 10 a second with its tenth (0.8 runs/s). */
 const compact = (value: number): string =>
-  value >= 1e6 ? `${(value / 1e6).toFixed(value >= 1e8 ? 0 : 1)}M` : groupThousands(Math.round(value));
+  value >= 1e6
+    ? `${(value / 1e6).toFixed(value >= 1e8 ? 0 : 1)}M`
+    : value < 10 && !Number.isInteger(value)
+      ? value.toFixed(1)
+      : groupThousands(Math.round(value));
 
-export function createProgressBar(stream: NodeJS.WritableStream, label: string): ProgressDisplay {
-  const bar = new (progressBars().SingleBar)({
+/** `unit`: what is counted (trials, runs, points). */
+export function createProgressBar(stream: NodeJS.WritableStream, label: string, unit = 'trials'): ProgressDisplay {
+  const sized = `${label} [{bar}] {percentage}% | {done}/{planned} ${unit} | {rate} ${unit}/s | {left} left{note}`;
+  const open = `${label} {done} ${unit} | {rate} ${unit}/s | {elapsed} so far{note}`;
+  const started = performance.now() / 1000;
+  const cliProgress = progressBars();
+  const bar = new cliProgress.SingleBar({
     stream,
-    format: `${label} [{bar}] {percentage}% | {done}/{planned} trials | {rate} trials/s | {left} left{note}`,
+    format: (options, params, payload: Record<string, string>) =>
+      // cli-progress's own formatter (a CommonJS module: its Format is reached through the default export).
+      cliProgress.Format.Formatter({ ...options, format: payload.planned === '' ? open : sized }, params, {
+        ...payload,
+        elapsed: formatDuration(performance.now() / 1000 - started),
+      }),
     barsize: 24,
     clearOnComplete: true,
     hideCursor: false,
@@ -66,11 +83,12 @@ export function createProgressBar(stream: NodeJS.WritableStream, label: string):
     }
     state = 'drawn';
   };
+  const planned = (trialsPlanned: number): string => (trialsPlanned > 0 ? compact(trialsPlanned) : '');
   return {
     begin({ trialsDone, trialsPlanned, note }) {
       draw(trialsDone, trialsPlanned, {
         done: compact(trialsDone),
-        planned: compact(trialsPlanned),
+        planned: planned(trialsPlanned),
         rate: '?',
         left: '?',
         note: note ?? '',
@@ -85,7 +103,7 @@ export function createProgressBar(stream: NodeJS.WritableStream, label: string):
       const left = rate > 0 ? (trialsPlanned - trialsDone) / rate : Number.NaN;
       draw(trialsDone, trialsPlanned, {
         done: compact(trialsDone),
-        planned: compact(trialsPlanned),
+        planned: planned(trialsPlanned),
         rate: rate > 0 ? compact(rate) : '?',
         left: formatDuration(left),
         note: note ?? '',

@@ -212,16 +212,7 @@ export function formatRunReport(report: RunReport): string {
     `  file     ${report.file}`,
     `  ruleset  ${report.ruleset} (engine ${report.engineVersion})${report.mode === undefined ? '' : `, mode ${report.mode}`}`,
     ...provenanceLines(report, '  '),
-    ...(report.exact === undefined
-      ? [
-          `  method   ${methodText(monteCarloOf(report.method))}`,
-          `  seed     ${report.seed}`,
-          `  trials   ${groupThousands(report.trials)}`,
-        ]
-      : [
-          `  method   exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`,
-        ]),
-    ...(report.precision === undefined ? [] : [`  precision ${precisionLine(report.precision)}`]),
+    ...runMethodEntries(report).map(([key, value]) => `  ${key.padEnd(8)} ${value}`),
     '',
   ];
   const rows: Row[] = [report.exact === undefined ? ['metric', 'value', 'estimate', '95% interval'] : ['metric', 'value', 'exact', '']];
@@ -241,6 +232,25 @@ export function formatRunReport(report: RunReport): string {
         ]
       : [];
   return `${[...header, ...table(rows), ...footer].join('\n')}\n`;
+}
+
+/** How a run's numbers were made, as its header says it: the method, and the seed, trials and precision of a sampled run. */
+export function runMethodEntries(report: RunReport): [string, string][] {
+  const entries: [string, string][] =
+    report.exact === undefined
+      ? [
+          ['method', methodText(monteCarloOf(report.method))],
+          ['seed', String(report.seed)],
+          ['trials', groupThousands(report.trials)],
+        ]
+      : [
+          [
+            'method',
+            `exact: ${METHOD_WORDS.exact} (${groupThousands(report.exact.paths)} paths; each probability within ±${report.exact.errorBound.toExponential(1)})`,
+          ],
+        ];
+  if (report.precision !== undefined) entries.push(['precision', precisionLine(report.precision)]);
+  return entries;
 }
 
 /** The JSON document of one scenario run (the `--json` output). */

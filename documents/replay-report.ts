@@ -7,7 +7,8 @@ import { provenanceJson, provenanceLines, provenanceOf, type RulesProvenance } f
 import type { ReplayedTrial } from '../sim/replay.js';
 import { replayTrial } from '../sim/replay.js';
 import type { TrustedPlugins } from '../input/platform.js';
-import { isUnitsFileName, loadScenarioFile } from '../input/scenario-file.js';
+import { loadScenarioFile } from '../input/scenario-file.js';
+import { dataFileNamed } from '../input/data-file-kinds.js';
 import { groupThousands } from './format.js';
 
 /**
@@ -42,8 +43,8 @@ export interface Replay {
 }
 
 export async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
-  if (isUnitsFileName(file))
-    throw InputError.at(file, ROOT_PATH, 'this is a units file; replay takes a scenario file (e.g. data/heroic/scenarios/…)');
+  const dataFile = dataFileNamed(file, 'replay takes a scenario file (e.g. data/heroic/scenarios/…)');
+  if (dataFile !== undefined) throw InputError.at(file, ROOT_PATH, dataFile);
   const loaded = await loadScenarioFile(file, { plugins: options.plugins });
   const { scenario, system } = loaded;
   const seed = options.seed ?? scenario.seed;

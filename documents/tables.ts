@@ -1,8 +1,9 @@
-import path from 'pathe';
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
-import { InputError } from '../input/errors.js';
 import type { Interval } from '../statistics/intervals.js';
+import type { TableFormat } from './table-formats.js';
+
+export { formatOfFile, TABLE_FORMATS, type TableFormat } from './table-formats.js';
 
 /**
  * Arquero tables (the public API's `tableOf`, `writeTable`), the format an output file's extension
@@ -46,28 +47,10 @@ export function matrixTable(
   );
 }
 
-/** The formats `--out` writes, by the file's extension: tables for programs (csv, json) and pages for people (md, html). */
-export const TABLE_FORMATS = ['csv', 'json', 'md', 'html'] as const;
-export type TableFormat = (typeof TABLE_FORMATS)[number];
-
 /** An arquero table as CSV (one line a row, no blank line after the last), JSON (its rows), Markdown or HTML. */
 export function formatTable(table: ColumnTable, format: TableFormat): string {
   if (format === 'csv') return table.toCSV();
   if (format === 'json') return `${JSON.stringify(table.objects(), null, 2)}\n`;
   if (format === 'html') return `${table.toHTML()}\n`;
   return table.toMarkdown();
-}
-
-/** The format an output file's extension asks for (.csv, .json, .md, .html). */
-export function formatOfFile(file: string): TableFormat {
-  const extension = path.extname(file).toLowerCase().slice(1);
-  const format = extension === 'markdown' ? 'md' : extension === 'htm' ? 'html' : extension;
-  if (!(TABLE_FORMATS as readonly string[]).includes(format)) {
-    throw InputError.at(
-      file,
-      '--out',
-      `cannot tell the table format from ${JSON.stringify(path.extname(file) || '(no extension)')}: use .csv, .json, .md or .html`,
-    );
-  }
-  return format as TableFormat;
 }

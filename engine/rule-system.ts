@@ -73,6 +73,29 @@ export interface BundledData {
   readonly path: string;
 }
 
+/**
+ * One format of a rule system's data files, as `crucible validate` tells it apart from a scenario
+ * and checks it: by its file name (`names`, e.g. units.yaml), or by its content (`schema`: a file
+ * without `ruleset:` holding every field the schema requires at its top, and more of its fields than
+ * another format's, is one).
+ */
+export interface DataFileFormat {
+  /** What it is called, after the rule system's id: "units file" reads "heroic units file" (default "data file"). */
+  readonly kind?: string;
+  /** The names of its files (matched against the file name alone). */
+  readonly names?: RegExp;
+  /** Its top-level fields, which recognise a file whatever its name. */
+  readonly schema?: z.ZodObject;
+  /** Every problem of the file, read and checked on its own. */
+  check(file: string, files: DataFiles): Promise<readonly Problem[]>;
+}
+
+/** A data file's check that is its schema alone (the loaders check no more of it on its own). */
+export const schemaCheck =
+  (schema: z.ZodType): DataFileFormat['check'] =>
+  async (file, files) =>
+    (await files.readChecked(file, schema)).problems;
+
 /** A schema written as a JSON Schema file for editors by `crucible schema`. */
 export interface SchemaFile {
   /** e.g. `heroic-units.schema.json` */
@@ -105,10 +128,10 @@ export interface RuleSystem<Scenario extends ScenarioBase = ScenarioBase, Refs =
   /** Older forms of the scenario format rewritten to the current one, before it is checked. */
   upgrade?(data: unknown): unknown;
   /**
-   * Data files `crucible validate` checks on their own (heroic's units.yaml): their file names, and
-   * the check, which returns every problem found.
+   * The data files its scenarios read (heroic's units.yaml, Warmaster's army files…), which
+   * `crucible validate` checks on their own: one format, or several.
    */
-  readonly dataFile?: { readonly names: RegExp; check(file: string, files: DataFiles): Promise<readonly Problem[]> };
+  readonly dataFile?: DataFileFormat | readonly DataFileFormat[];
   /** Read what a valid-shaped scenario refers to (units, army lists) and check it all. */
   load(scenario: Scenario, file: string, files: DataFiles): Promise<LoadResult<Refs>>;
   /**

@@ -4,6 +4,7 @@ import type { DataFiles } from '../engine/rule-system.js';
 import { bundledDataPath } from './bundled-data.js';
 import { MAX_DATA_FILE_BYTES, MAX_NESTING, type Parsed, TOO_DEEP } from './data-limits.js';
 import { formatPath, type Problem, ROOT_PATH, unprintableProblems } from './errors.js';
+import { namedInputs, streamedTexts } from './named-inputs.js';
 import { platform } from './platform.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -15,6 +16,7 @@ import { describeZodIssues } from './zod-issues.js';
 
 // Checked on every file read here; also used on values set from the command line (input/scenario-patch.ts).
 export { unprintableProblems } from './errors.js';
+export { forgetNamedInputs, nameInputs } from './named-inputs.js';
 
 export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
 
@@ -30,22 +32,54 @@ class UnreadableFile extends Error {
   }
 }
 
+/** Standard input, where a command reads a file (`crucible run s.yaml --json | crucible report -`). */
+export const STDIN = '-';
+
+/**
+ * The folder a file's relative paths (a units file, a plugin module) start from: the file's own, or,
+ * for standard input or a pipe, which have none, the current directory.
+ */
+export const inputFolder = (file: string): string => (file === STDIN || streamedTexts.has(file) ? '.' : path.dirname(file));
+
+/** A file of `bytes` (unknown: a stream that went on past the limit) over `maxBytes`. */
+const tooLarge = (bytes: number | undefined, maxBytes: number): UnreadableFile =>
+  new UnreadableFile(
+    'EFBIG',
+    bytes === undefined
+      ? `too large: more than ${maxBytes / 2 ** 20} MB, the most crucible reads here`
+      : `too large: ${(bytes / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`,
+  );
+
+/** A named stream's text, read once, to its end or until it passes `maxBytes`. */
+async function streamText(file: string, maxBytes: number): Promise<string> {
+  let read = streamedTexts.get(file);
+  if (read === undefined) {
+    const readStream = platform().readStream;
+    if (readStream === undefined) throw new UnreadableFile('ENOTREG', 'not a regular file: only files can be read here');
+    const text = await readStream(file, maxBytes);
+    read = text === undefined ? { text: '', bytes: undefined } : { text, bytes: new TextEncoder().encode(text).length };
+    streamedTexts.set(file, read);
+  }
+  if (read.bytes === undefined || read.bytes > maxBytes) throw tooLarge(read.bytes, maxBytes);
+  return read.text;
+}
+
 /**
  * A regular file's text, refusing FIFOs, devices and sockets (checked before opening: opening a FIFO
- * waits for a writer, and no signal stops that) and files above `maxBytes`.
+ * waits for a writer, and no signal stops that) and files above `maxBytes` — but standard input, a
+ * pipe or a device the person named on the command line (`nameInputs`), read within `maxBytes`.
  */
 export async function readInputText(file: string, maxBytes: number): Promise<string> {
+  if (streamedTexts.has(file) || (file === STDIN && namedInputs.has(STDIN))) return streamText(file, maxBytes);
   const info = await platform().stat(file);
-  if (!info.isFile())
+  if (!info.isFile()) {
+    if (!info.isDirectory() && namedInputs.has(file)) return streamText(file, maxBytes);
     throw new UnreadableFile(
       'ENOTREG',
       info.isDirectory() ? 'is a directory, not a file' : 'not a regular file (a FIFO, device or socket): crucible reads only files',
     );
-  if (info.size > maxBytes)
-    throw new UnreadableFile(
-      'EFBIG',
-      `too large: ${(info.size / 2 ** 20).toFixed(1)} MB (the most crucible reads here is ${maxBytes / 2 ** 20} MB)`,
-    );
+  }
+  if (info.size > maxBytes) throw tooLarge(info.size, maxBytes);
   return platform().readText(file);
 }
 
@@ -107,11 +141,16 @@ export function jsonNestingProblem(file: string, text: string): Problem | undefi
   return at === undefined ? undefined : { file, path: lineAndColumn(text, at), message: `invalid JSON: ${TOO_DEEP}` };
 }
 
-/** Read and parse a YAML or JSON file (chosen by extension) into plain data. */
+/**
+ * Read and parse a YAML or JSON file (chosen by extension) into plain data. A file named on the
+ * command line without an extension (`-`, /dev/stdin, `<(…)`) is JSON when it starts with `{` or
+ * `[`, else YAML.
+ */
 export async function readDataFile(file: string): Promise<Parsed> {
   const fail = (where: string, message: string): Parsed => ({ ok: false, problems: [{ file, path: where, message }] });
   const extension = path.extname(file).toLowerCase();
-  if (!SCENARIO_EXTENSIONS.includes(extension)) {
+  const named = extension === '' && namedInputs.has(file);
+  if (!SCENARIO_EXTENSIONS.includes(extension) && !named) {
     return fail(ROOT_PATH, `unsupported file type ${JSON.stringify(extension || '(none)')}: use .yaml, .yml or .json`);
   }
   let text: string;
@@ -120,8 +159,9 @@ export async function readDataFile(file: string): Promise<Parsed> {
   } catch (error) {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }
+  const json = named ? /^\s*[[{]/.test(text) : extension === '.json';
   // The yaml library, and the checks around it, are loaded when a YAML file is first read.
-  const parseYaml = extension === '.json' ? undefined : (await import('./yaml-data.js')).parseYaml;
+  const parseYaml = json ? undefined : (await import('./yaml-data.js')).parseYaml;
   return remembered(file, text, () => {
     const parsed = parseYaml === undefined ? parseJson(file, text) : parseYaml(file, text);
     if (!parsed.ok) return parsed;
@@ -221,7 +261,7 @@ export const fileSystemData: DataFiles = {
       return undefined;
     }
   },
-  resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference)),
+  resolve: (fromFile, reference) => (path.isAbsolute(reference) ? reference : path.join(inputFolder(fromFile), reference)),
   bundled: bundledDataPath,
   join: (...parts) => path.join(...parts),
   formatPath,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { KernelModule } from '../engine/rule-system.js';
@@ -14,6 +15,7 @@ import { prepareImport } from './typescript-plugins.js';
 export const nodePlatform: Platform = {
   stat,
   readText: (file) => readFile(file, 'utf8'),
+  readStream,
   readDirectory: (directory) => readdir(directory, { withFileTypes: true }),
   resolveRuleSystem: async (file, ruleset, trust) => (await import('./rule-systems.js')).resolveRuleSystem(file, ruleset, trust),
   async importKernelModule(_ruleset, location) {
@@ -30,6 +32,27 @@ export const nodePlatform: Platform = {
   sha256: (text) => createHash('sha256').update(text).digest('hex'),
   bundledData: BUNDLED_DATA,
 };
+
+/** Standard input (`-`), a pipe or a device, read to its end or until it passes `maxBytes`. */
+async function readStream(file: string, maxBytes: number): Promise<string | undefined> {
+  const stream = file === '-' ? process.stdin : createReadStream(file);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) break;
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // Leaving the loop early destroys the stream, which standard input reports as aborted.
+    if (bytes <= maxBytes) throw error;
+  } finally {
+    // Standard input is read once (input/data-file.ts keeps its text); a pipe or device is closed.
+    if (stream !== process.stdin) stream.destroy();
+  }
+  return bytes > maxBytes ? undefined : Buffer.concat(chunks).toString('utf8');
+}
 
 /** Install Node's platform in this thread (an entry point's first step). */
 export const installNodePlatform = (): void => installPlatform(nodePlatform);

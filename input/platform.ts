@@ -55,6 +55,11 @@ export interface Platform {
   stat(file: string): Promise<FileInfo>;
   /** The file's text, decoded as UTF-8 (a byte-order mark kept). */
   readText(file: string): Promise<string>;
+  /**
+   * A stream's text (`-`: standard input; else a pipe or a device), read to its end as UTF-8, or
+   * undefined once it passes `maxBytes` (reading stops there). Where there are none (a browser): absent.
+   */
+  readonly readStream?: (file: string, maxBytes: number) => Promise<string | undefined>;
   /** The entries of `directory`, in no particular order. */
   readDirectory(directory: string): Promise<DirectoryEntry[]>;
   /** The rule system a scenario's `ruleset:` names, a plugin only if `trust` lists it (none without it); an InputError naming `file` otherwise. */

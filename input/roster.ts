@@ -1,7 +1,7 @@
 import path from 'pathe';
 import { z } from 'zod';
 import type { DataFiles } from '../engine/rule-system.js';
-import { parseWith, readDataFile } from './data-file.js';
+import { inputFolder, parseWith, readDataFile } from './data-file.js';
 import { snapshotDataFiles } from './data-snapshot.js';
 import { InputError, type Problem, withinField } from './errors.js';
 import { refusedChanges, rosterSituations, type Situation, situationSchema, situationTemplate } from './situations.js';
@@ -177,7 +177,7 @@ export function matchupScenario(
   const data = fill(template, a, b, counts ?? { a: a.count, b: b.count });
   const where = roster.situations.length > 1 && situation !== undefined ? `.${slug(situation.name)}` : '';
   const file = path.join(
-    path.dirname(roster.file),
+    inputFolder(roster.file),
     `${path.basename(roster.file, path.extname(roster.file))}${where}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`,
   );
   return { file, data };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuleSystem } from '../engine/rule-system.js';
 import { BUILT_IN_RULE_SYSTEMS, loadBuiltIn } from '../engine/registry.js';
+import { inputFolder } from './data-file.js';
 import { InputError, type Problem } from './errors.js';
 import type { ResolvedRuleSystem } from './platform.js';
 import { BUILT_INS_ONLY, isTrusted, trustAdvice, type TrustedPlugins, UntrustedPluginError } from './plugin-trust.js';
@@ -62,8 +63,10 @@ export async function codeHashOf(directory: string): Promise<string> {
 
 /** Where a plugin's module is: a path relative to the scenario file, or a package resolved from there. */
 function resolveModule(file: string, ruleset: string): string {
-  if (/^[./]/.test(ruleset) || path.isAbsolute(ruleset)) return path.resolve(path.dirname(file), ruleset);
-  return createRequire(path.resolve(file)).resolve(ruleset);
+  // Standard input or a pipe has no folder: the current directory stands for it (input/data-file.ts).
+  const folder = inputFolder(file);
+  if (/^[./]/.test(ruleset) || path.isAbsolute(ruleset)) return path.resolve(folder, ruleset);
+  return createRequire(path.resolve(folder, path.basename(file))).resolve(ruleset);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
@@ -140,7 +143,7 @@ export async function resolveRuleSystem(
       {
         file,
         path: 'ruleset',
-        message: `unknown ruleset ${JSON.stringify(ruleset)}: no such module or package from ${path.dirname(file)} (${known})`,
+        message: `unknown ruleset ${JSON.stringify(ruleset)}: no such module or package from ${inputFolder(file)} (${known})`,
       },
     ]);
   }

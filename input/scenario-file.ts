@@ -1,9 +1,10 @@
 import path from 'pathe';
 import type { BundledData, DataFiles, Problem, RuleSystem, ScenarioBase } from '../engine/rule-system.js';
-import { BUILT_IN_RULE_SYSTEMS, loadBuiltInRuleSystems } from '../engine/registry.js';
 import { scenarioBaseSchema } from '../engine/scenario-base.js';
-import { formatPath, InputError, ROOT_PATH, withinField } from './errors.js';
-import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS } from './data-file.js';
+import { dataFileHeld } from './data-file-kinds.js';
+import { formatPath, InputError, MAX_PROBLEMS_PER_FILE, ROOT_PATH, withinField } from './errors.js';
+import { mendToSchema } from './schema-mending.js';
+import { fileSystemData, fileSystemMessage, parseWith, readDataFile, SCENARIO_EXTENSIONS, STDIN } from './data-file.js';
 import { type DirectoryEntry, loadKernelModule, platform, type PluginInfo, type TrustedPlugins } from './platform.js';
 import { applyFields, parseFieldPath, type Variant, variantsSchema } from './scenario-patch.js';
 
@@ -29,42 +30,6 @@ export interface LoadedScenario<Scenario extends ScenarioBase = ScenarioBase, Re
   readonly scenario: Scenario;
   /** What the kernel needs besides the scenario (units, army entries…), as the loader found it: plain JSON. */
   readonly refs: Refs;
-}
-
-/** Of `systems`, those whose data files (not scenarios) are named like `file`, e.g. heroic's units.yaml. */
-const withDataFile = (file: string, systems: readonly RuleSystem[]): RuleSystem[] =>
-  systems.filter((system) => system.dataFile?.names.test(path.basename(file)));
-
-/** The rule systems whose data files are named like `file`: `plugins` (trusted, loaded), then the built-ins. */
-const dataFileSystems = async (file: string, plugins: readonly RuleSystem[]): Promise<RuleSystem[]> =>
-  withDataFile(file, [...plugins, ...(await loadBuiltInRuleSystems())]);
-
-/** Files named like a rule system's data file (units.yaml, units.json) hold data rather than a scenario. */
-export const isUnitsFileName = (file: string, plugins: readonly RuleSystem[] = []): boolean =>
-  withDataFile(file, plugins).length > 0 || BUILT_IN_RULE_SYSTEMS.some((entry) => entry.dataFileNames?.test(path.basename(file)));
-
-/**
- * Check a data file on its own (`crucible validate data/heroic/units.yaml`), by the check of each
- * rule system whose data files are named like it — a trusted plugin's as a built-in's. When several
- * are (the example plugin's units.yaml and heroic's), the file is good if one of them accepts it;
- * otherwise the problems are those of the format it is closest to (the fewest problems), saying which.
- */
-export async function checkDataFile(file: string, plugins: readonly RuleSystem[] = []): Promise<void> {
-  const systems = await dataFileSystems(file, plugins);
-  const found: { readonly system: RuleSystem; readonly problems: readonly Problem[] }[] = [];
-  for (const system of systems) {
-    const problems = (await system.dataFile?.check(file, fileSystemData)) ?? [];
-    if (problems.length === 0) return;
-    found.push({ system, problems });
-  }
-  const [closest] = [...found].sort((a, b) => a.problems.length - b.problems.length);
-  if (closest === undefined) return;
-  // Problems every format finds alike (broken YAML) need no word on which one was meant.
-  const alike = found.every(({ problems }) => JSON.stringify(problems) === JSON.stringify(closest.problems));
-  const read = alike
-    ? ''
-    : ` (checked as a ${closest.system.id} data file: the closest to it of the formats named like it, ${systems.map((system) => system.id).join(', ')})`;
-  throw new InputError(closest.problems.map((problem) => ({ ...problem, message: `${problem.message}${read}` })));
 }
 
 /** How a scenario may be loaded: the plugin modules the caller trusts to run (default none: built-ins only). */
@@ -133,11 +98,15 @@ export async function loadScenarioData(
   if (data === null || data === undefined) throw new InputError([{ file, path: ROOT_PATH, message: 'the file is empty' }]);
   if (typeof data !== 'object' || Array.isArray(data))
     throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
+  // A units, army or faction file given as a scenario: said as such, not as a scenario missing its `ruleset:`.
+  const dataFile = 'ruleset' in data ? undefined : await dataFileHeld(data);
+  if (dataFile !== undefined) throw new InputError([{ file, path: ROOT_PATH, message: dataFile }]);
   const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.
   const named = plugin === undefined ? data : { ...data, ruleset: system.id };
-  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, system.upgrade?.(named) ?? named);
-  if (scenario === undefined) throw new InputError(problems);
+  const upgraded = system.upgrade?.(named) ?? named;
+  const { value: scenario, problems } = parseWith(system.scenarioSchema, file, upgraded);
+  if (scenario === undefined) throw new InputError([...problems, ...(await loaderProblems(system, file, upgraded, files, problems))]);
   // A plugin's schema may define these fields itself: they must still be what every scenario's are (engine/scenario-base.ts).
   if (!scenarioBaseSchema.safeParse(scenario).success) {
     throw new InputError([
@@ -167,6 +136,46 @@ export async function loadScenarioData(
     scenario: scenario as unknown as ScenarioBase,
     refs: result.refs,
   };
+}
+
+/**
+ * What the loader would also find (an unknown unit, a units file not found) in a scenario that fails
+ * its schema, so that one run shows every problem: the scenario mended to pass the schema twice
+ * (input/schema-mending.ts: a bad number on its bound, then one step inside it…), each loaded, and
+ * the problems both loads find kept, but for those at, inside or above a mended field and those
+ * already found. A problem the mending caused (a group of 1 model too few for its formation) reads
+ * differently in the two, or is at a mended field, and is left out; nothing when it cannot be mended.
+ */
+async function loaderProblems(
+  system: RuleSystem,
+  file: string,
+  data: unknown,
+  files: DataFiles,
+  found: readonly Problem[],
+): Promise<Problem[]> {
+  // A file with a hundred problems already has no room for more (input/errors.ts).
+  if (found.length >= MAX_PROBLEMS_PER_FILE) return [];
+  const keyOf = (problem: Problem): string => `${problem.file}\n${problem.path}\n${problem.message}`;
+  const loads: Problem[][] = [];
+  const mended: string[] = [];
+  for (const mending of ['low', 'high'] as const) {
+    const scenario = mendToSchema(system.scenarioSchema, data, mending);
+    if (scenario === undefined) return [];
+    mended.push(...scenario.paths.map(formatPath));
+    try {
+      loads.push([...(await system.load(scenario.value as ScenarioBase, file, files)).problems]);
+    } catch {
+      // A loader given a mended scenario may trip where the file's own would not: its problems are not the file's.
+      return [];
+    }
+  }
+  const [low = [], high = []] = loads;
+  const inBoth = new Set(high.map(keyOf));
+  const known = new Set(found.map(keyOf));
+  const nearMended = (problem: Problem): boolean =>
+    problem.file === file &&
+    mended.some((at) => withinField(problem.path, at) || withinField(at, problem.path) || problem.path === ROOT_PATH);
+  return low.filter((problem) => inBoth.has(keyOf(problem)) && !known.has(keyOf(problem)) && !nearMended(problem));
 }
 
 /**
@@ -213,13 +222,17 @@ function setByVariant(problem: Problem, variant: Variant): Problem {
 }
 
 /**
- * The scenario files named by `paths`: files as given, directories expanded to their
- * .yaml/.yml/.json files (not recursively) sorted by name. Each file appears once.
+ * The scenario files named by `paths`: files as given (`-` for standard input), directories expanded
+ * to their .yaml/.yml/.json files (not recursively) sorted by name. Each file appears once.
  */
 export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   const problems: Problem[] = [];
   for (const given of paths) {
+    if (given === STDIN) {
+      files.push(given);
+      continue;
+    }
     let isDirectory: boolean;
     try {
       isDirectory = (await platform().stat(given)).isDirectory();

@@ -73,7 +73,7 @@ export function matchupSections(document: MatchupsDocument, options: MatchupsPag
   const names = namesOf(document);
   const name = (id: string) => names.get(id) ?? id;
   const text = (estimate: { value: number; interval: { low: number; high: number } }) => matrixEstimateText(estimate, document.precision);
-  // A table cell shows the same text; its CSV gets the number and its ± (page-model.ts tableNumbers).
+  // A table cell shows the same text; its CSV gets the number and its interval's ends (page-model.ts pageTableData).
   const measured = (estimate: { value: number; interval: { low: number; high: number } }) => measuredCell(text(estimate), estimate);
   const order = document.entries.map((entry) => name(entry.id));
   // Played both ways, a unit against itself is one game seen from both sides: its score is ½ exactly.

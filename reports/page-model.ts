@@ -1,4 +1,5 @@
 import { platform } from '../input/platform.js';
+import type { Cell, DataTable } from '../documents/table-model.js';
 import type { Chart } from './charts.js';
 
 /** Where report pages go unless --out says otherwise: out/, outside the source folders (here, not in page.ts, so the CLI reads it without loading the drawing packages). */
@@ -26,50 +27,47 @@ export type Provenance = RunOf &
     | { readonly seed: number; readonly trials: number; readonly exact?: undefined }
     | { readonly exact: { readonly paths: number; readonly errorBound: number }; readonly seed?: undefined; readonly trials?: undefined }
   );
-/** A number shown with its 95% margin ("8% ±2"): the page shows the text, a spreadsheet gets the two numbers. */
+/** A number shown with its 95% margin ("8% ±2"): the page shows the text, a spreadsheet gets the number and its interval's ends. */
 export interface MeasuredCell {
   readonly text: string;
   readonly value: number;
-  /** The wider side of the 95% interval, as the text's "±" says it. */
-  readonly margin: number;
+  /** The 95% interval, whose wider side the text's "±" says. */
+  readonly low: number;
+  readonly high: number;
 }
 export type PageCell = string | number | MeasuredCell;
 export interface PageTable {
   readonly columns: readonly string[];
   readonly rows: readonly (readonly PageCell[])[];
 }
-export interface PlainTable {
-  readonly columns: readonly string[];
-  readonly rows: readonly (readonly (string | number)[])[];
-}
 
-/** An estimate as a cell: its text as the page prints it, its value and margin for a spreadsheet. */
+/** An estimate as a cell: its text as the page prints it, its value and interval for a spreadsheet. */
 export function measuredCell(
   text: string,
   estimate: { readonly value: number; readonly interval: { readonly low: number; readonly high: number } },
 ): MeasuredCell {
   const { value, interval } = estimate;
-  return { text, value, margin: Math.max(value - interval.low, interval.high - value) };
+  return { text, value, low: interval.low, high: interval.high };
 }
 
 /** What a cell shows on the page. */
 export const cellText = (cell: PageCell): string | number => (typeof cell === 'object' ? cell.text : cell);
 
 /**
- * The table as a spreadsheet reads it (every CSV download): a column of measured cells becomes two,
- * the number and its "±" (probabilities as fractions, as the CLI's CSVs write them), so no cell
- * holds "8% ±2" where a number belongs.
+ * A page's table in the one table model (documents/table-model.ts), as every CSV download writes it
+ * (`tableCsv`): a column of measured cells ("8% ±2") is the number, with its interval's ends in
+ * columns of their own (`<column> low`, `<column> high`; probabilities as fractions, as the CLI's
+ * CSVs write them), so no cell holds "8% ±2" where a number belongs.
  */
-export function tableNumbers(table: PageTable): PlainTable {
+export function pageTableData(table: PageTable, title = ''): DataTable {
   const measured = table.columns.map((_, c) => table.rows.some((row) => typeof row[c] === 'object'));
-  const columns = table.columns.flatMap((column, c) => (measured[c] === true ? [column, `${column} ±`] : [column]));
-  const rows = table.rows.map((row) =>
-    row.flatMap((cell, c) => {
-      if (measured[c] !== true) return [cellText(cell)];
-      return typeof cell === 'object' ? [cell.value, cell.margin] : [cell, ''];
-    }),
-  );
-  return { columns, rows };
+  return {
+    title,
+    columns: table.columns.map((name, c) => (measured[c] === true ? { name, bounds: true } : { name })),
+    rows: table.rows.map((row) =>
+      row.map((cell): Cell => (typeof cell === 'object' ? { value: cell.value, text: cell.text, low: cell.low, high: cell.high } : cell)),
+    ),
+  };
 }
 /** A section: its heading, then any of text (blank lines separate paragraphs), a chart and a table; undefined parts are left out. */
 export interface PageSection {

@@ -2,6 +2,7 @@ import { StreamDice, streamGenerator } from '../engine/dice/index.js';
 import type { Kernel, MetricSpec } from '../engine/kernel.js';
 import { PairedDice, variantStreamGenerator } from './paired-dice.js';
 import { PairedTally } from '../statistics/paired-tally.js';
+import { InterruptedError, yieldToEventLoop } from './interrupted.js';
 import { SHARD_TRIALS } from './run.js';
 
 /**
@@ -19,6 +20,13 @@ export interface PairedRunOptions {
   readonly trials: number;
   /** Called now and then with the trials done. */
   readonly onProgress?: (trialsDone: number) => void;
+}
+
+/** `runPairedAsync`'s: paired (default) or not, and a signal that stops it between shards. */
+export interface PairedAsyncOptions extends PairedRunOptions {
+  readonly paired?: boolean;
+  /** Once aborted, no further shard runs: the run rejects with an InterruptedError. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -64,7 +72,24 @@ export function commonMetrics(a: Kernel, b: Kernel): { metrics: MetricSpec[]; in
  * variant on the same dice.
  */
 export function runPaired(baseline: Kernel, variant: Kernel, options: PairedRunOptions): PairedTally {
-  return pairedLoop(baseline, variant, options, true);
+  const loop = pairedLoop(baseline, variant, options, true);
+  while (loop.next());
+  return loop.tally;
+}
+
+/**
+ * `runPaired` (or `runUnpaired`: `paired: false`) shard by shard, letting the event loop run between
+ * shards when a `signal` is given, so that a Ctrl-C is heard while it runs (the same numbers).
+ */
+export async function runPairedAsync(baseline: Kernel, variant: Kernel, options: PairedAsyncOptions): Promise<PairedTally> {
+  const loop = pairedLoop(baseline, variant, options, options.paired ?? true);
+  const signal = options.signal;
+  while (loop.next()) {
+    if (signal === undefined) continue;
+    await yieldToEventLoop();
+    if (signal.aborted) throw new InterruptedError();
+  }
+  return loop.tally;
 }
 
 /**
@@ -72,10 +97,18 @@ export function runPaired(baseline: Kernel, variant: Kernel, options: PairedRunO
  * baseline still draws as a run does, the variant every number from its own streams.
  */
 export function runUnpaired(baseline: Kernel, variant: Kernel, options: PairedRunOptions): PairedTally {
-  return pairedLoop(baseline, variant, options, false);
+  const loop = pairedLoop(baseline, variant, options, false);
+  while (loop.next());
+  return loop.tally;
 }
 
-function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions, paired: boolean): PairedTally {
+/** The comparison's trials, a shard of SHARD_TRIALS at each `next()` (false once all are done), into `tally`. */
+function pairedLoop(
+  baseline: Kernel,
+  variant: Kernel,
+  options: PairedRunOptions,
+  paired: boolean,
+): { readonly tally: PairedTally; next(): boolean } {
   const { metrics, indexA, indexB } = commonMetrics(baseline, variant);
   const tally = new PairedTally(metrics);
   const rowA = new Int32Array(baseline.metrics.length);
@@ -84,7 +117,9 @@ function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions
   const pairB = new Int32Array(metrics.length);
   const generator = streamGenerator(options.seed, 0);
   const ownGenerator = variantStreamGenerator(options.seed, 0);
-  for (let done = 0; done < options.trials; ) {
+  let done = 0;
+  const next = (): boolean => {
+    if (done >= options.trials) return false;
     const count = Math.min(SHARD_TRIALS, options.trials - done);
     const dice = new PairedDice(generator, ownGenerator);
     const baselineDice = new StreamDice(generator);
@@ -109,6 +144,7 @@ function pairedLoop(baseline: Kernel, variant: Kernel, options: PairedRunOptions
     ownGenerator.jump();
     done += count;
     options.onProgress?.(done);
-  }
-  return tally;
+    return done < options.trials;
+  };
+  return { tally, next };
 }

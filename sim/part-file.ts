@@ -100,6 +100,15 @@ const damagedPart = (file: string, where: string, problem: string): InputError =
  * the checksum alone catches damage, not forgery (anyone can recompute it).
  */
 export async function writePartFile(file: string, part: PartContent, secret?: string): Promise<void> {
+  try {
+    await writeAtomically(file, partFileText(part, secret));
+  } catch (error) {
+    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${writeFailure(error)}`);
+  }
+}
+
+/** A part file's text (what writePartFile writes; `crucible run --shards … --out -` prints it), tagged when a secret is given. */
+export function partFileText(part: PartContent, secret?: string): string {
   const document = sealed({
     format: FORMAT,
     crucibleVersion: CRUCIBLE_VERSION,
@@ -113,11 +122,7 @@ export async function writePartFile(file: string, part: PartContent, secret?: st
   });
   const body = JSON.stringify(document);
   const text = secret === undefined ? body : JSON.stringify({ ...document, tag: tagOf(body, secret) });
-  try {
-    await writeAtomically(file, `${text}\n`);
-  } catch (error) {
-    throw InputError.at(file, ROOT_PATH, `--out: cannot write the part file: ${writeFailure(error)}`);
-  }
+  return `${text}\n`;
 }
 
 /** $CRUCIBLE_SECRET for writing or merging parts; a set but unusable one is bad input (exit 2), not a crash. */

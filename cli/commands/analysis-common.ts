@@ -5,28 +5,35 @@ import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
-import { parseSeed, parseWorkers, usefulWorkers } from './options.js';
+import { parseSeed, parseTestFault, parseWorkers, usefulWorkers } from './options.js';
+import { type AnalysisSession, analysisSession, type SessionOptions } from '../analysis-session.js';
 import { pluginOption, type Trusting } from './plugins.js';
 import { needing, QUEUE_PACKAGES, REPORT_PACKAGES } from '../optional-packages.js';
 import type { AnalysisDocument } from '../../reports/analysis-pages.js';
-import { outOptions } from './table-out.js';
+import { type OutOptions, outOptions } from './table-out.js';
 
-/** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress. */
+/** What the analysis commands (compare, sweep, matchups, balance) share: options, the worker pool, progress and Ctrl-C. */
 
-export interface Common extends Trusting {
+export interface Common extends Trusting, OutOptions {
+  readonly quiet?: boolean;
   readonly seed?: number;
   readonly trials?: number;
   readonly workers?: number;
   /** `--queue redis://…`: shards on crucible worker processes through Redis (queue/queue-executor.ts). */
   readonly queue?: string;
-  readonly out?: string;
-  readonly bom?: boolean;
-  readonly json?: boolean;
 }
 
-/** The options every analysis command takes: seed, workers (unless it runs on one thread), --out (and --bom) and --plugin. */
+/** The options every analysis command takes: seed, workers (unless it runs on one thread), --out (and --bom), --quiet and --plugin. */
 export function common(command: Command, { workers = true } = {}): Command {
   pluginOption(command);
+  command.option('-q, --quiet', 'no progress display on stderr (as with --json)');
+  command.addHelpText(
+    'after',
+    `
+On a terminal, stderr shows the progress as crucible run does (--quiet or --json: none). Ctrl-C (or
+SIGTERM) stops the command at once, saying what was done: it keeps no partial result; exit status
+130 (143: SIGTERM).`,
+  );
   command.addOption(new Option('-s, --seed <seed>', "seed (default: the scenario's)").argParser(parseSeed));
   // compare pairs its two variants trial by trial on this thread: it takes no worker threads.
   if (workers) {
@@ -45,10 +52,11 @@ export function common(command: Command, { workers = true } = {}): Command {
 export async function withPool<T>(
   options: Pick<Common, 'workers' | 'queue'>,
   note: (text: string) => void,
+  session: AnalysisSession,
   work: (pool: ShardExecutor) => Promise<T>,
 ): Promise<T> {
   // -w 0: the main thread, as for run.
-  if (options.workers === 0) return work(new InProcessExecutor());
+  if (options.workers === 0) return work(session.executor(new InProcessExecutor()));
   let secret: string | undefined;
   if (options.queue !== undefined) {
     const problem = queueUrlProblem(options.queue);
@@ -67,29 +75,42 @@ export async function withPool<T>(
         new ShardPool(usefulWorkers(options.workers, note), options.workers === undefined ? { fitToLoad: { note } } : {})
       : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
   try {
-    return await work(pool);
+    return await work(session.executor(pool));
   } finally {
-    await pool.close(false);
+    // Interrupted: the shards still running are dropped, not waited for.
+    await pool.close(session.signal.aborted);
   }
 }
 
-/** "12/400 pairings, 0:34 left" on the terminal stream, rewritten in place. */
-export function progressLine(io: Io, what: string): (done: number, total: number) => void {
-  const started = Date.now();
-  const stream = io.progressStream;
-  return (done, total) => {
-    if (stream === undefined) return;
-    const elapsed = (Date.now() - started) / 1000;
-    // An open-ended search (a price list) knows no total: the runs so far and the time taken.
-    if (!(total > 0)) {
-      stream.write(`\r${done} ${what}, ${Math.floor(elapsed / 60)}:${String(Math.round(elapsed) % 60).padStart(2, '0')} so far   `);
-      return;
-    }
-    const left = done > 0 ? Math.round((elapsed / done) * (total - done)) : 0;
-    stream.write(
-      `\r${done}/${total} ${what}, ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left   ${done === total ? '\n' : ''}`,
-    );
-  };
+/**
+ * The session of an analysis command (cli/analysis-session.ts): its progress display under run's
+ * rules (no --quiet, no --json), its Ctrl-C, and CRUCIBLE_TEST_FAULT for its shards (tests only).
+ */
+export function sessionOf(
+  io: Io,
+  env: NodeJS.ProcessEnv,
+  options: Pick<Common, 'quiet' | 'json'>,
+  what: Pick<SessionOptions, 'command' | 'file' | 'unit' | 'total'>,
+): AnalysisSession {
+  const fault = parseTestFault(env.CRUCIBLE_TEST_FAULT);
+  if (fault instanceof Error) throw new InvalidArgumentError(fault.message);
+  return analysisSession(io, { ...what, quiet: options.quiet === true || options.json === true, fault });
+}
+
+/**
+ * Run `work` in `session`: its result, or, when a signal stopped it, the exit status (130, 143) after
+ * the line saying so. Any other failure is the command's.
+ */
+export async function inSession<T>(session: AnalysisSession, work: () => Promise<T>): Promise<{ result: T } | { status: number }> {
+  try {
+    return { result: await work() };
+  } catch (error) {
+    const status = session.stopped();
+    if (status === undefined) throw error;
+    return { status };
+  } finally {
+    session.end();
+  }
 }
 
 /** `--report DIR`: the command's JSON document as an HTML page (reports/analysis-pages.ts, loaded only when asked: it pulls in vega). */

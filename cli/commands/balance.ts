@@ -8,12 +8,13 @@ import { parseTolerance, type Tolerance, toleranceProblem } from '../../analysis
 import { checkRoster, loadRoster } from '../../input/roster.js';
 import { InputError } from '../../input/errors.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
-import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import type { Io } from './io.js';
 import { parseBudget, parsePrecision } from './options.js';
 import { trustOf } from './plugins.js';
-import { fileSystemData } from '../../input/data-file.js';
+import { fileSystemData, nameInputs } from '../../input/data-file.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible balance`: a price list — what each unit of a roster deserves to cost, checked. */
 
@@ -76,7 +77,7 @@ function sideTables(document: BalanceDocument): { name: string; table: DataTable
     : [{ name: 'curves', table: curvesTable(document) }];
 }
 
-export function registerBalance(program: Command, io: Io): void {
+export function registerBalance(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('balance')
@@ -90,7 +91,7 @@ export function registerBalance(program: Command, io: Io): void {
       .requiredOption('--against <roster>', 'the roster file: entries, their published costs, the template and its situations')
       .addOption(new Option('--budget <points>', 'points each side spends (rosters fielded by count)').argParser(parseBudget))
       .option('--all', 'every entry: the whole price list (the default when no unit is named)')
-      .option('--only <id...>', 'the entries of the list (default: all)')
+      .addOption(listOption('--only <id>', 'the entries of the list (default: all)'))
       .addOption(
         new Option(
           '--tolerance <t>',
@@ -106,6 +107,8 @@ export function registerBalance(program: Command, io: Io): void {
         ),
       ),
   ).action(async (unit: string | undefined, options: BalanceCliOptions) => {
+    // The roster may be standard input or a pipe, as a command's file argument (input/data-file.ts).
+    nameInputs([options.against]);
     const trusted = { plugins: trustOf(options) };
     const roster = await loadRoster(options.against, trusted);
     // Every entry checked in the template before any run: a typo fails at once, not after an hour.
@@ -118,21 +121,30 @@ export function registerBalance(program: Command, io: Io): void {
         'fielded',
         'this roster fields each entry whole, at its published points: --budget does not apply (leave it out)',
       );
-    const document = await withPool(options, io.stderr, (pool) =>
-      balance(roster, {
-        ...(unit === undefined ? {} : { unit }),
-        ...(options.budget === undefined ? {} : { budget: options.budget }),
-        ...(options.precision === undefined ? {} : { precision: options.precision }),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.only === undefined ? {} : { only: options.only }),
-        ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-        check: options.check,
-        executor: pool,
-        onRun: progressLine(io, 'runs'),
-      }),
+    const session = sessionOf(io, env, options, { command: 'balance', file: options.against, unit: 'runs' });
+    const outcome = await inSession(session, () =>
+      withPool(options, io.stderr, session, (pool) =>
+        balance(roster, {
+          ...(unit === undefined ? {} : { unit }),
+          ...(options.budget === undefined ? {} : { budget: options.budget }),
+          ...(options.precision === undefined ? {} : { precision: options.precision }),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.only === undefined ? {} : { only: options.only }),
+          ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+          check: options.check,
+          executor: pool,
+          onRun: session.progress,
+        }),
+      ),
     );
-    await writeOut(options, printout(document, roster.file, true), sideTables(document));
+    if ('status' in outcome) {
+      setStatus(outcome.status);
+      return;
+    }
+    const document = outcome.result;
+    const printed = await writeOut(options, printout(document, roster.file, true), io, sideTables(document));
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout(document, roster.file), 'text'));
+    if (!printed)
+      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout(document, roster.file), 'text'));
   });
 }

@@ -5,14 +5,16 @@ import { DEFAULT_MONTE_CARLO, METHOD_WORDS, methodText, MONTE_CARLO_METHODS, typ
 import { comparisonTable, differenceHeading, sameEveryTrial } from '../../documents/compare-tables.js';
 import { type OutputDocument, printDocument } from '../../documents/table-model.js';
 import { InputError, ROOT_PATH } from '../../input/errors.js';
-import { isUnitsFileName, readScenarioData } from '../../input/scenario-file.js';
+import { readScenarioData } from '../../input/scenario-file.js';
+import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { groupThousands, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';
 import { compareVerdict } from '../../reports/compare-page.js';
 import { trustOf } from './plugins.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible compare`: a variant against a baseline on the same dice, baseline first, differences variant − baseline. */
 
@@ -130,17 +132,19 @@ interface CompareCommandOptions extends Common {
   readonly report?: string;
 }
 
-export function registerCompare(program: Command, io: Io): void {
+export function registerCompare(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('compare')
       .description(
         'compare a variant of a scenario with the scenario as written (or with another variant) on the same dice: both values, the difference variant − baseline with its 95% interval and p-value',
       )
-      .argument('<scenario>', 'a scenario file that declares `variants`')
-      .option(
-        '--variant <name...>',
-        'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed',
+      .argument('<scenario>', 'a scenario file that declares `variants` (- for standard input)')
+      .addOption(
+        listOption(
+          '--variant <name>',
+          'one variant (compared with the scenario as written, the baseline) or two (the first is the baseline); without it, the variants the file declares are listed',
+        ),
       )
       .addOption(new Option('-n, --trials <count>', "trials (default: the scenario's)").argParser(parseTrials))
       .addOption(
@@ -148,7 +152,7 @@ export function registerCompare(program: Command, io: Io): void {
           .choices([...MONTE_CARLO_METHODS])
           .default(DEFAULT_MONTE_CARLO),
       )
-      .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
+      .addOption(listOption('--metric <name>', 'only these metrics (by name, e.g. winner,B.modelsLost)'))
       .option('--report <dir>', 'also write an HTML page (the difference chart with intervals, tables, provenance) into this folder')
       .option('--json', 'print the comparison as one JSON document (every number at full precision; for `crucible report`)'),
     { workers: false },
@@ -164,15 +168,14 @@ trial is independent of the others. Compare runs on one thread.
 Examples:
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml   (lists its variants)
   $ crucible compare data/heroic/scenarios/knights-vs-regenerating-ogre.yaml --variant no-regeneration
-  $ crucible compare fight.yaml --variant stand pursue --metric winner --out difference.csv`,
+  $ crucible compare fight.yaml --variant stand,pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
-      if (isUnitsFileName(file))
-        throw InputError.at(
-          file,
-          ROOT_PATH,
-          'this is a units file; compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
-        );
+      const dataFile = dataFileNamed(
+        file,
+        'compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
+      );
+      if (dataFile !== undefined) throw InputError.at(file, ROOT_PATH, dataFile);
       if (options.variant === undefined) {
         // Output meant for a program (a document, a file) cannot be a listing: that is a missing option.
         const listing = await variantListing(file);
@@ -193,18 +196,28 @@ Examples:
       const [baseline, variant] = second === undefined ? [undefined, first as string] : [first, second];
       if (baseline === variant)
         throw InputError.at(file, '--variant', `${variant} twice: a variant compared with itself differs in nothing`);
-      const result = await compareVariants(file, baseline, variant, {
-        method: options.method,
-        onProgress: progressLine(io, 'trials'),
-        plugins: trustOf(options),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? {} : { trials: options.trials }),
-        ...(options.metric === undefined ? {} : { metrics: options.metric }),
-      });
+      // Compare runs on this thread: its session has no pool, only the signal its loop listens to between shards.
+      const session = sessionOf(io, env, options, { command: 'compare', file, unit: 'trials' });
+      const outcome = await inSession(session, () =>
+        compareVariants(file, baseline, variant, {
+          method: options.method,
+          onProgress: session.progress,
+          signal: session.signal,
+          plugins: trustOf(options),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.trials === undefined ? {} : { trials: options.trials }),
+          ...(options.metric === undefined ? {} : { metrics: options.metric }),
+        }),
+      );
+      if ('status' in outcome) {
+        setStatus(outcome.status);
+        return;
+      }
+      const result = outcome.result;
       const document = compareDocument(result);
       const printout = comparisonPrintout(result);
-      await writeOut(options, printout);
+      const printed = await writeOut(options, printout, io);
       if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
+      if (!printed) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
     });
 }

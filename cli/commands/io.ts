@@ -1,3 +1,6 @@
+/** `-` where a command writes a file (`--out -`): standard output. */
+export const STDOUT = '-';
+
 /** Where a command writes. The real CLI passes process.stdout/stderr; tests can pass buffers. */
 export interface Io {
   readonly stdout: (text: string) => void;

@@ -7,22 +7,23 @@ import { loadScenarioData } from '../../input/scenario-file.js';
 import { printDocument } from '../../documents/table-model.js';
 import { groupThousands } from '../../documents/format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { fileSystemData } from '../../input/data-file.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible matchups`: every entry of a roster against every entry, in both seatings. */
-export function registerMatchups(program: Command, io: Io): void {
+export function registerMatchups(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('matchups')
       .description(
         "every unit of a roster against every unit, in both seats of the template: the row unit's expected score (win + ½ draw) in a matrix ready to print",
       )
-      .argument('<roster>', 'a roster file (entries and the scenario template they fight in)')
-      .option('--only <id...>', 'only these entries')
+      .argument('<roster>', 'a roster file (entries and the scenario template they fight in; - for standard input)')
+      .addOption(listOption('--only <id>', 'only these entries'))
       .addOption(
         new Option(
           '--seating <seating>',
@@ -82,17 +83,25 @@ export function registerMatchups(program: Command, io: Io): void {
       await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData, trusted));
       checkOut(options);
       const started = Date.now();
-      const result = await withPool(options, io.stderr, (pool) =>
-        matchups(roster, {
-          executor: pool,
-          seating: options.seating,
-          onRun: progressLine(io, 'runs'),
-          ...(options.only === undefined ? {} : { only: options.only }),
-          ...(options.seed === undefined ? {} : { seed: options.seed }),
-          ...(options.adaptive === true ? { adaptive: true } : {}),
-          ...(options.trials === undefined ? { precision: options.precision ?? 0.01 } : { trials: options.trials }),
-        }),
+      const session = sessionOf(io, env, options, { command: 'matchups', file, unit: 'runs' });
+      const outcome = await inSession(session, () =>
+        withPool(options, io.stderr, session, (pool) =>
+          matchups(roster, {
+            executor: pool,
+            seating: options.seating,
+            onRun: session.progress,
+            ...(options.only === undefined ? {} : { only: options.only }),
+            ...(options.seed === undefined ? {} : { seed: options.seed }),
+            ...(options.adaptive === true ? { adaptive: true } : {}),
+            ...(options.trials === undefined ? { precision: options.precision ?? 0.01 } : { trials: options.trials }),
+          }),
+        ),
       );
+      if ('status' in outcome) {
+        setStatus(outcome.status);
+        return;
+      }
+      const result = outcome.result;
       const document = matchupsDocument(result);
       const runs = runsOf(result);
       const table = matchupTable(result, options.show, options.long === true ? 'long' : options.layout);
@@ -104,10 +113,12 @@ export function registerMatchups(program: Command, io: Io): void {
         tables: [table],
         data: table,
       };
-      await writeOut(options, printed);
+      const toStdout = await writeOut(options, printed, io);
       if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report, options.show)}\n`);
-      io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printed, 'text'));
-      io.stderr(`${runsOf(result)} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      if (!toStdout) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printed, 'text'));
+      // Timings vary from run to run: stderr only, and left out as run leaves its out (--quiet, --json).
+      if (options.quiet !== true && options.json !== true)
+        io.stderr(`${runsOf(result)} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     },
   );
 }

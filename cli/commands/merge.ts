@@ -33,7 +33,7 @@ export function registerMerge(program: Command, io: Io, env: NodeJS.ProcessEnv, 
   program
     .command('merge')
     .description("join the part files of one run (crucible run --shards … --out …) and print the run's output")
-    .argument('<parts...>', 'part files, in any order')
+    .argument('<parts...>', 'part files, in any order; - for standard input')
     .option('--json', 'print the JSON document crucible run --json prints')
     .addHelpText(
       'after',

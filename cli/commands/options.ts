@@ -9,6 +9,7 @@ import {
   trialsFromText,
   workersFromText,
 } from '../../input/number-text.js';
+import type { FaultInjection } from '../../sim/shard-task.js';
 
 /** A reader of input/number-text.ts as an option parser: its refusal becomes commander's one-line error. */
 function asOption(read: (text: string) => number): (text: string) => number {
@@ -35,4 +36,16 @@ export function usefulWorkers(requested: number | undefined, note: (text: string
   if (requested <= cores) return requested;
   note(`note: --workers ${requested} is more than this machine's ${cores} cores; using ${cores} (the numbers do not depend on it)\n`);
   return cores;
+}
+
+/**
+ * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit|stall>:<shard>[:<failures>]`: shard
+ * <shard> throws, ends its worker thread halfway, or waits a few seconds before it runs, on its
+ * first <failures> attempts (default 1). run takes it, and the analyses' executors (cli/analysis-session.ts).
+ */
+export function parseTestFault(text: string | undefined): FaultInjection | undefined | Error {
+  if (text === undefined || text === '') return undefined;
+  const match = /^(throw|exit|stall):(\d+)(?::(\d+))?$/.exec(text);
+  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3, got ${JSON.stringify(text)}`);
+  return { kind: match[1] as FaultInjection['kind'], shard: Number(match[2]), failures: Number(match[3] ?? 1) };
 }

@@ -20,7 +20,7 @@ export async function replayCommand(file: string, options: ReplayOptions): Promi
 export function registerReplay(program: Command): void {
   pluginOption(program.command('replay'))
     .description('re-run one trial of a run and print it event by event: rolls, saves, Wounds, stands lost, retreats, pursuits')
-    .argument('<scenario>', 'a scenario file')
+    .argument('<scenario>', 'a scenario file (- for standard input)')
     .addOption(new Option('-s, --seed <seed>', "the run's seed, 0 to 4294967295 (default: the scenario's seed)").argParser(parseSeed))
     .addOption(new Option('-t, --trial <index>', 'which trial of the run, counted from 0 (default: 0)').argParser(parseTrialIndex))
     .option('--json', 'print one JSON document (seed, trial, engine version, events, metrics) instead of text')

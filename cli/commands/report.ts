@@ -321,7 +321,7 @@ export function registerReport(program: Command, io: Io, setStatus: (status: num
     )
     .argument(
       '<files...>',
-      'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents',
+      'JSON files: crucible run --json output (one result, a list, or several documents one after another), or analysis documents; - for standard input',
     )
     .option('-o, --out <dir>', 'report directory: the pages, their charts, assets and index.html', DEFAULT_REPORT_DIRECTORY)
     .option('--title <text>', "the page's title (default: the scenario's or roster's name)")
@@ -346,6 +346,7 @@ A page opens offline: charts are SVG images, made interactive by the vega bundle
 Examples:
   $ crucible run data/heroic/scenarios --json --quiet > heroic.json
   $ crucible report heroic.json --out reports
+  $ crucible run fight.yaml --json --quiet | crucible report -
   $ crucible matchups data/heroic/rosters/core.yaml --json > matchups.json
   $ crucible report matchups.json --show win
   $ crucible report matchups.json --pdf --paper letter   (also out/<slug>.pdf)`,

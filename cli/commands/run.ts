@@ -4,22 +4,17 @@ import { performance } from 'node:perf_hooks';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InputError, type Problem, ROOT_PATH } from '../../input/errors.js';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { parseShardSelection, partSecret, selectedShards, type ShardSelection, writePartFile } from '../../sim/part-file.js';
+import { parseShardSelection, partFileText, partSecret, selectedShards, type ShardSelection, writePartFile } from '../../sim/part-file.js';
 import { provenanceJson, provenanceOf } from '../../input/provenance.js';
 import { SHARD_TRIALS } from '../../sim/run.js';
 import { shardCount } from '../../sim/shards.js';
-import {
-  findScenarioFiles,
-  isUnitsFileName,
-  type LoadedScenario,
-  loadScenarioChanged,
-  loadScenarioFile,
-} from '../../input/scenario-file.js';
+import { findScenarioFiles, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
 import { parseCommandLineValue } from '../../input/scenario-patch.js';
+import { dataFileNamed } from '../../input/data-file-kinds.js';
 import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
-import type { FaultInjection, ShardExecutor } from '../../sim/shard-task.js';
+import type { ShardExecutor } from '../../sim/shard-task.js';
 import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../../documents/format.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { exactReport, monteCarloReport } from '../../documents/run-report.js';
@@ -30,8 +25,10 @@ import { ShardFailedError } from '../../sim/sharded-run.js';
 import { checkpointFile } from '../../sim/checkpoint.js';
 import { firstTrialOf, trialsInShard } from '../../sim/shards.js';
 import { runProgressBar } from '../run-progress.js';
-import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io } from './io.js';
-import { parsePrecision, parseSeed, parseTrials, parseWorkers, usefulWorkers } from './options.js';
+import { runPrintout } from '../../documents/run-tables.js';
+import { TABLE_FORMATS, type TableFormat } from '../../documents/table-formats.js';
+import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io, STDOUT } from './io.js';
+import { parsePrecision, parseSeed, parseTestFault, parseTrials, parseWorkers, usefulWorkers } from './options.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 import { needing, QUEUE_PACKAGES } from '../optional-packages.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
@@ -50,7 +47,10 @@ export interface RunOptions {
   readonly set?: readonly (readonly [string, unknown])[];
   /** `--shards A-B` or `i/n` with `--out part.json`: compute part of the run, for `crucible merge`. */
   readonly shards?: ShardSelection;
+  /** With --shards, the part file; else the run's table (cli/commands/table-out.ts). `-`: standard output. */
   readonly out?: string;
+  readonly outFormat?: TableFormat;
+  readonly bom?: boolean;
   /** `--queue redis://…`: shards run by `crucible worker` processes through Redis. */
   readonly queue?: string;
 }
@@ -79,8 +79,9 @@ export async function loadAll(
   const loaded: LoadedScenario[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (isUnitsFileName(file)) {
-      problems.push({ file, path: ROOT_PATH, message: 'this is a units file; run takes scenario files (e.g. data/heroic/scenarios)' });
+    const dataFile = dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
+    if (dataFile !== undefined) {
+      problems.push({ file, path: ROOT_PATH, message: dataFile });
       continue;
     }
     try {
@@ -102,18 +103,6 @@ function parseFieldValue(text: string, previous: (readonly [string, unknown])[] 
   if (equals <= 0 || equals === text.length - 1)
     throw new InvalidArgumentError(`--set wants <path>=<value>, e.g. rules.shieldSave=4; got ${JSON.stringify(text)}.`);
   return [...previous, [text.slice(0, equals).trim(), parseCommandLineValue(text.slice(equals + 1).trim())]];
-}
-
-/**
- * Test-only fault switch, `CRUCIBLE_TEST_FAULT=<throw|exit|stall>:<shard>[:<failures>]`: shard
- * <shard> throws, ends its worker thread halfway, or waits a few seconds before it runs, on its
- * first <failures> attempts (default 1).
- */
-function parseFault(text: string | undefined): FaultInjection | undefined | Error {
-  if (text === undefined || text === '') return undefined;
-  const match = /^(throw|exit|stall):(\d+)(?::(\d+))?$/.exec(text);
-  if (match === null) return new Error(`CRUCIBLE_TEST_FAULT must look like exit:3, throw:3:2 or stall:3, got ${JSON.stringify(text)}`);
-  return { kind: match[1] as FaultInjection['kind'], shard: Number(match[2]), failures: Number(match[3] ?? 1) };
 }
 
 /** "1 trial", "1,000 trials". */
@@ -169,18 +158,28 @@ export async function runCommand(
     io.stderr('error: --max-trials only applies with --precision (use --trials for a fixed number of trials)\n');
     return EXIT_BAD_INPUT;
   }
-  const fault = parseFault(env.CRUCIBLE_TEST_FAULT);
+  const fault = parseTestFault(env.CRUCIBLE_TEST_FAULT);
   if (fault instanceof Error) {
     io.stderr(`error: ${fault.message}\n`);
     return EXIT_BAD_INPUT;
   }
   const method = options.method ?? 'auto';
-  if ((options.shards === undefined) !== (options.out === undefined)) {
+  if (options.shards !== undefined && options.out === undefined) {
     io.stderr(
-      'error: --shards and --out go together: --shards 0-99 --out part-000.json computes shards 0 to 99 into a part file (crucible merge joins the parts)\n',
+      'error: --shards needs --out: --shards 0-99 --out part-000.json computes shards 0 to 99 into a part file (crucible merge joins the parts)\n',
     );
     return EXIT_BAD_INPUT;
   }
+  if (options.shards !== undefined && (options.outFormat !== undefined || options.bom === true)) {
+    io.stderr(
+      "error: with --shards, --out writes a part file (JSON, for crucible merge): --out-format and --bom are for the run's table\n",
+    );
+    return EXIT_BAD_INPUT;
+  }
+  // Without --shards, --out is the run's table: its format checked before any trial runs. The
+  // table writer (and arquero behind it) is loaded only then.
+  const tables = options.out !== undefined && options.shards === undefined ? await import('./table-out.js') : undefined;
+  tables?.checkOut(options);
   if (options.shards !== undefined && (options.precision !== undefined || options.checkpoint !== undefined || method === 'exact')) {
     io.stderr(
       'error: --shards computes part of a run of fixed --trials by Monte Carlo: it takes no --precision, --checkpoint or --method exact\n',
@@ -197,13 +196,14 @@ export async function runCommand(
     return EXIT_BAD_INPUT;
   }
   if (options.out !== undefined && loaded.length !== 1) {
-    io.stderr(`error: --out ${options.out} holds part of one run: give one scenario file, not ${loaded.length}\n`);
+    const holds = options.shards === undefined ? "one run's table" : 'part of one run';
+    io.stderr(`error: --out ${options.out} holds ${holds}: give one scenario file, not ${loaded.length}\n`);
     return EXIT_BAD_INPUT;
   }
   const inputs = loaded.flatMap((entry) => entry.inputs);
   for (const [flag, output, what] of [
     ['--checkpoint', options.checkpoint, 'the checkpoint'],
-    ['--out', options.out, 'the part'],
+    ['--out', options.out === STDOUT ? undefined : options.out, options.shards === undefined ? 'the table' : 'the part'],
   ] as const) {
     if (output !== undefined && inputs.some((input) => path.resolve(input) === path.resolve(output))) {
       io.stderr(`error: ${flag} ${output} is one of the run's input files; name a new file for ${what}\n`);
@@ -246,6 +246,8 @@ export async function runCommand(
     () => io.stderr('crucible: dropping the shards in flight\n'),
   );
   let status = EXIT_OK;
+  /** `--out -`: the table went to standard output, in place of the printout. */
+  let tableOnStdout = false;
   // Unless every scenario ran to its end, shards may still be running: the pool is torn down.
   let finishedCleanly = false;
   try {
@@ -321,8 +323,9 @@ export async function runCommand(
       const seconds = (performance.now() - started) / 1000;
       if (answer.method === 'exact') {
         const report = exactReport(entry, answer);
+        if (tables !== undefined && (await tables.writeOut(options, runPrintout(report), io))) tableOnStdout = true;
         if (options.json === true) reports.push(report);
-        else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
+        else if (!tableOnStdout) io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
         if (chatty)
           io.stderr(`${file}: exact, ${groupThousands(answer.paths)} path${answer.paths === 1 ? '' : 's'} in ${seconds.toFixed(3)} s\n`);
         continue;
@@ -352,19 +355,21 @@ export async function runCommand(
           cells: answer.tally.cells,
           trials: answer.tally.trials,
         };
-        await writePartFile(options.out, content, partTag);
+        if (options.out === STDOUT) io.stdout(partFileText(content, partTag));
+        else await writePartFile(options.out, content, partTag);
         const [start, end] = part;
         const which =
           start < end
             ? `shard${end - start === 1 ? '' : 's'} ${start}${end - start === 1 ? '' : `-${end - 1}`}`
             : 'no shard (an empty slice)';
         io.stderr(
-          `${file}: wrote ${options.out}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`,
+          `${file}: wrote ${options.out === STDOUT ? 'the part to standard output' : options.out}: ${which} of ${shardCount(plannedTrialsOf(plan))}, ${trialsText(report.trials)} in ${seconds.toFixed(2)} s; crucible merge joins the parts\n`,
         );
         continue;
       }
+      if (tables !== undefined && (await tables.writeOut(options, runPrintout(report), io))) tableOnStdout = true;
       if (options.json === true) reports.push(report);
-      else io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
+      else if (!tableOnStdout) io.stdout(`${index > 0 ? '\n' : ''}${formatRunReport(report)}`);
       // Timings vary from run to run: stderr only, so stdout stays byte-identical.
       if (chatty) {
         const ran = report.trials - resumedTrials;
@@ -404,7 +409,7 @@ async function openQueue(url: string, io: Io, secret: string | undefined, env: N
   return QueueExecutor.open(url, io.stderr, secret, liveness);
 }
 
-const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name)';
+const PATHS_HELP = 'scenario files, or directories (their .yaml, .yml and .json files, sorted by name); - for standard input';
 
 /** The `run` command's options, help and action. */
 export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
@@ -446,7 +451,17 @@ export function registerRun(program: Command, io: Io, env: NodeJS.ProcessEnv, se
         "compute only these shards of the run, e.g. 0-99, or 3/100 for slice 3 of 100 (a batch array's index), into --out",
       ).argParser(parseShards),
     )
-    .option('--out <file>', "with --shards: the part file to write (crucible merge joins the parts into the run's output)")
+    .option(
+      '-o, --out <file>',
+      "also write the run's table: .csv or .json (numbers as numbers), .md or .html (the printout); with --shards, the part file to write (crucible merge joins the parts into the run's output); - for standard output",
+    )
+    .addOption(
+      new Option(
+        '--out-format <format>',
+        'the format --out writes the table in, whatever its extension (what --out - writes: default csv)',
+      ).choices([...TABLE_FORMATS]),
+    )
+    .option('--bom', 'with --out .csv: start the file with a UTF-8 byte order mark (what Excel needs to read accents as UTF-8)')
     .option(
       '--queue <url>',
       'run the shards on crucible worker processes through Redis (redis://host:6379, rediss:// for TLS); the same numbers as here',
@@ -486,6 +501,7 @@ Examples:
   $ crucible run data/heroic/scenarios
   $ crucible run data/heroic/scenarios/uldar-splits-dice.yaml --trials 1_000_000 --seed 42
   $ crucible run data/heroic/scenarios --json --quiet > results.json
+  $ crucible run fight.yaml --out odds.csv                            the table too, numbers as numbers
   $ crucible run fight.yaml --trials 1e9 --checkpoint fight.ckpt      interrupt and resume at will
   $ crucible run fight.yaml --precision 0.001                         as many trials as ±0.1 pp needs`,
     )

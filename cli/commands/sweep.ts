@@ -9,10 +9,11 @@ import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
 import { groupThousands, percent, provenanceEntries } from '../../documents/format.js';
 import type { Io } from './io.js';
-import { type Common, common, progressLine, withPool, writeReport } from './analysis-common.js';
+import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';
 import { trustOf } from './plugins.js';
 import { checkOut, writeOut } from './table-out.js';
+import { listOption } from '../list-options.js';
 
 /** `crucible sweep`: a scenario over values of one or two fields, printed one table per metric. */
 
@@ -120,18 +121,18 @@ interface SweepCommandOptions extends Common {
   readonly layout: SweepLayout;
 }
 
-export function registerSweep(program: Command, io: Io): void {
+export function registerSweep(program: Command, io: Io, env: NodeJS.ProcessEnv, setStatus: (status: number) => void): void {
   common(
     program
       .command('sweep')
       .description('run a scenario over values of one or two fields: every outcome at every point, one table per metric')
-      .argument('<scenario>', 'a scenario file')
+      .argument('<scenario>', 'a scenario file (- for standard input)')
       .requiredOption(
         '--set <path=values>',
         'a field and its values, e.g. sides[0].groups[0].models=3,4,5 (twice for two fields)',
         parseSet,
       )
-      .option('--metric <name...>', 'only these metrics (by name, e.g. winner B.modelsLost)')
+      .addOption(listOption('--metric <name>', 'only these metrics (by name, e.g. winner,B.modelsLost)'))
       .addOption(new Option('-n, --trials <count>', "trials per point (default: the scenario's)").argParser(parseTrials))
       .addOption(
         new Option('-p, --precision <e>', 'instead of --trials: run each point until every probability is within ±e')
@@ -169,18 +170,26 @@ export function registerSweep(program: Command, io: Io): void {
     if (unprintable.length > 0) throw new InputError(unprintable);
     // The fields are named (and a bad path reported) before any point runs.
     const axes = await labelAxes(file, options.set, trustOf(options));
-    const points = await withPool(options, io.stderr, (pool) =>
-      sweep(file, options.set, {
-        executor: pool,
-        method: options.method,
-        ...(options.metric === undefined ? {} : { metrics: options.metric }),
-        onPoint: progressLine(io, 'points'),
-        plugins: trustOf(options),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.trials === undefined ? {} : { trials: options.trials }),
-        ...(options.precision === undefined ? {} : { precision: options.precision }),
-      }),
+    const session = sessionOf(io, env, options, { command: 'sweep', file, unit: 'points' });
+    const outcome = await inSession(session, () =>
+      withPool(options, io.stderr, session, (pool) =>
+        sweep(file, options.set, {
+          executor: pool,
+          method: options.method,
+          ...(options.metric === undefined ? {} : { metrics: options.metric }),
+          onPoint: session.progress,
+          plugins: trustOf(options),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.trials === undefined ? {} : { trials: options.trials }),
+          ...(options.precision === undefined ? {} : { precision: options.precision }),
+        }),
+      ),
     );
+    if ('status' in outcome) {
+      setStatus(outcome.status);
+      return;
+    }
+    const points = outcome.result;
     const asWritten = await loadScenarioChanged(file, {}, { plugins: trustOf(options) });
     const document = sweepDocument({
       file,
@@ -192,8 +201,8 @@ export function registerSweep(program: Command, io: Io): void {
       ...(options.precision === undefined ? {} : { precision: options.precision }),
     });
     const printout = sweepPrintout(document, options.layout);
-    await writeOut(options, printout);
+    const printed = await writeOut(options, printout, io);
     if (options.report !== undefined) io.stderr(`report: ${await writeReport(document, options.report)}\n`);
-    io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
+    if (!printed) io.stdout(options.json === true ? `${JSON.stringify(document, null, 2)}\n` : printDocument(printout, 'text'));
   });
 }

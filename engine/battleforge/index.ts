@@ -1,5 +1,5 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
-import { defineRuleSystem } from '../rule-system.js';
+import { defineRuleSystem, schemaCheck } from '../rule-system.js';
 import { battleforgeChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { BATTLEFORGE_ENGINE_VERSION, BattleforgeKernel } from './kernel.js';
@@ -7,6 +7,7 @@ import { type BattleforgeRefs, checkBattleforgeRefs, loadBattleforge } from './l
 import type { PowerProfile, UnitProfile } from './profile.js';
 import { rulesSchema, type Scenario, scenarioSchema } from './schema.js';
 import { type BattleforgeTraceEvent, formatBattleforgeTrace } from './trace.js';
+import { factionFileSchema, indexFileSchema } from './units.js';
 
 export { type CompiledScenario, compileScenario } from './compile.js';
 export { BATTLEFORGE_ENGINE_VERSION } from './kernel.js';
@@ -22,6 +23,10 @@ export const battleforge = defineRuleSystem<Scenario, BattleforgeRefs, Battlefor
   scenarioSchema,
   rulesSchema,
   // Its data files' schemas (battleforge-units, battleforge-index) are written by scripts/convert-battleforge.ts.
+  dataFile: [
+    { kind: 'faction file', schema: factionFileSchema, check: schemaCheck(factionFileSchema) },
+    { kind: 'index file', schema: indexFileSchema, check: schemaCheck(indexFileSchema) },
+  ],
   load: loadBattleforge,
   checkRefs: checkBattleforgeRefs,
   kernelModule: import.meta.resolve('./kernel-module.js'),

@@ -22,7 +22,12 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   rulesSchema,
   dataSchemas: [{ name: 'heroic-units.schema.json', title: 'crucible heroic units', schema: unitsFileSchema }],
   upgrade: upgradeHeroicScenario,
-  dataFile: { names: UNITS_FILE_NAMES, check: async (file, files) => (await readUnits(files, file)).problems },
+  dataFile: {
+    kind: 'units file',
+    names: UNITS_FILE_NAMES,
+    schema: unitsFileSchema,
+    check: async (file, files) => (await readUnits(files, file)).problems,
+  },
   load: loadHeroic,
   checkRefs: checkHeroicRefs,
   kernelModule: import.meta.resolve('./kernel-module.js'),

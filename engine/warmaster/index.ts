@@ -1,12 +1,12 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
-import { defineRuleSystem } from '../rule-system.js';
+import { defineRuleSystem, schemaCheck } from '../rule-system.js';
 import { warmasterChoices } from './choices.js';
 import { compileScenario } from './compile.js';
 import { WARMASTER_ENGINE_VERSION, WarmasterKernel } from './kernel.js';
 import { checkWarmasterRefs, loadWarmaster, type WarmasterRefs } from './load.js';
 import { rulesSchema, type Scenario, scenarioSchema } from './schema.js';
 import { formatWarmasterTrace, type WarmasterTraceEvent } from './trace.js';
-import type { WarmasterUnit } from './units.js';
+import { armyFileSchema, combatFlagsTableSchema, regimentsOfRenownAlliesSchema, type WarmasterUnit } from './units.js';
 
 export { type CompiledScenario, compileScenario } from './compile.js';
 export { WARMASTER_ENGINE_VERSION } from './kernel.js';
@@ -21,6 +21,22 @@ export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTrac
   scenarioSchema,
   rulesSchema,
   // The army files' schema (warmaster-units.schema.json) is written by scripts/convert-warmaster.ts with the files.
+  dataFile: [
+    { kind: 'army file', schema: armyFileSchema, check: schemaCheck(armyFileSchema) },
+    // The tables scripts/convert-warmaster.ts reads (the combat flags) and writes beside the army files (the allies).
+    {
+      kind: 'combat flags table',
+      names: /^combat-flags\.ya?ml$/i,
+      schema: combatFlagsTableSchema,
+      check: schemaCheck(combatFlagsTableSchema),
+    },
+    {
+      kind: 'Regiments of Renown allies table',
+      names: /^regiments-of-renown-allies\.ya?ml$/i,
+      schema: regimentsOfRenownAlliesSchema,
+      check: schemaCheck(regimentsOfRenownAlliesSchema),
+    },
+  ],
   load: loadWarmaster,
   checkRefs: checkWarmasterRefs,
   kernelModule: import.meta.resolve('./kernel-module.js'),

@@ -112,7 +112,7 @@ describe('crucible run --shards and crucible merge', () => {
     const outside = await run('--shards', '5-9', '--out', part('x.json'));
     expect(outside.status).toBe(2);
     expect(outside.stderr).toContain('this run has 5 shards (0-4), so shard 9 is not one of them');
-    expect((await run('--shards', '0-1')).stderr).toContain('--shards and --out go together');
+    expect((await run('--shards', '0-1')).stderr).toContain('--shards needs --out: --shards 0-99 --out part-000.json');
     expect((await run('--shards', '3/2', '--out', part('x.json'))).stderr).toContain('--shards wants a range such as 0-99');
     const precision = await runCli(['run', SCENARIO, '--precision', '0.01', '--shards', '0-1', '--out', part('x.json')]);
     expect(precision.stderr).toContain('--shards computes part of a run of fixed --trials');

@@ -61,8 +61,11 @@ describe('commands are loaded when chosen', () => {
       'balance',
       'report',
       'serve',
+      'completion',
     ]);
     expect(commandsFor(['run', 'x.yaml', '--trials', '5'])).toEqual(['run']);
+    // A completion script covers every command.
+    expect(commandsFor(['completion', 'bash'])).toEqual(all);
     expect(commandsFor(['help', 'sweep'])).toEqual(['sweep']);
     expect(commandsFor(['--version'])).toEqual([]);
     expect(commandsFor(['-V'])).toEqual([]);

@@ -6,7 +6,8 @@ import { estimateText as matrixEstimateText } from '../../documents/matchup-tabl
 import { analysisPage, writeAnalysisReport } from '../../reports/analysis-pages.js';
 import type { Chart } from '../../reports/charts.js';
 import { provenanceHtml } from '../../reports/page.js';
-import { cellText, tableNumbers } from '../../reports/page-model.js';
+import { dataColumns } from '../../documents/table-model.js';
+import { cellText, pageTableData } from '../../reports/page-model.js';
 import { compileChart } from '../../reports/render.js';
 import { type CliRun, runCli } from '../helpers/capture.js';
 import { compareFixture, countBalanceFixture, FIXTURES, HOSTILE, matchupsFixture, sweepFixture, wholeBalanceFixture } from './documents.js';
@@ -55,19 +56,22 @@ describe('analysis pages', () => {
     // "vs …" heads each column: a narrow screen's card for a row then reads "vs Goblin: 70%", the row unit's score.
     expect(matrix?.columns).toEqual(['Unit', 'vs Knight', `vs ${HOSTILE}`, 'vs Shield Wall']);
     expect(matrix?.rows[0]?.map(cellText)).toEqual(['Knight', expect.stringMatching(/^50% ±/), text, expect.stringMatching(/^50% ±/)]);
-    // Its CSV holds numbers where the page prints "70% ±3": each opponent's score and its margin, as fractions.
-    const numbers = tableNumbers(matrix!);
-    expect(numbers.columns).toEqual([
+    // Its CSV holds numbers where the page prints "70% ±3": each opponent's score and its interval's ends, as fractions.
+    const numbers = dataColumns(pageTableData(matrix!));
+    expect(numbers.names).toEqual([
       'Unit',
       'vs Knight',
-      'vs Knight ±',
+      'vs Knight low',
+      'vs Knight high',
       `vs ${HOSTILE}`,
-      `vs ${HOSTILE} ±`,
+      `vs ${HOSTILE} low`,
+      `vs ${HOSTILE} high`,
       'vs Shield Wall',
-      'vs Shield Wall ±',
+      'vs Shield Wall low',
+      'vs Shield Wall high',
     ]);
     const { interval } = knight!.combined.score;
-    expect(numbers.rows[0]?.slice(3, 5)).toEqual([knight!.combined.score.value, Math.max(0.7 - interval.low, interval.high - 0.7)]);
+    expect(numbers.rows[0]?.slice(4, 7)).toEqual([knight!.combined.score.value, interval.low, interval.high]);
     expect(numbers.rows.flat().filter((cell) => typeof cell === 'string')).toEqual(['Knight', HOSTILE, 'Shield Wall']);
     // Shield Wall draws everything: 50% in every cell, never 0%.
     expect(cells.filter((cell) => cell.row === 'Shield Wall').map((cell) => cell.value)).toEqual([0.5, 0.5, 0.5]);

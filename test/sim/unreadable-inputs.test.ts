@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +13,8 @@ import { REPOSITORY } from '../helpers/repository.js';
 /**
  * Inputs that are not regular files — a FIFO (opening it waits for a writer, for good), a device
  * (/dev/zero never ends) — or are too large are refused at once with exit 2, naming the file
- * (issue 17 M1, L7, L8). Nothing is opened before the check.
+ * (issue 17 M1, L7, L8). Nothing is opened before the check — unless the person named the pipe on
+ * the command line (issue 34): then it is read, within the same size limit.
  */
 
 const SCENARIO = path.join(REPOSITORY, 'data/heroic/scenarios/knights-vs-regenerating-ogre.yaml');
@@ -32,17 +33,34 @@ afterAll(async () => {
 
 const NOT_A_FILE = 'not a regular file (a FIFO, device or socket): crucible reads only files';
 
+/** Write `text` into the FIFO from another process, as a shell's `cat x > fifo` would (opening it waits for this process's reader). */
+function feed(text: string): ChildProcess {
+  const writer = spawn('sh', ['-c', `cat > '${fifo}'`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  writer.stdin.end(text);
+  return writer;
+}
+
 describe('inputs that are not files', () => {
-  it('a FIFO as the scenario, or as a report input', async () => {
-    for (const args of [
-      ['run', fifo],
-      ['validate', fifo],
-      ['report', fifo],
-    ]) {
-      const result = await runCli(args);
-      expect(result.status).toBe(2);
-      expect(result.stderr).toContain(`${fifo}: (root): ${NOT_A_FILE}`);
-    }
+  // Named on the command line, a pipe is what the person asked for (`<(…)`, issue 34): read, within the same limits.
+  it('a FIFO named as the scenario or a report input is read to its end', async () => {
+    const scenario = await readFile(SCENARIO, 'utf8');
+    feed(scenario);
+    const validated = await runCli(['validate', fifo]);
+    expect(validated.stderr).toBe('');
+    expect(validated.stdout).toBe(`ok ${fifo}\n`);
+    feed(scenario);
+    const run = await runCli(['run', fifo, '-n', '1000', '-w', '0', '--json', '--quiet']);
+    expect(run.status, run.stderr).toBe(0);
+    feed(run.stdout);
+    const reported = await runCli(['report', fifo, '--out', path.join(directory, 'report')]);
+    expect(reported.status, reported.stderr).toBe(0);
+  });
+
+  it('a FIFO named on the command line that goes on past the limit is refused once it has read that much', async () => {
+    feed(`# ${'x'.repeat(MAX_DATA_FILE_BYTES)}\n`);
+    const result = await runCli(['validate', fifo]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${fifo}: (root): too large: more than 2 MB, the most crucible reads here`);
   });
 
   it('a FIFO or a device as the checkpoint', async () => {

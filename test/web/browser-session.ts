@@ -4,8 +4,8 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startWorkbench, type Workbench } from '../../cli/commands/serve.js';
-import { type ReportPage, tableNumbers } from '../../reports/page-model.js';
-import { csvText } from '../../web/app/download.js';
+import { tableCsv } from '../../documents/table-model.js';
+import { pageTableData, type ReportPage } from '../../reports/page-model.js';
 import { encodeSetup, type Setup } from '../../web/app/share.js';
 import { runCli } from '../helpers/capture.js';
 import { chromiumPath } from '../helpers/installed.js';
@@ -131,8 +131,7 @@ export async function resultDone(page: Page): Promise<void> {
 export const reportTables = (report: ReportPage): string[] =>
   report.sections.flatMap((section) => {
     if (section.table === undefined) return [];
-    const numbers = tableNumbers(section.table);
-    return [csvText(numbers.columns, numbers.rows)];
+    return [tableCsv(pageTableData(section.table))];
   });
 
 /** `crucible run <args> --json --quiet`'s output (the run must succeed). */

@@ -1,4 +1,7 @@
-/** Files the workbench hands the designer: made in the page, saved by the browser (nothing is uploaded). */
+/**
+ * Files the workbench hands the designer: made in the page, saved by the browser (nothing is
+ * uploaded). Its tables download as the CLI writes them (documents/table-model.ts `tableCsv`).
+ */
 
 export function download(name: string, content: Blob | string, type = 'text/plain'): void {
   const blob = typeof content === 'string' ? new Blob([content], { type: `${type};charset=utf-8` }) : content;
@@ -14,13 +17,4 @@ export function downloadUrl(name: string, url: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-}
-
-/** RFC 4180 CSV: every cell quoted where it holds a comma, quote or line break. */
-export function csvText(columns: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cell = (value: string | number): string => {
-    const text = String(value);
-    return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  return `${[columns, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }

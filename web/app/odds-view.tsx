@@ -6,7 +6,9 @@ import { atLeastChart, distributionChart } from '../../reports/charts.js';
 import { METHOD_WORDS, monteCarloOf } from '../../sim/methods.js';
 import type { OddsUpdate } from '../compute/odds.js';
 import { slugify } from '../../reports/page-model.js';
-import { csvText, download } from './download.js';
+import { distributionTable, runTable } from '../../documents/run-tables.js';
+import { tableCsv } from '../../documents/table-model.js';
+import { download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
 /**
@@ -137,11 +139,8 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
             <button
               type="button"
               onClick={() =>
-                download(
-                  `${slugify(report.scenario)}.csv`,
-                  csvText(['metric', 'outcome', report.exact === undefined ? 'estimate' : 'exact', '95% interval'], rows),
-                  'text/csv',
-                )
+                // The table `crucible run --out x.csv` writes: numbers as numbers, the interval's ends in columns of their own.
+                download(`${slugify(report.scenario)}.csv`, tableCsv(runTable(report)), 'text/csv')
               }
             >
               Results as CSV
@@ -176,21 +175,7 @@ export function OddsView({ state, metric, onMetric }: { state: OddsState; metric
                 <button
                   type="button"
                   onClick={() =>
-                    download(
-                      `${slugify(report.scenario)}-${slugify(chosen.name)}.csv`,
-                      csvText(
-                        ['value', 'label', 'count', 'probability', 'low', 'high'],
-                        chosen.distribution.map((entry) => [
-                          entry.value,
-                          entry.label ?? '',
-                          entry.count,
-                          entry.probability,
-                          entry.interval.low,
-                          entry.interval.high,
-                        ]),
-                      ),
-                      'text/csv',
-                    )
+                    download(`${slugify(report.scenario)}-${slugify(chosen.name)}.csv`, tableCsv(distributionTable(chosen)), 'text/csv')
                   }
                 >
                   This distribution as CSV

@@ -1,6 +1,7 @@
 import type { PageTable, ReportPage } from '../../reports/page-model.js';
-import { cellText, printBlocks, slugify, tableNumbers } from '../../reports/page-model.js';
-import { csvText, download } from './download.js';
+import { tableCsv } from '../../documents/table-model.js';
+import { cellText, pageTableData, printBlocks, slugify } from '../../reports/page-model.js';
+import { download } from './download.js';
 import { VegaChart } from './vega-chart.js';
 
 /**
@@ -60,14 +61,7 @@ export function DataTable({ table, name, caption }: { table: PageTable; name: st
       ) : (
         body
       )}
-      <button
-        type="button"
-        class="csv"
-        onClick={() => {
-          const numbers = tableNumbers(table);
-          download(`${name}.csv`, csvText(numbers.columns, numbers.rows), 'text/csv');
-        }}
-      >
+      <button type="button" class="csv" onClick={() => download(`${name}.csv`, tableCsv(pageTableData(table, caption)), 'text/csv')}>
         {caption}: CSV
       </button>
     </div>

@@ -1,5 +1,7 @@
+import { ARMIES_FILE_NAMES } from './epic/data-files.js';
 import { UNITS_FILE_NAMES } from './heroic/data-files.js';
 import type { RuleSystem } from './rule-system.js';
+import { ALLIES_FILE_NAMES, COMBAT_FLAGS_FILE_NAMES } from './warmaster/data-files.js';
 
 /**
  * A built-in rule system as the registry lists it: its id, and its descriptor loaded on demand, so
@@ -9,8 +11,11 @@ import type { RuleSystem } from './rule-system.js';
 export interface BuiltInRuleSystem {
   /** The `ruleset:` a scenario names it by: its descriptor's `id` (test/project/registry.test.ts checks they agree). */
   readonly id: string;
-  /** Its descriptor's `dataFile.names`, known without loading it: a command tells a data file from a scenario by its name alone. */
-  readonly dataFileNames?: RegExp;
+  /**
+   * The `names` of its descriptor's data-file formats (those told by name), known without loading
+   * it: a command tells a data file from a scenario by its name before reading it.
+   */
+  readonly dataFileNames?: readonly RegExp[];
   /** Its folder's index.ts: the module exporting the descriptor. */
   readonly module: () => Promise<{ readonly default: RuleSystem }>;
 }
@@ -22,10 +27,10 @@ export interface BuiltInRuleSystem {
  * Adding a built-in: its folder under engine/, exporting its descriptor, and one line here.
  */
 export const BUILT_IN_RULE_SYSTEMS: readonly BuiltInRuleSystem[] = [
-  { id: 'heroic', dataFileNames: UNITS_FILE_NAMES, module: () => import('./heroic/index.js') },
-  { id: 'warmaster', module: () => import('./warmaster/index.js') },
+  { id: 'heroic', dataFileNames: [UNITS_FILE_NAMES], module: () => import('./heroic/index.js') },
+  { id: 'warmaster', dataFileNames: [COMBAT_FLAGS_FILE_NAMES, ALLIES_FILE_NAMES], module: () => import('./warmaster/index.js') },
   { id: 'battleforge', module: () => import('./battleforge/index.js') },
-  { id: 'epic', module: () => import('./epic/index.js') },
+  { id: 'epic', dataFileNames: [ARMIES_FILE_NAMES], module: () => import('./epic/index.js') },
 ];
 
 /** A built-in's descriptor (its module is imported once, on first use). */

@@ -79,7 +79,7 @@ export async function loadAll(
   const loaded: LoadedScenario[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    const dataFile = dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
+    const dataFile = await dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
     if (dataFile !== undefined) {
       problems.push({ file, path: ROOT_PATH, message: dataFile });
       continue;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BUILT_IN_RULE_SYSTEMS, loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { runFields, scenarioHeading } from '../../engine/scenario-base.js';
+import { formatsOf } from '../../input/data-file-kinds.js';
 import { trustPlugins } from '../../input/plugin-trust.js';
 import { descriptorProblems, resolveRuleSystem } from '../../input/rule-systems.js';
 import { builtInExamples } from '../../scripts/rule-system-examples.js';
@@ -87,8 +88,12 @@ describe('one registry of rule systems', () => {
 
   it("each entry's light fields are its descriptor's: the id it is loaded by, the data file names told without loading it", () => {
     expect(BUILT_IN_RULE_SYSTEMS.map((entry) => entry.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
-    for (const [index, entry] of BUILT_IN_RULE_SYSTEMS.entries())
-      expect(entry.dataFileNames, entry.id).toBe(RULE_SYSTEMS[index]?.dataFile?.names);
+    for (const [index, entry] of BUILT_IN_RULE_SYSTEMS.entries()) {
+      const system = RULE_SYSTEMS[index];
+      const named = system === undefined ? [] : formatsOf(system).flatMap((format) => (format.names === undefined ? [] : [format.names]));
+      expect(entry.dataFileNames ?? [], entry.id).toEqual(named);
+      for (const [at, names] of named.entries()) expect(entry.dataFileNames?.[at], entry.id).toBe(names);
+    }
   });
 
   it("each built-in's folder exports its examples (examples.ts), naming files that exist: what the shared suites and the docs read", async () => {

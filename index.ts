@@ -60,7 +60,7 @@ export { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel, type MetricSpec, typ
 export { applyOverrides, mergeOverride } from './engine/overrides.js';
 export { StateLayout } from './engine/state-layout.js';
 export * as dice from './engine/dice/index.js';
-export { RULE_SYSTEMS } from './engine/registry.js';
+export { BUILT_IN_RULE_SYSTEMS, type BuiltInRuleSystem, loadBuiltInRuleSystems } from './engine/registry.js';
 export { provenanceOf, type RulesProvenance } from './input/provenance.js';
 
 // What the notebooks (notebooks/) use besides the above: the bundled data wherever crucible is

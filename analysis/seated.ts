@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../engine/registry.js';
 import { InputError } from '../input/errors.js';
 import { runSeed } from '../sim/run-seed.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
@@ -27,10 +27,11 @@ import type { Situation, SituationChange } from '../input/situations.js';
  */
 
 /** The two sides' names: the labels of their wins in the win metric. */
-function sidesOf(loaded: LoadedScenario): readonly [string, string] {
+async function sidesOf(loaded: LoadedScenario): Promise<readonly [string, string]> {
   const sides = loaded.system.sides?.(loaded.scenario);
   if (sides === undefined) {
-    const withSides = RULE_SYSTEMS.filter((system) => system.sides !== undefined)
+    const withSides = (await loadBuiltInRuleSystems())
+      .filter((system) => system.sides !== undefined)
       .map((system) => system.id)
       .join(', ');
     throw new InputError([
@@ -119,7 +120,7 @@ export async function playSeated(
       ),
     );
   }
-  const names = sidesOf(loaded);
+  const names = await sidesOf(loaded);
   if (names[0] === names[1])
     throw new InputError([
       {

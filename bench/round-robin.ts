@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import { parse, stringify } from 'yaml';
+import { writeWarmasterRoster } from './warmaster-roster.js';
 
 /**
  * `npm run bench:round-robin -- [units] [precision] [--adaptive]`: a Warmaster round robin of `units`
  * troop units (default 100) from the bundled army lists, every ordered pair in both seatings at
  * ±precision (default 0.01), each seating stopped at its own precision with --adaptive, timed as a user runs it (`crucible matchups`, a child process with its worker
- * pool). The roster is data/warmaster/rosters/four-armies.yaml's template over every troop unit of
- * three stands that can fight (numeric Hits), taken evenly across the armies when `units` is fewer.
+ * pool). The roster: bench/warmaster-roster.ts.
  * Prints runs, wall time, time per run, trials and the peak RSS (from /usr/bin/time when present).
  */
 
@@ -18,57 +16,8 @@ const positional = process.argv.slice(2).filter((argument) => !argument.startsWi
 const adaptive = process.argv.includes('--adaptive');
 const units = Number(positional[0] ?? 100);
 const precision = positional[1] ?? '0.01';
-const armiesFolder = path.join(root, 'data/warmaster/armies');
-
-interface ArmyUnit {
-  readonly id: string;
-  readonly name?: string;
-  readonly kind?: string;
-  readonly type?: string;
-  readonly hits?: unknown;
-  readonly unitSize?: number;
-  readonly points?: number;
-}
-
-const troops = readdirSync(armiesFolder)
-  .filter((name) => name.endsWith('.yaml'))
-  .sort()
-  .flatMap((name) => {
-    const army = name.slice(0, -'.yaml'.length);
-    const list = parse(readFileSync(path.join(armiesFolder, name), 'utf8')) as { units: ArmyUnit[] };
-    return list.units
-      .filter(
-        (unit) =>
-          unit.kind === 'troop' &&
-          (unit.unitSize ?? 3) === 3 &&
-          typeof unit.hits === 'number' &&
-          ['infantry', 'cavalry', 'chariot', 'monster'].includes(unit.type ?? ''),
-      )
-      .map((unit) => ({
-        id: `${army}/${unit.id}`,
-        name: `${unit.name ?? unit.id} (${army})`,
-        ...(unit.points === undefined ? {} : { cost: unit.points }),
-      }));
-  });
-if (!Number.isInteger(units) || units < 2 || units > troops.length)
-  throw new Error(`units must be a whole number from 2 to ${troops.length} (the troop units of three stands in the bundled lists)`);
-const step = troops.length / units;
-const entries = Array.from({ length: units }, (_, i) => troops[Math.floor(i * step)]);
-
-const template = parse(readFileSync(path.join(root, 'data/warmaster/rosters/four-armies.yaml'), 'utf8')) as {
-  template: Record<string, unknown>;
-};
-const folder = mkdtempSync(path.join(tmpdir(), 'crucible-round-robin-'));
-const rosterFile = path.join(folder, `warmaster-${units}.yaml`);
-writeFileSync(
-  rosterFile,
-  stringify({
-    name: `${units} Warmaster troop units`,
-    fielded: 'whole',
-    template: { ...template.template, armies: armiesFolder },
-    entries,
-  }),
-);
+const roster = writeWarmasterRoster(units);
+const rosterFile = roster.file;
 
 const command = [
   path.join(root, 'bin/crucible.js'),
@@ -82,7 +31,7 @@ const command = [
 const timed = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...command], { encoding: 'utf8', maxBuffer: 2 ** 31 });
 const usedTime = timed.error === undefined;
 const run = usedTime ? timed : spawnSync(process.execPath, command, { encoding: 'utf8', maxBuffer: 2 ** 31 });
-rmSync(folder, { recursive: true, force: true });
+roster.remove();
 if (run.status !== 0) throw new Error(`crucible matchups failed:\n${run.stderr}`);
 const stderrLines = run.stderr.split(/[\r\n]+/).filter((line) => line.trim() !== '');
 const timing = stderrLines.find((line) => / runs in [\d.]+ s$/.test(line)) ?? '';

@@ -11,15 +11,17 @@ import { measureStartup, startupLines } from './startup.js';
 import { measureTables } from './tables.js';
 import { bundledScenarioFiles, issue20Lines, methodsByScenario, profileKernels, profileTable } from './profile.js';
 import { measureWeb, webLines } from './web.js';
+import { measureIssue35 } from './issue35.js';
+import { loadNow, targetTable } from './targets.js';
 import type { BenchScenario, HeapResult, HeapSample, Implementation } from './worker.js';
 
 /**
- * `npm run bench [-- --quick] [-- --long]`: the heroic, warmaster and battleforge engines against naive implementations,
+ * `npm run bench [-- --quick] [-- --long]` (`-- --targets`: issue 35's table of targets alone): the heroic, warmaster and battleforge engines against naive implementations,
  * both measured in this run, a heap-growth check, and the worker pool's scaling and per-shard
  * overhead (bench/parallel.ts), and issue 9's table sampling vs per-die rows and exact answers
  * (bench/tables.ts), and start-up times from source and compiled against a bare node (bench/startup.ts); `--long` adds an RSS check over 10M- and 1G-trial pooled runs. Each measurement runs alone in a fresh worker thread (the
  * machine has few, shared cores), warms up, then times several repetitions; the table reports the
- * median rate and the spread. See bench/README.md.
+ * median rate and the spread; last, issue 35's table of every target (bench/targets.ts). See bench/README.md.
  */
 
 installNodePlatform();
@@ -93,6 +95,45 @@ function heapReport(heap: HeapResult): { growthBytes: number; rangeBytes: number
   return { growthBytes: last - first, rangeBytes: Math.max(...used) - Math.min(...used), samples: heap.samples };
 }
 
+/**
+ * `npm run bench -- --targets`: issue 35's table alone, measured as quickly as it honestly can be
+ * (bench/issue35.ts), written to bench/results/latest.json like a full run's report.
+ */
+async function targetsOnly(): Promise<void> {
+  const started = performance.now();
+  const loadBefore = loadNow();
+  const date = new Date().toISOString();
+  console.log(
+    `crucible bench --targets: issue 35's targets · Node ${process.version} · ${cpus().length} cores · ${date} · load average ${loadBefore.toFixed(2)}`,
+  );
+  const { rows, measurements, seconds } = await measureIssue35(true, (line) => console.log(line));
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const loadAfter = loadNow();
+  console.log('');
+  for (const line of targetTable(rows)) console.log(line);
+  console.log(
+    `\nbench --targets took ${elapsedSeconds.toFixed(1)} s · load average ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end`,
+  );
+  writeResults({
+    date,
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    targetsOnly: true,
+    issue35: { rows, measurements, seconds },
+    elapsedSeconds,
+  });
+}
+
+function writeResults(report: object): void {
+  const resultsDirectory = new URL('./results/', import.meta.url);
+  mkdirSync(resultsDirectory, { recursive: true });
+  const resultsFile = new URL('latest.json', resultsDirectory);
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`results: ${resultsFile.pathname}`);
+}
+
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const settings = quick ? QUICK : FULL;
@@ -109,6 +150,7 @@ async function main(): Promise<void> {
   );
 
   // First, while nothing of this run's own is in the background: process start-ups are short and easily disturbed.
+  const startupLoad = loadNow();
   const startup = measureStartup(quick ? 5 : 10, (line) => console.log(line));
 
   const measurements: Measurement[] = [];
@@ -156,6 +198,7 @@ async function main(): Promise<void> {
   })) as HeapResult;
   const heap = heapReport(heapResult);
 
+  const parallelLoad = loadNow();
   const parallel = await measureParallel(quick ? PARALLEL_QUICK : PARALLEL_FULL, (line) => console.log(line));
   const long = process.argv.includes('--long');
   let rss: RssResult | undefined;
@@ -264,7 +307,9 @@ async function main(): Promise<void> {
     `epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`,
   );
   // Issue 20: where a trial's time goes, and its targets.
+  const profileLoad = loadNow();
   const profile = await profileKernels(quick, () => {});
+  const methodsLoad = loadNow();
   const methods = await methodsByScenario(bundledScenarioFiles(), quick, () => {});
   console.log('');
   for (const line of profileTable(profile)) console.log(line);
@@ -276,6 +321,15 @@ async function main(): Promise<void> {
   console.log(
     `paired comparison (knights vs regenerating ogre, allocation reading, ${analysis.pairedOutcome}): an unpaired one needs ${analysis.pairedFactor.toFixed(1)}× the trials   target ≥ 5×: ${verdict(analysis.pairedFactor >= 5)}`,
   );
+  // Issue 35: one table of every target, from the parts above and what only it measures (a round robin, the pool under load).
+  const issue35 = await measureIssue35(quick, (line) => console.log(line), {
+    startup: { ...startup, load: startupLoad },
+    scaling: { ...parallel, load: parallelLoad },
+    profile: { kernels: profile, load: profileLoad },
+    methods: { scenarios: methods, load: methodsLoad },
+  });
+  console.log('\nissue 35 targets:');
+  for (const line of targetTable(issue35.rows)) console.log(line);
   const elapsedSeconds = (performance.now() - started) / 1000;
   const loadAfter = loadavg()[0] ?? 0;
   // Other processes on this 2-core machine skew every number: say how busy it was.
@@ -317,13 +371,16 @@ async function main(): Promise<void> {
     methods,
     analysis,
     startup,
+    issue35: {
+      rows: issue35.rows,
+      matchups: issue35.measurements.matchups,
+      underLoad: issue35.measurements.underLoad,
+      seconds: issue35.seconds,
+    },
     elapsedSeconds,
   };
-  const resultsDirectory = new URL('./results/', import.meta.url);
-  mkdirSync(resultsDirectory, { recursive: true });
-  const resultsFile = new URL('latest.json', resultsDirectory);
-  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`results: ${resultsFile.pathname}`);
+  writeResults(report);
 }
 
-await main();
+if (process.argv.includes('--targets')) await targetsOnly();
+else await main();

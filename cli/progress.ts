@@ -1,5 +1,9 @@
-import cliProgress, { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import { groupThousands } from '../documents/format.js';
+
+/** cli-progress, required when a bar is first drawn: most runs draw none (--json, --quiet, a pipe, a test). */
+const require = createRequire(import.meta.url);
+const progressBars = (): typeof import('cli-progress') => require('cli-progress') as typeof import('cli-progress');
 
 /**
  * The one progress display of every command (run's bar; compare, sweep, matchups and balance the
@@ -51,7 +55,8 @@ export function createProgressBar(stream: NodeJS.WritableStream, label: string, 
   const sized = `${label} [{bar}] {percentage}% | {done}/{planned} ${unit} | {rate} ${unit}/s | {left} left{note}`;
   const open = `${label} {done} ${unit} | {rate} ${unit}/s | {elapsed} so far{note}`;
   const started = performance.now() / 1000;
-  const bar = new SingleBar({
+  const cliProgress = progressBars();
+  const bar = new cliProgress.SingleBar({
     stream,
     format: (options, params, payload: Record<string, string>) =>
       // cli-progress's own formatter (a CommonJS module: its Format is reached through the default export).

@@ -43,7 +43,7 @@ export interface Replay {
 }
 
 export async function replayFile(file: string, options: ReplayOptions): Promise<Replay> {
-  const dataFile = dataFileNamed(file, 'replay takes a scenario file (e.g. data/heroic/scenarios/…)');
+  const dataFile = await dataFileNamed(file, 'replay takes a scenario file (e.g. data/heroic/scenarios/…)');
   if (dataFile !== undefined) throw InputError.at(file, ROOT_PATH, dataFile);
   const loaded = await loadScenarioFile(file, { plugins: options.plugins });
   const { scenario, system } = loaded;

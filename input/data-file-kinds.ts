@@ -1,6 +1,6 @@
 import path from 'pathe';
 import type { DataFileFormat, Problem, RuleSystem } from '../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../engine/registry.js';
+import { BUILT_IN_RULE_SYSTEMS, loadBuiltIn, loadBuiltInRuleSystems } from '../engine/registry.js';
 import { fileSystemData } from './data-file.js';
 
 /**
@@ -34,26 +34,37 @@ const withArticle = (words: string): string => `${/^[aeio]/i.test(words) ? 'an' 
 /** "heroic units file", "warmaster army file", "homebrew data file". */
 export const kindName = ({ system, format }: DataFileKind): string => `${system.id} ${format.kind ?? 'data file'}`;
 
-/** `plugins` (trusted, loaded) first, then the built-ins: every format of each. */
-const allKinds = (plugins: readonly RuleSystem[]): DataFileKind[] =>
-  [...plugins, ...RULE_SYSTEMS].flatMap((system) => formatsOf(system).map((format) => ({ system, format })));
+/** Every format of each of `systems`. */
+const kindsOf = (systems: readonly RuleSystem[]): DataFileKind[] =>
+  systems.flatMap((system) => formatsOf(system).map((format) => ({ system, format })));
 
-/** The formats whose files are named like `file` (units.yaml, combat-flags.yaml). */
-export const kindsNamedLike = (file: string, plugins: readonly RuleSystem[] = []): DataFileKind[] =>
-  allKinds(plugins).filter(({ format }) => format.names?.test(path.basename(file)) === true);
+/** `plugins` (trusted, loaded) first, then the built-ins (all loaded: what tells a file by its content needs every format): every format of each. */
+const allKinds = async (plugins: readonly RuleSystem[]): Promise<DataFileKind[]> =>
+  kindsOf([...plugins, ...(await loadBuiltInRuleSystems())]);
+
+/**
+ * The formats whose files are named like `file` (units.yaml, combat-flags.yaml): of the built-ins,
+ * only those whose registry entry names such files are loaded, so a scenario's name costs nothing.
+ */
+export async function kindsNamedLike(file: string, plugins: readonly RuleSystem[] = []): Promise<DataFileKind[]> {
+  const name = path.basename(file);
+  const builtIns = BUILT_IN_RULE_SYSTEMS.filter((entry) => entry.dataFileNames?.some((names) => names.test(name)) === true);
+  const systems = [...plugins, ...(await Promise.all(builtIns.map(loadBuiltIn)))];
+  return kindsOf(systems).filter(({ format }) => format.names?.test(name) === true);
+}
 
 /**
  * Why `file` is not a scenario, if it is named like a data file (units.yaml): "this is a units file;
  * <what the command takes>". A command that takes scenarios says so before reading the file.
  */
-export function dataFileNamed(file: string, takes: string): string | undefined {
-  const [kind] = kindsNamedLike(file);
+export async function dataFileNamed(file: string, takes: string): Promise<string | undefined> {
+  const [kind] = await kindsNamedLike(file);
   return kind === undefined ? undefined : `this is ${kindWords(kind)}; ${takes}`;
 }
 
 /** Why `data` (a file without `ruleset:`) is not a scenario, if it holds a data file's fields; read through loadScenarioData. */
-export function dataFileHeld(data: unknown): string | undefined {
-  const [kind] = kindsHolding(data);
+export async function dataFileHeld(data: unknown): Promise<string | undefined> {
+  const [kind] = await kindsHolding(data);
   return kind === undefined
     ? undefined
     : `this is ${withArticle(kindName(kind))} (data scenarios read), not a scenario: crucible validate checks it on its own`;
@@ -77,10 +88,10 @@ function fieldsOf(format: DataFileFormat): { known: ReadonlySet<string>; require
  * not a data file (a scenario, a roster, or neither) — a scenario that forgot its `ruleset:` is no
  * units file for holding `units:`.
  */
-export function kindsHolding(data: unknown, plugins: readonly RuleSystem[] = []): DataFileKind[] {
+export async function kindsHolding(data: unknown, plugins: readonly RuleSystem[] = []): Promise<DataFileKind[]> {
   if (typeof data !== 'object' || data === null || Array.isArray(data) || 'ruleset' in data) return [];
   const keys = Object.keys(data);
-  const scored = allKinds(plugins).flatMap((kind) => {
+  const scored = (await allKinds(plugins)).flatMap((kind) => {
     const fields = fieldsOf(kind.format);
     if (fields === undefined || fields.required.length === 0) return [];
     const present = fields.required.filter((key) => keys.includes(key)).length;
@@ -96,8 +107,8 @@ export function kindsHolding(data: unknown, plugins: readonly RuleSystem[] = [])
  * The formats `file` may be: those named like it, else those its content fits (`data`, the file as
  * parsed, when it could be). Empty: a scenario or a roster.
  */
-export function dataFileKinds(file: string, data: unknown, plugins: readonly RuleSystem[] = []): DataFileKind[] {
-  const named = kindsNamedLike(file, plugins);
+export async function dataFileKinds(file: string, data: unknown, plugins: readonly RuleSystem[] = []): Promise<DataFileKind[]> {
+  const named = await kindsNamedLike(file, plugins);
   return named.length > 0 ? named : kindsHolding(data, plugins);
 }
 

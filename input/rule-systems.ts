@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuleSystem } from '../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../engine/registry.js';
+import { BUILT_IN_RULE_SYSTEMS, loadBuiltIn } from '../engine/registry.js';
 import { inputFolder } from './data-file.js';
 import { InputError, type Problem } from './errors.js';
 import type { ResolvedRuleSystem } from './platform.js';
@@ -22,11 +22,14 @@ import { prepareImport } from './typescript-plugins.js';
  * naming a module in a scenario never runs it.
  */
 
-const BUILT_IN = new Map(RULE_SYSTEMS.map((system) => [system.id, system] as const));
-export const BUILT_IN_IDS: readonly string[] = RULE_SYSTEMS.map((system) => system.id);
+const BUILT_IN = new Map(BUILT_IN_RULE_SYSTEMS.map((entry) => [entry.id, entry] as const));
+export const BUILT_IN_IDS: readonly string[] = BUILT_IN_RULE_SYSTEMS.map((entry) => entry.id);
 
-/** The built-in rule system with this id, or undefined. */
-export const builtInRuleSystem = (id: string): RuleSystem | undefined => BUILT_IN.get(id);
+/** The built-in rule system with this id (its descriptor loaded on first use), or undefined. */
+export async function builtInRuleSystem(id: string): Promise<RuleSystem | undefined> {
+  const entry = BUILT_IN.get(id);
+  return entry === undefined ? undefined : loadBuiltIn(entry);
+}
 
 const SOURCE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
@@ -128,7 +131,7 @@ export async function resolveRuleSystem(
     };
     throw new InputError([problem]);
   }
-  const builtIn = BUILT_IN.get(ruleset);
+  const builtIn = await builtInRuleSystem(ruleset);
   if (builtIn !== undefined) return { system: builtIn };
   if (!namesModule(ruleset))
     throw new InputError([{ file, path: 'ruleset', message: `unknown ruleset ${JSON.stringify(ruleset)} (${known})` }]);

@@ -99,7 +99,7 @@ export async function loadScenarioData(
   if (typeof data !== 'object' || Array.isArray(data))
     throw new InputError([{ file, path: ROOT_PATH, message: 'a scenario must be a mapping of fields (ruleset, name, sides…)' }]);
   // A units, army or faction file given as a scenario: said as such, not as a scenario missing its `ruleset:`.
-  const dataFile = 'ruleset' in data ? undefined : dataFileHeld(data);
+  const dataFile = 'ruleset' in data ? undefined : await dataFileHeld(data);
   if (dataFile !== undefined) throw new InputError([{ file, path: ROOT_PATH, message: dataFile }]);
   const { system, plugin } = await platform().resolveRuleSystem(file, (data as Record<string, unknown>).ruleset, options.plugins);
   // A plugin is named by its module; its schema knows it by id.

@@ -63,13 +63,13 @@ export interface RunningQueueWorker {
 }
 
 /** The kernel module this worker compiles a spec's rule system with, and why not if it cannot. */
-function localSystem(
+async function localSystem(
   job: ShardJob,
   plugins: readonly ResolvedRuleSystem[],
   crucible: string | undefined,
-): ResolvedRuleSystem['system'] | string {
+): Promise<ResolvedRuleSystem['system'] | string> {
   const { requires } = job;
-  const builtIn = requires.plugin === undefined ? builtInRuleSystem(requires.ruleset) : undefined;
+  const builtIn = requires.plugin === undefined ? await builtInRuleSystem(requires.ruleset) : undefined;
   const plugin = requires.plugin === undefined ? undefined : plugins.find((entry) => entry.plugin?.id === requires.plugin?.id);
   const system = builtIn ?? plugin?.system;
   const problem = requirementProblem(requires, {
@@ -185,7 +185,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       const shardJob = parsed.data;
       const untrusted = jobTagProblem(shardJob, options.secret);
       if (untrusted !== undefined) return refuse(job, shardJob, `worker ${WORKER_ID} refuses shard ${shardJob.shard}: ${untrusted}`, token);
-      const system = localSystem(shardJob, options.plugins, options.claimedVersion);
+      const system = await localSystem(shardJob, options.plugins, options.claimedVersion);
       if (typeof system === 'string') return refuse(job, shardJob, system, token);
       refusals = 0;
       const specJson = await localSpec(shardJob, system);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RuleSystem } from '../engine/rule-system.js';
 import type { RuleSystemExamples } from '../engine/rule-system-examples.js';
-import { RULE_SYSTEMS } from '../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../engine/registry.js';
 
 /**
  * The `examples.ts` of each rule system (engine/rule-system-examples.ts), found through the
@@ -45,5 +45,7 @@ export async function examplesIn(home: string): Promise<FolderExamples> {
 }
 
 /** Every built-in's examples, in the registry's order. */
-export const builtInExamples = (): Promise<BuiltInExamples[]> =>
-  Promise.all(RULE_SYSTEMS.map(async (system) => ({ system, ...(await examplesIn(path.join(REPOSITORY, 'engine', system.id))) })));
+export const builtInExamples = async (): Promise<BuiltInExamples[]> =>
+  Promise.all(
+    (await loadBuiltInRuleSystems()).map(async (system) => ({ system, ...(await examplesIn(path.join(REPOSITORY, 'engine', system.id))) })),
+  );

@@ -1,9 +1,79 @@
-import { Piscina } from 'piscina';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import type { Piscina } from 'piscina';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
 /** The handler file each worker loads: JavaScript that registers tsx, then loads shard-worker.ts. */
 const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
+
+type Pool = Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>;
+
+/** How long the pool watches the machine before it starts, to tell how busy other processes keep the cores. */
+export const LOAD_WINDOW_MILLISECONDS = 40;
+
+/** The cores other processes keep busy, and how that was measured (for the note). */
+export interface OtherLoad {
+  readonly busyCores: number;
+  readonly measured: string;
+}
+
+/** Busy and total time of all cores since boot, in clock ticks (Linux's /proc/stat); undefined elsewhere. */
+async function cpuTicks(): Promise<{ busy: number; total: number } | undefined> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0] ?? '';
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    if (!line.startsWith('cpu ') || ticks.length < 4 || ticks.some((tick) => !Number.isFinite(tick))) return undefined;
+    // user nice system idle iowait irq softirq steal…: idle and iowait are the idle time.
+    const total = ticks.slice(0, 8).reduce((sum, tick) => sum + tick, 0);
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many cores other processes keep busy right now: on Linux, the busy share of every core over
+ * LOAD_WINDOW_MILLISECONDS (/proc/stat) less this process's own CPU time in that window, so a
+ * process's own threads (a previous pool, V8's compiler) never count; elsewhere the 1-minute load
+ * average (0 where the system has none, e.g. Windows).
+ */
+export async function otherLoad(cores: number = availableParallelism()): Promise<OtherLoad> {
+  const before = await cpuTicks();
+  const ownBefore = process.cpuUsage();
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, LOAD_WINDOW_MILLISECONDS));
+  const after = await cpuTicks();
+  if (before === undefined || after === undefined || after.total <= before.total) {
+    const [average = 0] = loadavg();
+    return { busyCores: average, measured: `load average ${average.toFixed(2)}` };
+  }
+  const own = process.cpuUsage(ownBefore);
+  const ownCores = (own.user + own.system) / 1000 / (performance.now() - started);
+  const busyCores = Math.max(0, ((after.busy - before.busy) / (after.total - before.total)) * cores - ownCores);
+  return { busyCores, measured: `other processes keep ${busyCores.toFixed(1)} of ${cores} cores busy` };
+}
+
+/**
+ * The workers a pool fitted to the machine's load starts: `requested`, less one for each core
+ * other processes keep busy more than half the time, and at least one. On 2 cores: 2 workers on a
+ * quiet machine, 1 once other work fills a core — where a second worker only adds contention
+ * (measured in bench/parallel.ts). Which workers run changes no number: shards merge in order.
+ */
+export const workersForLoad = (requested: number, cores: number, busyCores: number): number =>
+  Math.max(1, Math.min(requested, Math.round(cores - busyCores)));
+
+/**
+ * `fitToLoad`: start fewer than the requested threads when other processes keep the cores busy,
+ * saying so through `note` (`cores` and `measure`, the machine's and otherLoad, stand in for tests).
+ */
+export interface ShardPoolOptions {
+  readonly fitToLoad?: {
+    readonly note: (text: string) => void;
+    readonly cores?: number;
+    readonly measure?: (cores: number) => Promise<OtherLoad>;
+  };
+}
 
 /**
  * Shards on a piscina pool of `workers` threads, all started at once and kept for the pool's
@@ -12,16 +82,49 @@ const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
  * the next), and piscina starts a replacement.
  */
 export class ShardPool implements ShardExecutor {
-  /** Started when first asked for (a run's kernel facts, then its shards): a command that never samples never pays for it. */
-  private pool: Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> | undefined;
+  /**
+   * Started when first asked for (a run's kernel facts, then its shards), piscina itself imported
+   * then: a command that never samples, or samples on the main thread, never pays for either.
+   */
+  private pool: Promise<Pool> | undefined;
+  /** The pool once started, for `threads`. */
+  private startedPool: Pool | undefined;
+  /** The threads started: `requested`, or fewer when fitted to the load at start. */
+  private threadCount: number;
 
-  constructor(readonly workers: number) {}
+  constructor(
+    readonly requested: number,
+    private readonly options: ShardPoolOptions = {},
+  ) {
+    this.threadCount = requested;
+  }
 
-  private started(): Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts> {
-    this.pool ??= new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
+  /** Worker threads running shards: those started, or before the pool starts, those asked for. */
+  get workers(): number {
+    return this.threadCount;
+  }
+
+  private started(): Promise<Pool> {
+    this.pool ??= this.start();
+    return this.pool;
+  }
+
+  private async start(): Promise<Pool> {
+    const fit = this.options.fitToLoad;
+    if (fit !== undefined && this.requested > 1) {
+      const cores = fit.cores ?? availableParallelism();
+      const load = await (fit.measure ?? otherLoad)(cores);
+      this.threadCount = workersForLoad(this.requested, cores, load.busyCores);
+      if (this.threadCount < this.requested)
+        fit.note(
+          `note: ${load.measured}: running ${this.threadCount} worker${this.threadCount === 1 ? '' : 's'}, not ${this.requested} (the numbers do not depend on it; --workers ${this.requested} runs ${this.requested})\n`,
+        );
+    }
+    const { Piscina } = await import('piscina');
+    this.startedPool = new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
       filename: WORKER_ENTRY,
-      minThreads: this.workers,
-      maxThreads: this.workers,
+      minThreads: this.threadCount,
+      maxThreads: this.threadCount,
       // Each worker holds the next shard while it runs one, so it never sits waiting for the main
       // thread (busy merging, or descheduled on a loaded machine) to hand it more work.
       concurrentTasksPerWorker: 2,
@@ -30,27 +133,29 @@ export class ShardPool implements ShardExecutor {
       idleTimeout: Number.POSITIVE_INFINITY,
       execArgv: [],
     });
-    return this.pool;
+    return this.startedPool;
   }
 
-  run(task: ShardTask): Promise<ShardResult> {
-    return this.started().run(task) as Promise<ShardResult>;
+  async run(task: ShardTask): Promise<ShardResult> {
+    return (await (await this.started()).run(task)) as ShardResult;
   }
 
   /** From a worker, which keeps the kernel it compiles for its shards (shard-worker.ts). */
-  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
-    return this.started().run(spec, { name: 'kernelFacts' }) as Promise<KernelFacts>;
+  async kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
+    return (await (await this.started()).run(spec, { name: 'kernelFacts' })) as KernelFacts;
   }
 
   /** Threads of the pool (for tests that kill one from outside). */
   get threads(): readonly { terminate(): Promise<number> }[] {
-    return this.pool?.threads ?? [];
+    return this.startedPool?.threads ?? [];
   }
 
   async close(force: boolean): Promise<void> {
-    const pool = this.pool;
+    const starting = this.pool;
     this.pool = undefined;
-    if (pool === undefined) return;
+    this.startedPool = undefined;
+    if (starting === undefined) return;
+    const pool = await starting;
     if (force) await pool.destroy();
     else await pool.close();
   }

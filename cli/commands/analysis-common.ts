@@ -71,7 +71,8 @@ export async function withPool<T>(
   const queue = options.queue;
   const pool =
     queue === undefined
-      ? new ShardPool(usefulWorkers(options.workers, note))
+      ? // Without --workers: one per core, fewer where other processes keep cores busy.
+        new ShardPool(usefulWorkers(options.workers, note), options.workers === undefined ? { fitToLoad: { note } } : {})
       : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
   try {
     return await work(session.executor(pool));

@@ -171,7 +171,7 @@ Examples:
   $ crucible compare fight.yaml --variant stand,pursue --metric winner --out difference.csv`,
     )
     .action(async (file: string, options: CompareCommandOptions) => {
-      const dataFile = dataFileNamed(
+      const dataFile = await dataFileNamed(
         file,
         'compare takes a scenario file that declares variants (e.g. data/heroic/scenarios/sylvan-knights-formation.yaml)',
       );

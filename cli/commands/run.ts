@@ -79,7 +79,7 @@ export async function loadAll(
   const loaded: LoadedScenario[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    const dataFile = dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
+    const dataFile = await dataFileNamed(file, 'run takes scenario files (e.g. data/heroic/scenarios)');
     if (dataFile !== undefined) {
       problems.push({ file, path: ROOT_PATH, message: dataFile });
       continue;
@@ -231,7 +231,8 @@ export async function runCommand(
   }
   const pool: ShardExecutor =
     options.queue === undefined
-      ? new ShardPool(usefulWorkers(options.workers, io.stderr))
+      ? // Without --workers: one per core, fewer where other processes keep cores busy.
+        new ShardPool(usefulWorkers(options.workers, io.stderr), options.workers === undefined ? { fitToLoad: { note: io.stderr } } : {})
       : await openQueue(options.queue, io, secret, env);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { RuleSystem, SchemaFile } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { trustPlugins } from '../../input/plugin-trust.js';
 import { resolveRuleSystem } from '../../input/rule-systems.js';
 import { writeAtomically, writeFailure } from '../../sim/atomic-write.js';
@@ -34,7 +34,7 @@ export const schemaFilesOf = (system: RuleSystem): SchemaFile[] => [
 ];
 
 /** The built-in rule systems' schema files, in the order of engine/registry.ts. */
-export const SCHEMA_FILES: readonly SchemaFile[] = RULE_SYSTEMS.flatMap(schemaFilesOf);
+export const SCHEMA_FILES: readonly SchemaFile[] = (await loadBuiltInRuleSystems()).flatMap(schemaFilesOf);
 
 export function jsonSchemaText(title: string, schema: z.ZodType): string {
   const { $schema, ...rest } = z.toJSONSchema(schema, { io: 'input' });

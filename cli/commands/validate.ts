@@ -63,7 +63,7 @@ async function scenarioProblems(file: string, plugins: TrustedPlugins): Promise<
  */
 export async function checkFile(file: string, plugins: TrustedPlugins, pluginSystems: readonly RuleSystem[]): Promise<CheckedFile> {
   const parsed = await readDataFile(file);
-  const [first, ...others] = dataFileKinds(file, parsed.ok ? parsed.data : undefined, pluginSystems);
+  const [first, ...others] = await dataFileKinds(file, parsed.ok ? parsed.data : undefined, pluginSystems);
   if (first !== undefined) {
     const { kind, problems } = await checkDataFile(file, [first, ...others]);
     return { file, kind: kindName(kind), problems };

@@ -1,6 +1,7 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem, schemaCheck } from '../rule-system.js';
 import { epicChoices } from './choices.js';
+import { ARMIES_FILE_NAMES } from './data-files.js';
 import { compileScenario } from './compile.js';
 import { EPIC_ENGINE_VERSION, EpicKernel } from './kernel.js';
 import { checkEpicRefs, type EpicRefs, loadEpic } from './load.js';
@@ -23,7 +24,7 @@ export const epic = defineRuleSystem<Scenario, EpicRefs, EpicTraceEvent>({
   scenarioSchema,
   rulesSchema,
   dataSchemas: [{ name: 'epic-armies.schema.json', title: 'crucible epic armies', schema: armiesFileSchema }],
-  dataFile: { kind: 'armies file', names: /^armies\.(ya?ml|json)$/i, schema: armiesFileSchema, check: schemaCheck(armiesFileSchema) },
+  dataFile: { kind: 'armies file', names: ARMIES_FILE_NAMES, schema: armiesFileSchema, check: schemaCheck(armiesFileSchema) },
   load: loadEpic,
   checkRefs: checkEpicRefs,
   kernelModule: import.meta.resolve('./kernel-module.js'),

@@ -1,6 +1,7 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem } from '../rule-system.js';
 import { heroicChoices } from './choices.js';
+import { UNITS_FILE_NAMES } from './data-files.js';
 import { compileScenario } from './compile.js';
 import { HEROIC_ENGINE_VERSION, HeroicKernel } from './kernel.js';
 import { checkHeroicRefs, type HeroicRefs, loadHeroic, readUnits } from './load.js';
@@ -23,7 +24,7 @@ export const heroic = defineRuleSystem<Scenario, HeroicRefs, HeroicTraceEvent>({
   upgrade: upgradeHeroicScenario,
   dataFile: {
     kind: 'units file',
-    names: /^units\.[^.]+$/i,
+    names: UNITS_FILE_NAMES,
     schema: unitsFileSchema,
     check: async (file, files) => (await readUnits(files, file)).problems,
   },

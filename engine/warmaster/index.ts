@@ -1,6 +1,7 @@
 import { DEFAULT_DRAW_METHOD, type DrawMethod, type Kernel } from '../kernel.js';
 import { defineRuleSystem, schemaCheck } from '../rule-system.js';
 import { warmasterChoices } from './choices.js';
+import { ALLIES_FILE_NAMES, COMBAT_FLAGS_FILE_NAMES } from './data-files.js';
 import { compileScenario } from './compile.js';
 import { WARMASTER_ENGINE_VERSION, WarmasterKernel } from './kernel.js';
 import { checkWarmasterRefs, loadWarmaster, type WarmasterRefs } from './load.js';
@@ -26,13 +27,13 @@ export const warmaster = defineRuleSystem<Scenario, WarmasterRefs, WarmasterTrac
     // The tables scripts/convert-warmaster.ts reads (the combat flags) and writes beside the army files (the allies).
     {
       kind: 'combat flags table',
-      names: /^combat-flags\.ya?ml$/i,
+      names: COMBAT_FLAGS_FILE_NAMES,
       schema: combatFlagsTableSchema,
       check: schemaCheck(combatFlagsTableSchema),
     },
     {
       kind: 'Regiments of Renown allies table',
-      names: /^regiments-of-renown-allies\.ya?ml$/i,
+      names: ALLIES_FILE_NAMES,
       schema: regimentsOfRenownAlliesSchema,
       check: schemaCheck(regimentsOfRenownAlliesSchema),
     },

@@ -4,9 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { capture, type CliRun, runCli } from '../helpers/capture.js';
 import { REPOSITORY } from '../helpers/repository.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * The CLI as a user runs it, checking stdout, stderr and the exit status: in process through

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandsFor } from '../../cli/main.js';
 import { REPOSITORY } from '../helpers/repository.js';
@@ -17,20 +18,32 @@ import { REPOSITORY } from '../helpers/repository.js';
 const HOOK = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify("export async function resolve(specifier, context, next) { if (!/^(\\.|\\/|node:|file:|data:)/.test(specifier) && !/\\/node_modules\\//.test(context.parentURL ?? '')) process.stderr.write('package ' + specifier + '\\n'); return next(specifier, context); }")}));`)}`;
 
-/** The packages `crucible <args>` imports, by name (the first one or two path segments). */
-function packagesLoaded(args: readonly string[]): Promise<Set<string>> {
+/** Also prints each of crucible's own modules the process imports (its path in the repository), on stderr. */
+const MODULES_HOOK = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`export async function resolve(specifier, context, next) { const found = await next(specifier, context); if (found.url.startsWith(${JSON.stringify(`${pathToFileURL(REPOSITORY).href}/`)}) && !found.url.includes('/node_modules/')) process.stderr.write('module ' + found.url.slice(${pathToFileURL(REPOSITORY).href.length + 1}) + '\\n'); return found; }`)}));`)}`;
+
+/** What `crucible <args>` imports: packages by name (the first one or two path segments), and crucible's own modules by path. */
+function importsOf(args: readonly string[]): Promise<{ packages: Set<string>; modules: Set<string> }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && name !== 'NODE_OPTIONS'));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', HOOK, 'bin/crucible.js', ...args], { cwd: REPOSITORY, env }, (error, _stdout, stderr) => {
-      if (error !== null) reject(new Error(`${args.join(' ')}: ${stderr}`));
-      const names = [...stderr.matchAll(/^package (\S+)$/gm)].map((match) => {
-        const [first = '', second = ''] = (match[1] ?? '').split('/');
-        return first.startsWith('@') ? `${first}/${second}` : first;
-      });
-      resolve(new Set(names));
-    });
+    execFile(
+      process.execPath,
+      ['--import', HOOK, '--import', MODULES_HOOK, 'bin/crucible.js', ...args],
+      { cwd: REPOSITORY, env },
+      (error, _stdout, stderr) => {
+        if (error !== null) reject(new Error(`${args.join(' ')}: ${stderr}`));
+        const names = [...stderr.matchAll(/^package (\S+)$/gm)].map((match) => {
+          const [first = '', second = ''] = (match[1] ?? '').split('/');
+          return first.startsWith('@') ? `${first}/${second}` : first;
+        });
+        resolve({ packages: new Set(names), modules: new Set([...stderr.matchAll(/^module (\S+)$/gm)].map((match) => match[1] ?? '')) });
+      },
+    );
   });
 }
+
+/** The packages `crucible <args>` imports, by name. */
+const packagesLoaded = async (args: readonly string[]): Promise<Set<string>> => (await importsOf(args)).packages;
 
 describe('commands are loaded when chosen', () => {
   it('commandsFor: the named command, none for the version alone, all for help and anything unknown', () => {
@@ -68,6 +81,13 @@ describe('commands are loaded when chosen', () => {
     expect(loaded.has('zod') && loaded.has('yaml')).toBe(true);
     for (const name of ['arquero', 'vega', 'vega-lite', '@resvg/resvg-js', 'bullmq', 'ioredis', 'vite', 'preact'])
       expect(loaded.has(name), name).toBe(false);
+  });
+
+  it('a short run on the main thread, not on a terminal, loads neither the worker pool nor the progress bar; and of the rule systems, its own', async () => {
+    const { packages, modules } = await importsOf(['run', 'data/heroic/scenarios/sylvan-knights-formation.yaml', '--trials', '1000']);
+    for (const name of ['piscina', 'cli-progress']) expect(packages.has(name), name).toBe(false);
+    const ruleSystems = new Set([...modules].flatMap((module) => /^engine\/([\w-]+)\/index\.ts$/.exec(module)?.[1] ?? []));
+    expect([...ruleSystems].filter((folder) => folder !== 'dice')).toEqual(['heroic']);
   });
 });
 

@@ -58,12 +58,13 @@ beforeAll(async () => {
 
   // The installation: one folder…
   await cp(path.join(REPOSITORY, 'examples', 'homebrew'), path.join(copy, 'engine', 'homebrew'), { recursive: true });
-  // …and one line in the list (with its import).
+  // …and one line in the list.
   const list = path.join(copy, 'engine', 'registry.ts');
   const text = await readFile(list, 'utf8');
-  const installed = text
-    .replace(/^(import type \{ RuleSystem \})/m, "import homebrew from './homebrew/index.js';\n$1")
-    .replace(/(export const RULE_SYSTEMS: readonly RuleSystem\[\] = \[[^\]]*)\];/, '$1, homebrew];');
+  const installed = text.replace(
+    /^(export const BUILT_IN_RULE_SYSTEMS: readonly BuiltInRuleSystem\[\] = \[\n(?:.*\n)*?)\];/m,
+    "$1  { id: 'homebrew', module: () => import('./homebrew/index.js') },\n];",
+  );
   expect(installed.split('\n').length - text.split('\n').length).toBe(1);
   await writeFile(list, installed);
 });

@@ -4,12 +4,16 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { BUILT_IN_RULE_SYSTEMS, loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { runFields, scenarioHeading } from '../../engine/scenario-base.js';
+import { formatsOf } from '../../input/data-file-kinds.js';
 import { trustPlugins } from '../../input/plugin-trust.js';
 import { descriptorProblems, resolveRuleSystem } from '../../input/rule-systems.js';
 import { builtInExamples } from '../../scripts/rule-system-examples.js';
 import { REPOSITORY, repositoryTree } from '../helpers/repository.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * A rule system is one folder reached through one list (engine/registry.ts): nothing above the
@@ -82,6 +86,16 @@ describe('one registry of rule systems', () => {
     }
   });
 
+  it("each entry's light fields are its descriptor's: the id it is loaded by, the data file names told without loading it", () => {
+    expect(BUILT_IN_RULE_SYSTEMS.map((entry) => entry.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
+    for (const [index, entry] of BUILT_IN_RULE_SYSTEMS.entries()) {
+      const system = RULE_SYSTEMS[index];
+      const named = system === undefined ? [] : formatsOf(system).flatMap((format) => (format.names === undefined ? [] : [format.names]));
+      expect(entry.dataFileNames ?? [], entry.id).toEqual(named);
+      for (const [at, names] of named.entries()) expect(entry.dataFileNames?.[at], entry.id).toBe(names);
+    }
+  });
+
   it("each built-in's folder exports its examples (examples.ts), naming files that exist: what the shared suites and the docs read", async () => {
     const all = await builtInExamples();
     expect(all.map((found) => found.system.id)).toEqual(RULE_SYSTEMS.map((system) => system.id));
@@ -139,7 +153,7 @@ describe('one registry of rule systems', () => {
   });
 
   it("only engine/registry.ts imports the built-ins' descriptors", () => {
-    const descriptor = new RegExp(`from '\\./(${RULE_SYSTEMS.map((system) => system.id).join('|')})/index\\.js'`);
+    const descriptor = new RegExp(`(from |import\\()'\\./(${RULE_SYSTEMS.map((system) => system.id).join('|')})/index\\.js'`);
     const importers = sourceFiles()
       .filter((file) => !file.startsWith('test/'))
       .filter((file) => descriptor.test(readFileSync(path.join(REPOSITORY, file), 'utf8')));

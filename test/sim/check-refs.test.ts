@@ -1,10 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { MAX_DICE_PER_ACTION } from '../../engine/validation.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
 import { REPOSITORY } from '../helpers/repository.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * A queue worker checks the refs of a stored spec (units, profiles, armies) as the loader checks

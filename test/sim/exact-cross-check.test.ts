@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { enumerate, expectFitsExact } from '../helpers/enumeration.js';
 import { trialsToCatch } from '../helpers/power.js';
 import { expectSameDistribution } from '../helpers/two-sample.js';
 import { REPOSITORY } from '../helpers/repository.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * The cross-check suite of issue 9: every bundled scenario whose trial is a single action is

@@ -12,9 +12,12 @@ import { compileSpec, kernelSpecOf } from '../../sim/kernel-spec.js';
 import { runWithDice } from '../../sim/run.js';
 import { type LoadedScenario, loadScenarioFile } from '../../input/scenario-file.js';
 import { Tally } from '../../statistics/tally.js';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { BUILT_IN_EXAMPLES } from '../helpers/examples.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * fuzz-scenarios.test.ts for every rule system engine/registry.ts lists (issue 17): the bundled

@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Dice, streamDice } from '../../engine/dice/index.js';
 import type { DrawMethod, Kernel, MetricSpec } from '../../engine/kernel.js';
@@ -23,6 +23,9 @@ import {
   traceProblems,
 } from '../helpers/kernel-checks.js';
 import { BUILT_IN_EXAMPLES, loadExample } from '../helpers/examples.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * The kernel contract (engine/kernel.ts), one property suite run against every rule system's

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { useWorkbench } from './browser-session.js';
 import { designerPath, WALKED_IN } from './designer-walk.js';
 import { DESIGNER_PATHS } from './designer-paths.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * A designer's path through every view of the workbench (test/web/designer-walk.ts) on heroic and Warmaster, in

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { loadBuiltInRuleSystems } from '../../engine/registry.js';
 import { formatPath as cliFormatPath } from '../../input/errors.js';
 import {
   alternativesOf,
@@ -32,6 +32,9 @@ import {
   singular,
   valueAt,
 } from '../../web/app/schema-form-model.js';
+
+/** The built-ins' descriptors, in the registry's order. */
+const RULE_SYSTEMS = await loadBuiltInRuleSystems();
 
 /**
  * The schema form's logic (web/app/schema-form-model.ts) on the real scenario formats: every

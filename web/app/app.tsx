@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { parse } from 'yaml';
 import type { FieldChoices } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { RULE_SYSTEMS } from '../platform/built-ins.js';
 import { type Checked, checkScenario, choicesOf } from '../compute/scenario.js';
 import { computeOdds } from '../compute/odds.js';
 import { type Method, METHOD_WORDS, METHODS } from '../../sim/methods.js';

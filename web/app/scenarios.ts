@@ -1,4 +1,4 @@
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { RULE_SYSTEMS } from '../platform/built-ins.js';
 import { bundledFilesUnder } from '../platform/volume.js';
 
 /** The bundled scenarios and rosters, by rule system (the registry's order), for the pickers. */

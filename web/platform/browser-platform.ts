@@ -2,7 +2,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { KernelModule } from '../../engine/rule-system.js';
-import { RULE_SYSTEMS } from '../../engine/registry.js';
+import { RULE_SYSTEMS } from './built-ins.js';
 import { InputError } from '../../input/errors.js';
 import { installPlatform, type Platform } from '../../input/platform.js';
 import { byteLength, entries, isDirectory, isFile, readText, VolumeError } from './volume.js';

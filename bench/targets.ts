@@ -1,0 +1,251 @@
+import { loadavg } from 'node:os';
+import type { MatchupsOverhead } from './analysis.js';
+import type { LoadFallbackResult } from './load-fallback.js';
+import type { ParallelResult } from './parallel.js';
+import type { ProfileResult } from './profile-worker.js';
+import type { StartupResult, StartupTiming } from './startup.js';
+
+/**
+ * Issue 35 (the speed of the designer's loop): every target, its measured value and a verdict, in
+ * one table (bench/README.md says what each row measures). The measurements are the bench's own:
+ * start-up (bench/startup.ts), the pool's scaling and its fallback under load (bench/parallel.ts,
+ * bench/load-fallback.ts), a Warmaster round robin (bench/analysis.ts), and where a trial's time goes
+ * (bench/profile.ts). Each row records the load average when its measurement began.
+ */
+
+export const ISSUE_35 = {
+  versionOverNode: 3,
+  runOverNode: 5,
+  twoWorkersOverOne: 1.85,
+  /** "Never slower than one": a tie within 5% counts, as between two timings on this machine. */
+  underLoadOverOne: 0.95,
+  analysesOverhead: 0.25,
+  /** Time ÷ trials, adaptive against fixed: "in proportion" read as within 10% of it. */
+  adaptiveProportion: 1.1,
+  mcNotSlowerTie: 0.95,
+  wholeOverDiceByDice: 5,
+  wholeOverDiceByTables: 8,
+  aosVolleysPerSecond: 310e3,
+  overAos: 35,
+} as const;
+
+export interface TargetRow {
+  /** The issue's item (1–4). */
+  readonly item: number;
+  readonly target: string;
+  readonly measured: string;
+  /** undefined: not measured in this run (the reason is in `measured`). */
+  readonly pass: boolean | undefined;
+  /** 1-minute load average when the measurement began. */
+  readonly load: number;
+}
+
+/** What the table is made from; a part left out (undefined) gives rows that say it was not measured. */
+export interface TargetMeasurements {
+  readonly startup?: StartupResult & { readonly load: number };
+  readonly scaling?: ParallelResult & { readonly load: number };
+  readonly underLoad?: LoadFallbackResult & { readonly load: number };
+  readonly matchups?: { readonly fixed: MatchupsOverhead; readonly adaptive: MatchupsOverhead; readonly load: number };
+  readonly profile?: { readonly kernels: readonly ProfileResult[]; readonly load: number };
+  readonly methods?: { readonly scenarios: readonly { file: string; tables: number; dice: number }[]; readonly load: number };
+}
+
+/** The 1-minute load average now. */
+export const loadNow = (): number => loadavg()[0] ?? 0;
+
+const ratio = (value: number): string => `${value.toFixed(2)}×`;
+const ms = (value: number): string => `${value.toFixed(0)} ms`;
+const notMeasured = (item: number, target: string, why: string): TargetRow => ({
+  item,
+  target,
+  measured: why,
+  pass: undefined,
+  load: Number.NaN,
+});
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+function startupRows(startup: TargetMeasurements['startup']): TargetRow[] {
+  const version = `\`crucible --version\` (compiled) ≤ ${ISSUE_35.versionOverNode}× bare \`node -e 0\``;
+  const run = `1,000-trial heroic run (compiled) ≤ ${ISSUE_35.runOverNode}× bare \`node -e 0\``;
+  const exact = '`run --method exact`, a 20-dice attack (compiled), answers sooner than Python with Icepool';
+  if (startup === undefined) return [version, run, exact].map((target) => notMeasured(1, target, 'not measured'));
+  const timing = (name: string): StartupTiming | undefined => startup.timings.find((found) => found.name === name);
+  // Judged on CPU time (steadier on a shared machine, and no kinder: it counts V8's background threads too); wall time beside it.
+  const overNode = (target: string, name: string, limit: number): TargetRow => {
+    const found = timing(name);
+    if (found === undefined) return notMeasured(1, target, `no "${name}" timing`);
+    const byCpu = Number.isFinite(found.cpuOverBareNode);
+    const value = byCpu ? found.cpuOverBareNode : found.overBareNode;
+    return {
+      item: 1,
+      target,
+      measured: `${byCpu ? `CPU ${ratio(found.cpuOverBareNode)} (${ms(found.medianCpuMs)})` : 'CPU not measured (no python3)'}; wall ${ratio(found.overBareNode)} (${ms(found.medianMs)})`,
+      pass: value <= limit,
+      load: startup.load,
+    };
+  };
+  const crucible = timing('compiled: exact, 20 dice');
+  const python = startup.timings.find((found) => found.name.startsWith('python:'));
+  const exactRow: TargetRow =
+    crucible === undefined || python === undefined
+      ? notMeasured(1, exact, python === undefined ? 'no python3 on this machine' : 'not measured')
+      : {
+          item: 1,
+          target: exact,
+          measured: `${ms(crucible.medianMs)} against ${startup.icepool === true ? 'Icepool' : 'bare `python3 -c 0` (Icepool not installable here: the floor its start adds to)'} ${ms(python.medianMs)} (wall, medians)`,
+          pass: crucible.medianMs < python.medianMs,
+          load: startup.load,
+        };
+  return [
+    overNode(version, 'compiled: --version', ISSUE_35.versionOverNode),
+    overNode(run, 'compiled: run 1,000 trials', ISSUE_35.runOverNode),
+    exactRow,
+  ];
+}
+
+function analysesRows(matchups: TargetMeasurements['matchups']): TargetRow[] {
+  const overhead = `analyses overhead ≤ ${ISSUE_35.analysesOverhead * 100}% of wall time: 24 × 24 Warmaster matchups at ±0.01`;
+  const adaptive = '`--adaptive` saves time in proportion to the trials it saves (same round robin)';
+  if (matchups === undefined) return [notMeasured(2, overhead, 'not measured'), notMeasured(2, adaptive, 'not measured')];
+  const { fixed } = matchups;
+  const trialsShare = matchups.adaptive.trials / fixed.trials;
+  const timeShare = matchups.adaptive.seconds / fixed.seconds;
+  return [
+    {
+      item: 2,
+      target: overhead,
+      measured: `${(fixed.overhead * 100).toFixed(0)}% (${fixed.seconds.toFixed(1)} s on ${fixed.workers} workers, ${fixed.loopSeconds.toFixed(1)} s in trial loops, ${fixed.trials.toLocaleString('en-US')} trials)`,
+      pass: fixed.overhead <= ISSUE_35.analysesOverhead,
+      load: matchups.load,
+    },
+    {
+      item: 2,
+      target: adaptive,
+      measured: `time ${ratio(timeShare)} for trials ${ratio(trialsShare)} (${matchups.adaptive.seconds.toFixed(1)} s vs ${fixed.seconds.toFixed(1)} s); within 10%: ≤ ${ratio(trialsShare * ISSUE_35.adaptiveProportion)}`,
+      pass: timeShare <= trialsShare * ISSUE_35.adaptiveProportion,
+      load: matchups.load,
+    },
+  ];
+}
+
+function trialRows(profile: TargetMeasurements['profile'], methods: TargetMeasurements['methods']): TargetRow[] {
+  const notSlower = `default method (mc) never slower than mc-dice on any bundled scenario (a tie within 5%)`;
+  const byDice = `every whole trial ≤ ${ISSUE_35.wholeOverDiceByDice}× its own dice by mc-dice`;
+  const byTables = `every whole trial ≤ ${ISSUE_35.wholeOverDiceByTables}× its own dice by mc`;
+  const aosTarget = ISSUE_35.aosVolleysPerSecond * ISSUE_35.overAos;
+  const aos = `≥ ${ISSUE_35.overAos}× aos-statshammer's ${ISSUE_35.aosVolleysPerSecond / 1e3} k volleys/s (${(aosTarget / 1e6).toFixed(2)} M/s): heroic pooled attack by mc`;
+  const rows: TargetRow[] = [];
+  if (methods === undefined) rows.push(notMeasured(3, notSlower, 'not measured'));
+  else {
+    const slower = methods.scenarios.filter((scenario) => scenario.tables < ISSUE_35.mcNotSlowerTie * scenario.dice);
+    const worst = [...methods.scenarios].sort((a, b) => a.tables / a.dice - b.tables / b.dice)[0];
+    rows.push({
+      item: 3,
+      target: notSlower,
+      measured: `${methods.scenarios.length - slower.length} of ${methods.scenarios.length}; slowest mc ÷ mc-dice ${worst === undefined ? '?' : `${ratio(worst.tables / worst.dice)} (${worst.file.split('/').at(-1)})`}`,
+      pass: slower.length === 0,
+      load: methods.load,
+    });
+  }
+  if (profile === undefined) rows.push(...[byDice, byTables, aos].map((target) => notMeasured(3, target, 'not measured')));
+  else {
+    const worstBy = (method: 'dice' | 'tables'): ProfileResult | undefined =>
+      [...profile.kernels.filter((result) => result.method === method)].sort((a, b) => b.whole / b.dice - a.whole / a.dice)[0];
+    const wholeOverDice = (target: string, method: 'dice' | 'tables', limit: number): TargetRow => {
+      const worst = worstBy(method);
+      return worst === undefined
+        ? notMeasured(3, target, 'not measured')
+        : {
+            item: 3,
+            target,
+            measured: `worst bench kernel ${worst.kernel} ${ratio(worst.whole / worst.dice)} (${worst.whole.toFixed(0)} ns ÷ ${worst.dice.toFixed(0)} ns)`,
+            pass: worst.whole / worst.dice <= limit,
+            load: profile.load,
+          };
+    };
+    rows.push(
+      wholeOverDice(byDice, 'dice', ISSUE_35.wholeOverDiceByDice),
+      wholeOverDice(byTables, 'tables', ISSUE_35.wholeOverDiceByTables),
+    );
+    const pooled = profile.kernels.find((result) => result.kernel === 'pooled' && result.method === 'tables');
+    rows.push(
+      pooled === undefined
+        ? notMeasured(3, aos, 'not measured')
+        : {
+            item: 3,
+            target: aos,
+            measured: `${(1e9 / pooled.whole / 1e6).toFixed(2)} M/s (${(1e9 / pooled.whole / ISSUE_35.aosVolleysPerSecond).toFixed(1)}×), one core`,
+            pass: 1e9 / pooled.whole >= aosTarget,
+            load: profile.load,
+          },
+    );
+  }
+  return rows;
+}
+
+function scalingRows(scaling: TargetMeasurements['scaling'], underLoad: TargetMeasurements['underLoad']): TargetRow[] {
+  const quiet = `2 workers ≥ ${ISSUE_35.twoWorkersOverOne}× one worker on a quiet machine`;
+  const loaded =
+    'never slower than one worker under load: the pool `crucible run` starts without --workers, every core kept busy by other processes';
+  const rows: TargetRow[] = [];
+  if (scaling === undefined) rows.push(notMeasured(4, quiet, 'not measured'));
+  else {
+    const one = median(scaling.pooled.find((measurement) => measurement.workers === 1)?.trialsPerSecond ?? []);
+    const two = median(scaling.pooled.find((measurement) => measurement.workers === 2)?.trialsPerSecond ?? []);
+    const raw = median(scaling.raw.two) / median(scaling.raw.one);
+    rows.push({
+      item: 4,
+      target: quiet,
+      measured: `${ratio(two / one)} (raw threads ${ratio(raw)}: the machine's ceiling now)${scaling.load >= 0.5 ? `; not quiet: load ${scaling.load.toFixed(2)}` : ''}`,
+      pass: two / one >= ISSUE_35.twoWorkersOverOne,
+      load: scaling.load,
+    });
+  }
+  if (underLoad === undefined) rows.push(notMeasured(4, loaded, 'not measured'));
+  else
+    rows.push({
+      item: 4,
+      target: loaded,
+      measured: `${ratio(underLoad.fitted / underLoad.one)} of one worker, running ${underLoad.fittedWorkers} (2 not fitted: ${ratio(underLoad.two / underLoad.one)}); ${underLoad.busyProcesses} spinning processes`,
+      pass: underLoad.fitted / underLoad.one >= ISSUE_35.underLoadOverOne,
+      load: underLoad.load,
+    });
+  return rows;
+}
+
+export function issue35Rows(measured: TargetMeasurements): TargetRow[] {
+  return [
+    ...startupRows(measured.startup),
+    ...analysesRows(measured.matchups),
+    ...trialRows(measured.profile, measured.methods),
+    ...scalingRows(measured.scaling, measured.underLoad),
+  ];
+}
+
+export const rowVerdict = (row: TargetRow): string => (row.pass === undefined ? 'n/a' : row.pass ? 'PASS' : 'MISS');
+
+/** The table as printed: item, target, measured, verdict, load average. */
+export function targetTable(rows: readonly TargetRow[]): string[] {
+  const table = [
+    ['item', 'target', 'measured', 'verdict', 'load'],
+    ...rows.map((row) => [`35.${row.item}`, row.target, row.measured, rowVerdict(row), Number.isNaN(row.load) ? '–' : row.load.toFixed(2)]),
+  ];
+  const widths = (table[0] ?? []).map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
+  // Left-aligned text columns (formatTable right-aligns all but the first).
+  const lines = table.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+  const passed = rows.filter((row) => row.pass === true).length;
+  const measuredRows = rows.filter((row) => row.pass !== undefined).length;
+  return [
+    ...lines,
+    `${passed} of ${measuredRows} measured targets met${measuredRows < rows.length ? ` (${rows.length - measuredRows} not measured)` : ''}`,
+  ];
+}

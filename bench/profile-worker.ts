@@ -1,17 +1,10 @@
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Dice } from '../engine/dice/dice.js';
 import { streamDice } from '../engine/dice/index.js';
-import type { OutcomeTable } from '../engine/dice/outcome-table.js';
-import type { DrawMethod, Kernel } from '../engine/kernel.js';
-import { compileSpec, kernelSpecOf } from '../sim/kernel-spec.js';
+import type { DrawMethod } from '../engine/kernel.js';
 import { installNodePlatform } from '../input/node-platform.js';
-import { loadScenarioFile } from '../input/scenario-file.js';
 import { Tally } from '../statistics/tally.js';
-import { compileBattleforge } from '../engine/battleforge/index.js';
-import { battleforgeBenchProfiles, battleforgeBenchScenario } from '../test/battleforge/bench-scenario.js';
-import { compileBenchScenario } from '../test/heroic/bench-scenarios.js';
-import { compileWarmasterBench } from '../test/warmaster/bench-scenario.js';
+import { kernelOf, type ProfiledKernel, RecordedDice } from './profile-kernels.js';
+import { type TargetsJob, trialTargets } from './profile-targets.js';
 
 /**
  * One kernel's profile (bench/profile.ts), in its own worker thread: where a trial's time goes.
@@ -22,11 +15,12 @@ import { compileWarmasterBench } from '../test/warmaster/bench-scenario.js';
  *   tables), replayed on fresh stream dice with nothing else: what drawing costs the trial
  *   (a switch per call is the replay's own cost, a few ns per call).
  * rules + state + row = trial − dice: the rules, resetting the trial's state and writing its row.
+ * A `targets` job (bench/profile-targets.ts) times issue 35's ratios in CPU time instead.
  */
 
 installNodePlatform();
 
-export type ProfiledKernel = 'pooled' | 'engagement' | 'warmaster' | 'battleforge' | 'epic';
+export type { ProfiledKernel } from './profile-kernels.js';
 
 export interface ProfileJob {
   readonly kernel: ProfiledKernel | 'scenario';
@@ -55,68 +49,6 @@ export interface ProfileResult {
   readonly dice: number;
 }
 
-const D6 = 0;
-const D10 = 1;
-const D6_PACKED = 2;
-const D10_PACKED = 3;
-const CHANCE = 4;
-const PICK = 5;
-
-/** Passes every call to the real dice and keeps it (kind, argument, table), to be replayed alone. */
-class CallRecorder implements Dice {
-  readonly kinds: number[] = [];
-  readonly args: number[] = [];
-  readonly tables: (OutcomeTable | undefined)[] = [];
-  constructor(private readonly inner: Dice) {}
-  private keep(kind: number, arg: number, table?: OutcomeTable): void {
-    this.kinds.push(kind);
-    this.args.push(arg);
-    this.tables.push(table);
-  }
-  d6(): number {
-    this.keep(D6, 0);
-    return this.inner.d6();
-  }
-  d10(): number {
-    this.keep(D10, 0);
-    return this.inner.d10();
-  }
-  d6Packed(n: number): number {
-    this.keep(D6_PACKED, n);
-    return this.inner.d6Packed(n);
-  }
-  d10Packed(n: number): number {
-    this.keep(D10_PACKED, n);
-    return this.inner.d10Packed(n);
-  }
-  chance(probability: number): boolean {
-    this.keep(CHANCE, probability);
-    return this.inner.chance(probability);
-  }
-  pick(table: OutcomeTable): number {
-    this.keep(PICK, 0, table);
-    return this.inner.pick(table);
-  }
-}
-
-async function kernelOf(job: ProfileJob): Promise<Kernel> {
-  switch (job.kernel) {
-    case 'pooled':
-    case 'engagement':
-      return compileBenchScenario(job.kernel, job.method);
-    case 'warmaster':
-      return compileWarmasterBench(job.method);
-    case 'battleforge':
-      return compileBattleforge(battleforgeBenchScenario, battleforgeBenchProfiles, new Map(), job.method);
-    case 'epic':
-    case 'scenario': {
-      const file = job.kernel === 'epic' ? 'data/epic/scenarios/marines-vs-orks-under-fire.yaml' : (job.file ?? '');
-      const loaded = await loadScenarioFile(path.join(import.meta.dirname, '..', file));
-      return compileSpec(kernelSpecOf(loaded, job.method));
-    }
-  }
-}
-
 /** Median nanoseconds per unit of `step(units)`, after a warm-up, over `repetitions` timed stretches. */
 function timePer(step: (units: number) => void, batch: number, job: ProfileJob): number {
   const warm = performance.now();
@@ -141,7 +73,7 @@ function timePer(step: (units: number) => void, batch: number, job: ProfileJob):
  * to 1.8× on the same code on this machine (2 shared cores). The fastest stretch per method.
  */
 async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
-  const kernels = [await kernelOf({ ...job, method: 'tables' }), await kernelOf({ ...job, method: 'dice' })] as const;
+  const kernels = [await kernelOf(job.kernel, 'tables', job.file), await kernelOf(job.kernel, 'dice', job.file)] as const;
   const width = kernels[0].metrics.length;
   const row = new Int32Array(width);
   const dice = streamDice(7);
@@ -182,7 +114,7 @@ async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
 
 async function profile(job: ProfileJob): Promise<ProfileResult> {
   if (job.kernel === 'scenario') return profileScenario(job);
-  const kernel = await kernelOf(job);
+  const kernel = await kernelOf(job.kernel, job.method, job.file);
   const width = kernel.metrics.length;
   const row = new Int32Array(width);
   const dice = streamDice(7);
@@ -223,50 +155,21 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
     job,
   );
   const TRIALS = 2048;
-  const recorder = new CallRecorder(streamDice(11));
-  for (let t = 0; t < TRIALS; t++) kernel.trial(recorder, row);
-  const kinds = Uint8Array.from(recorder.kinds);
-  const args = Float64Array.from(recorder.args);
-  const tables = recorder.tables;
-  const replayDice = streamDice(13);
-  let sink = 0;
-  const replay = (): void => {
-    for (let c = 0; c < kinds.length; c++) {
-      switch (kinds[c]) {
-        case D6:
-          sink += replayDice.d6();
-          break;
-        case D10:
-          sink += replayDice.d10();
-          break;
-        case D6_PACKED:
-          sink += replayDice.d6Packed(args[c] as number);
-          break;
-        case D10_PACKED:
-          sink += replayDice.d10Packed(args[c] as number);
-          break;
-        case CHANCE:
-          sink += replayDice.chance(args[c] as number) ? 1 : 0;
-          break;
-        default:
-          sink += replayDice.pick(tables[c] as OutcomeTable);
-      }
-    }
-  };
+  const recorded = new RecordedDice(kernel, TRIALS);
   // One unit = one recorded trial's calls: a replay of all of them counts TRIALS units.
   const diceCost = timePer(
     (units) => {
-      for (let u = 0; u < units; u += TRIALS) replay();
+      for (let u = 0; u < units; u += TRIALS) recorded.replay();
     },
     TRIALS,
     job,
   );
-  if (sink === 0.5) console.log(sink);
+  if (recorded.sink === 0.5) console.log(recorded.sink);
   return {
     kernel: job.kernel,
     method: job.method,
     metrics: width,
-    callsPerTrial: kinds.length / TRIALS,
+    callsPerTrial: recorded.callsPerTrial,
     whole,
     trial,
     tally: tallyCost,
@@ -274,4 +177,5 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
   };
 }
 
-parentPort?.postMessage(await profile(workerData as ProfileJob));
+const job = workerData as ProfileJob | TargetsJob;
+parentPort?.postMessage(await ('targets' in job ? trialTargets(job) : profile(job)));

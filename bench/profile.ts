@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DrawMethod } from '../engine/kernel.js';
 import { formatTable } from './measure.js';
+import type { TargetsJob, TargetsResult } from './profile-targets.js';
 import type { ProfiledKernel, ProfileJob, ProfileResult } from './profile-worker.js';
 
 /**
@@ -16,7 +17,9 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
 const WORKER_MODULE = new URL('./profile-worker.ts', import.meta.url).href;
 const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_MODULE)}); });`;
 
-function profileInWorker(job: ProfileJob): Promise<ProfileResult> {
+function profileInWorker(job: ProfileJob): Promise<ProfileResult>;
+function profileInWorker(job: TargetsJob): Promise<TargetsResult>;
+function profileInWorker(job: ProfileJob | TargetsJob): Promise<ProfileResult | TargetsResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(BOOTSTRAP, { eval: true, execArgv: [], workerData: job });
     worker.once('message', resolve);
@@ -90,28 +93,6 @@ export function profileTable(results: readonly ProfileResult[]): string[] {
   return formatTable(rows);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const quick = process.argv.includes('--quick');
-  const before = loadavg()[0] ?? 0;
-  const results = await profileKernels(quick, (line) => console.log(line));
-  console.log('');
-  for (const line of profileTable(results)) console.log(line);
-  if (process.argv.includes('--scenarios')) {
-    const rates = await methodsByScenario(bundledScenarioFiles(), quick, (line) => console.log(line));
-    const rows = [['scenario', 'mc (tables) trials/s', 'mc-dice trials/s', 'mc ÷ mc-dice']];
-    for (const rate of rates)
-      rows.push([
-        rate.file,
-        `${(rate.tables / 1e6).toFixed(2)} M`,
-        `${(rate.dice / 1e6).toFixed(2)} M`,
-        `${(rate.tables / rate.dice).toFixed(2)}×`,
-      ]);
-    console.log('');
-    for (const line of formatTable(rows)) console.log(line);
-  }
-  console.log(`load average ${before.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after (2 shared cores; one core used)`);
-}
-
 /** Issue 20's targets, per core: trial rates by kernel and method, the trial against its dice, and the default method never the slower. */
 const TIE = 0.95;
 
@@ -159,4 +140,171 @@ export function bundledScenarioFiles(): string[] {
       .sort()
       .map((name) => `data/${ruleset}/scenarios/${name}`),
   );
+}
+
+/**
+ * Issue 35 (item 3), per core: a whole trial (trial + tally, as `runWithDice` runs it) within 5× its
+ * own dice by `mc-dice` and 8× by `mc`; `mc` never slower than `mc-dice` (a tie within 5%); the
+ * heroic pooled trial ≥ 35× aos-statshammer's 310 k ten-model volleys/s.
+ */
+export const ISSUE_35_TARGETS = {
+  wholeOverDiceByDice: 5,
+  wholeOverDiceByTables: 8,
+  aosVolleysPerSecond: 310e3,
+  overAos: 35,
+} as const;
+
+/** One method's costs, nanoseconds of CPU time per trial (medians of the stretches). */
+export interface MethodTrialCost {
+  readonly wholeNs: number;
+  readonly diceNs: number;
+  readonly tallyNs: number;
+  readonly callsPerTrial: number;
+  /** wholeNs ÷ diceNs. */
+  readonly wholeOverDice: number;
+  readonly trialsPerSecond: number;
+}
+
+export interface TrialTargetRow {
+  /** A bench kernel (pooled, engagement, warmaster, battleforge, epic) or a bundled scenario file. */
+  readonly name: string;
+  readonly metrics: number;
+  /** Method tables (`--method mc`, the default) and dice (`--method mc-dice`). */
+  readonly mc: MethodTrialCost;
+  readonly mcDice: MethodTrialCost;
+  /** mc trials/s ÷ mc-dice trials/s. */
+  readonly mcOverMcDice: number;
+  readonly pass: { readonly mcDiceRatio: boolean; readonly mcRatio: boolean; readonly mcNotSlower: boolean };
+}
+
+function methodCost(costs: TargetsResult['tables']): MethodTrialCost {
+  return {
+    wholeNs: costs.whole.median,
+    diceNs: costs.dice.median,
+    tallyNs: costs.tally.median,
+    callsPerTrial: costs.callsPerTrial,
+    wholeOverDice: costs.whole.median / costs.dice.median,
+    trialsPerSecond: 1e9 / costs.whole.median,
+  };
+}
+
+/**
+ * Issue 35's numbers for the bench's target table: every bench kernel and every bundled scenario
+ * (or `files`), each in a fresh worker timing both methods in alternating stretches of CPU time
+ * (bench/profile-targets.ts). `quick`: 3 stretches of 0.08 s after 2 of warm-up, else 5 of 0.15 s
+ * (about 4 s or 9 s of CPU time a kernel).
+ */
+export async function measureTrialTargets(
+  options: { readonly quick: boolean; readonly files?: readonly string[]; readonly kernels?: readonly ProfiledKernel[] },
+  log: (line: string) => void = () => {},
+): Promise<TrialTargetRow[]> {
+  const settings = options.quick ? { stretchSeconds: 0.08, stretches: 3 } : { stretchSeconds: 0.15, stretches: 5 };
+  const jobs: TargetsJob[] = [
+    ...(options.kernels ?? KERNELS).map((kernel): TargetsJob => ({ targets: true, kernel, ...settings })),
+    ...(options.files ?? bundledScenarioFiles()).map((file): TargetsJob => ({ targets: true, kernel: 'scenario', file, ...settings })),
+  ];
+  const rows: TrialTargetRow[] = [];
+  for (const job of jobs) {
+    const result = await profileInWorker(job);
+    const mc = methodCost(result.tables);
+    const mcDice = methodCost(result.dice);
+    const mcOverMcDice = mcDice.wholeNs / mc.wholeNs;
+    rows.push({
+      name: result.file ?? result.kernel,
+      metrics: result.metrics,
+      mc,
+      mcDice,
+      mcOverMcDice,
+      pass: {
+        mcDiceRatio: mcDice.wholeOverDice <= ISSUE_35_TARGETS.wholeOverDiceByDice,
+        mcRatio: mc.wholeOverDice <= ISSUE_35_TARGETS.wholeOverDiceByTables,
+        mcNotSlower: mcOverMcDice >= TIE,
+      },
+    });
+    log(`timed ${result.file ?? result.kernel}`);
+  }
+  return rows;
+}
+
+/** The table of `measureTrialTargets` and issue 35's verdicts, `pass` printing PASS or MISS. */
+export function trialTargetLines(rows: readonly TrialTargetRow[], pass: (ok: boolean) => string): string[] {
+  const table = [
+    ['kernel', 'mc-dice ns', 'dice ns', 'tally ns', 'whole ÷ dice', 'mc ns', 'dice ns', 'tally ns', 'whole ÷ dice', 'mc ÷ mc-dice speed'],
+  ];
+  for (const row of rows) {
+    table.push([
+      row.name.replace(/^data\/|\.yaml$/g, ''),
+      ns(row.mcDice.wholeNs),
+      ns(row.mcDice.diceNs),
+      ns(row.mcDice.tallyNs),
+      `${row.mcDice.wholeOverDice.toFixed(1)}×`,
+      ns(row.mc.wholeNs),
+      ns(row.mc.diceNs),
+      ns(row.mc.tallyNs),
+      `${row.mc.wholeOverDice.toFixed(1)}×`,
+      `${row.mcOverMcDice.toFixed(2)}×`,
+    ]);
+  }
+  const misses = (key: keyof TrialTargetRow['pass']) => rows.filter((row) => !row.pass[key]);
+  const named = (found: readonly TrialTargetRow[], value: (row: TrialTargetRow) => string) =>
+    found.length === 0 ? '' : `; not: ${found.map((row) => `${row.name.split('/').at(-1)} ${value(row)}`).join(', ')}`;
+  const verdict = (label: string, key: keyof TrialTargetRow['pass'], value: (row: TrialTargetRow) => string) => {
+    const missed = misses(key);
+    return `  ${label}: ${rows.length - missed.length} of ${rows.length}${named(missed, value)}   ${pass(missed.length === 0)}`;
+  };
+  const pooled = rows.find((row) => row.name === 'pooled');
+  const aosTarget = ISSUE_35_TARGETS.aosVolleysPerSecond * ISSUE_35_TARGETS.overAos;
+  return [
+    ...formatTable(table),
+    'issue 35 targets (one core, CPU time, trial + tally through runWithDice, medians):',
+    verdict(
+      `whole trial ≤ ${ISSUE_35_TARGETS.wholeOverDiceByDice}× its dice by mc-dice`,
+      'mcDiceRatio',
+      (row) => `${row.mcDice.wholeOverDice.toFixed(1)}×`,
+    ),
+    verdict(
+      `whole trial ≤ ${ISSUE_35_TARGETS.wholeOverDiceByTables}× its dice by mc`,
+      'mcRatio',
+      (row) => `${row.mc.wholeOverDice.toFixed(1)}×`,
+    ),
+    verdict('mc at least as fast as mc-dice (a tie within 5%)', 'mcNotSlower', (row) => `${row.mcOverMcDice.toFixed(2)}×`),
+    ...(pooled === undefined
+      ? []
+      : [
+          `  heroic pooled trial ≥ ${ISSUE_35_TARGETS.overAos}× aos-statshammer (${aosTarget / 1e6} M/s): mc ${(pooled.mc.trialsPerSecond / 1e6).toFixed(2)} M/s (${(pooled.mc.trialsPerSecond / ISSUE_35_TARGETS.aosVolleysPerSecond).toFixed(1)}×), mc-dice ${(pooled.mcDice.trialsPerSecond / 1e6).toFixed(2)} M/s (${(pooled.mcDice.trialsPerSecond / ISSUE_35_TARGETS.aosVolleysPerSecond).toFixed(1)}×)   ${pass(pooled.mc.trialsPerSecond >= aosTarget)}`,
+        ]),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes('--quick');
+  const before = loadavg()[0] ?? 0;
+  if (process.argv.includes('--targets')) {
+    // `--targets [name…]`: issue 35's table alone, for the bench kernels and scenario files named (default: all).
+    const names = process.argv.slice(process.argv.indexOf('--targets') + 1).filter((arg) => !arg.startsWith('--'));
+    const kernels = KERNELS.filter((kernel) => names.length === 0 || names.includes(kernel));
+    const files = names.length === 0 ? bundledScenarioFiles() : names.filter((name) => name.endsWith('.yaml'));
+    const rows = await measureTrialTargets({ quick, kernels, files }, (line) => console.log(line));
+    for (const line of trialTargetLines(rows, (ok) => (ok ? 'PASS' : 'MISS'))) console.log(line);
+    console.log(`load average ${before.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after (2 shared cores; one core used)`);
+    if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
+    process.exit(0);
+  }
+  const results = await profileKernels(quick, (line) => console.log(line));
+  console.log('');
+  for (const line of profileTable(results)) console.log(line);
+  if (process.argv.includes('--scenarios')) {
+    const rates = await methodsByScenario(bundledScenarioFiles(), quick, (line) => console.log(line));
+    const rows = [['scenario', 'mc (tables) trials/s', 'mc-dice trials/s', 'mc ÷ mc-dice']];
+    for (const rate of rates)
+      rows.push([
+        rate.file,
+        `${(rate.tables / 1e6).toFixed(2)} M`,
+        `${(rate.dice / 1e6).toFixed(2)} M`,
+        `${(rate.tables / rate.dice).toFixed(2)}×`,
+      ]);
+    console.log('');
+    for (const line of formatTable(rows)) console.log(line);
+  }
+  console.log(`load average ${before.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after (2 shared cores; one core used)`);
 }

@@ -10,12 +10,19 @@ export interface RunOptions {
   readonly trials: number;
 }
 
-/** Run `count` trials drawing from `dice` into `tally`. */
+/**
+ * Run `count` trials drawing from `dice` into `tally`. The kernel writes each trial's row into the
+ * tally's block of rows, counted a block at a time (statistics/tally.ts `RowBlock`): the same counts
+ * as `tally.add` row by row, for about half the cost.
+ */
 export function runWithDice(kernel: Kernel, dice: Dice, count: number, tally: Tally): void {
-  const row = new Int32Array(kernel.metrics.length);
-  for (let t = 0; t < count; t++) {
-    kernel.trial(dice, row);
-    tally.add(row);
+  const block = tally.rowBlock();
+  const rows = block.rows;
+  for (let done = 0; done < count; ) {
+    const filled = Math.min(rows.length, count - done);
+    for (let r = 0; r < filled; r++) kernel.trial(dice, rows[r] as Int32Array);
+    block.count(filled);
+    done += filled;
   }
 }
 

@@ -106,7 +106,8 @@ export class Attacks extends BattleState {
       const saveOn = (melee ? scenario.meleeSave[single]! : scenario.save[single]!) - ap + cover;
       saved = this.roll(dice, count, saveOn);
       this.tracer?.saveOn(this.passOn(saveOn));
-      for (let wound = saved; wound < count; wound++) lost += this.wound(target, single);
+      if (scenario.wounds[single] === 1) lost = this.removeModels(target, single, count - saved);
+      else for (let wound = saved; wound < count; wound++) lost += this.wound(target, single);
     } else {
       rolled = 0;
       for (let hit = 0; hit < count && this.alive[target]! > 0; hit++) {
@@ -156,6 +157,17 @@ export class Attacks extends BattleState {
       this.alive[target] = this.alive[target]! - 1;
     }
     return taken;
+  }
+
+  /**
+   * `hits` unsaved hits on models of one Wound (never damaged: a hit takes the model), all at once:
+   * what `hits` calls of `wound` do. Returns the Wounds taken.
+   */
+  private removeModels(target: number, victim: number, hits: number): number {
+    this.woundsLeft[target] = this.woundsLeft[target]! - hits;
+    this.typeAlive[victim] = this.typeAlive[victim]! - hits;
+    this.alive[target] = this.alive[target]! - hits;
+    return hits;
   }
 
   /** The model type that takes the next hit: a damaged model, else the first type with models left. */

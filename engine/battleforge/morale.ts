@@ -84,7 +84,7 @@ export class Morale extends Attacks {
    * enemy strikes it as it goes if it fails (Falling Back); then it leaves the fight, or surrenders.
    */
   protected breakUnit(dice: Dice, unit: number): void {
-    this.broken[unit] = 1;
+    this.leaveActive(unit, this.broken);
     if (this.inMelee(unit)) this.leaveMelee(dice, unit);
     this.disengage(unit);
     if (this.destroyed[unit] !== 0) {
@@ -120,7 +120,7 @@ export class Morale extends Attacks {
   /** Every model gone: the unit is destroyed, and every unit near it gains Shock (Gaining Shock). */
   protected destroy(dice: Dice, unit: number): void {
     this.alive[unit] = 0;
-    this.destroyed[unit] = 1;
+    this.leaveActive(unit, this.destroyed);
     this.tracer?.destroyed(unit);
     this.disengage(unit);
     this.settle(unit);

@@ -24,6 +24,8 @@ function battleLayout(units: number, types: number) {
     typeAlive: types,
     typeDamaged: types,
     engaged: units * units,
+    meleePartners: units,
+    activeUnits: 2,
   });
 }
 
@@ -65,6 +67,13 @@ export class BattleState {
   protected readonly typeDamaged: Int32Array;
   /** engaged[u × units + v] = 1 while u and v are locked in melee. */
   protected readonly engaged: Int32Array;
+  /** Per unit, the enemies it is engaged with: `inMelee` without a scan of `engaged`. */
+  private readonly meleePartners: Int32Array;
+  /**
+   * Per side, its units neither broken nor destroyed: `sideActive`, asked about 30 times a game,
+   * without a scan of the units (kept by `leaveActive`, the only way out of play).
+   */
+  private readonly activeUnits: Int32Array;
   /**
    * Counts passed D10 tests: nine dice per draw (the same dice as rolled one by one, in order), or
    * with method `tables` the count drawn whole from its binomial table.
@@ -116,6 +125,9 @@ export class BattleState {
     this.typeAlive = views.typeAlive;
     this.typeDamaged = views.typeDamaged;
     this.engaged = views.engaged;
+    this.meleePartners = views.meleePartners;
+    this.activeUnits = views.activeUnits;
+    for (let unit = 0; unit < units; unit++) this.activeUnits[scenario.side[unit]!]!++;
     this.shock.set(scenario.startShock);
     this.focus.set(scenario.startFocus);
     this.evade.set(scenario.startEvade);
@@ -138,8 +150,13 @@ export class BattleState {
   }
 
   protected sideActive(side: number): boolean {
-    for (let unit = 0; unit < this.unitCount; unit++) if (this.scenario.side[unit] === side && this.active(unit)) return true;
-    return false;
+    return this.activeUnits[side]! > 0;
+  }
+
+  /** `unit` breaks (`broken`) or is destroyed (`destroyed`): the only ways a unit stops being active. */
+  protected leaveActive(unit: number, flags: Int32Array): void {
+    if (this.active(unit)) this.activeUnits[this.scenario.side[unit]!]!--;
+    flags[unit] = 1;
   }
 
   protected distance(a: number, b: number): number {
@@ -163,9 +180,7 @@ export class BattleState {
   }
 
   protected inMelee(unit: number): boolean {
-    const row = unit * this.unitCount;
-    for (let other = 0; other < this.unitCount; other++) if (this.engaged[row + other] === 1) return true;
-    return false;
+    return this.meleePartners[unit]! > 0;
   }
 
   /** An engaged enemy to fight (the lowest index), −1 if none. */
@@ -176,16 +191,23 @@ export class BattleState {
   }
 
   protected engage(a: number, b: number): void {
+    if (this.engaged[a * this.unitCount + b] !== 1) {
+      this.meleePartners[a]!++;
+      this.meleePartners[b]!++;
+    }
     this.engaged[a * this.unitCount + b] = 1;
     this.engaged[b * this.unitCount + a] = 1;
     this.place[a] = this.place[b]!;
   }
 
   protected disengage(unit: number): void {
+    if (this.meleePartners[unit] === 0) return;
     for (let other = 0; other < this.unitCount; other++) {
+      if (this.engaged[unit * this.unitCount + other] === 1) this.meleePartners[other]!--;
       this.engaged[unit * this.unitCount + other] = 0;
       this.engaged[other * this.unitCount + unit] = 0;
     }
+    this.meleePartners[unit] = 0;
   }
 
   /** Movement after Shock (Effects of Shock), from the unit's most numerous model type. */

@@ -136,7 +136,11 @@ export class D10Tests implements D10Counter {
   }
 
   count(dice: Dice, n: number, target: number): number {
+    // Up to three dice (most tests are one die): one draw, one chunk, as the loop below reads it.
+    if (n === 1) return dice.d10Packed(1) < (target < 1 ? 1 : Math.min(target, 9)) ? 1 : 0;
     const table = this.tables[target < 1 ? 1 : Math.min(target, 9)] as Uint8Array;
+    if (n === 3) return table[dice.d10Packed(3)] as number;
+    if (n === 2) return this.partial(dice.d10Packed(2), 2, target);
     let passed = 0;
     let left = n;
     while (left > 0) {

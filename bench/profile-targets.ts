@@ -1,0 +1,155 @@
+import { streamDice } from '../engine/dice/index.js';
+import type { DrawMethod, Kernel, MetricSpec } from '../engine/kernel.js';
+import { runWithDice } from '../sim/run.js';
+import { Tally } from '../statistics/tally.js';
+import { kernelOf, type ProfiledKernel, RecordedDice } from './profile-kernels.js';
+
+/**
+ * Issue 35's ratios for one kernel, in a profile worker (bench/profile-worker.ts): by both methods,
+ * in this one worker, in alternating stretches timed in CPU time (another process on the 2 shared
+ * cores then costs a stretch its cache, not its whole time slice):
+ * - whole: `runWithDice` (sim/run.ts), the trial and its tally as a run does;
+ * - dice: the calls the trials made on their dice, replayed alone (profile-kernels.ts);
+ * - tally: `runWithDice` over rows the kernel wrote, replayed by a kernel that only copies them, less
+ *   the same copying with no tally.
+ * The worker's main thread waits while it measures, so the process's CPU time is the worker's.
+ */
+
+export interface TargetsJob {
+  readonly targets: true;
+  readonly kernel: ProfiledKernel | 'scenario';
+  readonly file?: string;
+  readonly stretchSeconds: number;
+  readonly stretches: number;
+}
+
+/** Nanoseconds of CPU time per trial, the median and the fastest of the stretches. */
+export interface Cost {
+  readonly median: number;
+  readonly fastest: number;
+}
+
+export interface MethodCosts {
+  readonly whole: Cost;
+  readonly dice: Cost;
+  readonly tally: Cost;
+  readonly callsPerTrial: number;
+}
+
+export interface TargetsResult {
+  readonly kernel: ProfiledKernel | 'scenario';
+  readonly file?: string;
+  readonly metrics: number;
+  /** Method `tables` (`--method mc`, the default) and `dice` (`--method mc-dice`). */
+  readonly tables: MethodCosts;
+  readonly dice: MethodCosts;
+}
+
+const ROWS = 4096;
+const BATCH = 1024;
+
+/** Replays rows a kernel wrote, so the tally is timed on real values. */
+class RowReplay implements Kernel {
+  readonly ruleset = 'replay';
+  readonly engineVersion = 'replay';
+  private next = 0;
+  constructor(
+    readonly metrics: readonly MetricSpec[],
+    private readonly rows: Int32Array,
+  ) {}
+  trial(_dice: unknown, row: Int32Array): void {
+    const width = row.length;
+    const start = this.next * width;
+    for (let m = 0; m < width; m++) row[m] = this.rows[start + m] as number;
+    this.next = (this.next + 1) & (ROWS - 1);
+  }
+}
+
+function cpuMilliseconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** Nanoseconds of CPU time per unit: `step` runs some units and says how many, until `seconds` of CPU time. */
+function stretch(step: () => number, seconds: number): number {
+  let units = 0;
+  const started = cpuMilliseconds();
+  let now = started;
+  do {
+    units += step();
+    now = cpuMilliseconds();
+  } while (now - started < seconds * 1000);
+  return ((now - started) * 1e6) / units;
+}
+
+interface Timed {
+  readonly step: () => number;
+  readonly samples: number[];
+}
+
+async function methodSteps(job: TargetsJob, method: DrawMethod) {
+  const kernel = await kernelOf(job.kernel, method, job.file);
+  const dice = streamDice(7);
+  const tally = new Tally(kernel.metrics);
+  const row = new Int32Array(kernel.metrics.length);
+  const rows = new Int32Array(ROWS * row.length);
+  for (let r = 0; r < ROWS; r++) {
+    kernel.trial(dice, row);
+    rows.set(row, r * row.length);
+  }
+  const replay = new RowReplay(kernel.metrics, rows);
+  const replayTally = new Tally(kernel.metrics);
+  const recorded = new RecordedDice(kernel, 2048);
+  const timed = (step: () => number): Timed => ({ step, samples: [] });
+  return {
+    kernel,
+    recorded,
+    whole: timed(() => {
+      runWithDice(kernel, dice, BATCH, tally);
+      return BATCH;
+    }),
+    dice: timed(() => {
+      recorded.replay();
+      return recorded.trials;
+    }),
+    rowsTallied: timed(() => {
+      runWithDice(replay, dice, BATCH, replayTally);
+      return BATCH;
+    }),
+    rowsAlone: timed(() => {
+      for (let t = 0; t < BATCH; t++) replay.trial(dice, row);
+      return BATCH;
+    }),
+  };
+}
+
+function cost(samples: readonly number[]): Cost {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)] as number, fastest: sorted[0] as number };
+}
+
+export async function trialTargets(job: TargetsJob): Promise<TargetsResult> {
+  const methods = [await methodSteps(job, 'tables'), await methodSteps(job, 'dice')] as const;
+  const all = methods.flatMap((steps) => [steps.whole, steps.dice, steps.rowsTallied, steps.rowsAlone]);
+  // Warm-up: tables built and code compiled before anything counts.
+  for (let r = 0; r < 2; r++) for (const timed of all) stretch(timed.step, job.stretchSeconds);
+  for (let r = 0; r < job.stretches; r++) for (const timed of all) timed.samples.push(stretch(timed.step, job.stretchSeconds));
+  const costs = (steps: (typeof methods)[number]): MethodCosts => {
+    const tallied = cost(steps.rowsTallied.samples);
+    const alone = cost(steps.rowsAlone.samples);
+    return {
+      whole: cost(steps.whole.samples),
+      dice: cost(steps.dice.samples),
+      tally: { median: Math.max(0, tallied.median - alone.median), fastest: Math.max(0, tallied.fastest - alone.fastest) },
+      callsPerTrial: steps.recorded.callsPerTrial,
+    };
+  };
+  if (methods[0].recorded.sink + methods[1].recorded.sink === 0.5) console.log('');
+  return {
+    kernel: job.kernel,
+    ...(job.file === undefined ? {} : { file: job.file }),
+    metrics: methods[0].kernel.metrics.length,
+    tables: costs(methods[0]),
+    dice: costs(methods[1]),
+  };
+}

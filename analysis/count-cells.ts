@@ -159,7 +159,7 @@ export class RosterCells implements CellSource {
         this.trialsInAll += played.outcome.trials;
         this.runs += 1;
         this.runsAt[level] += 1;
-        this.provenance ??= { ruleset: played.result.ruleset, engineVersion: played.result.engineVersion };
+        this.provenance ??= { ruleset: played.loaded.system.id, engineVersion: played.loaded.system.version };
         this.leftOut.add(this.roster, situation, played);
         this.onRun?.(this.runs);
         return played.outcome;

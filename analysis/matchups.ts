@@ -1,7 +1,7 @@
 import { closestNames } from '../engine/validation.js';
 import { InputError } from '../input/errors.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
-import type { RulesProvenance } from '../input/provenance.js';
+import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import { Z_95 } from '../statistics/intervals.js';
 import { combineOutcomes, mixOutcomes, type Outcome, outcomeFromCounts, reversed } from '../statistics/outcome.js';
 import { type LoadedRoster, type RosterEntry, sameGame, seatingOf, withDataSnapshot } from '../input/roster.js';
@@ -188,7 +188,8 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
   let trialsInAll = 0;
   const entries = rosterEntries(roster, options.only);
   // Run u seated first against v for every ordered pair, in every situation: cell (u, v) seated first, and cell (v, u) seated second.
-  const runs = situations.flatMap((situation) => entries.flatMap((a) => entries.map((b) => [situation, a, b] as const)));
+  // A pair's situations one after the other: those it cannot take are the same game, which then meets its kernel still compiled in the worker.
+  const runs = entries.flatMap((a) => entries.flatMap((b) => situations.map((situation) => [situation, a, b] as const)));
   const firstSeated = new Map<string, Outcome>();
   const leftOut = new LeftOutTally();
   let provenance: RulesProvenance | undefined;
@@ -205,7 +206,7 @@ export async function matchups(given: LoadedRoster, options: MatchupOptions = {}
     trialsInAll += played.outcome.trials;
     firstSeated.set(key(situation, unit.id, opponent.id), played.outcome);
     leftOut.add(roster, situation, played);
-    provenance ??= played.result;
+    provenance ??= provenanceOf(played.loaded);
     options.onRun?.(++done, runs.length);
   };
   await inLanes(runs.length, options.executor, play);

@@ -1,20 +1,22 @@
 import { loadBuiltInRuleSystems } from '../engine/registry.js';
+import type { DataFiles } from '../engine/rule-system.js';
 import { InputError } from '../input/errors.js';
 import { runSeed } from '../sim/run-seed.js';
 import type { ShardExecutor } from '../sim/shard-task.js';
 import { type LoadedScenario, loadScenarioData } from '../input/scenario-file.js';
-import { type Outcome, outcomeOf } from '../statistics/outcome.js';
+import { type Outcome, outcomeFromCounts } from '../statistics/outcome.js';
 import {
   type LoadedRoster,
   loadInSituation,
   matchupScenario,
   type RosterEntry,
+  type ScenarioLoader,
   type Seat,
   type Seated,
   seatedKey,
   seatingOf,
 } from '../input/roster.js';
-import { type MonteCarloRunOptions, runScenario, type ScenarioResult } from '../sim/run-scenario.js';
+import { type OutcomeRunOptions, runForOutcome } from '../sim/run-scenario.js';
 import { fieldLabel } from '../input/field-labels.js';
 import type { Situation, SituationChange } from '../input/situations.js';
 
@@ -47,10 +49,11 @@ async function sidesOf(loaded: LoadedScenario): Promise<readonly [string, string
 
 /**
  * `task(0)` … `task(count − 1)`, several at once so that every worker stays busy (a run often
- * needs a single shard): twice the executor's workers in flight.
+ * needs a single shard): as many as the executor takes seated runs in flight (enough for its
+ * batches), else twice its workers.
  */
 export async function inLanes(count: number, executor: ShardExecutor | undefined, task: (index: number) => Promise<void>): Promise<void> {
-  const lanes = Math.max(1, 2 * (executor?.workers ?? 1));
+  const lanes = Math.max(1, executor?.outcomesInFlight ?? 2 * (executor?.workers ?? 1));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(lanes, count) }, async () => {
@@ -68,7 +71,7 @@ export function analysisSeed(roster: LoadedRoster, seed: number | undefined): nu
 export interface SeatedPlay {
   /** For `unit`, with the run's seed. */
   readonly outcome: Outcome;
-  readonly result: ScenarioResult;
+  /** The scenario played (its rules' provenance: input/provenance.ts). */
   readonly loaded: LoadedScenario;
   /** The situation's changes this pairing's units could not take (left out of this game). */
   readonly leftOut: readonly string[];
@@ -92,7 +95,7 @@ export interface SeatedGame {
 export async function playSeated(
   roster: LoadedRoster,
   game: SeatedGame,
-  run: MonteCarloRunOptions & { readonly seed: number },
+  run: Omit<OutcomeRunOptions, 'target'>,
   stopAt?: number,
 ): Promise<SeatedPlay> {
   const { unit, opponent, seat, situation, counts } = game;
@@ -100,9 +103,7 @@ export async function playSeated(
   let loaded: LoadedScenario;
   let leftOut: readonly string[];
   try {
-    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, (at, data) =>
-      loadScenarioData(at, data, roster.files, { plugins: roster.plugins }),
-    ));
+    ({ loaded, leftOut } = await loadInSituation(roster, seated, situation, seatedLoader(roster)));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The scenario exists only in memory: say it of the roster, and of the pairing that made it.
@@ -132,12 +133,38 @@ export async function playSeated(
   const [side, other] = seat === 0 ? names : [names[1], names[0]];
   const { winMetric } = roster.roster;
   const seed = runSeed(run.seed, seatedKey(roster, seated, situation));
-  const result = await runScenario(loaded, {
-    ...run,
-    seed,
-    ...(stopAt === undefined ? {} : { scoreStop: { winMetric, side, other, halfWidth: stopAt } }),
-  });
-  return { outcome: { ...outcomeOf(result, loaded, winMetric, side, other), seed }, result, loaded, leftOut, seated };
+  const { wins, losses, trials } = await runForOutcome(loaded, { ...run, seed, target: { winMetric, side, other, halfWidth: stopAt } });
+  const outcome = outcomeFromCounts(wins, trials - wins - losses, losses);
+  return { outcome: { ...outcome, seed }, loaded, leftOut, seated };
+}
+
+/** Seated scenarios loaded, by their content, per analysis (its data snapshot). */
+const loadsBySnapshot = new WeakMap<DataFiles, Map<string, LoadedScenario>>();
+
+/**
+ * The roster's seated scenarios loaded through its data snapshot, each content once: a situation
+ * change a pairing cannot take leaves it the game of the template as written, loaded already for
+ * that situation (a third of a Warmaster matchup's runs). A load depends on its content and its
+ * folder (all of a roster's seated scenarios are beside it), so a game loaded again only takes its
+ * own file name. Failures are not kept: their problems name the file.
+ */
+function seatedLoader(roster: LoadedRoster): ScenarioLoader<LoadedScenario> {
+  const load = (at: string, data: unknown) => loadScenarioData(at, data, roster.files, { plugins: roster.plugins });
+  if (roster.files === undefined) return load;
+  let loads = loadsBySnapshot.get(roster.files);
+  if (loads === undefined) loadsBySnapshot.set(roster.files, (loads = new Map()));
+  const known = loads;
+  return async (at, data) => {
+    const key = JSON.stringify(data);
+    const loaded = known.get(key);
+    if (loaded !== undefined)
+      return loaded.file === at
+        ? loaded
+        : { ...loaded, file: at, inputs: loaded.inputs.map((input) => (input === loaded.file ? at : input)) };
+    const fresh = await load(at, data);
+    known.set(key, fresh);
+    return fresh;
+  };
 }
 
 /** Which entry's games a change was left out of, and how many of its games (with the change on its side) those were. */

@@ -1,11 +1,16 @@
+import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compareVariants } from '../analysis/compare.js';
 import { matchups } from '../analysis/matchups.js';
-import { loadRoster } from '../input/roster.js';
+import { fileSystemData } from '../input/data-file.js';
+import { installNodePlatform } from '../input/node-platform.js';
+import { checkRoster, loadRoster } from '../input/roster.js';
+import { loadScenarioData } from '../input/scenario-file.js';
 import type { SerializedKernelSpec } from '../sim/kernel-spec.js';
 import { ShardPool } from '../sim/shard-pool.js';
-import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
-import { writeWarmasterRoster } from './warmaster-roster.js';
+import type { KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
+import { median } from './measure.js';
 
 /**
  * The analysis targets of issue 7, measured: a 20 × 20 heroic matchup matrix at ±1 percentage point
@@ -57,67 +62,164 @@ export async function measureAnalysis(workers: number, quick: boolean): Promise<
   };
 }
 
-/** A Warmaster round robin timed in this process (issue 35 item 2): wall time, and the share of it the workers spent outside trial loops. */
-export interface MatchupsOverhead {
-  readonly units: number;
-  readonly precision: number;
+/**
+ * Issue 35, item 2: does an analysis spend its time on trials? A 24 × 24 Warmaster matchup matrix
+ * (data/warmaster/rosters/four-armies.yaml: 24 units, 4 situations, both seatings: 2,304 runs) at
+ * ±0.01, on a pool of 2 workers started for it as `crucible matchups` starts its own, plain and
+ * `--adaptive`, the two alternating. Per repetition: the wall time of `matchups()` (the roster loaded
+ * and checked before, as the command does before its clock starts), the trial time (Σ of the loop
+ * time each run or shard reports: ShardResult / OutcomeResult `loopMilliseconds`), the share of the
+ * workers' wall time that was not trials, 1 − trial time / (wall × workers), the trials run, and
+ * this process's CPU time (all threads). Targets: not trials ≤ 25% of the wall time, and
+ * `--adaptive` saving time in proportion to the trials it saves.
+ */
+export interface MatchupTrialShare {
   readonly adaptive: boolean;
-  readonly workers: number;
   readonly runs: number;
   readonly trials: number;
-  readonly seconds: number;
-  /** Σ the shards' trial-loop time, measured inside the workers. */
-  readonly loopSeconds: number;
-  /** 1 − loopSeconds ÷ (seconds × workers): the share of the workers' wall time not spent on trials. */
-  readonly overhead: number;
+  /** Medians over the repetitions. */
+  readonly wallSeconds: number;
+  readonly trialSeconds: number;
+  readonly notTrialShare: number;
+  readonly cpuSeconds: number;
+  readonly repetitions: readonly { readonly wallSeconds: number; readonly trialSeconds: number; readonly cpuSeconds: number }[];
 }
 
-/** Sums the trial-loop time the workers report, shard by shard (as bench/parallel.ts's MeteredExecutor). */
+export interface MatchupTrialShares {
+  readonly roster: string;
+  readonly precision: number;
+  readonly workers: number;
+  readonly plain: MatchupTrialShare;
+  readonly adaptive: MatchupTrialShare;
+  /** Adaptive over plain: of the wall time, and of the trials (in proportion: the first no larger than the second, give or take noise). */
+  readonly wallRatio: number;
+  readonly trialRatio: number;
+  /** One-minute load average before and after. */
+  readonly load: { readonly before: number; readonly after: number };
+}
+
+/** Sums the trial-loop time the runs report, whether they come as shards or as seated runs. */
 class LoopMeter implements ShardExecutor {
   loopMilliseconds = 0;
-  constructor(private readonly inner: ShardExecutor) {}
+  readonly outcomesInFlight: number | undefined;
+  readonly runOutcome?: (task: OutcomeTask) => Promise<OutcomeResult>;
+
+  constructor(private readonly inner: ShardExecutor) {
+    this.outcomesInFlight = inner.outcomesInFlight;
+    const runOutcome = inner.runOutcome?.bind(inner);
+    if (runOutcome !== undefined)
+      this.runOutcome = async (task) => {
+        const result = await runOutcome(task);
+        if ('loopMilliseconds' in result) this.loopMilliseconds += result.loopMilliseconds;
+        return result;
+      };
+  }
+
   get workers(): number {
     return this.inner.workers;
   }
+
   async run(task: ShardTask): Promise<ShardResult> {
     const result = await this.inner.run(task);
     this.loopMilliseconds += result.loopMilliseconds;
     return result;
   }
+
   kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
     return this.inner.kernelFacts(spec);
   }
+
   close(force: boolean): Promise<void> {
     return this.inner.close(force);
   }
 }
 
-/**
- * `units` × `units` Warmaster troop units (bench/warmaster-roster.ts), every ordered pair in both
- * seatings at ±precision, `--adaptive` or not, on a fresh pool of `workers` threads, timed from the
- * roster's loading to the result as `crucible matchups` runs it (the pool's start included).
- */
-export async function measureMatchupsOverhead(units: number, precision: number, adaptive: boolean, workers = 2): Promise<MatchupsOverhead> {
-  const roster = writeWarmasterRoster(units);
-  const pool = new LoopMeter(new ShardPool(workers));
-  const started = performance.now();
-  try {
-    const result = await matchups(await loadRoster(roster.file), { executor: pool, precision, seed: 1, adaptive });
-    const seconds = (performance.now() - started) / 1000;
-    const loopSeconds = pool.loopMilliseconds / 1000;
-    return {
-      units,
-      precision,
-      adaptive,
-      workers: pool.workers,
-      runs: result.entries.length ** 2,
-      trials: result.trialsInAll,
-      seconds,
-      loopSeconds,
-      overhead: 1 - loopSeconds / (seconds * pool.workers),
-    };
-  } finally {
-    await pool.close(false);
-    roster.remove();
+export async function measureMatchupTrialShare(
+  options: { readonly precision?: number; readonly workers?: number; readonly repetitions?: number } = {},
+): Promise<MatchupTrialShares> {
+  const { precision = 0.01, workers = 2, repetitions = 3 } = options;
+  const file = path.join(repository, 'data/warmaster/rosters/four-armies.yaml');
+  const roster = await loadRoster(file);
+  await checkRoster(roster, (at, data) => loadScenarioData(at, data, fileSystemData));
+  const loadBefore = loadavg()[0] ?? 0;
+  const samples = { plain: [] as Sample[], adaptive: [] as Sample[] };
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    for (const adaptive of [false, true]) {
+      const meter = new LoopMeter(new ShardPool(workers));
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      try {
+        const result = await matchups(roster, { executor: meter, precision, seed: 1, ...(adaptive ? { adaptive: true } : {}) });
+        const wall = performance.now() - started;
+        const cpu = process.cpuUsage(cpuBefore);
+        (adaptive ? samples.adaptive : samples.plain).push({
+          runs: result.entries.length ** 2 * result.situations.length,
+          trials: result.trialsInAll,
+          wallSeconds: wall / 1000,
+          trialSeconds: meter.loopMilliseconds / 1000,
+          cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        });
+      } finally {
+        await meter.close(false);
+      }
+    }
   }
+  const plain = summary(samples.plain, false, workers);
+  const adaptive = summary(samples.adaptive, true, workers);
+  return {
+    roster: path.relative(repository, file),
+    precision,
+    workers,
+    plain,
+    adaptive,
+    wallRatio: adaptive.wallSeconds / plain.wallSeconds,
+    trialRatio: adaptive.trials / plain.trials,
+    load: { before: loadBefore, after: loadavg()[0] ?? 0 },
+  };
+}
+
+interface Sample {
+  readonly runs: number;
+  readonly trials: number;
+  readonly wallSeconds: number;
+  readonly trialSeconds: number;
+  readonly cpuSeconds: number;
+}
+
+function summary(samples: readonly Sample[], adaptive: boolean, workers: number): MatchupTrialShare {
+  const [first] = samples;
+  return {
+    adaptive,
+    runs: first?.runs ?? 0,
+    trials: first?.trials ?? 0,
+    wallSeconds: median(samples.map((sample) => sample.wallSeconds)),
+    trialSeconds: median(samples.map((sample) => sample.trialSeconds)),
+    notTrialShare: median(samples.map((sample) => 1 - sample.trialSeconds / (sample.wallSeconds * workers))),
+    cpuSeconds: median(samples.map((sample) => sample.cpuSeconds)),
+    repetitions: samples.map(({ wallSeconds, trialSeconds, cpuSeconds }) => ({ wallSeconds, trialSeconds, cpuSeconds })),
+  };
+}
+
+/** The lines bench/run.ts (or this script) prints. */
+export function matchupTrialShareLines(shares: MatchupTrialShares): string[] {
+  const line = (share: MatchupTrialShare) =>
+    `  ${share.adaptive ? '--adaptive' : 'plain     '}  wall ${share.wallSeconds.toFixed(2)} s · trials ${share.trialSeconds.toFixed(2)} s (${share.trials.toLocaleString('en')} trials) · not trials ${(100 * share.notTrialShare).toFixed(0)}% of ${shares.workers} workers' wall · CPU ${share.cpuSeconds.toFixed(2)} s`;
+  const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+  return [
+    `issue 35: ${shares.plain.runs.toLocaleString('en')}-run Warmaster matchups (${shares.roster}, ±${shares.precision}, ${shares.workers} workers; medians of ${shares.plain.repetitions.length})`,
+    line(shares.plain),
+    line(shares.adaptive),
+    `  not trials ≤ 25% of the wall time: ${verdict(shares.plain.notTrialShare <= 0.25)} · --adaptive takes ${(100 * shares.wallRatio).toFixed(0)}% of the time for ${(100 * shares.trialRatio).toFixed(0)}% of the trials (in proportion: ${verdict(shares.wallRatio <= shares.trialRatio + 0.1)}) · load average ${shares.load.before.toFixed(2)} → ${shares.load.after.toFixed(2)}`,
+  ];
+}
+
+// `node --import tsx bench/analysis.ts [precision] [repetitions]`: issue 35's analysis numbers alone.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  installNodePlatform();
+  const [precision, repetitions] = process.argv.slice(2).map(Number);
+  const shares = await measureMatchupTrialShare({
+    ...(precision === undefined ? {} : { precision }),
+    ...(repetitions === undefined ? {} : { repetitions }),
+  });
+  for (const text of matchupTrialShareLines(shares)) console.log(text);
 }

@@ -1,4 +1,4 @@
-import { measureMatchupsOverhead } from './analysis.js';
+import { measureMatchupTrialShare } from './analysis.js';
 import { measureLoadFallback } from './load-fallback.js';
 import { measureParallel } from './parallel.js';
 import { bundledScenarioFiles, methodsByScenario, profileKernels } from './profile.js';
@@ -38,10 +38,8 @@ export async function measureIssue35(
   }
   if (parts.matchups === undefined) {
     const load = loadNow();
-    log('  issue 35: a 24 × 24 Warmaster round robin at ±0.01, fixed then --adaptive…');
-    const fixed = await measureMatchupsOverhead(24, 0.01, false);
-    const adaptive = await measureMatchupsOverhead(24, 0.01, true);
-    parts.matchups = { fixed, adaptive, load };
+    log('  issue 35: a 24 × 24 Warmaster round robin at ±0.01, plain and --adaptive alternating…');
+    parts.matchups = { ...(await measureMatchupTrialShare({ precision: 0.01, repetitions: quick ? 1 : 3 })), load };
     took('round robin');
   }
   if (parts.profile === undefined) {

@@ -12,12 +12,17 @@ import { prepareImport } from './typescript-plugins.js';
  * module (input/rule-systems.ts, imported on first use: a worker thread, which only compiles
  * kernels, never loads the descriptors and zod), kernel modules imported by URL, node:crypto's SHA-256.
  */
+let ruleSystems: Promise<typeof import('./rule-systems.js')> | undefined;
+
 export const nodePlatform: Platform = {
   stat,
   readText: (file) => readFile(file, 'utf8'),
   readStream,
   readDirectory: (directory) => readdir(directory, { withFileTypes: true }),
-  resolveRuleSystem: async (file, ruleset, trust) => (await import('./rule-systems.js')).resolveRuleSystem(file, ruleset, trust),
+  // The import kept: a matchup loads thousands of scenarios, and each import() of a loaded module still
+  // goes to the module loader (under tsx, a round trip to its hooks thread: ~0.5 ms, most of a seating's set-up).
+  resolveRuleSystem: async (file, ruleset, trust) =>
+    (await (ruleSystems ??= import('./rule-systems.js'))).resolveRuleSystem(file, ruleset, trust),
   async importKernelModule(_ruleset, location) {
     // A plugin's kernel written in TypeScript needs tsx, registered on first need (input/typescript-plugins.ts).
     await prepareImport(location);

@@ -171,9 +171,7 @@ export function matchupScenario(
   leftOut?: ReadonlySet<string>,
 ): { file: string; data: unknown } {
   const template =
-    situation === undefined || situation.changes.length === 0
-      ? roster.roster.template
-      : situationTemplate(roster.roster.template, situation.changes, leftOut);
+    situation === undefined || situation.changes.length === 0 ? roster.roster.template : situatedTemplate(roster, situation, leftOut);
   const data = fill(template, a, b, counts ?? { a: a.count, b: b.count });
   const where = roster.situations.length > 1 && situation !== undefined ? `.${slug(situation.name)}` : '';
   const file = path.join(
@@ -181,6 +179,21 @@ export function matchupScenario(
     `${path.basename(roster.file, path.extname(roster.file))}${where}.${a.id.replaceAll('/', '_')}-vs-${b.id.replaceAll('/', '_')}.yaml`,
   );
   return { file, data };
+}
+
+/** Each situation's template, by the changes left out: made once, however many seatings a roster plays in it (never changed: `fill` copies). */
+const situatedTemplates = new WeakMap<Record<string, unknown>, WeakMap<Situation, Map<string, Record<string, unknown>>>>();
+
+function situatedTemplate(roster: LoadedRoster, situation: Situation, leftOut: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  const { template } = roster.roster;
+  let bySituation = situatedTemplates.get(template);
+  if (bySituation === undefined) situatedTemplates.set(template, (bySituation = new WeakMap()));
+  let byLeftOut = bySituation.get(situation);
+  if (byLeftOut === undefined) bySituation.set(situation, (byLeftOut = new Map()));
+  const key = [...leftOut].sort().join('\u0000');
+  let made = byLeftOut.get(key);
+  if (made === undefined) byLeftOut.set(key, (made = situationTemplate(template, situation.changes, leftOut)));
+  return made;
 }
 
 const slug = (text: string): string =>

@@ -1,6 +1,6 @@
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import { ShardRunner } from './shard-runner.js';
-import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
+import type { KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
 /**
  * Shards on the main thread, one at a time: no pool to start, which is quicker for short runs.
@@ -16,6 +16,11 @@ export class InProcessExecutor implements ShardExecutor {
   async run(task: ShardTask): Promise<ShardResult> {
     await new Promise((resolve) => setImmediate(resolve));
     return this.runner.run(task);
+  }
+
+  async runOutcome(task: OutcomeTask): Promise<OutcomeResult> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.runner.runOutcome(task);
   }
 
   kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {

@@ -11,8 +11,9 @@ import { AUTO_BUDGET, type ExactBudget, exactDistributions } from './exact.js';
 import { InProcessExecutor } from './in-process-executor.js';
 import { compileSpec, kernelSpecOf, serializeKernelSpec } from './kernel-spec.js';
 import { DEFAULT_MONTE_CARLO, drawMethodOf, exactBudgetFor, type Method, type MonteCarloMethod, monteCarloOf } from './methods.js';
-import type { FaultInjection, ShardExecutor } from './shard-task.js';
+import type { FaultInjection, OutcomeTask, ShardExecutor } from './shard-task.js';
 import { type RunSnapshot, runSharded, type ShardedRunOptions } from './sharded-run.js';
+import { shardCount } from './shards.js';
 
 /**
  * One scenario run, for every face — `crucible run`, the API, the analyses (sweeps, matchups,
@@ -218,6 +219,56 @@ async function monteCarlo(loaded: LoadedScenario, method: MonteCarloMethod, opti
     resumedTrials: resumeFrom?.trials ?? 0,
     ...(outcome.interrupted ? { interrupted: { trialsKept: outcome.keptTrials, trialsPlanned: trials } } : {}),
   };
+}
+
+/** A run read for one side's wins and losses only: what every seated game of an analysis is (analysis/seated.ts). */
+export interface OutcomeRunOptions {
+  readonly seed: number;
+  readonly trials: number;
+  /** The side counted; with `halfWidth`, the run stops once its score is within ±halfWidth, as runScenario's `scoreStop`. */
+  readonly target: OutcomeTask['target'];
+  readonly method?: MonteCarloMethod;
+  /** Default: this thread. */
+  readonly executor?: ShardExecutor;
+}
+
+export interface OutcomeCounts {
+  readonly wins: number;
+  readonly losses: number;
+  readonly trials: number;
+}
+
+/**
+ * The side's wins and losses of a Monte Carlo run: exactly those of runScenario's tally with the
+ * same seed, trials and stop rule. A run of one shard goes to the executor as one OutcomeTask
+ * (batched with the analysis's other runs, no kernel facts asked first, nothing summarised); a
+ * longer one, or on an executor that takes no OutcomeTasks (a queue), is a runScenario.
+ */
+export async function runForOutcome(loaded: LoadedScenario, options: OutcomeRunOptions): Promise<OutcomeCounts> {
+  const { seed, trials, target } = options;
+  const method = options.method ?? DEFAULT_MONTE_CARLO;
+  const executor = options.executor ?? new InProcessExecutor();
+  const scoreTarget = { ...target, halfWidth: target.halfWidth ?? 0 };
+  if (executor.runOutcome === undefined || shardCount(trials) !== 1) {
+    const { halfWidth } = target;
+    const result = await runScenario(loaded, {
+      method,
+      seed,
+      trials,
+      executor,
+      ...(halfWidth === undefined ? {} : { scoreStop: { ...target, halfWidth } }),
+    });
+    const { winCell, lossCell } = scoreStopOf(result.metrics, scoreTarget, loaded.file);
+    return { wins: result.tally.cells[winCell] ?? 0, losses: result.tally.cells[lossCell] ?? 0, trials: result.trials };
+  }
+  const specJson = JSON.stringify(kernelSpecOf(loaded, drawMethodOf(method)));
+  const counted = await executor.runOutcome({ specJson, seed, trials, target });
+  if ('metrics' in counted) {
+    // The kernel has no such metric or label: said as runScenario's stop rule says it.
+    scoreStopOf(counted.metrics, scoreTarget, loaded.file);
+    throw new Error(`internal error: the worker found no cells for ${JSON.stringify(target)}, which ${loaded.file}'s metrics have`);
+  }
+  return { wins: counted.wins, losses: counted.losses, trials: counted.trials };
 }
 
 /**

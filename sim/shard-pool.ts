@@ -2,12 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Piscina } from 'piscina';
 import type { SerializedKernelSpec } from './kernel-spec.js';
-import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
+import { InProcessExecutor } from './in-process-executor.js';
+import { SHARD_TRIALS } from './run.js';
+import type { KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from './shard-task.js';
 
 /** The handler file each worker loads: JavaScript that registers tsx, then loads shard-worker.ts. */
 const WORKER_ENTRY = new URL('./shard-worker-entry.mjs', import.meta.url).href;
 
-type Pool = Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>;
+type Pool = Piscina<PoolTask, PoolResult>;
 
 /** How long the pool watches the machine before it starts, to tell how busy other processes keep the cores. */
 export const LOAD_WINDOW_MILLISECONDS = 40;
@@ -76,6 +78,31 @@ export interface ShardPoolOptions {
 }
 
 /**
+ * A batch of seated runs holds at most this many runs and trials: one round trip carries several
+ * runs, while the last batches of an analysis still spread over every worker.
+ */
+const BATCH_RUNS = 16;
+const BATCH_TRIALS = SHARD_TRIALS;
+/**
+ * A seated run of at most this many trials is run on this thread: it costs less than its share of a
+ * batch's round trip (20–25 µs a run, about 25 Warmaster trials: bench on 2 cores, kernels cached),
+ * and a matrix of such runs (`-n 10`, a quick look) never starts the pool.
+ */
+const MAIN_THREAD_TRIALS = 32;
+/** A run that fails (its worker threw or died, with its whole batch) is tried again alone, once, as runSharded does a shard. */
+const MAX_ATTEMPTS = 2;
+
+interface QueuedOutcome {
+  readonly task: OutcomeTask;
+  readonly resolve: (result: OutcomeResult) => void;
+  readonly reject: (error: unknown) => void;
+  attempts: number;
+}
+
+type PoolTask = ShardTask | SerializedKernelSpec | readonly OutcomeTask[];
+type PoolResult = ShardResult | KernelFacts | OutcomeResult[];
+
+/**
  * Shards on a piscina pool of `workers` threads, all started at once and kept for the pool's
  * life (a run keeps them busy; starting one costs ~0.3 s of tsx and module loading). A shard that
  * throws rejects only itself; a worker that dies rejects the shards it holds (the one running and
@@ -92,6 +119,13 @@ export class ShardPool implements ShardExecutor {
   /** The threads started: `requested`, or fewer when fitted to the load at start. */
   private threadCount: number;
 
+  /** Seated runs waiting to be sent, and the batches a worker holds or runs. */
+  private readonly outcomes: QueuedOutcome[] = [];
+  private batchesOut = 0;
+  private flushPending = false;
+  /** Where the shortest runs go (MAIN_THREAD_TRIALS). */
+  private readonly here = new InProcessExecutor();
+
   constructor(
     readonly requested: number,
     private readonly options: ShardPoolOptions = {},
@@ -102,6 +136,11 @@ export class ShardPool implements ShardExecutor {
   /** Worker threads running shards: those started, or before the pool starts, those asked for. */
   get workers(): number {
     return this.threadCount;
+  }
+
+  /** Enough seated runs for every worker to hold two full batches (a worker holds two tasks). */
+  get outcomesInFlight(): number {
+    return 2 * Math.max(1, this.threadCount) * BATCH_RUNS;
   }
 
   private started(): Promise<Pool> {
@@ -121,7 +160,7 @@ export class ShardPool implements ShardExecutor {
         );
     }
     const { Piscina } = await import('piscina');
-    this.startedPool = new Piscina<ShardTask | SerializedKernelSpec, ShardResult | KernelFacts>({
+    this.startedPool = new Piscina<PoolTask, PoolResult>({
       filename: WORKER_ENTRY,
       minThreads: this.threadCount,
       maxThreads: this.threadCount,
@@ -145,6 +184,70 @@ export class ShardPool implements ShardExecutor {
     return (await (await this.started()).run(spec, { name: 'kernelFacts' })) as KernelFacts;
   }
 
+  /**
+   * A seated run (the shortest on this thread), sent with the others queued at the next turn of the
+   * event loop: the runs queued are spread over the free places (two a worker), so batches grow
+   * while the main thread is ahead of the workers, and a worker waiting for work gets it at once.
+   */
+  runOutcome(task: OutcomeTask): Promise<OutcomeResult> {
+    if (task.trials <= MAIN_THREAD_TRIALS) return this.here.runOutcome(task);
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ task, resolve, reject, attempts: 0 });
+      this.flushOutcomesSoon();
+    });
+  }
+
+  private flushOutcomesSoon(): void {
+    if (this.flushPending || this.outcomes.length === 0) return;
+    this.flushPending = true;
+    setImmediate(() => {
+      this.flushPending = false;
+      this.flushOutcomes();
+    });
+  }
+
+  private flushOutcomes(): void {
+    const places = 2 * Math.max(1, this.workers);
+    while (this.outcomes.length > 0 && this.batchesOut < places) {
+      const first = this.outcomes[0] as QueuedOutcome;
+      // A retry goes alone: only a run that fails on its own is the one to blame.
+      const size = first.attempts > 0 ? 1 : Math.min(BATCH_RUNS, Math.ceil(this.outcomes.length / (places - this.batchesOut)));
+      let trials = 0;
+      let count = 0;
+      while (count < size && count < this.outcomes.length) {
+        const next = this.outcomes[count] as QueuedOutcome;
+        if (count > 0 && (next.attempts > 0 || trials + next.task.trials > BATCH_TRIALS)) break;
+        trials += next.task.trials;
+        count++;
+      }
+      this.sendOutcomes(this.outcomes.splice(0, count));
+    }
+  }
+
+  private sendOutcomes(batch: QueuedOutcome[]): void {
+    this.batchesOut++;
+    for (const queued of batch) queued.attempts++;
+    const sent = this.started().then(
+      (pool) => pool.run(
+        batch.map((queued) => queued.task),
+        { name: 'runOutcomeTasks' },
+      ) as Promise<OutcomeResult[]>,
+    );
+    sent
+      .then(
+        (results) => batch.forEach((queued, i) => queued.resolve(results[i] as OutcomeResult)),
+        (error: unknown) => {
+          const retries = batch.filter((queued) => queued.attempts < MAX_ATTEMPTS);
+          for (const queued of batch) if (queued.attempts >= MAX_ATTEMPTS) queued.reject(error);
+          this.outcomes.unshift(...retries);
+        },
+      )
+      .finally(() => {
+        this.batchesOut--;
+        this.flushOutcomesSoon();
+      });
+  }
+
   /** Threads of the pool (for tests that kill one from outside). */
   get threads(): readonly { terminate(): Promise<number> }[] {
     return this.startedPool?.threads ?? [];
@@ -154,6 +257,8 @@ export class ShardPool implements ShardExecutor {
     const starting = this.pool;
     this.pool = undefined;
     this.startedPool = undefined;
+    // Runs not sent yet are not run: their callers hear so instead of waiting for ever.
+    for (const queued of this.outcomes.splice(0)) queued.reject(new Error('the worker pool was closed before this run was sent'));
     if (starting === undefined) return;
     const pool = await starting;
     if (force) await pool.destroy();

@@ -2,10 +2,11 @@ import { StreamDice } from '../engine/dice/index.js';
 import type { Kernel } from '../engine/kernel.js';
 import { compileKernelSpec, type SerializedKernelSpec } from './kernel-spec.js';
 import { runWithDice } from './run.js';
-import type { FaultInjection, KernelFacts, ShardResult, ShardTask } from './shard-task.js';
+import type { FaultInjection, KernelFacts, OutcomeResult, OutcomeTask, ShardResult, ShardTask } from './shard-task.js';
 import { StreamCursor } from './stream-cursor.js';
 import { SCORE_STOP_EVERY, type ScoreStop, scoreStopMet } from '../statistics/score-stop.js';
 import { Tally } from '../statistics/tally.js';
+import { scoreStopOf } from '../statistics/outcome.js';
 
 /**
  * Where shards are run, whoever runs them — a worker thread (sim/shard-worker.ts, which the
@@ -35,7 +36,7 @@ export class ShardRunner {
 
   constructor(private readonly options: ShardRunnerOptions = {}) {}
 
-  /** The kernel of a spec, compiled once per thread (tasks of one spec arriving together share the compilation). */
+  /** The kernel of a spec, compiled once per thread (tasks of one spec arriving together share the compilation); `specDigest` may be any key that names the spec. */
   kernel(specJson: string, specDigest: string): Promise<Kernel> {
     let kernel = this.kernels.get(specDigest);
     if (kernel === undefined) {
@@ -67,6 +68,39 @@ export class ShardRunner {
       this.options.exit();
     } else if (fault !== undefined) throw new Error(`injected test fault (${fault.kind}) in shard ${task.shard}, attempt ${task.attempt}`);
     return runShard(kernel, this.cursor, task.seed, task.shard, task.trials, this.options.storage, task.stop);
+  }
+
+  /** A whole one-shard run, counted for its target side: the same trials as shard 0 of a run of `task.trials` (runSharded's stop inside the shard included). */
+  async runOutcome(task: OutcomeTask): Promise<OutcomeResult> {
+    const kernel = await this.kernel(task.specJson, task.specJson);
+    let stop: ScoreStop;
+    try {
+      stop = scoreStopOf(kernel.metrics, { ...task.target, halfWidth: task.target.halfWidth ?? 0 }, '');
+    } catch {
+      return { metrics: kernel.metrics };
+    }
+    const shard = runShard(
+      kernel,
+      this.cursor,
+      task.seed,
+      0,
+      task.trials,
+      undefined,
+      task.target.halfWidth === undefined ? undefined : stop,
+    );
+    return {
+      wins: shard.cells[stop.winCell] ?? 0,
+      losses: shard.cells[stop.lossCell] ?? 0,
+      trials: shard.trials,
+      loopMilliseconds: shard.loopMilliseconds,
+    };
+  }
+
+  /** Several, one after the other (a batch from sim/shard-pool.ts). */
+  async runOutcomes(tasks: readonly OutcomeTask[]): Promise<OutcomeResult[]> {
+    const results: OutcomeResult[] = [];
+    for (const task of tasks) results.push(await this.runOutcome(task));
+    return results;
   }
 }
 

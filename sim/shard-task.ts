@@ -1,6 +1,7 @@
 import type { MetricSpec } from '../engine/kernel.js';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import type { ScoreStop } from '../statistics/score-stop.js';
+import type { ScoreTarget } from '../statistics/outcome.js';
 
 /**
  * One shard as a unit of work: what is sent to whoever runs it (a worker thread or the main
@@ -50,6 +51,34 @@ export interface KernelFacts {
   readonly metrics: readonly MetricSpec[];
 }
 
+/**
+ * A whole run of one shard (at most SHARD_TRIALS trials, shard 0 of its seed) answered with one side's
+ * wins and losses in its win metric: a seated game of an analysis, which reads nothing else of the
+ * run. Thousands of them make a matchup matrix, each a millisecond of trials or less, so an executor
+ * sends them in batches (one round trip for several runs) and the runs need no kernel facts first:
+ * the win and loss cells are found where the kernel is compiled.
+ */
+export interface OutcomeTask {
+  /** `SerializedKernelSpec.json`, also the key of the kernel cache (no digest: a digest costs more than the key is used). */
+  readonly specJson: string;
+  readonly seed: number;
+  readonly trials: number;
+  /** The side whose wins and losses are counted; with `halfWidth`, the run stops once its score is that precise (statistics/score-stop.ts). */
+  readonly target: Omit<ScoreTarget, 'halfWidth'> & { readonly halfWidth?: number | undefined };
+}
+
+export type OutcomeResult =
+  | {
+      readonly wins: number;
+      readonly losses: number;
+      /** Trials run: the task's, or fewer when its score was precise enough. */
+      readonly trials: number;
+      /** Time spent in the trial loop alone. */
+      readonly loopMilliseconds: number;
+    }
+  /** The kernel has no such metric or labels: its metrics, for the caller to say what is wrong (statistics/outcome.ts). */
+  | { readonly metrics: readonly MetricSpec[] };
+
 /** Runs shards somewhere: on the main thread, or on a pool of worker threads. */
 export interface ShardExecutor {
   /** Worker threads running shards; 0 when they run on the main thread. */
@@ -68,6 +97,13 @@ export interface ShardExecutor {
   status?(): string;
   /** Why the run cannot go on here (a queue no worker can serve, a full Redis), once that is so: not a bug, a setting to change. */
   unusable?(): string | undefined;
+  /**
+   * Run one OutcomeTask; an executor that has this batches them (sim/shard-pool.ts). Without it, a
+   * seated game is a run like any other (runScenario).
+   */
+  runOutcome?(task: OutcomeTask): Promise<OutcomeResult>;
+  /** OutcomeTasks worth having in flight at once to keep every worker busy (default twice the workers). */
+  readonly outcomesInFlight?: number | undefined;
   /** Stop accepting work; waits for running shards unless `force`. */
   close(force: boolean): Promise<void>;
 }

@@ -25,3 +25,8 @@ export default async function runShardTask(task) {
 export async function kernelFacts(spec) {
   return (await handler).kernelFacts(spec);
 }
+
+// A batch of seated runs (ShardPool.runOutcome).
+export async function runOutcomeTasks(tasks) {
+  return (await handler).runOutcomeTasks(tasks);
+}

@@ -1,7 +1,7 @@
 import { installNodePlatform } from '../input/node-platform.js';
 import type { SerializedKernelSpec } from './kernel-spec.js';
 import { ShardRunner } from './shard-runner.js';
-import type { KernelFacts, ShardResult, ShardTask } from './shard-task.js';
+import type { KernelFacts, OutcomeResult, OutcomeTask, ShardResult, ShardTask } from './shard-task.js';
 
 /**
  * The piscina task handlers (loaded through shard-worker-entry.mjs, see there why): a worker's
@@ -38,4 +38,10 @@ export async function runShardTask(task: ShardTask): Promise<ShardResult> {
 
 export function kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
   return runner.facts(spec);
+}
+
+/** A batch of seated runs (ShardPool.runOutcome), after the same turn of the event loop as a shard. */
+export async function runOutcomeTasks(tasks: readonly OutcomeTask[]): Promise<OutcomeResult[]> {
+  await nextTurn();
+  return runner.runOutcomes(tasks);
 }

@@ -142,11 +142,18 @@ export async function playSeated(
 const loadsBySnapshot = new WeakMap<DataFiles, Map<string, LoadedScenario>>();
 
 /**
- * The roster's seated scenarios loaded through its data snapshot, each content once: a situation
- * change a pairing cannot take leaves it the game of the template as written, loaded already for
- * that situation (a third of a Warmaster matchup's runs). A load depends on its content and its
- * folder (all of a roster's seated scenarios are beside it), so a game loaded again only takes its
- * own file name. Failures are not kept: their problems name the file.
+ * Seated scenarios kept per analysis, the latest loaded: a pair's situations are played one after
+ * the other (analysis/matchups.ts), so its template game is still here when a situation it cannot
+ * take asks for it again; a round robin of 39,204 pairings does not keep them all.
+ */
+const LOADS_KEPT = 256;
+
+/**
+ * The roster's seated scenarios loaded through its data snapshot, a game loaded again taken from
+ * the last ones loaded: a situation change a pairing cannot take leaves it the game of the template
+ * as written (a third of a Warmaster matchup's runs). A load depends on its content and its folder
+ * (all of a roster's seated scenarios are beside it), so a game loaded again only takes its own
+ * file name. Failures are not kept: their problems name the file.
  */
 function seatedLoader(roster: LoadedRoster): ScenarioLoader<LoadedScenario> {
   const load = (at: string, data: unknown) => loadScenarioData(at, data, roster.files, { plugins: roster.plugins });
@@ -163,6 +170,7 @@ function seatedLoader(roster: LoadedRoster): ScenarioLoader<LoadedScenario> {
         : { ...loaded, file: at, inputs: loaded.inputs.map((input) => (input === loaded.file ? at : input)) };
     const fresh = await load(at, data);
     known.set(key, fresh);
+    if (known.size > LOADS_KEPT) known.delete(known.keys().next().value as string);
     return fresh;
   };
 }

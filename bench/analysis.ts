@@ -91,9 +91,15 @@ export interface MatchupTrialShares {
   readonly workers: number;
   readonly plain: MatchupTrialShare;
   readonly adaptive: MatchupTrialShare;
-  /** Adaptive over plain: of the wall time, and of the trials (in proportion: the first no larger than the second, give or take noise). */
+  /**
+   * Adaptive over plain: of the wall time, of the trials (in proportion: the first no larger than
+   * the second, give or take noise), of the trial time (the floor: the trials it saves are the
+   * lopsided pairings' short games, cheaper than the average trial) and of the CPU time.
+   */
   readonly wallRatio: number;
   readonly trialRatio: number;
+  readonly trialTimeRatio: number;
+  readonly cpuRatio: number;
   /** One-minute load average before and after. */
   readonly load: { readonly before: number; readonly after: number };
 }
@@ -174,6 +180,8 @@ export async function measureMatchupTrialShare(
     adaptive,
     wallRatio: adaptive.wallSeconds / plain.wallSeconds,
     trialRatio: adaptive.trials / plain.trials,
+    trialTimeRatio: adaptive.trialSeconds / plain.trialSeconds,
+    cpuRatio: adaptive.cpuSeconds / plain.cpuSeconds,
     load: { before: loadBefore, after: loadavg()[0] ?? 0 },
   };
 }
@@ -200,6 +208,8 @@ function summary(samples: readonly Sample[], adaptive: boolean, workers: number)
   };
 }
 
+const percent = (ratio: number): string => `${(100 * ratio).toFixed(0)}%`;
+
 /** The lines bench/run.ts (or this script) prints. */
 export function matchupTrialShareLines(shares: MatchupTrialShares): string[] {
   const line = (share: MatchupTrialShare) =>
@@ -209,7 +219,8 @@ export function matchupTrialShareLines(shares: MatchupTrialShares): string[] {
     `issue 35: ${shares.plain.runs.toLocaleString('en')}-run Warmaster matchups (${shares.roster}, ±${shares.precision}, ${shares.workers} workers; medians of ${shares.plain.repetitions.length})`,
     line(shares.plain),
     line(shares.adaptive),
-    `  not trials ≤ 25% of the wall time: ${verdict(shares.plain.notTrialShare <= 0.25)} · --adaptive takes ${(100 * shares.wallRatio).toFixed(0)}% of the time for ${(100 * shares.trialRatio).toFixed(0)}% of the trials (in proportion: ${verdict(shares.wallRatio <= shares.trialRatio + 0.1)}) · load average ${shares.load.before.toFixed(2)} → ${shares.load.after.toFixed(2)}`,
+    `  not trials ≤ 25% of the wall time: ${verdict(shares.plain.notTrialShare <= 0.25)} · --adaptive takes ${percent(shares.wallRatio)} of the time (${percent(shares.cpuRatio)} of the CPU) for ${percent(shares.trialRatio)} of the trials, ${percent(shares.trialTimeRatio)} of the trial time (in proportion: ${verdict(shares.wallRatio <= shares.trialRatio + 0.05)})`,
+    `  load average ${shares.load.before.toFixed(2)} → ${shares.load.after.toFixed(2)}: on a loaded machine a process gets CPU by its runnable threads, so compare CPU, and the shares, rather than wall times`,
   ];
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { groupThousands } from '../documents/format.js';
 import type { SerializedKernelSpec } from '../sim/kernel-spec.js';
 import { InterruptedError } from '../sim/interrupted.js';
-import type { FaultInjection, KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
+import type { FaultInjection, KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import { EXIT_INTERRUPTED, EXIT_TERMINATED, type Io } from './commands/io.js';
 import { listenForInterrupts } from './interrupts.js';
 import { createProgressBar, type ProgressDisplay } from './progress.js';
@@ -90,6 +90,8 @@ class StoppableExecutor implements ShardExecutor {
   readonly status?: () => string;
   readonly unusable?: () => string | undefined;
   readonly cancelPending?: () => void;
+  readonly runOutcome?: (task: OutcomeTask) => Promise<OutcomeResult>;
+  readonly outcomesInFlight?: number | undefined;
 
   constructor(
     private readonly inner: ShardExecutor,
@@ -102,6 +104,12 @@ class StoppableExecutor implements ShardExecutor {
     if (inner.status !== undefined) this.status = () => inner.status?.() ?? '';
     if (inner.unusable !== undefined) this.unusable = () => inner.unusable?.();
     if (inner.cancelPending !== undefined) this.cancelPending = () => inner.cancelPending?.();
+    // Seated runs in batches (sim/shard-pool.ts); a test fault acts on shards, so under one they go as shards.
+    const runOutcome = inner.runOutcome?.bind(inner);
+    if (runOutcome !== undefined && fault === undefined) {
+      this.runOutcome = (task) => this.stoppable(() => runOutcome(task));
+      this.outcomesInFlight = inner.outcomesInFlight;
+    }
   }
 
   run(task: ShardTask): Promise<ShardResult> {

@@ -1,8 +1,8 @@
 import { streamDice } from '../engine/dice/index.js';
-import type { DrawMethod, Kernel, MetricSpec } from '../engine/kernel.js';
+import type { DrawMethod } from '../engine/kernel.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../statistics/tally.js';
-import { kernelOf, type ProfiledKernel, RecordedDice } from './profile-kernels.js';
+import { kernelOf, type ProfiledKernel, RecordedDice, RowReplay } from './profile-kernels.js';
 
 /**
  * Issue 35's ratios for one kernel, in a profile worker (bench/profile-worker.ts): by both methods,
@@ -45,25 +45,7 @@ export interface TargetsResult {
   readonly dice: MethodCosts;
 }
 
-const ROWS = 4096;
 const BATCH = 1024;
-
-/** Replays rows a kernel wrote, so the tally is timed on real values. */
-class RowReplay implements Kernel {
-  readonly ruleset = 'replay';
-  readonly engineVersion = 'replay';
-  private next = 0;
-  constructor(
-    readonly metrics: readonly MetricSpec[],
-    private readonly rows: Int32Array,
-  ) {}
-  trial(_dice: unknown, row: Int32Array): void {
-    const width = row.length;
-    const start = this.next * width;
-    for (let m = 0; m < width; m++) row[m] = this.rows[start + m] as number;
-    this.next = (this.next + 1) & (ROWS - 1);
-  }
-}
 
 function cpuMilliseconds(): number {
   const usage = process.cpuUsage();
@@ -92,12 +74,7 @@ async function methodSteps(job: TargetsJob, method: DrawMethod) {
   const dice = streamDice(7);
   const tally = new Tally(kernel.metrics);
   const row = new Int32Array(kernel.metrics.length);
-  const rows = new Int32Array(ROWS * row.length);
-  for (let r = 0; r < ROWS; r++) {
-    kernel.trial(dice, row);
-    rows.set(row, r * row.length);
-  }
-  const replay = new RowReplay(kernel.metrics, rows);
+  const replay = new RowReplay(kernel, dice);
   const replayTally = new Tally(kernel.metrics);
   const recorded = new RecordedDice(kernel, 2048);
   const timed = (step: () => number): Timed => ({ step, samples: [] });

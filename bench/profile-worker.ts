@@ -3,14 +3,16 @@ import { streamDice } from '../engine/dice/index.js';
 import type { DrawMethod } from '../engine/kernel.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { Tally } from '../statistics/tally.js';
-import { kernelOf, type ProfiledKernel, RecordedDice } from './profile-kernels.js';
+import { runWithDice } from '../sim/run.js';
+import { kernelOf, type ProfiledKernel, RecordedDice, RowReplay } from './profile-kernels.js';
 import { type TargetsJob, trialTargets } from './profile-targets.js';
 
 /**
  * One kernel's profile (bench/profile.ts), in its own worker thread: where a trial's time goes.
- * - whole: `kernel.trial` + `Tally.add`, as a run does (sim/run.ts `runWithDice`);
+ * - whole: `kernel.trial` and the tally, as a run does (sim/run.ts `runWithDice`);
  * - trial: `kernel.trial` alone, into the row;
- * - tally: `Tally.add` alone, over 4,096 rows the kernel wrote (real values, real branches);
+ * - tally: `runWithDice` over 4,096 rows the kernel wrote (real values, real branches), less the
+ *   same rows replayed with no tally;
  * - dice: the exact calls 2,048 trials made on their dice (d6, packed pools, chance, pick with its
  *   tables), replayed on fresh stream dice with nothing else: what drawing costs the trial
  *   (a switch per call is the replay's own cost, a few ns per call).
@@ -75,7 +77,6 @@ function timePer(step: (units: number) => void, batch: number, job: ProfileJob):
 async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
   const kernels = [await kernelOf(job.kernel, 'tables', job.file), await kernelOf(job.kernel, 'dice', job.file)] as const;
   const width = kernels[0].metrics.length;
-  const row = new Int32Array(width);
   const dice = streamDice(7);
   const tallies = kernels.map((kernel) => new Tally(kernel.metrics));
   const stretch = (k: 0 | 1, seconds: number): number => {
@@ -84,10 +85,7 @@ async function profileScenario(job: ProfileJob): Promise<ProfileResult> {
     let trials = 0;
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {
-      for (let t = 0; t < 1024; t++) {
-        kernel.trial(dice, row);
-        tally.add(row);
-      }
+      runWithDice(kernel, dice, 1024, tally);
       trials += 1024;
     }
     return ((performance.now() - started) * 1e6) / trials;
@@ -119,16 +117,7 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
   const row = new Int32Array(width);
   const dice = streamDice(7);
   const tally = new Tally(kernel.metrics);
-  const whole = timePer(
-    (trials) => {
-      for (let t = 0; t < trials; t++) {
-        kernel.trial(dice, row);
-        tally.add(row);
-      }
-    },
-    4096,
-    job,
-  );
+  const whole = timePer((trials) => runWithDice(kernel, dice, trials, tally), 4096, job);
   const trial = timePer(
     (trials) => {
       for (let t = 0; t < trials; t++) kernel.trial(dice, row);
@@ -136,24 +125,18 @@ async function profile(job: ProfileJob): Promise<ProfileResult> {
     4096,
     job,
   );
-  const ROWS = 4096;
-  const rows: Int32Array[] = [];
-  for (let r = 0; r < ROWS; r++) {
-    kernel.trial(dice, row);
-    rows.push(Int32Array.from(row));
-  }
-  const tallyOnly = new Tally(kernel.metrics);
-  let next = 0;
-  const tallyCost = timePer(
+  // The tally: the kernel's rows replayed through runWithDice, less the same replay with no tally.
+  const replay = new RowReplay(kernel, dice);
+  const replayTally = new Tally(kernel.metrics);
+  const tallied = timePer((trials) => runWithDice(replay, dice, trials, replayTally), 4096, job);
+  const replayed = timePer(
     (trials) => {
-      for (let t = 0; t < trials; t++) {
-        tallyOnly.add(rows[next] as Int32Array);
-        next = (next + 1) & (ROWS - 1);
-      }
+      for (let t = 0; t < trials; t++) replay.trial(dice, row);
     },
     4096,
     job,
   );
+  const tallyCost = Math.max(0, tallied - replayed);
   const TRIALS = 2048;
   const recorded = new RecordedDice(kernel, TRIALS);
   // One unit = one recorded trial's calls: a replay of all of them counts TRIALS units.

@@ -1,6 +1,8 @@
 import type { Dice, PoolRoller } from '../dice/index.js';
+import type { MetricSpec } from '../kernel.js';
 import { AttackTables } from './attack-tables.js';
 import type { CompiledGroup, CompiledScenario } from './compile.js';
+import { GROUP_SLOT_WIDTH, heroicMetrics, SIDE_SLOT_WIDTH } from './metrics.js';
 import type { HeroicTracer } from './trace.js';
 
 /**
@@ -39,14 +41,25 @@ export class AttackActions {
   // Per group.
   declare protected readonly aliveCount: Int32Array;
   declare protected readonly inFormation: Int32Array;
-  declare protected readonly formationBroken: Int32Array;
-  declare protected readonly woundsTaken: Int32Array;
   declare protected readonly activations: Int32Array;
   // Per side.
   declare protected readonly sideAlive: Int32Array;
-  declare protected readonly woundsDealt: Int32Array;
-  declare protected readonly chargesRefused: Int32Array;
-  declare protected readonly torment: Int32Array;
+  /**
+   * The trial's metrics as they stand, in row order (metrics.ts): each is counted where it changes
+   * (a Wound inflicted, a model vanquished, a formation broken, a charge refused), so the row is one
+   * copy of these cells at the end of the trial, not a pass over every group and side.
+   */
+  declare protected readonly rowCells: Int32Array;
+  declare readonly metrics: readonly MetricSpec[];
+  // Where each group's and side's metrics sit in `rowCells` (−1: the scenario has no such metric).
+  declare private readonly woundsTakenCell: Int32Array;
+  declare private readonly modelsLostCell: Int32Array;
+  declare private readonly vanquishedCell: Int32Array;
+  declare private readonly formationBrokenCell: Int32Array;
+  declare private readonly woundsDealtCell: Int32Array;
+  declare private readonly sideModelsLostCell: Int32Array;
+  declare protected readonly chargesRefusedCell: Int32Array;
+  declare protected readonly tormentCell: Int32Array;
   declare protected attackStamp: number;
   declare protected tracer: HeroicTracer | null;
 
@@ -73,7 +86,23 @@ export class AttackActions {
       scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield', scenario.rules) : null;
     const models = scenario.modelCount;
     const groups = this.groupCount;
-    const sizes = [models, models, models, models, groups, groups, groups, groups, groups, 2, 2, 2, 2];
+    const { metrics, slots } = heroicMetrics(scenario);
+    this.metrics = metrics;
+    const groupCells = (slot: number) => Int32Array.from({ length: groups }, (_, g) => slots.group[g * GROUP_SLOT_WIDTH + slot] as number);
+    const sideCells = (slot: number) => Int32Array.from({ length: 2 }, (_, side) => slots.side[side * SIDE_SLOT_WIDTH + slot] as number);
+    [this.woundsTakenCell, this.modelsLostCell, this.vanquishedCell, this.formationBrokenCell] = [
+      groupCells(0),
+      groupCells(1),
+      groupCells(2),
+      groupCells(3),
+    ];
+    [this.woundsDealtCell, this.sideModelsLostCell, this.chargesRefusedCell, this.tormentCell] = [
+      sideCells(0),
+      sideCells(1),
+      sideCells(2),
+      sideCells(3),
+    ];
+    const sizes = [models, models, models, models, groups, groups, groups, 2, metrics.length];
     this.state = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
     let offset = 0;
     const view = (size: number): Int32Array => {
@@ -82,14 +111,9 @@ export class AttackActions {
       return array;
     };
     [this.wounds, this.alive, this.engaged, this.shieldStamp] = [view(models), view(models), view(models), view(models)];
-    [this.aliveCount, this.inFormation, this.formationBroken, this.woundsTaken, this.activations] = [
-      view(groups),
-      view(groups),
-      view(groups),
-      view(groups),
-      view(groups),
-    ];
-    [this.sideAlive, this.woundsDealt, this.chargesRefused, this.torment] = [view(2), view(2), view(2), view(2)];
+    [this.aliveCount, this.inFormation, this.activations] = [view(groups), view(groups), view(groups)];
+    this.sideAlive = view(2);
+    this.rowCells = view(metrics.length);
     // The starting state, written through the views, then kept as the template.
     this.alive.fill(1);
     for (const group of scenario.groups) {
@@ -314,12 +338,23 @@ export class AttackActions {
     const room = targetGroup.might - (this.wounds[model] as number);
     const dealt = Math.min(wounds, room);
     this.wounds[model] = (this.wounds[model] as number) + dealt;
-    this.woundsTaken[targetGroup.index] = (this.woundsTaken[targetGroup.index] as number) + dealt;
-    if (group.side !== targetGroup.side) this.woundsDealt[group.side] = (this.woundsDealt[group.side] as number) + dealt;
+    const cells = this.rowCells;
+    const taken = this.woundsTakenCell[targetGroup.index] as number;
+    cells[taken] = (cells[taken] as number) + dealt;
+    if (group.side !== targetGroup.side) {
+      const dealtCell = this.woundsDealtCell[group.side] as number;
+      cells[dealtCell] = (cells[dealtCell] as number) + dealt;
+    }
     if (dealt === room) {
       this.alive[model] = 0;
-      this.aliveCount[targetGroup.index] = (this.aliveCount[targetGroup.index] as number) - 1;
+      const left = (this.aliveCount[targetGroup.index] as number) - 1;
+      this.aliveCount[targetGroup.index] = left;
       this.sideAlive[targetGroup.side] = (this.sideAlive[targetGroup.side] as number) - 1;
+      const lost = this.modelsLostCell[targetGroup.index] as number;
+      cells[lost] = (cells[lost] as number) + 1;
+      const sideLost = this.sideModelsLostCell[targetGroup.side] as number;
+      cells[sideLost] = (cells[sideLost] as number) + 1;
+      if (left === 0) cells[this.vanquishedCell[targetGroup.index] as number] = 1;
     }
     this.tracer?.wound(targetGroup, model, wounds, dealt);
   }
@@ -328,7 +363,8 @@ export class AttackActions {
   protected checkFormation(g: number): void {
     if (this.inFormation[g] === 1 && (this.aliveCount[g] as number) < this.formationMinimum) {
       this.inFormation[g] = 0;
-      this.formationBroken[g] = 1;
+      // Only a group declared in formation is ever in one, and only it has this metric.
+      this.rowCells[this.formationBrokenCell[g] as number] = 1;
       this.tracer?.formationBroken(g);
     }
   }

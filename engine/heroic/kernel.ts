@@ -1,8 +1,8 @@
 import type { Dice } from '../dice/index.js';
-import type { Kernel, MetricSpec, TraceSink } from '../kernel.js';
+import type { Kernel, TraceSink } from '../kernel.js';
 import { AttackActions } from './attack-action.js';
 import { type CompiledGroup, type CompiledScenario, WEAPON_AOE, WEAPON_MELEE } from './compile.js';
-import { GROUP_SLOT_WIDTH, heroicMetrics, type MetricSlots, ROUNDS, SIDE_SLOT_WIDTH, WINNER } from './metrics.js';
+import { ROUNDS, WINNER } from './metrics.js';
 import { HeroicTracer, type HeroicTraceEvent } from './trace.js';
 
 export const HEROIC_ENGINE_VERSION = 'heroic-1.1.0';
@@ -18,8 +18,6 @@ export const HEROIC_ENGINE_VERSION = 'heroic-1.1.0';
 export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEvent> {
   readonly ruleset = 'heroic';
   readonly engineVersion = HEROIC_ENGINE_VERSION;
-  declare readonly metrics: readonly MetricSpec[];
-  declare private readonly slots: MetricSlots;
   /** Group ids of each side, in activation order. */
   declare private readonly sideGroups: readonly [Int32Array, Int32Array];
   declare private readonly sidesActing: number;
@@ -32,9 +30,6 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
 
   constructor(scenario: CompiledScenario) {
     super(scenario);
-    const { metrics, slots } = heroicMetrics(scenario);
-    this.metrics = metrics;
-    this.slots = slots;
     const groupsOf = (side: number) =>
       Int32Array.from(
         scenario.groups.filter((group) => group.side === side),
@@ -135,8 +130,14 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     const refused = testNeeded && dice.d6() > group.will;
     if (testNeeded) this.tracer?.willTest(group, model, target, !refused);
     if (refused) {
-      this.chargesRefused[group.side] = (this.chargesRefused[group.side] as number) + 1;
-      if (group.heroic) this.torment[group.side] = (this.torment[group.side] as number) + this.chargeTorment;
+      // Only a charging group is ever unengaged, so its side has these metrics.
+      const cells = this.rowCells;
+      const refusedCell = this.chargesRefusedCell[group.side] as number;
+      cells[refusedCell] = (cells[refusedCell] as number) + 1;
+      if (group.heroic) {
+        const tormentCell = this.tormentCell[group.side] as number;
+        cells[tormentCell] = (cells[tormentCell] as number) + this.chargeTorment;
+      }
       return false;
     }
     this.engaged[model] = 1;
@@ -205,36 +206,13 @@ export class HeroicKernel extends AttackActions implements Kernel<HeroicTraceEve
     this.tracer?.heal(group, model, healed);
   }
 
+  /** The row: the winner and rounds, then the metrics counted as the trial went (`rowCells`), in one copy. */
   private writeRow(row: Int32Array, rounds: number): void {
     const aWiped = this.sideAlive[0] === 0;
     const bWiped = this.sideAlive[1] === 0;
-    row[WINNER] = aWiped === bWiped ? 0 : bWiped ? 1 : 2;
-    row[ROUNDS] = rounds;
-    const sideSlots = this.slots.side;
-    const groupSlots = this.slots.group;
-    let lostA = 0;
-    let lostB = 0;
-    for (let g = 0; g < this.groupCount; g++) {
-      const group = this.groups[g] as CompiledGroup;
-      const lost = group.count - (this.aliveCount[g] as number);
-      if (group.side === 0) lostA += lost;
-      else lostB += lost;
-      const slot = g * GROUP_SLOT_WIDTH;
-      row[groupSlots[slot] as number] = this.woundsTaken[g] as number;
-      row[groupSlots[slot + 1] as number] = lost;
-      row[groupSlots[slot + 2] as number] = lost === group.count ? 1 : 0;
-      const broken = groupSlots[slot + 3] as number;
-      if (broken >= 0) row[broken] = this.formationBroken[g] as number;
-    }
-    for (let side = 0; side < 2; side++) {
-      const slot = side * SIDE_SLOT_WIDTH;
-      row[sideSlots[slot] as number] = this.woundsDealt[side] as number;
-      row[sideSlots[slot + 1] as number] = side === 0 ? lostA : lostB;
-      const refused = sideSlots[slot + 2] as number;
-      if (refused >= 0) {
-        row[refused] = this.chargesRefused[side] as number;
-        row[sideSlots[slot + 3] as number] = this.torment[side] as number;
-      }
-    }
+    const cells = this.rowCells;
+    cells[WINNER] = aWiped === bWiped ? 0 : bWiped ? 1 : 2;
+    cells[ROUNDS] = rounds;
+    row.set(cells);
   }
 }

@@ -4,6 +4,7 @@ import { type CliRun, runCli } from '../helpers/capture.js';
 import { type Dice, RecordingDice, ScriptedDice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import { compileHeroic, compileScenario, type Scenario, scenarioSchema, type Unit } from '../../engine/heroic/index.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
+import type { Kernel } from '../../engine/kernel.js';
 import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/trace.js';
 import { validateHeroic } from '../../engine/heroic/validate.js';
 import { replayTrial, shardGenerator } from '../../sim/replay.js';
@@ -133,17 +134,21 @@ const heroicKernel = (scenario: Scenario): HeroicKernel => new HeroicKernel(comp
 function runRows(kernel: HeroicKernel, seed: number, wanted: readonly number[]): Map<number, Int32Array> {
   const rows = new Map<number, Int32Array>();
   let index = 0;
-  class RowKeeper extends Tally {
-    override add(row: Int32Array): void {
+  // The rows as the run's kernel writes them, trial by trial, into the rows runWithDice hands it.
+  const keeper: Kernel = {
+    ruleset: kernel.ruleset,
+    engineVersion: kernel.engineVersion,
+    metrics: kernel.metrics,
+    trial: (dice, row) => {
+      kernel.trial(dice, row);
       if (wanted.includes(index)) rows.set(index, row.slice());
       index++;
-      super.add(row);
-    }
-  }
+    },
+  };
   const last = Math.max(...wanted);
-  const keeper = new RowKeeper(kernel.metrics);
+  const tally = new Tally(kernel.metrics);
   for (let shard = 0; shard * SHARD_TRIALS <= last; shard++) {
-    runWithDice(kernel, new StreamDice(streamGenerator(seed, shard)), Math.min(SHARD_TRIALS, last + 1 - shard * SHARD_TRIALS), keeper);
+    runWithDice(keeper, new StreamDice(streamGenerator(seed, shard)), Math.min(SHARD_TRIALS, last + 1 - shard * SHARD_TRIALS), tally);
   }
   return rows;
 }

@@ -39,7 +39,7 @@ export async function measureIssue35(
   if (parts.matchups === undefined) {
     const load = loadNow();
     log('  issue 35: a 24 × 24 Warmaster round robin at ±0.01, plain and --adaptive alternating…');
-    parts.matchups = { ...(await measureMatchupTrialShare({ precision: 0.01, repetitions: quick ? 1 : 3 })), load };
+    parts.matchups = { shares: await measureMatchupTrialShare({ precision: 0.01, repetitions: quick ? 1 : 3 }), load };
     took('round robin');
   }
   if (parts.profile === undefined) {

@@ -45,7 +45,7 @@ export interface TargetMeasurements {
   readonly startup?: StartupResult & { readonly load: number };
   readonly scaling?: ParallelResult & { readonly load: number };
   readonly underLoad?: LoadFallbackResult & { readonly load: number };
-  readonly matchups?: MatchupTrialShares & { readonly load: number };
+  readonly matchups?: { readonly shares: MatchupTrialShares; readonly load: number };
   readonly profile?: { readonly kernels: readonly ProfileResult[]; readonly load: number };
   readonly methods?: { readonly scenarios: readonly { file: string; tables: number; dice: number }[]; readonly load: number };
 }
@@ -111,21 +111,22 @@ function analysesRows(matchups: TargetMeasurements['matchups']): TargetRow[] {
   const overhead = `analyses overhead ≤ ${ISSUE_35.analysesOverhead * 100}% of wall time: 24 × 24 Warmaster matchups at ±0.01`;
   const adaptive = '`--adaptive` saves time in proportion to the trials it saves (same round robin)';
   if (matchups === undefined) return [notMeasured(2, overhead, 'not measured'), notMeasured(2, adaptive, 'not measured')];
-  const { plain } = matchups;
+  const { shares, load } = matchups;
+  const { plain } = shares;
   return [
     {
       item: 2,
       target: overhead,
-      measured: `${(plain.notTrialShare * 100).toFixed(0)}% (${plain.wallSeconds.toFixed(1)} s on ${matchups.workers} workers, ${plain.trialSeconds.toFixed(1)} s in trial loops, ${plain.trials.toLocaleString('en-US')} trials; ${matchups.roster}, medians of ${plain.repetitions.length})`,
+      measured: `${(plain.notTrialShare * 100).toFixed(0)}% (${plain.wallSeconds.toFixed(1)} s on ${shares.workers} workers, ${plain.trialSeconds.toFixed(1)} s in trial loops, ${plain.trials.toLocaleString('en-US')} trials; ${shares.roster}, medians of ${plain.repetitions.length})`,
       pass: plain.notTrialShare <= ISSUE_35.analysesOverhead,
-      load: matchups.load,
+      load,
     },
     {
       item: 2,
       target: adaptive,
-      measured: `time ${ratio(matchups.wallRatio)} for trials ${ratio(matchups.trialRatio)} (${matchups.adaptive.wallSeconds.toFixed(1)} s vs ${plain.wallSeconds.toFixed(1)} s); within 10%: ≤ ${ratio(matchups.trialRatio * ISSUE_35.adaptiveProportion)}`,
-      pass: matchups.wallRatio <= matchups.trialRatio * ISSUE_35.adaptiveProportion,
-      load: matchups.load,
+      measured: `time ${ratio(shares.wallRatio)} for trials ${ratio(shares.trialRatio)} (${shares.adaptive.wallSeconds.toFixed(1)} s vs ${plain.wallSeconds.toFixed(1)} s); within 10%: ≤ ${ratio(shares.trialRatio * ISSUE_35.adaptiveProportion)}`,
+      pass: shares.wallRatio <= shares.trialRatio * ISSUE_35.adaptiveProportion,
+      load,
     },
   ];
 }

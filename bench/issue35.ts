@@ -1,7 +1,7 @@
 import { measureMatchupTrialShare } from './analysis.js';
 import { measureLoadFallback } from './load-fallback.js';
 import { measureParallel } from './parallel.js';
-import { bundledScenarioFiles, methodsByScenario, profileKernels } from './profile.js';
+import { measureTrialTargets } from './profile.js';
 import { measureStartup } from './startup.js';
 import { issue35Rows, loadNow, type TargetMeasurements, type TargetRow } from './targets.js';
 
@@ -42,15 +42,10 @@ export async function measureIssue35(
     parts.matchups = { shares: await measureMatchupTrialShare({ precision: 0.01, repetitions: quick ? 1 : 3 }), load };
     took('round robin');
   }
-  if (parts.profile === undefined) {
+  if (parts.trials === undefined) {
     const load = loadNow();
-    parts.profile = { kernels: await profileKernels(quick, log), load };
-    took('kernel profile');
-  }
-  if (parts.methods === undefined) {
-    const load = loadNow();
-    parts.methods = { scenarios: await methodsByScenario(bundledScenarioFiles(), quick, log), load };
-    took('bundled scenarios by both methods');
+    parts.trials = { rows: await measureTrialTargets({ quick }, log), load };
+    took('trials against their dice, bench kernels and bundled scenarios');
   }
   if (parts.underLoad === undefined) {
     const load = loadNow();

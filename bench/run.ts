@@ -307,9 +307,7 @@ async function main(): Promise<void> {
     `epic four-turn chains/s (per die; two formations, marines vs orks, trial + tally, main thread): ${formatRate(epic.chainsPerSecond)}   target ≥ 10 M: ${verdict(epic.chainsPerSecond >= 10e6)}`,
   );
   // Issue 20: where a trial's time goes, and its targets.
-  const profileLoad = loadNow();
   const profile = await profileKernels(quick, () => {});
-  const methodsLoad = loadNow();
   const methods = await methodsByScenario(bundledScenarioFiles(), quick, () => {});
   console.log('');
   for (const line of profileTable(profile)) console.log(line);
@@ -325,8 +323,6 @@ async function main(): Promise<void> {
   const issue35 = await measureIssue35(quick, (line) => console.log(line), {
     startup: { ...startup, load: startupLoad },
     scaling: { ...parallel, load: parallelLoad },
-    profile: { kernels: profile, load: profileLoad },
-    methods: { scenarios: methods, load: methodsLoad },
   });
   console.log('\nissue 35 targets:');
   for (const line of targetTable(issue35.rows)) console.log(line);

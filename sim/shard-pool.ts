@@ -228,10 +228,11 @@ export class ShardPool implements ShardExecutor {
     this.batchesOut++;
     for (const queued of batch) queued.attempts++;
     const sent = this.started().then(
-      (pool) => pool.run(
-        batch.map((queued) => queued.task),
-        { name: 'runOutcomeTasks' },
-      ) as Promise<OutcomeResult[]>,
+      (pool) =>
+        pool.run(
+          batch.map((queued) => queued.task),
+          { name: 'runOutcomeTasks' },
+        ) as Promise<OutcomeResult[]>,
     );
     sent
       .then(

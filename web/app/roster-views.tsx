@@ -38,7 +38,11 @@ function failure(key: string, error: unknown): RunState {
 function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset: string | undefined) {
   const rosters = ruleset === undefined ? [] : bundledRosters(ruleset);
   const file = setup.roster !== undefined && rosters.some((entry) => entry.file === setup.roster) ? setup.roster : rosters[0]?.file;
-  const [text, setText] = useState<string>('');
+  // The text shown, with the roster file it is of: until the chosen file's text is read, no box is
+  // shown (a box shown empty, or with the previous roster's text, was edited before the text came:
+  // a click into it keeps its draft, so the loaded text never replaced it).
+  const [shownText, setShownText] = useState<{ readonly file: string; readonly text: string } | undefined>(undefined);
+  const text = shownText !== undefined && shownText.file === file ? shownText.text : undefined;
   // The roster loaded, with the setup it was loaded for: a run starts only on the roster as now
   // edited (a click right after an edit must not run the roster from before it).
   const wanted = `${file ?? ''}\n${setup.rosterFile ?? ''}\n${setup.rosterText ?? ''}`;
@@ -53,7 +57,7 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
       const own = (setup.rosterFile ?? setup.roster ?? file) === file ? setup.rosterText : undefined;
       const shown = own ?? (await readText(file));
       if (!current) return;
-      setText(shown);
+      setShownText({ file, text: shown });
       writeText(file, shown);
       try {
         const loaded = await openRoster(file);
@@ -110,7 +114,11 @@ function useRoster(setup: Setup, update: (change: SetupChange) => void, ruleset:
         <label for="roster-yaml" class="sr-only">
           Roster as YAML
         </label>
-        <CommitTextArea id="roster-yaml" rows={16} value={text} onCommit={(edited) => update({ rosterText: edited, rosterFile: file })} />
+        {text === undefined ? (
+          <p class="muted">Reading the roster…</p>
+        ) : (
+          <CommitTextArea id="roster-yaml" rows={16} value={text} onCommit={(edited) => update({ rosterText: edited, rosterFile: file })} />
+        )}
         {problems.length === 0 ? null : (
           <ul class="problems">
             {problems.map((line, index) => (

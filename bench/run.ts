@@ -370,6 +370,7 @@ async function main(): Promise<void> {
     issue35: {
       rows: issue35.rows,
       matchups: issue35.measurements.matchups,
+      trials: issue35.measurements.trials,
       underLoad: issue35.measurements.underLoad,
       seconds: issue35.seconds,
     },

@@ -223,9 +223,9 @@ describe('the report in headless Chromium', () => {
       if (process.env.CRUCIBLE_SCREENSHOTS !== undefined)
         await page.screenshot({ path: path.join(SCREENSHOTS, `${slug}-1280.png`), fullPage: true });
       // The cell's number (a text mark) lies over its rectangle and carries the same tooltip.
-      await page.locator('figure.chart .vega-view svg .mark-rect path').first().hover({ force: true, timeout: 5000 });
+      await page.locator('figure.chart .vega-view svg .mark-rect path').first().hover({ force: true, timeout: 20_000 });
       const tooltip = page.locator('#vg-tooltip-element');
-      await tooltip.waitFor({ state: 'visible', timeout: 5000 });
+      await tooltip.waitFor({ state: 'visible', timeout: 20_000 });
       const text = (await tooltip.textContent()) ?? '';
       for (const line of ['Expected score (win + ½ draw)', 'Win', 'Draw', 'Loss', 'Row seated first', 'Row seated second', 'Trials'])
         expect(text).toContain(line);

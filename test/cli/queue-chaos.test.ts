@@ -40,7 +40,7 @@ async function startWorker(): Promise<ChildProcess> {
 
 beforeAll(async () => {
   redis = await startRedis();
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) {

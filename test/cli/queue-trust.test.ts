@@ -47,7 +47,7 @@ beforeAll(async () => {
   client = new IORedis(redis.url);
   queueConnection = new IORedis(redis.url, { maxRetriesPerRequest: null });
   queue = new BullQueue(QUEUE_NAME, { connection: queueConnection });
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) worker.kill('SIGKILL');
@@ -107,7 +107,7 @@ describe('the queue trusts only what it can check', () => {
     expect(await failedReasonOf('invalid-scenario')).toMatch(
       /refuses shard 0: the stored spec's scenario is not valid: sides\.0\.units\.0\.models: /,
     );
-  }, 30_000);
+  }, 120_000);
 
   it('with CRUCIBLE_SECRET, a forged stored result is recomputed, not merged, and an unsigned job is refused', async () => {
     await client.flushall();
@@ -157,5 +157,5 @@ describe('the queue trusts only what it can check', () => {
         ),
       'the unsigned job to be refused',
     );
-  }, 40_000);
+  }, 120_000);
 });

@@ -36,7 +36,7 @@ export function startCoordinator(args: readonly string[], env: NodeJS.ProcessEnv
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, what: string, seconds = 20): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what: string, seconds = 60): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

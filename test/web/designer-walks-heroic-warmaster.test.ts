@@ -19,7 +19,9 @@ describe("a designer's path through the workbench", () => {
   it.each(DESIGNER_PATHS.filter((walk) => (WALKED_IN['heroic-warmaster'] as readonly string[]).includes(walk.system)))(
     '$system: the form, the YAML, a declared variant, an edited copy, a replay and an edited roster, each view as the CLI gives it',
     async (walk) => designerPath(session, walk),
-    90_000,
+    // A walk is some twenty page runs and CLI runs: Battle Forge's took 34 s alone and 65–90 s with
+    // three suites side by side (load 15); each step's own wait ends as soon as it holds.
+    240_000,
   );
 
   it('every built-in rule system has a designer path, walked by one of the two files', () => {

@@ -8,7 +8,11 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Each file's modules read files and import kernels through Node's platform (input/platform.ts).
     setupFiles: ['test/setup.ts'],
-    testTimeout: 60000,
+    // Timeouts catch a hang, not slowness (speed is bench/'s): with three suites side by side on
+    // these 2 cores (load 15) the packing test took 53 s, a price list 50 s, a queued chaos run 96 s,
+    // against 20–30 s alone. A wait ends as soon as it holds, so a quiet machine pays nothing.
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
     // Forks rather than threads: the CLI tests send signals and the engine tests are CPU-bound.
     pool: 'forks',
     // One fork more than the cores: vitest's default (cores − 1) leaves one of this project's two

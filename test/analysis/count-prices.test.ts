@@ -113,7 +113,7 @@ describe('a price list from games at equal points', () => {
       );
     for (const { mean, se } of [few, random])
       expect(Math.abs(mean - 0.95), `coverage ${mean} ± ${se}`).toBeLessThanOrEqual(CHECK_Z * se + 0.01);
-  }, 60_000);
+  });
 
   it('prices one unit against the list as published, covering its truth 95% of the time', async () => {
     const runs = 400;
@@ -131,7 +131,7 @@ describe('a price list from games at equal points', () => {
     if (process.env.CRUCIBLE_REPORT_RATES !== undefined) console.log(`one unit against the list: covered ${covered} of ${runs}`);
     // Independent runs: binomial. 400 runs catch a coverage of 90% with probability 0.93.
     expect(Math.abs(covered - 0.95 * runs)).toBeLessThanOrEqual(CHECK_Z * Math.sqrt(runs * 0.95 * 0.05));
-  }, 60_000);
+  });
 
   it('flags a unit copied at a wrong price and a strictly worse copy, prices identical copies alike, and does not depend on the order of the entries', async () => {
     // Entry 8: a copy of entry 2 (worth 9) sold at 6; entry 9: a copy of entry 5 at its price (15) but worth 35% less; entry 10: an identical copy of entry 3.
@@ -175,7 +175,7 @@ describe('a price list from games at equal points', () => {
     // 50% and 35% off with ±1% intervals: caught every time (a power below 0.9 fails with probability above 0.998).
     expect(cheap).toBe(lists);
     expect(worse).toBe(lists);
-  }, 60_000);
+  });
 
   it('prices each situation on its own and says when a price depends on the mix', async () => {
     // Two situations, equal shares: unit 0 is worth 6 in the first and 12 in the second; every other unit the same in both.

@@ -120,7 +120,7 @@ describe('a matchups cell', () => {
     expectCoverage(covered, runs, `cell (exact ${TRUE_CELL.toFixed(4)})`);
     // A unit against itself over both seatings is one game seen from both sides: ½, with no margin.
     expect(mirrorsExact).toBe(runs);
-  }, 60_000);
+  });
 
   it('covers the exact score 95% of the time when each seating stops at its own precision (--adaptive)', async () => {
     // Stopping on the data can bias an interval; 600 seeds catch a coverage of 90% with probability above 0.9.
@@ -137,5 +137,5 @@ describe('a matchups cell', () => {
     expectCoverage(covered, runs, 'adaptive cell');
     // It did stop early: fewer trials than the worst case's 2 × 267 per cell.
     expect(trials / runs).toBeLessThan(2 * 267);
-  }, 60_000);
+  });
 });

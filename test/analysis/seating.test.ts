@@ -97,7 +97,7 @@ describe('matchups seating', () => {
     // And the first seat matters in heroic (side A activates first), so the check has teeth.
     const knightsVsOgre = straight.cells.find((cell) => cell.row === 'sylvan-knight' && cell.column === 'ogre');
     expect(knightsVsOgre?.first?.win.value).not.toBe(knightsVsOgre?.second?.win.value);
-  }, 30_000);
+  });
 
   it('the loader refuses a template that does not put $A and $B on different sides, naming the field', async () => {
     const both = await rosterCopy('data/heroic/rosters/core.yaml', 'both.yaml', (roster) => {

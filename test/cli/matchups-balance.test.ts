@@ -148,7 +148,7 @@ describe('crucible matchups', () => {
     const refused = await runCli(['matchups', WARMASTER, '--adaptive', '--queue', 'redis://127.0.0.1:1']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/--adaptive.*cannot be used with option '--queue/);
-  }, 60_000);
+  });
 
   it('refuses a bad --out before running, and an unknown entry naming the roster', async () => {
     const bad = await runCli(['matchups', HEROIC, ...ONLY, '--out', path.join(directory, 'm.xlsx')]);
@@ -238,7 +238,7 @@ describe('crucible balance', () => {
     // --out .json is that table, its columns described.
     const table = JSON.parse(await readFile(json, 'utf8')) as { columns: { name: string }[]; rows: unknown[][] };
     expect(table.columns.map((column) => column.name)).toEqual(cells(lines[0] ?? ''));
-  }, 60_000);
+  });
 
   it('a price list: every unit, ranked by verdict, checked by replaying it; --tolerance in points; --no-check skips the replay', async () => {
     const args = [
@@ -273,7 +273,7 @@ describe('crucible balance', () => {
     const unchecked = await runCli([...args, '--no-check', '--json']);
     const plain = balanceDocumentSchema.parse(JSON.parse(unchecked.stdout));
     expect(plain.fielded === 'by-count' && plain.check).toBeUndefined();
-  }, 60_000);
+  });
 
   it('refuses what it cannot do, naming the roster and field: --budget for a roster fielded whole, no --budget by count, a bad tolerance, an unknown unit', async () => {
     const whole = await runCli(['balance', '--all', '--against', WARMASTER, '--budget', '100']);

@@ -125,5 +125,5 @@ describe('a queued run under kills, pauses, a Redis restart and a duplicate coor
       expect(run.stdout).toBe(local.stdout);
     }
     // Bounds for a loaded machine: on 2 cores shared with other work (load 7–8) the coordinators' start-up alone took over 20 s.
-  }, 120_000);
+  }, 240_000);
 });

@@ -102,7 +102,7 @@ describe('a queued run is never left waiting in silence', () => {
     } finally {
       await client.config('SET', 'maxmemory', '0');
     }
-  }, 120_000);
+  });
 
   it('says on a non-terminal stderr that no worker takes its jobs, and finishes once one connects', async () => {
     // No worker at all: the coordinator is a real process, its stderr a pipe.
@@ -121,7 +121,7 @@ describe('a queued run is never left waiting in silence', () => {
       // A coordinator left waiting would queue this run's job again beside the next test's (the same run, the same job ids).
       if (coordinator.child.exitCode === null && coordinator.child.signalCode === null) coordinator.child.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 
   it('re-enqueues the jobs lost to a FLUSHALL, and prints the local bytes', async () => {
     await killOutdated();
@@ -139,7 +139,7 @@ describe('a queued run is never left waiting in silence', () => {
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toBe(expected);
     expect(status.stderr).toMatch(/shards 0–1: the job is no longer in Redis \(flushed, restarted or evicting\?\); queued again/);
-  }, 120_000);
+  });
 
   it("a second coordinator of the same run, interrupted twice (Ctrl-C, Ctrl-C), leaves the first one's jobs alone", async () => {
     await killOutdated();
@@ -162,7 +162,7 @@ describe('a queued run is never left waiting in silence', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(expected);
     expect(run.stderr).not.toMatch(/queued again/);
-  }, 120_000);
+  });
 
   it('an interrupted queued run says its shards stay in Redis, not "nothing saved"', async () => {
     // The queue paused: nothing is taken. The outdated worker (for the next tests) starts meanwhile: it takes nothing either.
@@ -177,7 +177,7 @@ describe('a queued run is never left waiting in silence', () => {
     expect(coordinator.stderr()).toMatch(/the shards done stay in Redis for 7 days: the same command resumes from them/);
     expect(coordinator.stderr()).not.toMatch(/nothing saved/);
     await outdatedWorker();
-  }, 120_000);
+  });
 
   it('a job refused by a worker of another version goes to a compatible one', async () => {
     // The outdated worker is there first, alone: it takes the first jobs, and would take their retries too.
@@ -193,7 +193,7 @@ describe('a queued run is never left waiting in silence', () => {
       await client.hgetall(refusalsKey((await client.keys('crucible:spec:*'))[0]?.slice('crucible:spec:'.length) ?? '')),
     );
     expect(refusals.join('\n')).toMatch(/refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+/);
-  }, 120_000);
+  });
 
   it('with only workers of another version, exits 2 naming why, after a bounded wait', async () => {
     await killCompatible();
@@ -204,5 +204,5 @@ describe('a queued run is never left waiting in silence', () => {
       /^error: --queue: no connected worker can run this run's shards \(1 connected, every one refuses them\): worker [^:]+:\d+ refuses shard 0: its crucible is [\d.]+, the run's is [\d.]+$/m,
     );
     expect(run.stderr).not.toMatch(/replay its first trial/);
-  }, 120_000);
+  });
 });

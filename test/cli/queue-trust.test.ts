@@ -107,7 +107,7 @@ describe('the queue trusts only what it can check', () => {
     expect(await failedReasonOf('invalid-scenario')).toMatch(
       /refuses shard 0: the stored spec's scenario is not valid: sides\.0\.units\.0\.models: /,
     );
-  }, 120_000);
+  });
 
   it('with CRUCIBLE_SECRET, a forged stored result is recomputed, not merged, and an unsigned job is refused', async () => {
     await client.flushall();
@@ -157,5 +157,5 @@ describe('the queue trusts only what it can check', () => {
         ),
       'the unsigned job to be refused',
     );
-  }, 120_000);
+  });
 });

@@ -89,7 +89,7 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(expected);
     expect(run.stderr).toMatch(/trials in .* on the queue \(\d workers?: /);
-  }, 120_000);
+  });
 
   it('a coordinator killed mid-run is resumed from the results in Redis by the same command, to the same bytes', async () => {
     await client.flushall();
@@ -103,7 +103,7 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     const resumed = await queued();
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe(expected);
-  }, 120_000);
+  });
 
   it('merges each shard once though jobs are duplicated, and refuses (then recomputes) a malformed stored result', async () => {
     await client.flushall();
@@ -138,7 +138,7 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     );
     expect(result.stderr).toMatch(/the result stored for shard 1 was refused: holds 3 cells/);
     await queue.close();
-  }, 120_000);
+  });
 
   it('a worker refuses a job of another crucible version, naming itself and the difference, and puts it back unspent', async () => {
     const queue = new Queue(QUEUE_NAME, { connection: connect() });
@@ -163,5 +163,5 @@ describe('crucible run --queue with crucible worker processes on a real Redis', 
     expect(stored?.attemptsMade ?? 0).toBe(0);
     expect(['waiting', 'delayed', 'active', 'prioritized']).toContain(await queue.getJobState(jobId));
     await queue.close();
-  }, 120_000);
+  });
 });

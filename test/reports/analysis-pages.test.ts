@@ -279,7 +279,7 @@ describe('crucible report with analysis documents', () => {
       expect((await stat(page)).isFile()).toBe(true);
       expect(index).toContain(`href="${path.basename(page)}"`);
     }
-  }, 30_000);
+  });
 
   it('refuses run results and analysis documents together, several documents under one --slug, and an unknown kind: exit 2, no stack trace', async () => {
     const matchups = await save('m.json', matchupsFixture());

@@ -184,7 +184,7 @@ describe('the report in headless Chromium', () => {
     } finally {
       await page.close();
     }
-  }, 60_000);
+  });
 
   it('renders the pages of every kind of analysis document: charts interactive, no errors; at 420 px no table cut off and nothing wider than the screen; W/D/L on hover over a heatmap cell; printed, a 24-column matrix within a landscape page', async () => {
     const slug = 'analysis-pages';
@@ -245,5 +245,5 @@ describe('the report in headless Chromium', () => {
       await page.close();
     }
     expect(hovered).toBe(true);
-  }, 120_000);
+  });
 });

@@ -186,5 +186,5 @@ describe('a report page printed', () => {
       expect(Math.abs(Number(box?.[2]) - short)).toBeLessThan(2);
       await writeFile(path.join(SCREENSHOTS, `four-armies-${paper}.pdf`), bytes, 'latin1');
     }
-  }, 120_000);
+  });
 });

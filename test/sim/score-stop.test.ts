@@ -95,5 +95,5 @@ describe('the score stop rule', () => {
     expect(long.trials % SHARD_TRIALS).toBe(0);
     expect(long.trials).toBeLessThan(8 * SHARD_TRIALS);
     expect(scoreStopMet(long.tally.cells, long.trials, { ...KNIGHTS_CELLS, halfWidth: 0.003 })).toBe(true);
-  }, 30_000);
+  });
 });

@@ -208,7 +208,7 @@ describe('the workbench in a browser', () => {
     expect(await pageTables(page, 'balance')).toEqual(reportTables(balancePage(cliWarmaster)));
     await expect(page.locator('.balance').textContent()).resolves.toContain('The check: pairings held out of the fit');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'workbench-balance-warmaster.png'), fullPage: true });
-  }, 120_000);
+  });
 
   it('imports a YAML file and checks it as the CLI does', async () => {
     // Four knights in formation (three in the file): a valid scenario, so its odds are computed, not a stale result shown.
@@ -266,7 +266,7 @@ describe('the workbench in a browser', () => {
     await fresh.getByRole('button', { name: 'Stop' }).click();
     await fresh.locator('.odds .status[data-state="done"]', { hasText: /^Stopped at [\d,]+ of 1,000,000,000,000 trials/ }).waitFor();
     await fresh.close();
-  }, 120_000);
+  });
 
   it('stops a comparison and a round robin with Stop, saying nothing was kept', async () => {
     // A million paired trials and a 24-unit round robin at ±1 point: neither ends on its own within the test.

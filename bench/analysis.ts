@@ -7,9 +7,8 @@ import { fileSystemData } from '../input/data-file.js';
 import { installNodePlatform } from '../input/node-platform.js';
 import { checkRoster, loadRoster } from '../input/roster.js';
 import { loadScenarioData } from '../input/scenario-file.js';
-import type { SerializedKernelSpec } from '../sim/kernel-spec.js';
 import { ShardPool } from '../sim/shard-pool.js';
-import type { KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
+import { LoopMeter } from './loop-meter.js';
 import { median } from './measure.js';
 
 /**
@@ -102,42 +101,6 @@ export interface MatchupTrialShares {
   readonly cpuRatio: number;
   /** One-minute load average before and after. */
   readonly load: { readonly before: number; readonly after: number };
-}
-
-/** Sums the trial-loop time the runs report, whether they come as shards or as seated runs. */
-class LoopMeter implements ShardExecutor {
-  loopMilliseconds = 0;
-  readonly outcomesInFlight: number | undefined;
-  readonly runOutcome?: (task: OutcomeTask) => Promise<OutcomeResult>;
-
-  constructor(private readonly inner: ShardExecutor) {
-    this.outcomesInFlight = inner.outcomesInFlight;
-    const runOutcome = inner.runOutcome?.bind(inner);
-    if (runOutcome !== undefined)
-      this.runOutcome = async (task) => {
-        const result = await runOutcome(task);
-        if ('loopMilliseconds' in result) this.loopMilliseconds += result.loopMilliseconds;
-        return result;
-      };
-  }
-
-  get workers(): number {
-    return this.inner.workers;
-  }
-
-  async run(task: ShardTask): Promise<ShardResult> {
-    const result = await this.inner.run(task);
-    this.loopMilliseconds += result.loopMilliseconds;
-    return result;
-  }
-
-  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
-    return this.inner.kernelFacts(spec);
-  }
-
-  close(force: boolean): Promise<void> {
-    return this.inner.close(force);
-  }
 }
 
 export async function measureMatchupTrialShare(

@@ -1,9 +1,9 @@
-import { type SerializedKernelSpec, serializeKernelSpec } from '../sim/kernel-spec.js';
+import { serializeKernelSpec } from '../sim/kernel-spec.js';
 import { SHARD_TRIALS } from '../sim/run.js';
 import { ShardPool } from '../sim/shard-pool.js';
-import type { KernelFacts, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { runInWorker } from './in-worker.js';
+import { LoopMeter } from './loop-meter.js';
 import { heroic } from '../engine/heroic/index.js';
 import { benchScenarios, benchUnits, compileBenchScenario } from '../test/heroic/bench-scenarios.js';
 import type { ShardsResult } from './worker.js';
@@ -41,31 +41,6 @@ export interface ParallelResult {
   readonly raw: { readonly one: number[]; readonly two: number[] };
 }
 
-/** Sums the trial-loop time the workers report, shard by shard. */
-class MeteredExecutor implements ShardExecutor {
-  loopMilliseconds = 0;
-
-  constructor(private readonly inner: ShardExecutor) {}
-
-  get workers(): number {
-    return this.inner.workers;
-  }
-
-  async run(task: ShardTask): Promise<ShardResult> {
-    const result = await this.inner.run(task);
-    this.loopMilliseconds += result.loopMilliseconds;
-    return result;
-  }
-
-  kernelFacts(spec: SerializedKernelSpec): Promise<KernelFacts> {
-    return this.inner.kernelFacts(spec);
-  }
-
-  close(force: boolean): Promise<void> {
-    return this.inner.close(force);
-  }
-}
-
 export const engagementPlan = (trials: number) => {
   const kernel = compileBenchScenario(SCENARIO);
   const spec = serializeKernelSpec({
@@ -80,7 +55,7 @@ export const engagementPlan = (trials: number) => {
 };
 
 async function timedPooledRun(pool: ShardPool, shards: number): Promise<{ rate: number; overhead: number }> {
-  const metered = new MeteredExecutor(pool);
+  const metered = new LoopMeter(pool);
   const start = performance.now();
   const outcome = await runSharded(metered, engagementPlan(shards * SHARD_TRIALS));
   const wallMilliseconds = performance.now() - start;

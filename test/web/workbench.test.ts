@@ -278,6 +278,10 @@ describe('the workbench in a browser', () => {
     await fresh.getByLabel('Open a scenario').selectOption('data/warmaster/scenarios/cavalry-charge-infantry-open.yaml');
     await fresh.locator('#roster-choice').selectOption('data/warmaster/rosters/four-armies.yaml');
     await fresh.getByLabel('Each score within ±').selectOption('0.01');
+    // The link opened the comparison, and the designer changed the view and setup since: the
+    // matchups wait for their click (a link's own roster view runs at once, unchanged setup only).
+    await expect.poll(() => fresh.getByRole('button', { name: 'Run the matchups' }).isEnabled(), { timeout: 60_000 }).toBe(true);
+    await expect(fresh.locator('.matchups .status').getAttribute('data-state')).resolves.toBe('idle');
     await fresh.getByRole('button', { name: 'Run the matchups' }).click();
     await fresh.locator('.matchups .status[data-state="running"]').waitFor();
     await fresh.locator('.matchups').getByRole('button', { name: 'Stop' }).click();

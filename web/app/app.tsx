@@ -76,7 +76,7 @@ function settingFromText(
 }
 
 export function App() {
-  const { setup, update, replace, linkProblems, fromLink } = useSetup();
+  const { setup, update, replace, linkProblems, fromLink, asLinked } = useSetup();
   const [settingProblems, setSettingProblems] = useState<{ readonly seed?: string; readonly trials?: string }>({});
   const stopOdds = useRef<(() => void) | undefined>(undefined);
   const [wide, setWide] = useState(false);
@@ -389,8 +389,8 @@ export function App() {
           {setup.view === 'compare' ? (
             <CompareView setup={setup} update={update} loaded={loaded} variants={variants} choices={choices} />
           ) : null}
-          {setup.view === 'matchups' ? <MatchupsView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
-          {setup.view === 'balance' ? <BalanceView setup={setup} update={update} ruleset={system?.id} fromLink={fromLink} /> : null}
+          {setup.view === 'matchups' ? <MatchupsView setup={setup} update={update} ruleset={system?.id} asLinked={asLinked} /> : null}
+          {setup.view === 'balance' ? <BalanceView setup={setup} update={update} ruleset={system?.id} asLinked={asLinked} /> : null}
           {setup.view === 'replay' ? <ReplayView setup={setup} update={update} loaded={loaded} /> : null}
         </section>
       </main>

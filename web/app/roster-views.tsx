@@ -237,13 +237,16 @@ function RunStatus({ state, current, onStop, name }: { state: RunState; current:
   );
 }
 
-/** Runs `start` once, on a shared link's first roster view, when its roster is ready. */
-function useLinkRun(fromLink: boolean, ready: boolean, idle: boolean, start: () => void): void {
+/**
+ * Runs `start` once, on the roster view a shared link opened, when its roster is ready and only if
+ * nothing was changed before then (a designer who went on to another view or setup clicks Run).
+ */
+function useLinkRun(asLinked: boolean, ready: boolean, idle: boolean, start: () => void): void {
   useEffect(() => {
-    if (!fromLink || linkRunStarted || !ready || !idle) return;
+    if (!asLinked || linkRunStarted || !ready || !idle) return;
     linkRunStarted = true;
     start();
-  }, [fromLink, ready, idle]);
+  }, [asLinked, ready, idle]);
 }
 
 /** The setup a roster view's result is of: the view and roster file on its first line, then the roster's text as edited and the settings that change numbers. */
@@ -255,11 +258,11 @@ interface RosterViewProps {
   readonly setup: Setup;
   readonly update: (change: SetupChange) => void;
   readonly ruleset: string | undefined;
-  /** The page opened a shared link: run at once, as the sharer saw it. */
-  readonly fromLink: boolean;
+  /** The setup is a shared link's, unchanged since the page opened it: run at once, as the sharer saw it. */
+  readonly asLinked: boolean;
 }
 
-export function MatchupsView({ setup, update, ruleset, fromLink }: RosterViewProps) {
+export function MatchupsView({ setup, update, ruleset, asLinked }: RosterViewProps) {
   const chosen = useRoster(setup, update, ruleset);
   const seed = setup.seed;
   const precision = setup.precision ?? 0.02;
@@ -270,7 +273,7 @@ export function MatchupsView({ setup, update, ruleset, fromLink }: RosterViewPro
     if (roster !== undefined)
       start((executor, onRun) => matchupsReport(roster, { executor, precision, ...(seed === undefined ? {} : { seed }), onRun }));
   };
-  useLinkRun(fromLink, roster !== undefined, state.kind === 'idle', run);
+  useLinkRun(asLinked, roster !== undefined, state.kind === 'idle', run);
   if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   return (
     <section class="matchups" aria-label="Matchups">
@@ -288,7 +291,7 @@ export function MatchupsView({ setup, update, ruleset, fromLink }: RosterViewPro
   );
 }
 
-export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProps) {
+export function BalanceView({ setup, update, ruleset, asLinked }: RosterViewProps) {
   const chosen = useRoster(setup, update, ruleset);
   const roster = chosen.roster;
   const entries = roster?.roster.entries ?? [];
@@ -309,7 +312,7 @@ export function BalanceView({ setup, update, ruleset, fromLink }: RosterViewProp
         balanceReport(roster, unit, budget, { executor, precision, tolerance, ...(seed === undefined ? {} : { seed }), onRun }),
       );
   };
-  useLinkRun(fromLink, roster !== undefined && tolerance !== undefined, state.kind === 'idle', run);
+  useLinkRun(asLinked, roster !== undefined && tolerance !== undefined, state.kind === 'idle', run);
   if (chosen.none) return <p class="muted">No bundled roster for this rule system.</p>;
   return (
     <section class="balance" aria-label="Balance and cost">

@@ -25,12 +25,19 @@ export interface SetupState {
   readonly linkProblems: readonly string[];
   /** The page opened a shared link's setup (its roster views run at once, as the sharer saw them). */
   readonly fromLink: boolean;
+  /**
+   * The setup is still the shared link's, as opened: no change made since. A roster view of a link
+   * runs at once only then; once the designer has changed anything (the view included), a run waits
+   * for their click, as on any other page.
+   */
+  readonly asLinked: boolean;
 }
 
 export function useSetup(): SetupState {
   const [setup, setSetup] = useState<Setup | undefined>(undefined);
   const [linkProblems, setLinkProblems] = useState<readonly string[]>([]);
   const [fromLink, setFromLink] = useState(false);
+  const [changed, setChanged] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     void (async () => {
@@ -50,15 +57,21 @@ export function useSetup(): SetupState {
   }, [setup]);
   return {
     setup,
-    update: (change) =>
+    update: (change) => {
+      setChanged(true);
       setSetup((current) => {
         if (current === undefined) return current;
         const next: Record<string, unknown> = { ...current, ...change };
         for (const [key, value] of Object.entries(change)) if (value === undefined) delete next[key];
         return next as unknown as Setup;
-      }),
-    replace: setSetup,
+      });
+    },
+    replace: (next) => {
+      setChanged(true);
+      setSetup(next);
+    },
     linkProblems,
     fromLink,
+    asLinked: fromLink && !changed,
   };
 }

@@ -20,7 +20,7 @@ export { forgetNamedInputs, nameInputs } from './named-inputs.js';
 
 export const SCENARIO_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
 
-export { MAX_DATA_FILE_BYTES, MAX_DATA_VALUES, MAX_NESTING, MAX_YAML_ANCHORS_AND_ALIASES, type Parsed } from './data-limits.js';
+export { MAX_DATA_FILE_BYTES, MAX_DATA_VALUES, MAX_NESTING, MAX_YAML_ANCHORS_AND_ALIASES } from './data-limits.js';
 
 /** A file too large to read, or not a regular file (a FIFO would block for good, a device never end). */
 class UnreadableFile extends Error {
@@ -103,6 +103,9 @@ const PARSED_FILES_KEPT = 64;
 /** Larger files are not kept (bundled ones are ≤ 50 KB): a hostile 2 MB file's data would be held twice. */
 const LARGEST_FILE_KEPT = 256 * 1024;
 
+/** The yaml library and the checks around it (input/yaml-data.ts), imported when a YAML file is first read. */
+let yamlData: Promise<typeof import('./yaml-data.js')> | undefined;
+
 function remembered(file: string, text: string, parse: () => Parsed): Parsed {
   if (text.length > LARGEST_FILE_KEPT) return parse();
   const known = parsedFiles.get(file);
@@ -160,8 +163,7 @@ export async function readDataFile(file: string): Promise<Parsed> {
     return fail(ROOT_PATH, fileSystemMessage(error));
   }
   const json = named ? /^\s*[[{]/.test(text) : extension === '.json';
-  // The yaml library, and the checks around it, are loaded when a YAML file is first read.
-  const parseYaml = json ? undefined : (await import('./yaml-data.js')).parseYaml;
+  const parseYaml = json ? undefined : (await (yamlData ??= import('./yaml-data.js'))).parseYaml;
   return remembered(file, text, () => {
     const parsed = parseYaml === undefined ? parseJson(file, text) : parseYaml(file, text);
     if (!parsed.ok) return parsed;

@@ -7,12 +7,13 @@ import { BUNDLED_DATA } from './package-info.js';
 import { installPlatform, type Platform } from './platform.js';
 import { prepareImport } from './typescript-plugins.js';
 
+let ruleSystems: Promise<typeof import('./rule-systems.js')> | undefined;
+
 /**
  * The platform on Node (input/platform.ts): the file system, rule systems by built-in id or plugin
  * module (input/rule-systems.ts, imported on first use: a worker thread, which only compiles
  * kernels, never loads the descriptors and zod), kernel modules imported by URL, node:crypto's SHA-256.
  */
-let ruleSystems: Promise<typeof import('./rule-systems.js')> | undefined;
 
 export const nodePlatform: Platform = {
   stat,

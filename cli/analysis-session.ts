@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { groupThousands } from '../documents/format.js';
+import { groupThousands } from '../input/thousands.js';
 import type { SerializedKernelSpec } from '../sim/kernel-spec.js';
 import { InterruptedError } from '../sim/interrupted.js';
 import type { FaultInjection, KernelFacts, OutcomeResult, OutcomeTask, ShardExecutor, ShardResult, ShardTask } from '../sim/shard-task.js';
@@ -85,20 +85,17 @@ export function analysisSession(io: Io, options: SessionOptions): AnalysisSessio
  * results are no one's any more: the pool is then closed by force), so an analysis stops at once.
  */
 class StoppableExecutor implements ShardExecutor {
-  readonly workers: number;
   readonly batchShards?: number;
   readonly status?: () => string;
   readonly unusable?: () => string | undefined;
   readonly cancelPending?: () => void;
   readonly runOutcome?: (task: OutcomeTask) => Promise<OutcomeResult>;
-  readonly outcomesInFlight?: number | undefined;
 
   constructor(
     private readonly inner: ShardExecutor,
     private readonly signal: AbortSignal,
     private readonly fault: FaultInjection | undefined,
   ) {
-    this.workers = inner.workers;
     // What the inner executor has, this one has (a run asks whether it has them).
     if (inner.batchShards !== undefined) this.batchShards = inner.batchShards;
     if (inner.status !== undefined) this.status = () => inner.status?.() ?? '';
@@ -108,8 +105,16 @@ class StoppableExecutor implements ShardExecutor {
     const runOutcome = inner.runOutcome?.bind(inner);
     if (runOutcome !== undefined && fault === undefined) {
       this.runOutcome = (task) => this.stoppable(() => runOutcome(task));
-      this.outcomesInFlight = inner.outcomesInFlight;
     }
+  }
+
+  /** Read from the inner executor each time: a pool fitted to the machine's load starts fewer threads than asked (sim/shard-pool.ts). */
+  get workers(): number {
+    return this.inner.workers;
+  }
+
+  get outcomesInFlight(): number | undefined {
+    return this.runOutcome === undefined ? undefined : this.inner.outcomesInFlight;
   }
 
   run(task: ShardTask): Promise<ShardResult> {

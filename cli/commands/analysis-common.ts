@@ -1,11 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { InProcessExecutor } from '../../sim/in-process-executor.js';
-import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
 import type { Io } from './io.js';
-import { parseSeed, parseTestFault, parseWorkers, usefulWorkers } from './options.js';
+import { parseSeed, parseTestFault, parseWorkers } from './options.js';
+import { localPool } from './local-pool.js';
 import { type AnalysisSession, analysisSession, type SessionOptions } from '../analysis-session.js';
 import { pluginOption, type Trusting } from './plugins.js';
 import { needing, QUEUE_PACKAGES, REPORT_PACKAGES } from '../optional-packages.js';
@@ -71,8 +71,7 @@ export async function withPool<T>(
   const queue = options.queue;
   const pool =
     queue === undefined
-      ? // Without --workers: one per core, fewer where other processes keep cores busy.
-        new ShardPool(usefulWorkers(options.workers, note), options.workers === undefined ? { fitToLoad: { note } } : {})
+      ? localPool(options.workers, note)
       : await needing(QUEUE_PACKAGES, async () => (await import('../../queue/queue-executor.js')).QueueExecutor.open(queue, note, secret));
   try {
     return await work(session.executor(pool));

@@ -11,11 +11,11 @@ import { shardCount } from '../../sim/shards.js';
 import { findScenarioFiles, type LoadedScenario, loadScenarioChanged, loadScenarioFile } from '../../input/scenario-file.js';
 import { parseCommandLineValue } from '../../input/scenario-patch.js';
 import { dataFileNamed } from '../../input/data-file-kinds.js';
-import { ShardPool } from '../../sim/shard-pool.js';
 import { queueUrlProblem } from '../../queue/queue-url.js';
 import { sharedSecret } from '../../sim/shared-secret.js';
 import type { ShardExecutor } from '../../sim/shard-task.js';
-import { formatRunReport, groupThousands, type RunReport, runReportJson } from '../../documents/format.js';
+import { formatRunReport, type RunReport, runReportJson } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { exactReport, monteCarloReport } from '../../documents/run-report.js';
 import { DEFAULT_MAX_TRIALS } from '../../engine/run-limits.js';
@@ -28,7 +28,8 @@ import { runProgressBar } from '../run-progress.js';
 import { runPrintout } from '../../documents/run-tables.js';
 import { TABLE_FORMATS, type TableFormat } from '../../documents/table-formats.js';
 import { EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNEXPECTED, type Io, STDOUT } from './io.js';
-import { parsePrecision, parseSeed, parseTestFault, parseTrials, parseWorkers, usefulWorkers } from './options.js';
+import { parsePrecision, parseSeed, parseTestFault, parseTrials, parseWorkers } from './options.js';
+import { localPool } from './local-pool.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';
 import { needing, QUEUE_PACKAGES } from '../optional-packages.js';
 import { BUILT_INS_ONLY, type TrustedPlugins } from '../../input/plugin-trust.js';
@@ -230,10 +231,7 @@ export async function runCommand(
     return EXIT_BAD_INPUT;
   }
   const pool: ShardExecutor =
-    options.queue === undefined
-      ? // Without --workers: one per core, fewer where other processes keep cores busy.
-        new ShardPool(usefulWorkers(options.workers, io.stderr), options.workers === undefined ? { fitToLoad: { note: io.stderr } } : {})
-      : await openQueue(options.queue, io, secret, env);
+    options.queue === undefined ? localPool(options.workers, io.stderr) : await openQueue(options.queue, io, secret, env);
   const executorFor = (trials: number): ShardExecutor => {
     if (options.queue !== undefined) return pool;
     if (options.workers === 0) return inProcess;

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { groupThousands } from '../documents/format.js';
+import { groupThousands } from '../input/thousands.js';
 
 /** cli-progress, required when a bar is first drawn: most runs draw none (--json, --quiet, a pipe, a test). */
 const require = createRequire(import.meta.url);

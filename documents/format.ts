@@ -1,6 +1,7 @@
 import type { Interval } from '../statistics/intervals.js';
 import { metricSummaryJson, type MetricSummary, type ValueProbability } from '../statistics/summary.js';
 import { provenanceJson, provenanceLines, type RulesProvenance } from '../input/provenance.js';
+import { groupThousands } from '../input/thousands.js';
 import { type AnswerMethod, METHOD_WORDS, methodText, monteCarloOf } from '../sim/methods.js';
 
 /**
@@ -34,14 +35,6 @@ export interface PrecisionReport {
   readonly widestHalfWidth: number;
   /** The widest half-width achieved per metric. */
   readonly halfWidths: Readonly<Record<string, number>>;
-}
-
-/** 1234567 → "1,234,567" (toLocaleString would depend on the machine's locale). */
-export function groupThousands(value: number): string {
-  const [whole = '', fraction] = String(value).split('.');
-  const sign = whole.startsWith('-') ? '-' : '';
-  const digits = whole.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${digits}${fraction === undefined ? '' : `.${fraction}`}`;
 }
 
 /** A fixed-point number that never prints as "-0.000". */

@@ -9,7 +9,7 @@ import { replayTrial } from '../sim/replay.js';
 import type { TrustedPlugins } from '../input/platform.js';
 import { loadScenarioFile } from '../input/scenario-file.js';
 import { dataFileNamed } from '../input/data-file-kinds.js';
-import { groupThousands } from './format.js';
+import { groupThousands } from '../input/thousands.js';
 
 /**
  * One trial of a run replayed event by event (`crucible replay`), as data, text and JSON. Free of

@@ -1,5 +1,6 @@
 import { metricTitle } from '../input/field-labels.js';
-import { groupThousands, percent } from './format.js';
+import { percent } from './format.js';
+import { groupThousands } from '../input/thousands.js';
 import { outcomesOf, type SweepDocument, type SweepDocumentPoint, type SweptOutcome } from './sweep-document.js';
 import type { Cell, Column, ColumnBlock, DataTable } from './table-model.js';
 

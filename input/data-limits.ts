@@ -1,4 +1,5 @@
 import type { Problem } from './errors.js';
+import { groupThousands } from './thousands.js';
 
 /**
  * The bounds on what a data file may hold, shared by the JSON reader (data-file.ts) and the YAML
@@ -13,9 +14,6 @@ export type Parsed = { readonly ok: true; readonly data: unknown } | { readonly 
  * quoted string, and ~25× the text in memory).
  */
 export const MAX_DATA_FILE_BYTES = 2 * 1024 * 1024;
-
-/** 100000 → "100,000", as toLocaleString('en-US') writes it, without starting Intl (about 10 ms of CPU at every start). */
-export const withCommas = (whole: number): string => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * How deeply lists and mappings may nest inside one another in a data file, a checkpoint or a
@@ -34,7 +32,7 @@ export const TOO_DEEP = `lists and mappings nested more than ${MAX_NESTING} leve
  * ~0.5 s), and MAX_DATA_FILE_BYTES bounds it.
  */
 export const MAX_DATA_VALUES = 100_000;
-export const TOO_MANY_VALUES = `the file holds more than ${withCommas(MAX_DATA_VALUES)} values (keys, list items and scalars, an alias counted as what it repeats), the most crucible reads`;
+export const TOO_MANY_VALUES = `the file holds more than ${groupThousands(MAX_DATA_VALUES)} values (keys, list items and scalars, an alias counted as what it repeats), the most crucible reads`;
 
 /**
  * Anchors (`&name`) and aliases (`*name`) a YAML file may hold, together (bundled files hold none).

@@ -21,8 +21,8 @@ import {
   type Parsed,
   TOO_DEEP,
   TOO_MANY_VALUES,
-  withCommas,
 } from './data-limits.js';
+import { groupThousands } from './thousands.js';
 import { type Problem, ROOT_PATH } from './errors.js';
 
 /**
@@ -36,7 +36,7 @@ const MAX_YAML_ERRORS = 3;
 /** The text aliases may repeat, in all: a small file must not expand into gigabytes (an alias bomb of long strings). */
 const MAX_ALIASED_CHARACTERS = MAX_DATA_FILE_BYTES;
 
-const TOO_MANY_ANCHORS = `more than ${withCommas(MAX_YAML_ANCHORS_AND_ALIASES)} anchors and aliases (&name, *name), the most crucible reads`;
+const TOO_MANY_ANCHORS = `more than ${groupThousands(MAX_YAML_ANCHORS_AND_ALIASES)} anchors and aliases (&name, *name), the most crucible reads`;
 
 const COLLECTION_TOKENS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection']);
 

@@ -7,7 +7,8 @@ import { type OutputDocument, printDocument } from '../../documents/table-model.
 import { InputError, ROOT_PATH } from '../../input/errors.js';
 import { readScenarioData } from '../../input/scenario-file.js';
 import { dataFileNamed } from '../../input/data-file-kinds.js';
-import { groupThousands, provenanceEntries } from '../../documents/format.js';
+import { provenanceEntries } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import type { Io } from './io.js';
 import { type Common, common, inSession, sessionOf, writeReport } from './analysis-common.js';
 import { parseTrials } from './options.js';

@@ -5,7 +5,7 @@ import { matchups, SEATINGS, type Seating } from '../../analysis/matchups.js';
 import { checkRoster, loadRoster } from '../../input/roster.js';
 import { loadScenarioData } from '../../input/scenario-file.js';
 import { printDocument } from '../../documents/table-model.js';
-import { groupThousands } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import type { Io } from './io.js';
 import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';

@@ -16,7 +16,8 @@ import {
 import { InputError, type Problem, ROOT_PATH } from '../../input/errors.js';
 import { type TrustedPlugins, UntrustedPluginError } from '../../input/plugin-trust.js';
 import { loadScenarioFile } from '../../input/scenario-file.js';
-import { compactDistribution, groupThousands, percent } from '../../documents/format.js';
+import { compactDistribution, percent } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import { methodText, type MonteCarloMethod } from '../../sim/methods.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type Io } from './io.js';
 import { pluginOption, type Trusting, trustOf } from './plugins.js';

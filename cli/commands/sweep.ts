@@ -7,7 +7,8 @@ import { type Method, METHOD_WORDS, METHODS, methodText } from '../../sim/method
 import { InputError, type Problem } from '../../input/errors.js';
 import { loadScenarioChanged } from '../../input/scenario-file.js';
 import { parseCommandLineValue, unprintableFieldProblems } from '../../input/scenario-patch.js';
-import { groupThousands, percent, provenanceEntries } from '../../documents/format.js';
+import { percent, provenanceEntries } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import type { Io } from './io.js';
 import { type Common, common, inSession, sessionOf, withPool, writeReport } from './analysis-common.js';
 import { parsePrecision, parseTrials } from './options.js';

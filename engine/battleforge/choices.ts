@@ -3,6 +3,7 @@ import { castablePowers, dataFolder, readFaction, scenarioProfiles } from './loa
 import type { PowerProfile, UnitProfile } from './profile.js';
 import { type Scenario, scenarioUnitSchema } from './schema.js';
 import { indexFileSchema } from './units.js';
+import { compareChoiceText } from '../choice-order.js';
 
 /**
  * What a Battle Forge scenario's reference fields may name, for the workbench's pickers (its plans,
@@ -23,21 +24,16 @@ const writable = {
   power: (id: string): boolean => scenarioUnitSchema.shape.powers.safeParse([id]).success,
 };
 
-/** Made on first use: a collator costs about 7 ms of CPU to build, which a run (that offers no choices) need not pay. */
-let collator: Intl.Collator | undefined;
-const compareText = (a: string, b: string): number =>
-  (collator ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true })).compare(a, b);
-
 interface Sortable extends Choice {
   readonly keys: readonly string[];
 }
 
 const byKeys = (a: Sortable, b: Sortable): number => {
   for (let k = 0; k < Math.max(a.keys.length, b.keys.length); k++) {
-    const order = compareText(a.keys[k] ?? '', b.keys[k] ?? '');
+    const order = compareChoiceText(a.keys[k] ?? '', b.keys[k] ?? '');
     if (order !== 0) return order;
   }
-  return compareText(a.value, b.value);
+  return compareChoiceText(a.value, b.value);
 };
 
 const plain = (choices: readonly Sortable[]): Choice[] => [...choices].sort(byKeys).map(({ value, label }): Choice => ({ value, label }));

@@ -1,6 +1,7 @@
 import type { Choice, DataFiles, FieldChoices } from '../rule-system.js';
 import { readUnits, scenarioUnits, unitsFileOf } from './load.js';
 import type { Scenario, Unit } from './schema.js';
+import { compareChoiceText } from '../choice-order.js';
 
 /**
  * What a heroic scenario's reference fields may name, for the workbench's pickers: a group's `unit`
@@ -19,11 +20,6 @@ function unitLabel(unit: Unit, added: boolean): string {
   return `${unit.name} — ${stats.join(', ')}${added ? ' (this scenario)' : ''}`;
 }
 
-/** Made on first use: a collator costs about 7 ms of CPU to build, which a run (that offers no choices) need not pay. */
-let collator: Intl.Collator | undefined;
-const compareText = (a: string, b: string): number =>
-  (collator ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true })).compare(a, b);
-
 /** The units a heroic scenario may field, by name; empty when its units file cannot be read. */
 export async function heroicChoices(scenario: Scenario, file: string, files: DataFiles): Promise<FieldChoices> {
   const location = await unitsFileOf(scenario, file, files);
@@ -35,7 +31,7 @@ export async function heroicChoices(scenario: Scenario, file: string, files: Dat
   const { units } = scenarioUnits(read.units, scenario, file, files);
   const choices = units
     .map((unit): Choice & { readonly name: string } => ({ value: unit.id, label: unitLabel(unit, !inFile.has(unit.id)), name: unit.name }))
-    .sort((a, b) => compareText(a.name, b.name) || compareText(a.value, b.value))
+    .sort((a, b) => compareChoiceText(a.name, b.name) || compareChoiceText(a.value, b.value))
     .map(({ value, label }): Choice => ({ value, label }));
   return choices.length === 0 ? {} : { 'sides[].groups[].unit': choices };
 }

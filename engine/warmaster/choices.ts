@@ -2,6 +2,7 @@ import type { Choice, DataFiles, FieldChoices } from '../rule-system.js';
 import { armiesDirectory, listArmies, readArmies, scenarioUnits } from './load.js';
 import { type Scenario, unitReference } from './schema.js';
 import type { WarmasterUnit } from './units.js';
+import { compareChoiceText } from '../choice-order.js';
 
 /**
  * What a Warmaster scenario's reference fields may name, for the workbench's pickers: a unit's
@@ -24,11 +25,6 @@ function titleCase(id: string): string {
 /** Whether the combat engine can field a troop entry (validate.ts: Attacks and Hits must be numbers). */
 const canFight = (entry: WarmasterUnit): boolean => entry.kind === 'troop' && entry.attacks !== null && entry.hits !== null;
 
-/** Made on first use: a collator costs about 7 ms of CPU to build, which a run (that offers no choices) need not pay. */
-let collator: Intl.Collator | undefined;
-const compareText = (a: string, b: string): number =>
-  (collator ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true })).compare(a, b);
-
 interface Sortable extends Choice {
   readonly army: string;
   readonly name: string;
@@ -46,7 +42,7 @@ function sorted(entries: readonly (readonly [string, WarmasterUnit])[], added: R
         label: `${army} — ${entry.name} (${titleCase(entry.type)})${added.has(reference) ? ' (this scenario)' : ''}`,
       };
     })
-    .sort((a, b) => compareText(a.army, b.army) || compareText(a.name, b.name) || compareText(a.value, b.value))
+    .sort((a, b) => compareChoiceText(a.army, b.army) || compareChoiceText(a.name, b.name) || compareChoiceText(a.value, b.value))
     .map(({ value, label }): Choice => ({ value, label }));
 }
 

@@ -1,7 +1,8 @@
 import { useMemo } from 'preact/hooks';
 import type { MetricSummary } from '../../statistics/summary.js';
 import { metricTitle } from '../../input/field-labels.js';
-import { groupThousands, percent, runReportJson, type RunReport } from '../../documents/format.js';
+import { percent, runReportJson, type RunReport } from '../../documents/format.js';
+import { groupThousands } from '../../input/thousands.js';
 import { atLeastChart, distributionChart } from '../../reports/charts.js';
 import { METHOD_WORDS, monteCarloOf } from '../../sim/methods.js';
 import type { OddsUpdate } from '../compute/odds.js';

@@ -2,7 +2,7 @@ import type { Dice, PoolRoller } from '../dice/index.js';
 import type { MetricSpec } from '../kernel.js';
 import { AttackTables } from './attack-tables.js';
 import type { CompiledGroup, CompiledScenario } from './compile.js';
-import { GROUP_SLOT_WIDTH, heroicMetrics, SIDE_SLOT_WIDTH } from './metrics.js';
+import { heroicMetrics } from './metrics.js';
 import type { HeroicTracer } from './trace.js';
 
 /**
@@ -86,22 +86,16 @@ export class AttackActions {
       scenario.method === 'tables' ? new AttackTables(scenario.options.order === 'weakness-then-shield', scenario.rules) : null;
     const models = scenario.modelCount;
     const groups = this.groupCount;
-    const { metrics, slots } = heroicMetrics(scenario);
+    const { metrics, cells } = heroicMetrics(scenario);
     this.metrics = metrics;
-    const groupCells = (slot: number) => Int32Array.from({ length: groups }, (_, g) => slots.group[g * GROUP_SLOT_WIDTH + slot] as number);
-    const sideCells = (slot: number) => Int32Array.from({ length: 2 }, (_, side) => slots.side[side * SIDE_SLOT_WIDTH + slot] as number);
-    [this.woundsTakenCell, this.modelsLostCell, this.vanquishedCell, this.formationBrokenCell] = [
-      groupCells(0),
-      groupCells(1),
-      groupCells(2),
-      groupCells(3),
-    ];
-    [this.woundsDealtCell, this.sideModelsLostCell, this.chargesRefusedCell, this.tormentCell] = [
-      sideCells(0),
-      sideCells(1),
-      sideCells(2),
-      sideCells(3),
-    ];
+    this.woundsTakenCell = cells.woundsTaken;
+    this.modelsLostCell = cells.modelsLost;
+    this.vanquishedCell = cells.vanquished;
+    this.formationBrokenCell = cells.formationBroken;
+    this.woundsDealtCell = cells.woundsDealt;
+    this.sideModelsLostCell = cells.sideModelsLost;
+    this.chargesRefusedCell = cells.chargesRefused;
+    this.tormentCell = cells.torment;
     const sizes = [models, models, models, models, groups, groups, groups, 2, metrics.length];
     this.state = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
     let offset = 0;

@@ -10,16 +10,20 @@ const SIDE_KEYS = ['A', 'B'] as const;
 /**
  * Where each metric sits in the row, −1 where the scenario cannot produce it: charge metrics
  * exist only for a side with a charging group, formationBroken only for a group declared in
- * formation. Flat Int32Arrays, so writing a row reads no objects.
+ * formation. The kernel counts each where it changes (engine/heroic/attack-action.ts).
  */
-export interface MetricSlots {
-  /** Per side: woundsDealt, modelsLost, chargesRefused, torment. */
-  readonly side: Int32Array;
-  /** Per group: woundsTaken, modelsLost, vanquished, formationBroken. */
-  readonly group: Int32Array;
+export interface MetricCells {
+  /** Per side (A, B). */
+  readonly woundsDealt: Int32Array;
+  readonly sideModelsLost: Int32Array;
+  readonly chargesRefused: Int32Array;
+  readonly torment: Int32Array;
+  /** Per group, by group index. */
+  readonly woundsTaken: Int32Array;
+  readonly modelsLost: Int32Array;
+  readonly vanquished: Int32Array;
+  readonly formationBroken: Int32Array;
 }
-export const SIDE_SLOT_WIDTH = 4;
-export const GROUP_SLOT_WIDTH = 4;
 
 /**
  * The most Wounds a group can take in one trial: every model's MIGHT, plus what Regeneration
@@ -33,7 +37,7 @@ function maxWoundsTaken(scenario: CompiledScenario, groupIndex: number): number 
   return group.count * group.might + scenario.rounds * perRound;
 }
 
-export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec[]; slots: MetricSlots } {
+export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec[]; cells: MetricCells } {
   const sideGroups = (side: number) => scenario.groups.filter((group) => group.side === side);
   const metrics: MetricSpec[] = [
     {
@@ -45,11 +49,18 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
     },
     { name: 'rounds', kind: 'count', max: scenario.rounds, description: 'rounds started' },
   ];
-  const sideSlots = new Int32Array(2 * SIDE_SLOT_WIDTH).fill(-1);
-  const sideMetric = (slot: number, key: string, description: string, max: (side: number) => number, exists = (_side: number) => true) => {
+  const perSide = (): Int32Array => new Int32Array(SIDE_KEYS.length).fill(-1);
+  const sideCells = { woundsDealt: perSide(), sideModelsLost: perSide(), chargesRefused: perSide(), torment: perSide() };
+  const sideMetric = (
+    cells: Int32Array,
+    key: string,
+    description: string,
+    max: (side: number) => number,
+    exists = (_side: number) => true,
+  ) => {
     SIDE_KEYS.forEach((sideKey, side) => {
       if (!exists(side)) return;
-      sideSlots[side * SIDE_SLOT_WIDTH + slot] = metrics.length;
+      cells[side] = metrics.length;
       metrics.push({
         name: `${sideKey}.${key}`,
         kind: 'count',
@@ -58,23 +69,26 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
       });
     });
   };
-  sideMetric(0, 'woundsDealt', 'Wounds inflicted on enemy models, after every reduction', (side) =>
+  sideMetric(sideCells.woundsDealt, 'woundsDealt', 'Wounds inflicted on enemy models, after every reduction', (side) =>
     sideGroups(1 - side).reduce((sum, group) => sum + maxWoundsTaken(scenario, group.index), 0),
   );
-  sideMetric(1, 'modelsLost', 'own models vanquished', (side) => sideGroups(side).reduce((sum, group) => sum + group.count, 0));
+  sideMetric(sideCells.sideModelsLost, 'modelsLost', 'own models vanquished', (side) =>
+    sideGroups(side).reduce((sum, group) => sum + group.count, 0),
+  );
   const chargeTries = (side: number) =>
     sideGroups(side).reduce((sum, group) => sum + (group.charging ? group.count * scenario.rounds : 0), 0);
   const charges = (side: number) => chargeTries(side) > 0;
-  sideMetric(2, 'chargesRefused', 'failed WILL tests to charge a formation', chargeTries, charges);
+  sideMetric(sideCells.chargesRefused, 'chargesRefused', 'failed WILL tests to charge a formation', chargeTries, charges);
   sideMetric(
-    3,
+    sideCells.torment,
     'torment',
     'Torment gained by Heroic models failing a charge WILL test',
     (side) => chargeTries(side) * scenario.rules.chargeTorment,
     charges,
   );
 
-  const groupSlots = new Int32Array(scenario.groups.length * GROUP_SLOT_WIDTH);
+  const perGroup = (): Int32Array => new Int32Array(scenario.groups.length).fill(-1);
+  const groupCells = { woundsTaken: perGroup(), modelsLost: perGroup(), vanquished: perGroup(), formationBroken: perGroup() };
   for (const group of scenario.groups) {
     const start = metrics.length;
     metrics.push(
@@ -96,7 +110,10 @@ export function heroicMetrics(scenario: CompiledScenario): { metrics: MetricSpec
         description: `formation ${group.id} fell below ${scenario.rules.formationMinimum} models`,
       });
     }
-    groupSlots.set([start, start + 1, start + 2, group.formation ? start + 3 : -1], group.index * GROUP_SLOT_WIDTH);
+    groupCells.woundsTaken[group.index] = start;
+    groupCells.modelsLost[group.index] = start + 1;
+    groupCells.vanquished[group.index] = start + 2;
+    if (group.formation) groupCells.formationBroken[group.index] = start + 3;
   }
-  return { metrics, slots: { side: sideSlots, group: groupSlots } };
+  return { metrics, cells: { ...sideCells, ...groupCells } };
 }

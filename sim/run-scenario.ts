@@ -2,7 +2,7 @@ import type { MetricSpec } from '../engine/kernel.js';
 import { DEFAULT_MAX_TRIALS } from '../engine/run-limits.js';
 import { provenanceOf, type RulesProvenance } from '../input/provenance.js';
 import type { LoadedScenario } from '../input/scenario-file.js';
-import { scoreStopOf, type ScoreTarget } from '../statistics/outcome.js';
+import { scoreStopOf, type ScoreTarget, targetCells } from '../statistics/outcome.js';
 import { halfWidths } from '../statistics/precision.js';
 import { type MetricSummary, summarize, summarizeExact } from '../statistics/summary.js';
 import { Tally } from '../statistics/tally.js';
@@ -248,7 +248,6 @@ export async function runForOutcome(loaded: LoadedScenario, options: OutcomeRunO
   const { seed, trials, target } = options;
   const method = options.method ?? DEFAULT_MONTE_CARLO;
   const executor = options.executor ?? new InProcessExecutor();
-  const scoreTarget = { ...target, halfWidth: target.halfWidth ?? 0 };
   if (executor.runOutcome === undefined || shardCount(trials) !== 1) {
     const { halfWidth } = target;
     const result = await runScenario(loaded, {
@@ -258,14 +257,14 @@ export async function runForOutcome(loaded: LoadedScenario, options: OutcomeRunO
       executor,
       ...(halfWidth === undefined ? {} : { scoreStop: { ...target, halfWidth } }),
     });
-    const { winCell, lossCell } = scoreStopOf(result.metrics, scoreTarget, loaded.file);
+    const { winCell, lossCell } = targetCells(result.metrics, target, loaded.file);
     return { wins: result.tally.cells[winCell] ?? 0, losses: result.tally.cells[lossCell] ?? 0, trials: result.trials };
   }
   const specJson = JSON.stringify(kernelSpecOf(loaded, drawMethodOf(method)));
   const counted = await executor.runOutcome({ specJson, seed, trials, target });
   if ('metrics' in counted) {
     // The kernel has no such metric or label: said as runScenario's stop rule says it.
-    scoreStopOf(counted.metrics, scoreTarget, loaded.file);
+    targetCells(counted.metrics, target, loaded.file);
     throw new Error(`internal error: the worker found no cells for ${JSON.stringify(target)}, which ${loaded.file}'s metrics have`);
   }
   return { wins: counted.wins, losses: counted.losses, trials: counted.trials };

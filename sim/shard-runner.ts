@@ -6,14 +6,14 @@ import type { FaultInjection, KernelFacts, OutcomeResult, OutcomeTask, ShardResu
 import { StreamCursor } from './stream-cursor.js';
 import { SCORE_STOP_EVERY, type ScoreStop, scoreStopMet } from '../statistics/score-stop.js';
 import { Tally } from '../statistics/tally.js';
-import { scoreStopOf } from '../statistics/outcome.js';
+import { targetCells } from '../statistics/outcome.js';
 
 /**
  * Where shards are run, whoever runs them — a worker thread (sim/shard-worker.ts, which the
  * queue's workers use too), the main thread (sim/in-process-executor.ts), a Web Worker
- * (web/compute/shard-worker.ts): the kernels compiled on this thread, by spec digest, and the
- * position in the seed's streams. So a shard costs a map lookup and a few jumps before its trials
- * start, and the facts a run asks for first (`facts`) come from the kernel its shards then use.
+ * (web/compute/shard-worker.ts): the kernels compiled on this thread, by a key naming their spec
+ * (a shard's spec digest, a seated run's spec JSON), and the position in the seed's streams. So a
+ * shard costs a map lookup and a few jumps before its trials start, and the facts a run asks for first (`facts`) come from the kernel its shards then use.
  */
 
 /** Kernels kept per thread: the analyses run several scenarios on one pool at once (a matchup's lanes), and each would recompile if only the last were kept. */
@@ -30,7 +30,7 @@ export interface ShardRunnerOptions {
 }
 
 export class ShardRunner {
-  /** Compiled (or compiling) kernels by spec digest, least recently used first. */
+  /** Compiled (or compiling) kernels by the key naming their spec (`kernel`), least recently used first. */
   private readonly kernels = new Map<string, Promise<Kernel>>();
   private readonly cursor = new StreamCursor();
 
@@ -73,12 +73,13 @@ export class ShardRunner {
   /** A whole one-shard run, counted for its target side: the same trials as shard 0 of a run of `task.trials` (runSharded's stop inside the shard included). */
   async runOutcome(task: OutcomeTask): Promise<OutcomeResult> {
     const kernel = await this.kernel(task.specJson, task.specJson);
-    let stop: ScoreStop;
+    let cells: { readonly winCell: number; readonly lossCell: number };
     try {
-      stop = scoreStopOf(kernel.metrics, { ...task.target, halfWidth: task.target.halfWidth ?? 0 }, '');
+      cells = targetCells(kernel.metrics, task.target, '');
     } catch {
       return { metrics: kernel.metrics };
     }
+    const { halfWidth } = task.target;
     const shard = runShard(
       kernel,
       this.cursor,
@@ -86,11 +87,11 @@ export class ShardRunner {
       0,
       task.trials,
       undefined,
-      task.target.halfWidth === undefined ? undefined : stop,
+      halfWidth === undefined ? undefined : { ...cells, halfWidth },
     );
     return {
-      wins: shard.cells[stop.winCell] ?? 0,
-      losses: shard.cells[stop.lossCell] ?? 0,
+      wins: shard.cells[cells.winCell] ?? 0,
+      losses: shard.cells[cells.lossCell] ?? 0,
       trials: shard.trials,
       loopMilliseconds: shard.loopMilliseconds,
     };

@@ -147,12 +147,20 @@ function scoreCells(
   return { winCell: cellOf(side), lossCell: cellOf(other) };
 }
 
-/** `target` as the stop rule reads it in a tally of a kernel's `metrics`. */
-export function scoreStopOf(metrics: readonly MetricSpec[], target: ScoreTarget, file: string): ScoreStop {
-  return { ...scoreCells(metrics, target.winMetric, target.side, target.other, file), halfWidth: target.halfWidth };
+/** The win and loss cells of `target`'s side, in a tally of a kernel's `metrics` (a problem of `file` if it has none). */
+export function targetCells(
+  metrics: readonly MetricSpec[],
+  target: Omit<ScoreTarget, 'halfWidth'>,
+  file: string,
+): { readonly winCell: number; readonly lossCell: number } {
+  return scoreCells(metrics, target.winMetric, target.side, target.other, file);
 }
 
-/** The outcome for the side named `side` of a run, read from its win metric's counts. */
+/** `target` as the stop rule reads it in a tally of a kernel's `metrics`. */
+export function scoreStopOf(metrics: readonly MetricSpec[], target: ScoreTarget, file: string): ScoreStop {
+  return { ...targetCells(metrics, target, file), halfWidth: target.halfWidth };
+}
+
 /** What outcomeOf reads of a run (a ScenarioResult, sim/run-scenario.ts). */
 export interface RunCounts {
   readonly metrics: readonly MetricSpec[];
@@ -160,6 +168,7 @@ export interface RunCounts {
   readonly tally: { readonly cells: ArrayLike<number> };
 }
 
+/** The outcome for the side named `side` of a run, read from its win metric's counts. */
 export function outcomeOf(result: RunCounts, loaded: LoadedScenario, winMetric: string, side: string, other: string): Outcome {
   const { winCell, lossCell } = scoreCells(result.metrics, winMetric, side, other, loaded.file);
   const wins = result.tally.cells[winCell] ?? 0;

@@ -4,6 +4,7 @@ import type { LoadFallbackResult } from './load-fallback.js';
 import type { ParallelResult } from './parallel.js';
 import type { TrialTargetRow } from './profile.js';
 import { allowancePercent, ISSUE_35 } from './issue35-targets.js';
+import { median } from './measure.js';
 import type { StartupResult, StartupTiming } from './startup.js';
 
 /**
@@ -47,11 +48,6 @@ const notMeasured = (item: number, target: string, why: string): TargetRow => ({
   pass: undefined,
   load: Number.NaN,
 });
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 function startupRows(startup: TargetMeasurements['startup']): TargetRow[] {
   const version = `\`crucible --version\` (compiled) ≤ ${ISSUE_35.versionOverNode}× bare \`node -e 0\``;

@@ -30,7 +30,7 @@ export interface Cost {
   readonly fastest: number;
 }
 
-export interface MethodCosts {
+interface MethodCosts {
   readonly whole: Cost;
   readonly dice: Cost;
   readonly tally: Cost;

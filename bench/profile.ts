@@ -5,7 +5,8 @@ import type { DrawMethod } from '../engine/kernel.js';
 import { allowancePercent, ISSUE_35 } from './issue35-targets.js';
 import { formatTable } from './measure.js';
 import type { TargetsJob, TargetsResult } from './profile-targets.js';
-import type { ProfiledKernel, ProfileJob, ProfileResult } from './profile-worker.js';
+import type { ProfiledKernel } from './profile-kernels.js';
+import type { ProfileJob, ProfileResult } from './profile-worker.js';
 
 /**
  * `npm run bench:profile`: where a trial's time goes, kernel by kernel and method by method (issue

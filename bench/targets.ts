@@ -209,7 +209,7 @@ export function issue35Rows(measured: TargetMeasurements): TargetRow[] {
   ];
 }
 
-export const rowVerdict = (row: TargetRow): string => (row.pass === undefined ? 'n/a' : row.pass ? 'PASS' : 'MISS');
+const rowVerdict = (row: TargetRow): string => (row.pass === undefined ? 'n/a' : row.pass ? 'PASS' : 'MISS');
 
 /** The table as printed: item, target, measured, verdict, load average. */
 export function targetTable(rows: readonly TargetRow[]): string[] {

@@ -31,7 +31,7 @@ export interface LoadFallbackResult {
 }
 
 /**
- * A spinner's program: it spins, and every 2²⁴ rounds (milliseconds) checks that its parent is still
+ * A spinner's program: it spins, and every 2²⁴ rounds (about 10 ms) checks that its parent is still
  * the bench that started it. Ctrl-C or SIGTERM ends the bench without its 'exit' handlers, and a
  * spinner, in a session of its own, gets no signal: reparented, it ends itself.
  */

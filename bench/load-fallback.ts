@@ -30,9 +30,16 @@ export interface LoadFallbackResult {
   readonly two: number;
 }
 
-/** Starts `count` processes that spin until killed, each in a session of its own; killed too if this process exits first. */
+/**
+ * A spinner's program: it spins, and every 2²⁴ rounds (about 10 ms) checks that its parent is still
+ * the bench that started it. Ctrl-C or SIGTERM ends the bench without its 'exit' handlers, and a
+ * spinner, in a session of its own, gets no signal: reparented, it ends itself.
+ */
+const SPIN = 'const parent = process.ppid; for (let i = 1; (i & 0xffffff) !== 0 || process.ppid === parent; i = (i + 1) | 0);';
+
+/** Starts `count` processes that spin until killed or orphaned, each in a session of its own; killed too if this process exits first. */
 function spinners(count: number): ChildProcess[] {
-  const started = Array.from({ length: count }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore', detached: true }));
+  const started = Array.from({ length: count }, () => spawn(process.execPath, ['-e', SPIN], { stdio: 'ignore', detached: true }));
   process.once('exit', () => {
     for (const spinner of started) spinner.kill('SIGKILL');
   });

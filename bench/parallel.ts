@@ -4,6 +4,7 @@ import { ShardPool } from '../sim/shard-pool.js';
 import { runSharded } from '../sim/sharded-run.js';
 import { runInWorker } from './in-worker.js';
 import { LoopMeter } from './loop-meter.js';
+import { median } from './measure.js';
 import { heroic } from '../engine/heroic/index.js';
 import { benchScenarios, benchUnits, compileBenchScenario } from '../test/heroic/bench-scenarios.js';
 import type { ShardsResult } from './worker.js';
@@ -169,12 +170,6 @@ export interface Target {
   readonly value: number;
   readonly pass: boolean;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 const megabytes = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');

@@ -15,7 +15,7 @@ import { compileWarmasterBench } from '../test/warmaster/bench-scenario.js';
 export type ProfiledKernel = 'pooled' | 'engagement' | 'warmaster' | 'battleforge' | 'epic';
 
 /** The Epic bench kernel is a bundled scenario. */
-export const EPIC_BENCH_FILE = 'data/epic/scenarios/marines-vs-orks-under-fire.yaml';
+const EPIC_BENCH_FILE = 'data/epic/scenarios/marines-vs-orks-under-fire.yaml';
 
 /** A bench kernel, or a bundled scenario `file` (relative to the repository), compiled by `method`. */
 export async function kernelOf(kernel: ProfiledKernel | 'scenario', method: DrawMethod, file?: string): Promise<Kernel> {

@@ -2,6 +2,7 @@ import { streamDice } from '../engine/dice/index.js';
 import type { DrawMethod } from '../engine/kernel.js';
 import { runWithDice } from '../sim/run.js';
 import { Tally } from '../statistics/tally.js';
+import { cpuMilliseconds } from '../test/helpers/cpu-time.js';
 import { kernelOf, type ProfiledKernel, RecordedDice, RowReplay } from './profile-kernels.js';
 
 /**
@@ -29,7 +30,7 @@ export interface Cost {
   readonly fastest: number;
 }
 
-export interface MethodCosts {
+interface MethodCosts {
   readonly whole: Cost;
   readonly dice: Cost;
   readonly tally: Cost;
@@ -46,11 +47,6 @@ export interface TargetsResult {
 }
 
 const BATCH = 1024;
-
-function cpuMilliseconds(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
 
 /** Nanoseconds of CPU time per unit: `step` runs some units and says how many, until `seconds` of CPU time. */
 function stretch(step: () => number, seconds: number): number {

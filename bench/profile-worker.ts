@@ -22,8 +22,6 @@ import { type TargetsJob, trialTargets } from './profile-targets.js';
 
 installNodePlatform();
 
-export type { ProfiledKernel } from './profile-kernels.js';
-
 export interface ProfileJob {
   readonly kernel: ProfiledKernel | 'scenario';
   /**

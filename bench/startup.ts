@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { median } from './measure.js';
 
 /**
  * Issue 33: what every `crucible` command pays before it does anything — `--version`, and a
@@ -34,14 +35,16 @@ export interface StartupCommand {
 }
 
 /** Whether `python3` can import Icepool here (undefined: no python3 at all). */
-export function icepoolAvailable(): boolean | undefined {
+function icepoolAvailable(): boolean | undefined {
   const found = spawnSync('python3', ['-c', 'import icepool'], { stdio: 'ignore' });
   return found.error !== undefined ? undefined : found.status === 0;
 }
 
-/** Every start-up command; `compiledOnly` leaves out the source ones (tsx), which no issue 35 target reads. */
-export function startupCommands(compiledOnly: boolean): StartupCommand[] {
-  const icepool = icepoolAvailable();
+/**
+ * Every start-up command; `compiledOnly` leaves out the source ones (tsx), which no issue 35 target
+ * reads. `icepool`: icepoolAvailable(), asked once by the caller (each asking starts a Python).
+ */
+function startupCommands(compiledOnly: boolean, icepool: boolean | undefined): StartupCommand[] {
   return [
     { name: 'bare node -e 0', args: ['-e', '0'] },
     ...(compiledOnly
@@ -81,12 +84,6 @@ export interface StartupResult {
   /** Whether the Python row is Icepool's (else a bare python3, or none). */
   readonly icepool: boolean | undefined;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 /**
  * Runs a command and reports its wall time and CPU time (user + system, all its threads), through a
@@ -191,7 +188,8 @@ function buildCompiled(log: (line: string) => void): number {
 /** Builds dist/lib if needed, then times each command `repetitions` times, in turns after one unmeasured warm-up round. */
 export function measureStartup(repetitions: number, log: (line: string) => void, compiledOnly = false): StartupResult {
   const buildSeconds = buildCompiled(log);
-  const commands = startupCommands(compiledOnly);
+  const icepool = icepoolAvailable();
+  const commands = startupCommands(compiledOnly, icepool);
   // The first start of each reads its files from disk and fills tsx's cache: not what a user waits for after that.
   for (const command of commands) timeOnce(command);
   const samples = commands.map((): Sample[] => []);
@@ -212,7 +210,7 @@ export function measureStartup(repetitions: number, log: (line: string) => void,
     };
   });
   log(`  start-up: measured ${commands.length} commands × ${repetitions}`);
-  return { repetitions, buildSeconds, timings, icepool: icepoolAvailable() };
+  return { repetitions, buildSeconds, timings, icepool };
 }
 
 /** The table of the report: each command's median and best wall time, and its median as a multiple of bare node's. */

@@ -3,6 +3,8 @@ import type { MatchupTrialShares } from './analysis.js';
 import type { LoadFallbackResult } from './load-fallback.js';
 import type { ParallelResult } from './parallel.js';
 import type { TrialTargetRow } from './profile.js';
+import { allowancePercent, ISSUE_35 } from './issue35-targets.js';
+import { median } from './measure.js';
 import type { StartupResult, StartupTiming } from './startup.js';
 
 /**
@@ -12,22 +14,6 @@ import type { StartupResult, StartupTiming } from './startup.js';
  * bench/load-fallback.ts), a Warmaster round robin (bench/analysis.ts), and where a trial's time goes
  * (bench/profile.ts). Each row records the load average when its measurement began.
  */
-
-export const ISSUE_35 = {
-  versionOverNode: 3,
-  runOverNode: 5,
-  twoWorkersOverOne: 1.85,
-  /** "Never slower than one": a tie within 5% counts, as between two timings on this machine. */
-  underLoadOverOne: 0.95,
-  analysesOverhead: 0.25,
-  /** Time ÷ trials, adaptive against fixed: "in proportion" read as within 10% of it. */
-  adaptiveProportion: 1.1,
-  mcNotSlowerTie: 0.95,
-  wholeOverDiceByDice: 5,
-  wholeOverDiceByTables: 8,
-  aosVolleysPerSecond: 310e3,
-  overAos: 35,
-} as const;
 
 export interface TargetRow {
   /** The issue's item (1–4). */
@@ -62,11 +48,6 @@ const notMeasured = (item: number, target: string, why: string): TargetRow => ({
   pass: undefined,
   load: Number.NaN,
 });
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 function startupRows(startup: TargetMeasurements['startup']): TargetRow[] {
   const version = `\`crucible --version\` (compiled) ≤ ${ISSUE_35.versionOverNode}× bare \`node -e 0\``;
@@ -124,7 +105,7 @@ function analysesRows(matchups: TargetMeasurements['matchups']): TargetRow[] {
     {
       item: 2,
       target: adaptive,
-      measured: `time ${ratio(shares.wallRatio)} for trials ${ratio(shares.trialRatio)} (${shares.adaptive.wallSeconds.toFixed(1)} s vs ${plain.wallSeconds.toFixed(1)} s); within 10%: ≤ ${ratio(shares.trialRatio * ISSUE_35.adaptiveProportion)}`,
+      measured: `time ${ratio(shares.wallRatio)} for trials ${ratio(shares.trialRatio)} (${shares.adaptive.wallSeconds.toFixed(1)} s vs ${plain.wallSeconds.toFixed(1)} s); within ${allowancePercent(ISSUE_35.adaptiveProportion)}%: ≤ ${ratio(shares.trialRatio * ISSUE_35.adaptiveProportion)}`,
       pass: shares.wallRatio <= shares.trialRatio * ISSUE_35.adaptiveProportion,
       load,
     },
@@ -132,7 +113,7 @@ function analysesRows(matchups: TargetMeasurements['matchups']): TargetRow[] {
 }
 
 function trialRows(trials: TargetMeasurements['trials']): TargetRow[] {
-  const notSlower = `default method (mc) never slower than mc-dice on any bench kernel or bundled scenario (a tie within 5%)`;
+  const notSlower = `default method (mc) never slower than mc-dice on any bench kernel or bundled scenario (a tie within ${allowancePercent(ISSUE_35.mcNotSlowerTie)}%)`;
   const byDice = `every whole trial ≤ ${ISSUE_35.wholeOverDiceByDice}× its own dice by mc-dice`;
   const byTables = `every whole trial ≤ ${ISSUE_35.wholeOverDiceByTables}× its own dice by mc`;
   const aosTarget = ISSUE_35.aosVolleysPerSecond * ISSUE_35.overAos;
@@ -228,7 +209,7 @@ export function issue35Rows(measured: TargetMeasurements): TargetRow[] {
   ];
 }
 
-export const rowVerdict = (row: TargetRow): string => (row.pass === undefined ? 'n/a' : row.pass ? 'PASS' : 'MISS');
+const rowVerdict = (row: TargetRow): string => (row.pass === undefined ? 'n/a' : row.pass ? 'PASS' : 'MISS');
 
 /** The table as printed: item, target, measured, verdict, load average. */
 export function targetTable(rows: readonly TargetRow[]): string[] {

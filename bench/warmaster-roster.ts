@@ -4,11 +4,11 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 
 /**
- * A roster of Warmaster troop units for the round-robin benches (bench/round-robin.ts, the issue 35
- * analyses rows of bench/targets.ts): data/warmaster/rosters/four-armies.yaml's template (the first
- * unit charges, three stands in contact, fought to its end) over every troop unit of three stands
- * that can fight (numeric Hits) in the bundled army lists, taken evenly across the armies when
- * `units` is fewer. Written to a temporary folder; `remove` deletes it.
+ * A roster of Warmaster troop units for the round-robin bench (bench/round-robin.ts; issue 35's
+ * analyses rows run data/warmaster/rosters/four-armies.yaml itself, bench/analysis.ts): that
+ * roster's template (the first unit charges, three stands in contact, fought to its end) over every
+ * troop unit of three stands that can fight (numeric Hits) in the bundled army lists, taken evenly
+ * across the armies when `units` is fewer. Written to a temporary folder; `remove` deletes it.
  */
 
 const root = path.join(import.meta.dirname, '..');
@@ -25,7 +25,7 @@ interface ArmyUnit {
 }
 
 /** Every troop unit of three stands with numeric Hits, army by army. */
-export function warmasterTroops(): { id: string; name: string; cost?: number }[] {
+function warmasterTroops(): { id: string; name: string; cost?: number }[] {
   return readdirSync(armiesFolder)
     .filter((name) => name.endsWith('.yaml'))
     .sort()

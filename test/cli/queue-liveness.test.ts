@@ -19,9 +19,10 @@ import { REPOSITORY } from '../helpers/repository.js';
  * outdated worker alive across tests, killing one only where a test needs it gone. Where a test needs
  * its jobs to wait in the queue with a worker connected, the queue is paused (BullMQ's pause: no
  * worker takes a job; a FLUSHALL, as after every test, clears it). Coordinators run in this process
- * (runCli) unless a test signals them or reads a real non-terminal stderr. Waits and test timeouts
- * are generous (a minute, two): they wait on processes, which on 2 cores shared with other suites
- * (load 16) took over 10 s to start and say their first word; a hang still fails by them.
+ * (runCli) unless a test signals them or reads a real non-terminal stderr. Waits (a minute) and
+ * test timeouts (three, vitest.config.ts) are generous: they wait on processes, which on 2 cores
+ * shared with other suites (load 16) took over 10 s to start and say their first word; a hang still
+ * fails by them.
  */
 
 const SCENARIO = path.join(REPOSITORY, 'data/battleforge/scenarios/men-at-arms-vs-orc-warriors.yaml');

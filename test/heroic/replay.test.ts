@@ -4,16 +4,15 @@ import { type CliRun, runCli } from '../helpers/capture.js';
 import { type Dice, RecordingDice, ScriptedDice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
 import { compileHeroic, compileScenario, type Scenario, scenarioSchema, type Unit } from '../../engine/heroic/index.js';
 import { HeroicKernel } from '../../engine/heroic/kernel.js';
-import type { Kernel } from '../../engine/kernel.js';
 import { formatHeroicTrace, type HeroicTraceEvent } from '../../engine/heroic/trace.js';
 import { validateHeroic } from '../../engine/heroic/validate.js';
 import { replayTrial, shardGenerator } from '../../sim/replay.js';
-import { runTrials, runWithDice, SHARD_TRIALS } from '../../sim/run.js';
+import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
 import { loadHeroicScenarioFile } from '../helpers/heroic-scenario.js';
-import { Tally } from '../../statistics/tally.js';
 import { engagementScenario, type GroupInput, model, type OptionsInput, weapon } from './scenarios.js';
 import { REPOSITORY } from '../helpers/repository.js';
 import { cpuMilliseconds } from '../helpers/cpu-time.js';
+import { runRowsByShard } from '../helpers/run-rows-by-shard.js';
 
 /**
  * `crucible replay`: a replayed trial is the run's trial (same row), its trace reports exactly the
@@ -131,29 +130,6 @@ const SCENARIOS: readonly Scenario[] = [
 const SEED = 2024;
 const heroicKernel = (scenario: Scenario): HeroicKernel => new HeroicKernel(compileScenario(scenario, UNITS, 'dice'));
 
-/** The rows a run with `seed` tallies for the trials in `wanted`, shard by shard as runTrials runs them. */
-function runRows(kernel: HeroicKernel, seed: number, wanted: readonly number[]): Map<number, Int32Array> {
-  const rows = new Map<number, Int32Array>();
-  let index = 0;
-  // The rows as the run's kernel writes them, trial by trial, into the rows runWithDice hands it.
-  const keeper: Kernel = {
-    ruleset: kernel.ruleset,
-    engineVersion: kernel.engineVersion,
-    metrics: kernel.metrics,
-    trial: (dice, row) => {
-      kernel.trial(dice, row);
-      if (wanted.includes(index)) rows.set(index, row.slice());
-      index++;
-    },
-  };
-  const last = Math.max(...wanted);
-  const tally = new Tally(kernel.metrics);
-  for (let shard = 0; shard * SHARD_TRIALS <= last; shard++) {
-    runWithDice(keeper, new StreamDice(streamGenerator(seed, shard)), Math.min(SHARD_TRIALS, last + 1 - shard * SHARD_TRIALS), tally);
-  }
-  return rows;
-}
-
 /** Trial T's row as runTrials tallies it: the tally of T + 1 trials minus the tally of T. */
 function runTrialsRow(kernel: HeroicKernel, seed: number, trial: number): number[] {
   const before = runTrials(kernel, { seed, trials: trial });
@@ -165,7 +141,7 @@ describe('replayTrial reproduces the run', () => {
   const trials = [0, 1, 7, 4095, SHARD_TRIALS - 1, SHARD_TRIALS, SHARD_TRIALS + 3];
   it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))("%s: the replayed row is the run's row", (_name, scenario) => {
     const kernel = heroicKernel(scenario);
-    const rows = runRows(kernel, SEED, trials);
+    const rows = runRowsByShard(kernel, SEED, trials);
     for (const trial of trials) {
       const replay = replayTrial(kernel, SEED, trial);
       expect(Array.from(replay.row), `trial ${trial}`).toEqual(Array.from(rows.get(trial) ?? []));

@@ -489,7 +489,7 @@ describe.each(SYSTEMS)('loadScenarioFile on malformed $ruleset input', (system) 
 
   // The cases in chunks, each its own test (as test/sim/fuzz-scenarios.test.ts, which says why): a
   // timed-out chunk fails alone and writes no more files, and a chunk is a fraction of the time
-  // the 60 s test timeout bounds.
+  // the test timeout (180 s, vitest.config.ts) bounds.
   const cases = fc.sample(caseArbitrary, { numRuns: system.cases, seed: SEED });
   const chunks = Array.from({ length: Math.ceil(cases.length / CASES_PER_CHUNK) }, (_, chunk) => chunk);
   const outcomes: Outcomes = { loaded: 0, rejected: 0, longestLine: 0 };

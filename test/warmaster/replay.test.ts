@@ -1,17 +1,16 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/capture.js';
-import { ScriptedDice, StreamDice, streamGenerator } from '../../engine/dice/index.js';
-import type { Kernel } from '../../engine/kernel.js';
+import { ScriptedDice } from '../../engine/dice/index.js';
 import { compileScenario } from '../../engine/warmaster/compile.js';
 import { WarmasterKernel } from '../../engine/warmaster/kernel.js';
 import type { Scenario } from '../../engine/warmaster/schema.js';
 import type { WarmasterTraceEvent } from '../../engine/warmaster/trace.js';
 import { replayTrial } from '../../sim/replay.js';
-import { runTrials, runWithDice, SHARD_TRIALS } from '../../sim/run.js';
-import { Tally } from '../../statistics/tally.js';
+import { runTrials, SHARD_TRIALS } from '../../sim/run.js';
 import { armyUnits, faces, warmasterScenario } from './scenarios.js';
 import { REPOSITORY } from '../helpers/repository.js';
+import { runRowsByShard } from '../helpers/run-rows-by-shard.js';
 
 /** Tracing a Warmaster trial: the same dice and rows as untraced, every step reported, and `crucible replay`. */
 
@@ -62,25 +61,10 @@ describe('replayTrial reproduces the run', () => {
     (_name, scenario) => {
       const kernel = kernelOf(scenario);
       const wanted = [0, 3, SHARD_TRIALS - 1, SHARD_TRIALS, SHARD_TRIALS + 2];
-      const rows = new Map<number, number[]>();
-      let index = 0;
-      // The rows as the run's kernel writes them, trial by trial, into the rows runWithDice hands it.
-      const keeper: Kernel = {
-        ruleset: kernel.ruleset,
-        engineVersion: kernel.engineVersion,
-        metrics: kernel.metrics,
-        trial: (dice, row) => {
-          kernel.trial(dice, row);
-          if (wanted.includes(index)) rows.set(index, Array.from(row));
-          index++;
-        },
-      };
-      const tally = new Tally(kernel.metrics);
-      for (let shard = 0; shard < 2; shard++)
-        runWithDice(keeper, new StreamDice(streamGenerator(SEED, shard)), shard === 0 ? SHARD_TRIALS : 3, tally);
+      const rows = runRowsByShard(kernel, SEED, wanted);
       for (const trial of wanted) {
         const replay = replayTrial(kernel, SEED, trial);
-        expect(Array.from(replay.row), `trial ${trial}`).toEqual(rows.get(trial));
+        expect(Array.from(replay.row), `trial ${trial}`).toEqual(Array.from(rows.get(trial) ?? []));
         expect(replay.events.at(-1)?.type).toBe('end');
       }
     },
